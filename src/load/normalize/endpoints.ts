@@ -1,0 +1,97 @@
+/**
+ * Endpoints: the short form (`loan: [create, read, approve]`) and the explicit form
+ * (`loan: { approve: { path: ... } }`) normalize into the same explicit list. The
+ * conventions that fill what an explicit endpoint leaves out are the format's own,
+ * documented in docs/format.md ("Endpoint conventions"); they are not domain values.
+ */
+import {
+  HTTP_METHODS, STANDARD_OPERATIONS,
+  type Endpoint, type EndpointResponse, type HttpMethod, type Operation, type RequestShape,
+  type Resource, type ResponseBody, type StandardOperation, type StateMachine,
+} from '../../spec/model.ts';
+import { child } from '../../spec/pointer.ts';
+import { defined, entries, isRecord, str, strs } from './read.ts';
+
+interface Convention {
+  readonly method: HttpMethod;
+  readonly item: boolean;
+  readonly request: RequestShape;
+  readonly responses: readonly EndpointResponse[];
+}
+
+export const CONVENTIONS: Readonly<Record<StandardOperation | 'transition', Convention>> = {
+  create: { method: 'POST', item: false, request: { kind: 'resource', partial: false }, responses: [{ status: 201, body: 'resource' }] },
+  read: { method: 'GET', item: true, request: { kind: 'none' }, responses: [{ status: 200, body: 'resource' }] },
+  update: { method: 'PATCH', item: true, request: { kind: 'resource', partial: true }, responses: [{ status: 200, body: 'resource' }] },
+  replace: { method: 'PUT', item: true, request: { kind: 'resource', partial: false }, responses: [{ status: 200, body: 'resource' }] },
+  delete: { method: 'DELETE', item: true, request: { kind: 'none' }, responses: [{ status: 204, body: 'none' }] },
+  list: { method: 'GET', item: false, request: { kind: 'none' }, responses: [{ status: 200, body: 'page' }] },
+  transition: { method: 'POST', item: true, request: { kind: 'fields', fields: [] }, responses: [{ status: 200, body: 'resource' }] },
+};
+
+function isStandard(op: string): op is StandardOperation {
+  return (STANDARD_OPERATIONS as readonly string[]).includes(op);
+}
+
+export function conventionalPath(plural: string, operation: Operation, transition?: string): string {
+  const { item } = CONVENTIONS[operation];
+  const base = `/${plural}`;
+  if (operation === 'transition') return `${base}/{id}/${transition}`;
+  return item ? `${base}/{id}` : base;
+}
+
+export function normalizeEndpoints(raw: unknown, pointer: string, resources: readonly Resource[], states: readonly StateMachine[]): Endpoint[] {
+  const out: Endpoint[] = [];
+  for (const [resourceName, value] of entries(raw)) {
+    const resource = resources.find((r) => r.name === resourceName);
+    const plural = resource?.plural ?? resourceName;
+    const machine = states.find((m) => m.resource === resourceName);
+    const p = child(pointer, resourceName);
+    const items: [string, unknown, string, boolean][] = Array.isArray(value)
+      ? value.map((op, i) => [String(op), undefined, child(p, i), false])
+      : entries(value).map(([op, e]) => [op, e, child(p, op), true]);
+    for (const [op, explicit, ep, isExplicit] of items) {
+      const operation: Operation = isStandard(op) ? op : 'transition';
+      const transition = operation === 'transition' ? op : undefined;
+      const convention = CONVENTIONS[operation];
+      const e = isRecord(explicit) ? explicit : {};
+      const method = str(e.method)?.toUpperCase();
+      const requires = machine?.transitions.find((t) => t.name === transition)?.requires ?? [];
+      out.push(defined({
+        id: `${resourceName}.${op}`,
+        resource: resourceName,
+        operation,
+        transition,
+        method: method && (HTTP_METHODS as readonly string[]).includes(method) ? (method as HttpMethod) : convention.method,
+        path: str(e.path) ?? conventionalPath(plural, operation, transition),
+        summary: str(e.summary),
+        request: readRequest(e.request) ?? (operation === 'transition' ? { kind: 'fields', fields: requires } : convention.request),
+        responses: readResponses(e.responses) ?? convention.responses,
+        errors: strs(e.errors),
+        explicit: isExplicit,
+        pointer: ep,
+      }));
+    }
+  }
+  return out;
+}
+
+function readRequest(raw: unknown): RequestShape | undefined {
+  if (raw === 'none') return { kind: 'none' };
+  if (raw === 'resource') return { kind: 'resource', partial: false };
+  if (Array.isArray(raw)) return { kind: 'fields', fields: strs(raw) };
+  return undefined;
+}
+
+const BODIES: readonly ResponseBody[] = ['resource', 'page', 'none', 'error'];
+
+function readResponses(raw: unknown): EndpointResponse[] | undefined {
+  if (!isRecord(raw)) return undefined;
+  const out: EndpointResponse[] = [];
+  for (const [status, value] of Object.entries(raw)) {
+    const body = str(isRecord(value) ? value.body : value);
+    if (!body || !(BODIES as readonly string[]).includes(body) || !/^[1-5][0-9][0-9]$/.test(status)) continue;
+    out.push(defined({ status: Number(status), body: body as ResponseBody, description: isRecord(value) ? str(value.description) : undefined }));
+  }
+  return out.length ? out : undefined;
+}

@@ -1,0 +1,38 @@
+import type { ErrorMembers, ErrorShape, Errors } from '../../spec/model.ts';
+import { child } from '../../spec/pointer.ts';
+import { defined, entries, isRecord, num, str } from './read.ts';
+
+/** RFC 9457 problem details, extended with a `code` member naming the catalog entry. */
+export const PROBLEM_MEMBERS: ErrorMembers = {
+  code: 'code', title: 'title', status: 'status', detail: 'detail', errors: 'errors', type: 'type', instance: 'instance',
+};
+
+export function problemShape(pointer: string): ErrorShape {
+  return { kind: 'problem', mediaType: 'application/problem+json', members: PROBLEM_MEMBERS, pointer };
+}
+
+export function normalizeErrors(raw: unknown, pointer: string): Errors {
+  if (!isRecord(raw)) return { catalog: [] };
+  const shapePointer = child(pointer, 'shape');
+  let shape: ErrorShape | undefined;
+  if (raw.shape === 'problem') shape = problemShape(shapePointer);
+  else if (isRecord(raw.shape)) {
+    const m = isRecord(raw.shape.members) ? raw.shape.members : {};
+    shape = {
+      kind: 'custom',
+      mediaType: str(raw.shape.mediaType) ?? 'application/json',
+      members: defined({
+        code: str(m.code) ?? 'code', title: str(m.title) ?? 'title', status: str(m.status), detail: str(m.detail),
+        errors: str(m.errors), type: str(m.type), instance: str(m.instance),
+      }),
+      pointer: shapePointer,
+    };
+  }
+  return defined({
+    shape,
+    catalog: entries(raw.catalog).map(([code, value]) => {
+      const e = isRecord(value) ? value : {};
+      return defined({ code, status: num(e.status) ?? 0, title: str(e.title) ?? '', when: str(e.when), pointer: child(pointer, 'catalog', code) });
+    }),
+  });
+}

@@ -1,0 +1,46 @@
+import type { Limits, RateLimit } from '../../spec/model.ts';
+import { child } from '../../spec/pointer.ts';
+import { parseDuration, parseSize } from '../../spec/units.ts';
+import { defined, entries, isRecord, num, str } from './read.ts';
+
+export function normalizeLimits(raw: unknown, pointer: string): Limits {
+  if (!isRecord(raw)) return {};
+  const rate = isRecord(raw.rate) ? raw.rate : undefined;
+  const body = isRecord(raw.body) ? raw.body : undefined;
+  const fields = isRecord(raw.fields) ? raw.fields : undefined;
+  const timeouts = isRecord(raw.timeouts) ? raw.timeouts : undefined;
+  const pg = isRecord(raw.pagination) ? raw.pagination : undefined;
+  const scope = rate?.scope === 'address' ? 'address' : 'credential';
+  const readRate = (r: Record<string, unknown>, p: string, inherited: RateLimit['scope']): RateLimit => ({
+    limit: num(r.limit) ?? 0,
+    windowMs: parseDuration(str(r.window) ?? '') ?? 0,
+    scope: r.scope === 'address' || r.scope === 'credential' ? r.scope : inherited,
+    pointer: p,
+  });
+  const maxBytes = body ? parseSize(typeof body.maxSize === 'number' ? body.maxSize : str(body.maxSize) ?? '') : undefined;
+  const requestMs = timeouts ? parseDuration(str(timeouts.request) ?? '') : undefined;
+  const style = pg?.style === 'offset' ? 'offset' : 'cursor';
+  const params = isRecord(pg?.params) ? pg.params : {};
+  return defined({
+    rate: rate
+      ? {
+          ...readRate(rate, child(pointer, 'rate'), scope),
+          overrides: entries(rate.overrides).map(([endpoint, o]) => ({ endpoint, ...readRate(isRecord(o) ? o : {}, child(pointer, 'rate', 'overrides', endpoint), scope) })),
+        }
+      : undefined,
+    body: maxBytes !== undefined ? { maxBytes, pointer: child(pointer, 'body') } : undefined,
+    fields: fields ? defined({ maxStringLength: num(fields.maxStringLength), maxArrayItems: num(fields.maxArrayItems), pointer: child(pointer, 'fields') }) : undefined,
+    timeouts: requestMs !== undefined ? { requestMs, status: timeouts?.status === 503 ? (503 as const) : (504 as const), pointer: child(pointer, 'timeouts') } : undefined,
+    pagination: pg
+      ? {
+          style,
+          defaultSize: num(pg.defaultSize) ?? 0,
+          maxSize: num(pg.maxSize) ?? 0,
+          overMax: pg.overMax === 'reject' ? ('reject' as const) : ('clamp' as const),
+          sizeParam: str(params.size) ?? 'limit',
+          positionParam: str(params.position) ?? style,
+          pointer: child(pointer, 'pagination'),
+        }
+      : undefined,
+  });
+}

@@ -1,0 +1,82 @@
+/**
+ * Parses YAML (and JSON, which the same parser reads) keeping the position of every
+ * node. Positions are recorded in a SourceMap by JSON pointer; a Markdown section's
+ * block is parsed with the offset of its fence so that positions point into the .md file.
+ */
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { diagnostic, type Diagnostic } from '../spec/diagnostics.ts';
+import type { Location } from '../spec/model.ts';
+import { child } from '../spec/pointer.ts';
+import { LOAD_CODES } from './codes.ts';
+import type { SourceMap } from './source.ts';
+
+export interface ParseOptions {
+  readonly file: string;
+  readonly language: 'YAML' | 'JSON';
+  /** Lines before the text in its file (a Markdown fence), added to every position. */
+  readonly lineOffset?: number;
+  /** Prefix for every pointer (a Markdown section's part: `/resources`). */
+  readonly pointerPrefix?: string;
+  readonly sourceMap: SourceMap;
+}
+
+export interface Parsed {
+  /** The plain data, or undefined when the text could not be parsed at all. */
+  readonly data: unknown;
+  readonly diagnostics: Diagnostic[];
+}
+
+export function parseYaml(text: string, options: ParseOptions): Parsed {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, keepSourceTokens: false });
+  const lineOffset = options.lineOffset ?? 0;
+  const at = (offset: number): Location => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { file: options.file, line: line + lineOffset, column: col };
+  };
+  const range = (start: number, end: number): Location => {
+    const from = at(start);
+    const to = at(end);
+    return { ...from, endLine: to.line, endColumn: to.column };
+  };
+
+  const diagnostics: Diagnostic[] = [];
+  for (const error of doc.errors) {
+    const location = at(error.pos[0]);
+    if (error.code === 'DUPLICATE_KEY') {
+      const key = /"([^"]*)"|'([^']*)'/.exec(text.slice(error.pos[0], error.pos[1] + 1));
+      diagnostics.push(diagnostic(LOAD_CODES.duplicateKey, { key: key?.[1] ?? key?.[2] ?? text.slice(error.pos[0], error.pos[1]).trim() }, { location }));
+    } else {
+      diagnostics.push(diagnostic(LOAD_CODES.syntax, { language: options.language, reason: firstSentence(error.message) }, { location }));
+    }
+  }
+  if (doc.errors.length > 0) return { data: undefined, diagnostics };
+
+  const prefix = options.pointerPrefix ?? '';
+  const record = (node: Node | null | undefined, pointer: string): void => {
+    if (!node) return;
+    if (node.range) options.sourceMap.setValue(pointer, range(node.range[0], node.range[1]));
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        if (!isPair(pair)) continue;
+        const keyNode = pair.key as Node | null;
+        const key = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
+        const p = child(pointer, key);
+        if (keyNode?.range) options.sourceMap.setKey(p, range(keyNode.range[0], keyNode.range[1]));
+        // An empty value (`key:`) has no node of its own: place it at its key.
+        if (!pair.value && keyNode?.range) options.sourceMap.setValue(p, range(keyNode.range[0], keyNode.range[1]));
+        record(pair.value as Node | null, p);
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, index) => record(item as Node, child(pointer, index)));
+    }
+  };
+  record(doc.contents as Node | null, prefix);
+  return { data: doc.toJS({ maxAliasCount: 100 }) as unknown, diagnostics };
+}
+
+/** yaml's messages carry the position and a code excerpt; we print our own position. */
+function firstSentence(message: string): string {
+  const line = message.split('\n')[0] ?? message;
+  return line.replace(/ at line \d+, column \d+:?$/, '').replace(/\.$/, '');
+}

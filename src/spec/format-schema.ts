@@ -1,0 +1,522 @@
+/**
+ * JSON Schema (draft-07, for the widest editor support) of the svcspec authoring format.
+ * It is the one definition of the format's structure: the loader validates with it,
+ * `schema/svcspec.schema.json` is written from it (npm run gen), and docs/format.md
+ * documents every key from its descriptions. Semantic rules (a transition naming a
+ * state that does not exist, ...) live in src/check/rules, not here.
+ */
+
+const IDENT = '^[A-Za-z][A-Za-z0-9_-]*$';
+const DURATION = '^[0-9]+(ms|s|m|h|d)$';
+const SIZE = '^[0-9]+(B|KB|KiB|MB|MiB)$';
+
+const text = (description: string) => ({ type: 'string', description });
+const duration = (description: string) => ({ type: 'string', pattern: DURATION, description: `${description} A duration: a whole number and a unit, ms, s, m, h or d (\`30s\`).` });
+const count = (description: string) => ({ type: 'integer', minimum: 0, description });
+const positive = (description: string) => ({ type: 'integer', minimum: 1, description });
+
+/** A part written as explicitly not applicable: `events: { none: "This service emits no events." }`. */
+const none = {
+  type: 'object',
+  description: 'The part does not apply to this service, with the reason. Unlike a missing part (a gap), this is a statement.',
+  properties: { none: text('Why the part does not apply.') },
+  required: ['none'],
+  additionalProperties: false,
+};
+
+const shapeProps = {
+  type: { enum: ['string', 'integer', 'number', 'boolean', 'object', 'array', 'ref'], description: 'The value type. `ref` holds the id of a record of another resource (see `resource`).' },
+  format: { type: 'string', description: 'A string format: date-time, date, time, email, uri, uuid, hostname, ipv4, ipv6, ... (the formats of ajv-formats).' },
+  enum: { type: 'array', minItems: 1, description: 'The allowed values.' },
+  minimum: { type: 'number', description: 'Smallest allowed number (inclusive).' },
+  maximum: { type: 'number', description: 'Largest allowed number (inclusive).' },
+  exclusiveMinimum: { type: 'number', description: 'Numbers must be greater than this.' },
+  exclusiveMaximum: { type: 'number', description: 'Numbers must be less than this.' },
+  multipleOf: { type: 'number', exclusiveMinimum: 0, description: 'Numbers must be a multiple of this.' },
+  minLength: count('Shortest allowed string, in characters.'),
+  maxLength: count('Longest allowed string, in characters.'),
+  pattern: { type: 'string', description: 'A regular expression (ECMA-262, unanchored unless written with ^ and $) strings must match.' },
+  minItems: count('Fewest array items.'),
+  maxItems: count('Most array items.'),
+  uniqueItems: { type: 'boolean', description: 'Array items must be distinct.' },
+  resource: { type: 'string', description: 'For `ref`: the name of the referenced resource.' },
+  items: { $ref: '#/definitions/shape', description: 'For `array`: the shape of each item.' },
+  properties: { $ref: '#/definitions/fields', description: 'For `object`: its member fields.' },
+  nullable: { type: 'boolean', description: 'null is also allowed.' },
+};
+
+const fieldProps = {
+  ...shapeProps,
+  description: text('What the field means.'),
+  required: { type: 'boolean', description: 'A client must send the field on create and replace.' },
+  readOnly: { type: 'boolean', description: 'Set by the service; a client that sends it is refused.' },
+  writeOnly: { type: 'boolean', description: 'Accepted from clients, never returned (a password, say).' },
+  default: { description: 'Applied by the service on create when the client omits the field.' },
+  since: { type: ['string', 'number'], description: 'The first version in which the field exists.' },
+  until: { type: ['string', 'number'], description: 'The last version in which the field exists.' },
+};
+
+export const FORMAT_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'https://svcspec.dev/schema/svcspec.schema.json',
+  title: 'svcspec service interface specification',
+  description: 'A service interface specification in nine parts, in this order: purpose, resources, states, endpoints, authentication, events, errors, limits, versioning. A missing part is a gap.',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    svcspec: { type: ['string', 'number'], description: 'The format version this document is written in. The current one is `1`.' },
+    title: text('A title for the document; defaults to nothing (the purpose name is shown).'),
+    purpose: {
+      description: 'Part 1. What the service does, its users and the tasks they perform.',
+      anyOf: [
+        none,
+        {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            name: text('The service name.'),
+            summary: text('What the service does, in a sentence or a paragraph.'),
+            users: {
+              type: 'array',
+              description: 'The users of the service.',
+              items: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['name'],
+                properties: {
+                  name: text('Who the user is (a role).'),
+                  description: text('More about this user.'),
+                  tasks: { type: 'array', items: { type: 'string' }, description: 'The tasks this user performs with the service.' },
+                },
+              },
+            },
+          },
+        },
+      ],
+    },
+    resources: {
+      description: 'Part 2. The resources, keyed by name (singular).',
+      anyOf: [none, { type: 'object', propertyNames: { pattern: IDENT }, additionalProperties: { $ref: '#/definitions/resource' } }],
+    },
+    states: {
+      description: 'Part 3. State machines, keyed by the resource whose records have states.',
+      anyOf: [none, { type: 'object', propertyNames: { pattern: IDENT }, additionalProperties: { $ref: '#/definitions/stateMachine' } }],
+    },
+    endpoints: {
+      description: 'Part 4. Endpoints, keyed by resource. Short form: a list of operations (`[create, read, list, approve]`); explicit form: a map from operation to its endpoint. Paths are relative to {base_url}.',
+      anyOf: [
+        none,
+        {
+          type: 'object',
+          propertyNames: { pattern: IDENT },
+          additionalProperties: {
+            anyOf: [
+              { type: 'array', items: { type: 'string' }, description: 'Short form: standard operations and transition names.' },
+              { type: 'object', propertyNames: { pattern: IDENT }, additionalProperties: { $ref: '#/definitions/endpoint' } },
+            ],
+          },
+        },
+      ],
+    },
+    authentication: {
+      description: 'Part 5. How clients authenticate and what each endpoint needs.',
+      anyOf: [none, { $ref: '#/definitions/authentication' }],
+    },
+    events: {
+      description: 'Part 6. Events the service emits and how they are delivered.',
+      anyOf: [none, { $ref: '#/definitions/events' }],
+    },
+    errors: {
+      description: 'Part 7. The error body shape and the catalog of error codes.',
+      anyOf: [none, { $ref: '#/definitions/errors' }],
+    },
+    limits: {
+      description: 'Part 8. Rate limits, size limits, time-outs and pagination.',
+      anyOf: [none, { $ref: '#/definitions/limits' }],
+    },
+    versioning: {
+      description: 'Part 9. How versions are identified, selected and retired.',
+      anyOf: [none, { $ref: '#/definitions/versioning' }],
+    },
+  },
+  definitions: {
+    shape: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['type'],
+      properties: shapeProps,
+    },
+    field: {
+      description: 'A field: a type name (`title: string`) or an object.',
+      anyOf: [
+        { enum: ['string', 'integer', 'number', 'boolean', 'object', 'array'], description: 'Short form: only the type.' },
+        { type: 'object', additionalProperties: false, required: ['type'], properties: fieldProps },
+      ],
+    },
+    fields: { type: 'object', propertyNames: { pattern: IDENT }, additionalProperties: { $ref: '#/definitions/field' } },
+    resource: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        plural: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]*$', description: 'The collection name and path segment (`books`).' },
+        description: text('What a record of this resource is.'),
+        id: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['field', 'assigned'],
+          description: 'Which field is the id and how it is assigned.',
+          properties: {
+            field: text('The id field (one of `fields`).'),
+            assigned: { enum: ['uuid', 'sequence', 'client'], description: 'uuid: a random UUID from the service; sequence: increasing integers from the service; client: sent by the client on create.' },
+          },
+        },
+        owned: { type: 'boolean', description: 'Records belong to the principal that created them: other principals neither see nor change them.' },
+        fields: { $ref: '#/definitions/fields', description: 'The fields, keyed by name.' },
+      },
+    },
+    stateMachine: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        field: text('The field holding the state; its `enum` lists the states.'),
+        states: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'The states (if omitted, the enum of `field`).' },
+        initial: text('The state of a newly created record.'),
+        transitions: {
+          type: 'object',
+          propertyNames: { pattern: IDENT },
+          description: 'Named transitions.',
+          additionalProperties: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['from', 'to'],
+            properties: {
+              from: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' }, minItems: 1 }], description: 'The state, or states, the transition starts from.' },
+              to: text('The state it ends in.'),
+              requires: { type: 'array', items: { type: 'string' }, description: 'Fields the transition request must carry.' },
+              description: text('What the transition means.'),
+            },
+          },
+        },
+      },
+    },
+    endpoint: {
+      description: 'An endpoint written out. Empty (`{}` or null) means the conventional one for the operation.',
+      type: ['object', 'null'],
+      additionalProperties: false,
+      properties: {
+        method: { enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], description: 'The HTTP method.' },
+        path: { type: 'string', pattern: '^/', description: 'Path template relative to {base_url}, `{id}` for the record id.' },
+        summary: text('What the endpoint does.'),
+        request: {
+          description: 'The request body: `none`, `resource` (the writable fields), or a list of field names.',
+          anyOf: [{ enum: ['none', 'resource'] }, { type: 'array', items: { type: 'string' } }],
+        },
+        responses: {
+          type: 'object',
+          propertyNames: { pattern: '^[1-5][0-9][0-9]$' },
+          description: 'Responses by status: the body is `resource`, `page`, `none` or `error`.',
+          additionalProperties: {
+            anyOf: [
+              { enum: ['resource', 'page', 'none', 'error'] },
+              { type: 'object', additionalProperties: false, required: ['body'], properties: { body: { enum: ['resource', 'page', 'none', 'error'] }, description: { type: 'string' } } },
+            ],
+          },
+        },
+        errors: { type: 'array', items: { type: 'string' }, description: 'Error codes (from the errors catalog) this endpoint may answer with.' },
+      },
+    },
+    authentication: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        obtain: text('How a client obtains credentials.'),
+        schemes: {
+          type: 'object',
+          propertyNames: { pattern: IDENT },
+          description: 'The accepted schemes, keyed by a name of your choice; a client may use any one.',
+          additionalProperties: { $ref: '#/definitions/scheme' },
+        },
+        scopes: { type: 'object', additionalProperties: { type: 'string' }, description: 'Scope names with what each allows.' },
+        default: {
+          type: 'object',
+          additionalProperties: false,
+          description: 'What an endpoint needs when no `require` entry and no `public` entry names it.',
+          properties: { scopes: { type: 'array', items: { type: 'string' } } },
+        },
+        public: { type: 'array', items: { type: 'string' }, description: 'Endpoints anyone may call: endpoint ids (`book.read`) or `resource.*`.' },
+        require: {
+          type: 'object',
+          description: 'Scopes an endpoint needs, keyed by endpoint id or `resource.*`.',
+          additionalProperties: { type: 'array', items: { type: 'string' } },
+        },
+      },
+    },
+    scheme: {
+      type: 'object',
+      required: ['type'],
+      properties: { type: { enum: ['apiKey', 'bearer', 'basic', 'oauth2'], description: 'apiKey, bearer (opaque or JWT), basic, or oauth2 (client credentials).' } },
+      allOf: [
+        {
+          if: { properties: { type: { const: 'apiKey' } } },
+          then: {
+            additionalProperties: false,
+            required: ['in', 'name'],
+            properties: { type: {}, description: text('About this scheme.'), in: { enum: ['header', 'query'], description: 'Where the key is sent.' }, name: text('The header or query parameter name.') },
+          },
+        },
+        {
+          if: { properties: { type: { const: 'bearer' } } },
+          then: {
+            additionalProperties: false,
+            required: ['tokens'],
+            properties: {
+              type: {},
+              description: text('About this scheme.'),
+              tokens: { enum: ['opaque', 'jwt'], description: 'opaque: tokens issued by the service; jwt: JSON Web Tokens verified by their signature.' },
+              jwt: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['algorithms'],
+                properties: {
+                  issuer: text('The required `iss`.'),
+                  audience: text('The required `aud`.'),
+                  algorithms: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'Accepted signing algorithms (RS256, ES256, EdDSA, ...).' },
+                  jwksUrl: { type: 'string', format: 'uri', description: 'Where the verification keys are published.' },
+                  jwksFile: text('A JWKS file with the verification keys, relative to the spec.'),
+                  scopesClaim: text('The claim holding granted scopes (default `scope`, space-separated).'),
+                },
+              },
+            },
+          },
+        },
+        {
+          if: { properties: { type: { const: 'basic' } } },
+          then: { additionalProperties: false, properties: { type: {}, description: text('About this scheme.') } },
+        },
+        {
+          if: { properties: { type: { const: 'oauth2' } } },
+          then: {
+            additionalProperties: false,
+            required: ['flow', 'tokenPath'],
+            properties: {
+              type: {},
+              description: text('About this scheme.'),
+              flow: { enum: ['clientCredentials'], description: 'The OAuth 2.0 grant (RFC 6749 section 4.4).' },
+              tokenPath: { type: 'string', pattern: '^/', description: 'The token endpoint, relative to {base_url}.' },
+              tokenTtl: duration('How long an issued access token is valid.'),
+            },
+          },
+        },
+      ],
+    },
+    events: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        webhooks: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['subscriptions'],
+          description: 'Delivery by signed HTTP callbacks.',
+          properties: {
+            subscriptions: { enum: ['api', 'config'], description: 'api: clients subscribe through endpoints; config: the operator configures them out of band.' },
+            path: { type: 'string', pattern: '^/', description: 'With `api`: the subscriptions collection path.' },
+            signing: { enum: ['standard-webhooks', 'none'], description: 'How deliveries are signed (Standard Webhooks: HMAC-SHA256 over id.timestamp.body).' },
+            cloudEvents: { type: 'boolean', description: 'Deliver as CloudEvents 1.0, structured mode.' },
+            timeout: duration('How long a receiver has to answer.'),
+          },
+        },
+        stream: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['path'],
+          description: 'Delivery as a server-sent event stream.',
+          properties: { path: { type: 'string', pattern: '^/', description: 'The stream path.' }, heartbeat: duration('How often a heartbeat comment is sent.') },
+        },
+        retry: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['attempts'],
+          description: 'How failed webhook deliveries are retried.',
+          properties: {
+            attempts: positive('Attempts in all, the first included.'),
+            backoff: { enum: ['exponential', 'fixed'], description: 'How the delay grows.' },
+            initialDelay: duration('The delay before the first retry.'),
+            maxDelay: duration('The longest delay between attempts.'),
+          },
+        },
+        catalog: {
+          type: 'object',
+          description: 'The events, keyed by name (`loan.approved`).',
+          additionalProperties: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['on'],
+            properties: {
+              on: { type: 'string', description: 'The trigger: `resource.created`, `resource.updated`, `resource.deleted` or `resource.<transition>`.' },
+              payload: { anyOf: [{ enum: ['resource'] }, { type: 'array', items: { type: 'string' } }], description: '`resource` (the whole record) or a list of its fields.' },
+              description: text('What the event tells.'),
+              since: { type: ['string', 'number'], description: 'First version that emits it.' },
+              until: { type: ['string', 'number'], description: 'Last version that emits it.' },
+            },
+          },
+        },
+      },
+    },
+    errors: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        shape: {
+          description: '`problem` (RFC 9457 application/problem+json with a `code` member) or a custom JSON body.',
+          anyOf: [
+            { enum: ['problem'] },
+            {
+              type: 'object',
+              additionalProperties: false,
+              required: ['mediaType', 'members'],
+              properties: {
+                mediaType: text('The Content-Type of error bodies.'),
+                members: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['code', 'title'],
+                  description: 'Which member of the body carries each piece.',
+                  properties: {
+                    code: text('The member holding the error code.'),
+                    title: text('The member holding the short message.'),
+                    status: text('The member holding the HTTP status.'),
+                    detail: text('The member holding the explanation of this occurrence.'),
+                    errors: text('The member holding the list of field violations.'),
+                    type: text('The member holding a URI for the error type.'),
+                    instance: text('The member holding a URI for this occurrence.'),
+                  },
+                },
+              },
+            },
+          ],
+        },
+        catalog: {
+          type: 'object',
+          description: 'The error codes, keyed by code (kebab-case).',
+          propertyNames: { pattern: '^[a-z][a-z0-9-]*$' },
+          additionalProperties: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['status', 'title'],
+            properties: {
+              status: { type: 'integer', minimum: 400, maximum: 599, description: 'The HTTP status.' },
+              title: text('A short, fixed summary.'),
+              when: text('When the service answers with it.'),
+            },
+          },
+        },
+      },
+    },
+    rate: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['limit', 'window'],
+      properties: {
+        limit: positive('Requests allowed per window.'),
+        window: duration('The window.'),
+        scope: { enum: ['credential', 'address'], description: 'Counted per credential (principal) or per client address; defaults to the scope of the main limit.' },
+      },
+    },
+    limits: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        rate: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['limit', 'window', 'scope'],
+          description: 'The rate limit of every endpoint unless overridden.',
+          properties: {
+            limit: positive('Requests allowed per window.'),
+            window: duration('The window.'),
+            scope: { enum: ['credential', 'address'], description: 'Counted per credential (principal) or per client address.' },
+            overrides: { type: 'object', description: 'Per-endpoint limits, keyed by endpoint id.', additionalProperties: { $ref: '#/definitions/rate' } },
+          },
+        },
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['maxSize'],
+          properties: { maxSize: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: SIZE }], description: 'Largest request body: bytes, or a size such as `64KiB`.' } },
+        },
+        fields: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            maxStringLength: positive('Longest string in any field without its own maxLength.'),
+            maxArrayItems: positive('Most items in any array without its own maxItems.'),
+          },
+        },
+        timeouts: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['request', 'status'],
+          properties: {
+            request: duration('How long a request may run before it is abandoned.'),
+            status: { enum: [503, 504], description: 'The status a timed-out request is answered with.' },
+          },
+        },
+        pagination: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['style', 'defaultSize', 'maxSize', 'overMax'],
+          properties: {
+            style: { enum: ['cursor', 'offset'], description: 'cursor: opaque position tokens; offset: a record count to skip.' },
+            defaultSize: positive('Page size when the client gives none.'),
+            maxSize: positive('Largest page size.'),
+            overMax: { enum: ['clamp', 'reject'], description: 'A larger size asked for is clamped to the maximum, or refused.' },
+            params: {
+              type: 'object',
+              additionalProperties: false,
+              description: 'Query parameter names.',
+              properties: { size: text('The page size parameter (default `limit`).'), position: text('The cursor or offset parameter (default `cursor` or `offset`).') },
+            },
+          },
+        },
+      },
+    },
+    versioning: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        select: {
+          type: 'object',
+          additionalProperties: false,
+          minProperties: 1,
+          maxProperties: 1,
+          description: 'How a client selects a version: `header: API-Version`, `query: version`, or `path: /v{version}`.',
+          properties: {
+            header: text('The request header naming the version.'),
+            query: text('The query parameter naming the version.'),
+            path: { type: 'string', pattern: '^/.*\\{version\\}', description: 'A path prefix with `{version}`.' },
+          },
+        },
+        default: { type: ['string', 'number'], description: 'The version used when a request names none.' },
+        versions: {
+          type: 'object',
+          description: 'The versions, keyed by name, oldest first.',
+          additionalProperties: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['status'],
+            properties: {
+              status: { enum: ['current', 'deprecated', 'retired'], description: 'current: served; deprecated: served with Deprecation and Sunset headers; retired: answered with 410.' },
+              released: { type: 'string', format: 'date', description: 'When it was released.' },
+              deprecated: { type: 'string', format: 'date', description: 'When it was deprecated (RFC 9745).' },
+              sunset: { type: 'string', format: 'date', description: 'When it stops being served (RFC 8594).' },
+              docs: { type: 'string', format: 'uri', description: 'Where its documentation or migration guide is.' },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+export type FormatSchema = typeof FORMAT_SCHEMA;

@@ -1,0 +1,387 @@
+/**
+ * The normalized Spec: the one model every stage reads (check, doc, serve, test, export).
+ * Nothing downstream re-parses the source file. Every object keeps the JSON pointer of
+ * the node it came from, so a finding about it can name file:line:column through
+ * `spec.source.locate(pointer)`.
+ *
+ * "No values are supplied where none are given": optional members stay undefined when
+ * the spec is silent. Conventions of the format itself (the path of a short-form
+ * endpoint, say) are documented in docs/format.md and are not domain values.
+ */
+import type { PartName } from './parts.ts';
+
+export interface Location {
+  readonly file: string;
+  /** 1-based. */
+  readonly line: number;
+  /** 1-based. */
+  readonly column: number;
+  readonly endLine?: number;
+  readonly endColumn?: number;
+}
+
+export interface SpecSource {
+  readonly file: string;
+  readonly kind: 'yaml' | 'json' | 'markdown';
+  /** Where the value at a JSON pointer stands; the nearest ancestor's place when it has none. */
+  locate(pointer: string): Location;
+  /** Where the key of the member at a pointer stands (for "unknown key" findings). */
+  locateKey(pointer: string): Location;
+}
+
+/** How a part was stated: with content, explicitly as not applicable, or not at all (a gap). */
+export type PartStatement = 'given' | 'none' | 'gap';
+
+export interface PartState {
+  readonly name: PartName;
+  readonly statement: PartStatement;
+  /** The reason given with `none`, or the prose that says "not shown". */
+  readonly reason?: string;
+  /** Prose of the Markdown section, kept for the document and the round trip. */
+  readonly prose?: string;
+  readonly pointer: string;
+}
+
+// ---- 1. purpose -------------------------------------------------------------
+
+export interface User {
+  readonly name: string;
+  readonly description?: string;
+  readonly tasks: readonly string[];
+  readonly pointer: string;
+}
+
+export interface Purpose {
+  readonly name?: string;
+  readonly summary?: string;
+  readonly users: readonly User[];
+}
+
+// ---- 2. resources -----------------------------------------------------------
+
+export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'ref'] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export const ID_ASSIGNMENTS = ['uuid', 'sequence', 'client'] as const;
+export type IdAssignment = (typeof ID_ASSIGNMENTS)[number];
+
+/** The value constraints a field (or an array's items) may declare. */
+export interface Shape {
+  readonly type: FieldType;
+  readonly format?: string;
+  readonly enum?: readonly unknown[];
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly exclusiveMinimum?: number;
+  readonly exclusiveMaximum?: number;
+  readonly multipleOf?: number;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly pattern?: string;
+  readonly minItems?: number;
+  readonly maxItems?: number;
+  readonly uniqueItems?: boolean;
+  /** For `ref`: the resource whose id this value holds. */
+  readonly resource?: string;
+  /** For `array`. */
+  readonly items?: Shape;
+  /** For `object`. */
+  readonly properties?: readonly Field[];
+  readonly nullable?: boolean;
+  readonly pointer: string;
+}
+
+export interface Field extends Shape {
+  readonly name: string;
+  readonly description?: string;
+  readonly required: boolean;
+  readonly readOnly: boolean;
+  readonly writeOnly: boolean;
+  readonly default?: unknown;
+  readonly hasDefault: boolean;
+  /** Version name from which the field exists (inclusive). */
+  readonly since?: string;
+  /** Last version name in which the field exists (inclusive). */
+  readonly until?: string;
+}
+
+export interface Resource {
+  readonly name: string;
+  /** Path segment and collection name. */
+  readonly plural: string;
+  readonly description?: string;
+  readonly id?: { readonly field: string; readonly assigned: IdAssignment; readonly pointer: string };
+  /** Records belong to the principal that created them (object-level authorization). */
+  readonly owned: boolean;
+  readonly fields: readonly Field[];
+  readonly pointer: string;
+}
+
+// ---- 3. states --------------------------------------------------------------
+
+export interface Transition {
+  readonly name: string;
+  readonly from: readonly string[];
+  readonly to: string;
+  /** Fields the request of this transition must carry. */
+  readonly requires: readonly string[];
+  readonly description?: string;
+  readonly pointer: string;
+}
+
+export interface StateMachine {
+  readonly resource: string;
+  /** The field that holds the state. */
+  readonly field: string;
+  readonly states: readonly string[];
+  readonly initial: string;
+  readonly transitions: readonly Transition[];
+  readonly pointer: string;
+}
+
+// ---- 4. endpoints -----------------------------------------------------------
+
+export const STANDARD_OPERATIONS = ['create', 'read', 'update', 'replace', 'delete', 'list'] as const;
+export type StandardOperation = (typeof STANDARD_OPERATIONS)[number];
+export type Operation = StandardOperation | 'transition';
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** What a request body carries. */
+export type RequestShape =
+  | { readonly kind: 'none' }
+  /** The writable fields; `partial` when none is required (update). */
+  | { readonly kind: 'resource'; readonly partial: boolean }
+  /** Only the named fields (a transition's requirements, or an explicit list). */
+  | { readonly kind: 'fields'; readonly fields: readonly string[] };
+
+export type ResponseBody = 'resource' | 'page' | 'none' | 'error';
+
+export interface EndpointResponse {
+  readonly status: number;
+  readonly body: ResponseBody;
+  readonly description?: string;
+}
+
+export interface EndpointAuth {
+  readonly public: boolean;
+  /** Names of the schemes that are accepted (any one of them). */
+  readonly schemes: readonly string[];
+  readonly scopes: readonly string[];
+}
+
+export interface Endpoint {
+  /** `resource.operation`, or `resource.transition` for a transition. */
+  readonly id: string;
+  readonly resource: string;
+  readonly operation: Operation;
+  readonly transition?: string;
+  readonly method: HttpMethod;
+  /** Path template relative to {base_url}, e.g. `/loans/{id}/approve`. */
+  readonly path: string;
+  readonly summary?: string;
+  readonly request: RequestShape;
+  readonly responses: readonly EndpointResponse[];
+  /** Error codes this endpoint declares it may answer with. */
+  readonly errors: readonly string[];
+  /** Undefined while authentication is a gap. */
+  readonly auth?: EndpointAuth;
+  /** Written out in the spec (true) or expanded from the short form (false). */
+  readonly explicit: boolean;
+  readonly pointer: string;
+}
+
+// ---- 5. authentication ------------------------------------------------------
+
+interface SchemeBase {
+  readonly name: string;
+  readonly description?: string;
+  readonly pointer: string;
+}
+
+export type AuthScheme =
+  | (SchemeBase & { readonly type: 'apiKey'; readonly in: 'header' | 'query'; readonly param: string })
+  | (SchemeBase & {
+      readonly type: 'bearer';
+      readonly tokens: 'opaque' | 'jwt';
+      readonly jwt?: {
+        readonly issuer?: string;
+        readonly audience?: string;
+        readonly algorithms: readonly string[];
+        readonly jwksUrl?: string;
+        readonly jwksFile?: string;
+        readonly scopesClaim?: string;
+      };
+    })
+  | (SchemeBase & { readonly type: 'basic' })
+  | (SchemeBase & { readonly type: 'oauth2'; readonly flow: 'clientCredentials'; readonly tokenPath: string; readonly tokenTtlMs?: number });
+
+export interface Scope {
+  readonly name: string;
+  readonly description?: string;
+  readonly pointer: string;
+}
+
+export interface AuthRule {
+  /** An endpoint id or a pattern `resource.*`. */
+  readonly match: string;
+  readonly public: boolean;
+  readonly scopes: readonly string[];
+  readonly pointer: string;
+}
+
+export interface Authentication {
+  readonly schemes: readonly AuthScheme[];
+  /** How a client obtains credentials. */
+  readonly obtain?: string;
+  readonly scopes: readonly Scope[];
+  /** Scopes every non-public endpoint needs unless a rule says otherwise. */
+  readonly defaultScopes: readonly string[];
+  readonly rules: readonly AuthRule[];
+}
+
+// ---- 6. events --------------------------------------------------------------
+
+export type TriggerAction = 'created' | 'updated' | 'deleted' | 'transition';
+
+export interface EventDef {
+  readonly name: string;
+  readonly description?: string;
+  /** `on: loan.approve` read as resource `loan`, action `transition`, transition `approve`. */
+  readonly trigger: { readonly on: string; readonly resource: string; readonly action: TriggerAction; readonly transition?: string; readonly pointer: string };
+  /** The whole resource, or only the named fields of it. */
+  readonly payload: { readonly kind: 'resource' } | { readonly kind: 'fields'; readonly fields: readonly string[] };
+  readonly since?: string;
+  readonly until?: string;
+  readonly pointer: string;
+}
+
+export interface RetryPolicy {
+  readonly attempts: number;
+  readonly backoff: 'exponential' | 'fixed';
+  readonly initialDelayMs: number;
+  readonly maxDelayMs?: number;
+  readonly pointer: string;
+}
+
+export interface Events {
+  readonly webhooks?: {
+    /** Subscriptions managed through the API, or configured out of band by the operator. */
+    readonly subscriptions: 'api' | 'config';
+    readonly path?: string;
+    readonly signing: 'standard-webhooks' | 'none';
+    readonly cloudEvents: boolean;
+    readonly timeoutMs?: number;
+    readonly pointer: string;
+  };
+  readonly stream?: { readonly path: string; readonly heartbeatMs?: number; readonly pointer: string };
+  readonly retry?: RetryPolicy;
+  readonly catalog: readonly EventDef[];
+}
+
+// ---- 7. errors --------------------------------------------------------------
+
+/** Names of the error body's members, keyed by their role. */
+export interface ErrorMembers {
+  readonly code: string;
+  readonly title: string;
+  readonly status?: string;
+  readonly detail?: string;
+  /** The list of field violations on a validation error. */
+  readonly errors?: string;
+  readonly type?: string;
+  readonly instance?: string;
+}
+
+export interface ErrorShape {
+  /** RFC 9457 problem details with a `code` member, or a custom JSON body. */
+  readonly kind: 'problem' | 'custom';
+  readonly mediaType: string;
+  readonly members: ErrorMembers;
+  readonly pointer: string;
+}
+
+export interface ErrorCode {
+  readonly code: string;
+  readonly status: number;
+  readonly title: string;
+  readonly when?: string;
+  readonly pointer: string;
+}
+
+export interface Errors {
+  /** Undefined while the part is a gap. */
+  readonly shape?: ErrorShape;
+  readonly catalog: readonly ErrorCode[];
+}
+
+// ---- 8. limits --------------------------------------------------------------
+
+export interface RateLimit {
+  readonly limit: number;
+  readonly windowMs: number;
+  /** Counted per credential (principal) or per client address; overrides inherit it. */
+  readonly scope: 'credential' | 'address';
+  readonly pointer: string;
+}
+
+export interface Limits {
+  readonly rate?: RateLimit & { readonly overrides: readonly (RateLimit & { readonly endpoint: string })[] };
+  readonly body?: { readonly maxBytes: number; readonly pointer: string };
+  readonly fields?: { readonly maxStringLength?: number; readonly maxArrayItems?: number; readonly pointer: string };
+  readonly timeouts?: { readonly requestMs: number; readonly status: 503 | 504; readonly pointer: string };
+  readonly pagination?: {
+    readonly style: 'cursor' | 'offset';
+    readonly defaultSize: number;
+    readonly maxSize: number;
+    readonly overMax: 'clamp' | 'reject';
+    readonly sizeParam: string;
+    /** `cursor` for the cursor style, `offset` for the offset style, unless renamed. */
+    readonly positionParam: string;
+    readonly pointer: string;
+  };
+}
+
+// ---- 9. versioning ----------------------------------------------------------
+
+export interface Version {
+  readonly name: string;
+  readonly status: 'current' | 'deprecated' | 'retired';
+  readonly released?: string;
+  readonly deprecated?: string;
+  readonly sunset?: string;
+  /** Documentation of the version, linked from a deprecated version's responses. */
+  readonly docs?: string;
+  readonly pointer: string;
+}
+
+export interface Versioning {
+  /** How a client selects a version. Undefined while the part is a gap. */
+  readonly select?:
+    | { readonly by: 'header'; readonly name: string }
+    | { readonly by: 'query'; readonly name: string }
+    | { readonly by: 'path'; readonly prefix: string };
+  readonly default?: string;
+  readonly versions: readonly Version[];
+  readonly pointer: string;
+}
+
+// ---- the whole ----------------------------------------------------------------
+
+export interface Spec {
+  /** The `svcspec` format version the document declares. */
+  readonly formatVersion?: string;
+  readonly title?: string;
+  readonly source: SpecSource;
+  readonly parts: Readonly<Record<PartName, PartState>>;
+  readonly purpose: Purpose;
+  readonly resources: readonly Resource[];
+  readonly states: readonly StateMachine[];
+  readonly endpoints: readonly Endpoint[];
+  readonly authentication: Authentication;
+  readonly events: Events;
+  readonly errors: Errors;
+  readonly limits: Limits;
+  readonly versioning: Versioning;
+}
