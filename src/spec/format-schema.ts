@@ -408,6 +408,10 @@ export const FORMAT_SCHEMA = {
               status: { type: 'integer', minimum: 400, maximum: 599, description: 'The HTTP status.' },
               title: text('A short, fixed summary.'),
               when: text('When the service answers with it.'),
+              for: {
+                enum: ['malformed-body', 'validation-failed', 'unauthenticated', 'forbidden', 'not-found', 'method-not-allowed', 'invalid-transition', 'version-retired', 'precondition-failed', 'payload-too-large', 'unsupported-media-type', 'idempotency-key-reused', 'unknown-version', 'rate-limited', 'internal', 'timeout'],
+                description: 'The situation of the runtime this code answers (see docs/http-errors.md). A code named after a situation answers it without saying so.',
+              },
             },
           },
         },

@@ -307,6 +307,8 @@ export interface ErrorCode {
   readonly status: number;
   readonly title: string;
   readonly when?: string;
+  /** The runtime situation (src/spec/http-errors.ts) this code answers, stated with `for:` or by its name. */
+  readonly situation?: string;
   readonly pointer: string;
 }
 

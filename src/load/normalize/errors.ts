@@ -1,4 +1,5 @@
 import type { ErrorMembers, ErrorShape, Errors } from '../../spec/model.ts';
+import { SITUATIONS } from '../../spec/http-errors.ts';
 import { child } from '../../spec/pointer.ts';
 import { defined, entries, isRecord, num, str } from './read.ts';
 
@@ -32,7 +33,8 @@ export function normalizeErrors(raw: unknown, pointer: string): Errors {
     shape,
     catalog: entries(raw.catalog).map(([code, value]) => {
       const e = isRecord(value) ? value : {};
-      return defined({ code, status: num(e.status) ?? 0, title: str(e.title) ?? '', when: str(e.when), pointer: child(pointer, 'catalog', code) });
+      const situation = str(e.for) ?? (SITUATIONS.includes(code) ? code : undefined);
+      return defined({ code, status: num(e.status) ?? 0, title: str(e.title) ?? '', when: str(e.when), situation, pointer: child(pointer, 'catalog', code) });
     }),
   });
 }

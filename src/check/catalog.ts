@@ -1,0 +1,18 @@
+/**
+ * The one catalog of diagnostic codes: the loaders', the checker's and every rule's.
+ * docs/diagnostics.md is generated from it (npm run gen); a test keeps codes unique.
+ */
+import { LOAD_CODES } from '../load/codes.ts';
+import type { DiagnosticDef } from '../spec/diagnostics.ts';
+import { CHECK_CODES } from './codes.ts';
+import { RULES } from './rules/index.ts';
+
+export const DIAGNOSTIC_CATALOG: readonly DiagnosticDef[] = [
+  ...Object.values(LOAD_CODES),
+  ...Object.values(CHECK_CODES),
+  ...RULES.flatMap((rule) => rule.diagnostics),
+];
+
+export function findDiagnosticDef(code: string): DiagnosticDef | undefined {
+  return DIAGNOSTIC_CATALOG.find((d) => d.code === code);
+}

@@ -1,0 +1,12 @@
+import type { Spec } from '../../spec/model.ts';
+
+/** Part 8: rate, size, time-outs, and pagination where there are lists. */
+export function missingLimits(spec: Spec): string[] {
+  const l = spec.limits;
+  const missing: string[] = [];
+  if (!l.rate) missing.push('rate limits');
+  if (!l.body) missing.push('the request body size limit');
+  if (!l.timeouts) missing.push('time-outs');
+  if (!l.pagination && spec.endpoints.some((e) => e.operation === 'list')) missing.push('pagination bounds and defaults');
+  return missing;
+}

@@ -1,0 +1,81 @@
+/**
+ * Safety defaults: what the runtime applies where the spec is silent and something must
+ * still hold (a body size cap, a time-out, a page bound). They are documented here, in
+ * one place, and `check` lists the ones that apply to a spec as defaults, never as the
+ * spec's own values. Domain values are never defaulted.
+ */
+import type { Spec } from './model.ts';
+import type { PartName } from './parts.ts';
+import { formatDuration, formatSize } from './units.ts';
+
+export const SAFETY = {
+  bodyMaxBytes: 1_048_576,
+  requestTimeoutMs: 30_000,
+  requestTimeoutStatus: 503,
+  pageSize: 100,
+  idempotencyKeyTtlMs: 86_400_000,
+  retry: { attempts: 8, backoff: 'exponential' as const, initialDelayMs: 5_000, maxDelayMs: 3_600_000 },
+  webhookTimeoutMs: 10_000,
+  streamHeartbeatMs: 15_000,
+} as const;
+
+export interface SafetyDefault {
+  readonly part: PartName;
+  readonly key: string;
+  readonly value: string;
+  readonly why: string;
+  applies(spec: Spec): boolean;
+}
+
+const hasList = (spec: Spec) => spec.endpoints.some((e) => e.operation === 'list');
+const hasBodies = (spec: Spec) => spec.endpoints.some((e) => e.request.kind !== 'none');
+const hasWebhooks = (spec: Spec) => spec.events.webhooks !== undefined;
+
+export const SAFETY_DEFAULTS: readonly SafetyDefault[] = [
+  {
+    part: 'errors', key: 'errors.shape', value: 'RFC 9457 application/problem+json with a code member',
+    why: 'Every failure needs a body; the spec does not state the error shape.',
+    applies: (spec) => spec.errors.shape === undefined && spec.endpoints.length > 0,
+  },
+  {
+    part: 'limits', key: 'limits.body.maxSize', value: formatSize(SAFETY.bodyMaxBytes),
+    why: 'An unbounded request body would let one client exhaust the service; the spec gives no size limit.',
+    applies: (spec) => spec.limits.body === undefined && hasBodies(spec),
+  },
+  {
+    part: 'limits', key: 'limits.timeouts.request', value: `${formatDuration(SAFETY.requestTimeoutMs)}, answered with ${SAFETY.requestTimeoutStatus}`,
+    why: 'A request must not run forever; the spec gives no time-out.',
+    applies: (spec) => spec.limits.timeouts === undefined && spec.endpoints.length > 0,
+  },
+  {
+    part: 'limits', key: 'limits.pagination', value: `cursor pages of at most ${SAFETY.pageSize} records (default and maximum), larger sizes clamped`,
+    why: 'A list must not return an unbounded number of records; the spec gives no pagination.',
+    applies: (spec) => spec.limits.pagination === undefined && hasList(spec),
+  },
+  {
+    part: 'limits', key: 'limits.rate', value: 'no rate limit is enforced',
+    why: 'The spec declares no rate limit, and inventing one would refuse requests the spec allows.',
+    applies: (spec) => spec.limits.rate === undefined && spec.endpoints.length > 0,
+  },
+  {
+    part: 'endpoints', key: 'Idempotency-Key', value: `replayed for ${formatDuration(SAFETY.idempotencyKeyTtlMs)}`,
+    why: 'POST requests carrying an Idempotency-Key are replayed for a bounded time; the format has no key for it.',
+    applies: (spec) => spec.endpoints.some((e) => e.method === 'POST'),
+  },
+  {
+    part: 'events', key: 'events.retry',
+    value: `${SAFETY.retry.attempts} attempts, exponential from ${formatDuration(SAFETY.retry.initialDelayMs)} to ${formatDuration(SAFETY.retry.maxDelayMs)}, with jitter`,
+    why: 'Webhook delivery is at least once; the spec gives no retry policy.',
+    applies: (spec) => hasWebhooks(spec) && spec.events.retry === undefined,
+  },
+  {
+    part: 'events', key: 'events.webhooks.timeout', value: formatDuration(SAFETY.webhookTimeoutMs),
+    why: 'A receiver that never answers must not hold a delivery forever; the spec gives no delivery time-out.',
+    applies: (spec) => hasWebhooks(spec) && spec.events.webhooks?.timeoutMs === undefined,
+  },
+  {
+    part: 'events', key: 'events.stream.heartbeat', value: formatDuration(SAFETY.streamHeartbeatMs),
+    why: 'Idle event streams are kept open through proxies by heartbeats; the spec gives no interval.',
+    applies: (spec) => spec.events.stream !== undefined && spec.events.stream.heartbeatMs === undefined,
+  },
+];
