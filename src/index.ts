@@ -7,6 +7,7 @@ export { formatJson } from './check/format/json.ts';
 export { formatSarif } from './check/format/sarif.ts';
 export { DIAGNOSTIC_CATALOG } from './check/catalog.ts';
 export { renderDocument } from './doc/index.ts';
+export { toDocument } from './spec/serialize.ts';
 export { FORMAT_SCHEMA } from './spec/format-schema.ts';
 export { PARTS, PART_NAMES, type PartName, type PartInfo } from './spec/parts.ts';
 export { HTTP_ERRORS } from './spec/http-errors.ts';

@@ -26,7 +26,7 @@ async function refuseUnknownOptions(command: CommandDef<any>, rawArgs: readonly 
     if (def.type === 'positional') continue;
     known.add(name);
     if (def.type === 'boolean') known.add(`no-${name}`);
-    for (const alias of [def.alias ?? []].flat()) known.add(alias);
+    for (const alias of [('alias' in def ? def.alias : undefined) ?? []].flat()) known.add(alias);
   }
   for (const arg of rawArgs) {
     if (arg === '--') break;

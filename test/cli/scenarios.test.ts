@@ -40,7 +40,7 @@ for (const name of readdirSync(dir).filter((f) => f.endsWith('.scenario')).sort(
       .replace(/\{seed\}/g, seed)
       .replace(/\{tmp\}/g, tmp);
     const args = fill((s.get('command') ?? '').trim()).split(/\s+/).filter(Boolean);
-    const env = { ...process.env, NO_COLOR: '1' };
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
     delete env.FORCE_COLOR;
     const r = spawnSync(process.execPath, [join(root, 'bin/svcspec.js'), ...args], { cwd: root, encoding: 'utf8', env });
     const normalize = (t: string) => t.split(tmp).join('{tmp}').split(seed).join('{seed}');

@@ -1,44 +1,16 @@
 /**
  * Endpoints: the short form (`loan: [create, read, approve]`) and the explicit form
- * (`loan: { approve: { path: ... } }`) normalize into the same explicit list. The
- * conventions that fill what an explicit endpoint leaves out are the format's own,
- * documented in docs/format.md ("Endpoint conventions"); they are not domain values.
+ * (`loan: { approve: { path: ... } }`) normalize into the same explicit list, filled by
+ * the format's conventions (src/spec/conventions.ts).
  */
+import { CONVENTIONS, conventionalPath, isStandard } from '../../spec/conventions.ts';
 import {
-  HTTP_METHODS, STANDARD_OPERATIONS,
+  HTTP_METHODS,
   type Endpoint, type EndpointResponse, type HttpMethod, type Operation, type RequestShape,
-  type Resource, type ResponseBody, type StandardOperation, type StateMachine,
+  type Resource, type ResponseBody, type StateMachine,
 } from '../../spec/model.ts';
 import { child } from '../../spec/pointer.ts';
 import { defined, entries, isRecord, str, strs } from './read.ts';
-
-interface Convention {
-  readonly method: HttpMethod;
-  readonly item: boolean;
-  readonly request: RequestShape;
-  readonly responses: readonly EndpointResponse[];
-}
-
-export const CONVENTIONS: Readonly<Record<StandardOperation | 'transition', Convention>> = {
-  create: { method: 'POST', item: false, request: { kind: 'resource', partial: false }, responses: [{ status: 201, body: 'resource' }] },
-  read: { method: 'GET', item: true, request: { kind: 'none' }, responses: [{ status: 200, body: 'resource' }] },
-  update: { method: 'PATCH', item: true, request: { kind: 'resource', partial: true }, responses: [{ status: 200, body: 'resource' }] },
-  replace: { method: 'PUT', item: true, request: { kind: 'resource', partial: false }, responses: [{ status: 200, body: 'resource' }] },
-  delete: { method: 'DELETE', item: true, request: { kind: 'none' }, responses: [{ status: 204, body: 'none' }] },
-  list: { method: 'GET', item: false, request: { kind: 'none' }, responses: [{ status: 200, body: 'page' }] },
-  transition: { method: 'POST', item: true, request: { kind: 'fields', fields: [] }, responses: [{ status: 200, body: 'resource' }] },
-};
-
-function isStandard(op: string): op is StandardOperation {
-  return (STANDARD_OPERATIONS as readonly string[]).includes(op);
-}
-
-export function conventionalPath(plural: string, operation: Operation, transition?: string): string {
-  const { item } = CONVENTIONS[operation];
-  const base = `/${plural}`;
-  if (operation === 'transition') return `${base}/{id}/${transition}`;
-  return item ? `${base}/{id}` : base;
-}
 
 export function normalizeEndpoints(raw: unknown, pointer: string, resources: readonly Resource[], states: readonly StateMachine[]): Endpoint[] {
   const out: Endpoint[] = [];

@@ -1,0 +1,35 @@
+import type { Field, Resource, Spec } from '../../spec/model.ts';
+import { code, facts, heading, maybeText, paragraphs, table, type Block, type Text } from '../blocks.ts';
+import { constraints, shapeType, yesNo } from '../describe.ts';
+
+const ASSIGNED: Readonly<Record<string, string>> = {
+  uuid: 'a random UUID chosen by the service',
+  sequence: 'increasing integers chosen by the service',
+  client: 'sent by the client on create',
+};
+
+export function resourcesBlocks(spec: Spec): Block[] {
+  return spec.resources.flatMap(resourceBlocks);
+}
+
+function resourceBlocks(r: Resource): Block[] {
+  return [
+    heading(code(r.name), ' (collection ', code(`/${r.plural}`), ')'),
+    ...paragraphs(r.description),
+    ...facts([
+      ['Id', r.id ? [code(r.id.field), `, ${ASSIGNED[r.id.assigned] ?? r.id.assigned}`] : undefined],
+      ['Owned', r.owned ? ['yes: a record is seen and changed only by the principal that created it'] : undefined],
+    ]),
+    ...table(['Field', 'Type', 'Format', 'Required', 'Constraints', 'Description'], fieldRows(r.fields, '')),
+  ];
+}
+
+/** One row per field; the members of an object (or of an array's object items) follow it as `parent.member`. */
+function fieldRows(fields: readonly Field[], prefix: string): Text[][] {
+  return fields.flatMap((f) => {
+    const name = `${prefix}${f.name}`;
+    const row: Text[] = [[code(name)], shapeType(f), f.format ? [code(f.format)] : [], [yesNo(f.required)], constraints(f), maybeText(f.description)];
+    const members = f.properties ? fieldRows(f.properties, `${name}.`) : f.items?.properties ? fieldRows(f.items.properties, `${name}[].`) : [];
+    return [row, ...members];
+  });
+}
