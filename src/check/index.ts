@@ -40,10 +40,11 @@ export function checkSpec(spec: Spec | undefined, loadDiagnostics: readonly Diag
     const missing = state.statement === 'given' ? MISSING[info.name](spec) : [];
     const status: PartStatus = state.statement === 'gap' ? 'gap' : state.statement === 'none' ? 'none' : missing.length ? 'partial' : 'complete';
     statuses[info.name] = status;
-    const where = { pointer: state.pointer, location: spec.source.locateKey(state.pointer) };
+    // Only a finding looks its place up: a clean spec never pays for the position index.
+    const where = () => ({ pointer: state.pointer, location: spec.source.locateKey(state.pointer) });
     // The completeness findings belong to the part they speak of.
-    if (status === 'gap') found.push({ ...diagnostic(CHECK_CODES.partGap, { number: info.number, title: info.title, asks: info.asks }, where), part: info.name });
-    if (status === 'partial') found.push({ ...diagnostic(CHECK_CODES.partPartial, { number: info.number, title: info.title, missing: missing.join('; ') }, where), part: info.name });
+    if (status === 'gap') found.push({ ...diagnostic(CHECK_CODES.partGap, { number: info.number, title: info.title, asks: info.asks }, where()), part: info.name });
+    if (status === 'partial') found.push({ ...diagnostic(CHECK_CODES.partPartial, { number: info.number, title: info.title, missing: missing.join('; ') }, where()), part: info.name });
     parts.push({ name: info.name, number: info.number, title: info.title, statement: state.statement, status, missing, ...partVerdicts(info.name, status, missing, 0) });
   }
   // Part verdicts also weigh the inconsistencies found in each part.

@@ -144,6 +144,7 @@ const PATTERN_HINTS: Record<string, string> = {
   '^[a-z][a-z0-9-]*$': 'must be kebab-case (lower-case letters, digits and -)',
   '^/': "must start with '/'",
   '^[1-5][0-9][0-9]$': 'must be an HTTP status code',
+  '^[A-Za-z][A-Za-z0-9_.-]*$': 'must start with a letter and hold only letters, digits, ., - and _',
   '^/.*\\{version\\}': "must start with '/' and hold '{version}'",
 };
 

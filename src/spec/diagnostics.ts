@@ -75,7 +75,8 @@ export function closest(name: string, candidates: Iterable<string>): string | un
       bestDistance = d;
     }
   }
-  const allowed = Math.max(1, Math.floor(name.length / 3));
+  // Plain Levenshtein counts a swap of two letters (titel/title) as two edits: allow two from five letters on.
+  const allowed = name.length >= 5 ? Math.max(2, Math.floor(name.length / 3)) : 1;
   return bestDistance <= allowed ? best : undefined;
 }
 

@@ -6,6 +6,8 @@
  * state that does not exist, ...) live in src/check/rules, not here.
  */
 
+import { SITUATIONS } from './http-errors.ts';
+
 const IDENT = '^[A-Za-z][A-Za-z0-9_-]*$';
 const DURATION = '^[0-9]+(ms|s|m|h|d)$';
 const SIZE = '^[0-9]+(B|KB|KiB|MB|MiB)$';
@@ -218,7 +220,7 @@ export const FORMAT_SCHEMA = {
           additionalProperties: {
             anyOf: [
               { enum: ['resource', 'page', 'none', 'error'] },
-              { type: 'object', additionalProperties: false, required: ['body'], properties: { body: { enum: ['resource', 'page', 'none', 'error'] }, description: { type: 'string' } } },
+              { type: 'object', additionalProperties: false, required: ['body'], properties: { body: { enum: ['resource', 'page', 'none', 'error'], description: 'What the body holds: a record, a page of records, nothing, or an error.' }, description: text('When this response is given.') } },
             ],
           },
         },
@@ -241,7 +243,7 @@ export const FORMAT_SCHEMA = {
           type: 'object',
           additionalProperties: false,
           description: 'What an endpoint needs when no `require` entry and no `public` entry names it.',
-          properties: { scopes: { type: 'array', items: { type: 'string' } } },
+          properties: { scopes: { type: 'array', items: { type: 'string' }, description: 'Scopes every such endpoint needs (empty: any valid credential).' } },
         },
         public: { type: 'array', items: { type: 'string' }, description: 'Endpoints anyone may call: endpoint ids (`book.read`) or `resource.*`.' },
         require: {
@@ -277,6 +279,7 @@ export const FORMAT_SCHEMA = {
                 type: 'object',
                 additionalProperties: false,
                 required: ['algorithms'],
+                description: 'With `tokens: jwt`: how tokens are verified (RFC 7519).',
                 properties: {
                   issuer: text('The required `iss`.'),
                   audience: text('The required `aud`.'),
@@ -348,6 +351,7 @@ export const FORMAT_SCHEMA = {
         catalog: {
           type: 'object',
           description: 'The events, keyed by name (`loan.approved`).',
+          propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9_.-]*$' },
           additionalProperties: {
             type: 'object',
             additionalProperties: false,
@@ -409,7 +413,7 @@ export const FORMAT_SCHEMA = {
               title: text('A short, fixed summary.'),
               when: text('When the service answers with it.'),
               for: {
-                enum: ['malformed-body', 'validation-failed', 'unauthenticated', 'forbidden', 'not-found', 'method-not-allowed', 'invalid-transition', 'version-retired', 'precondition-failed', 'payload-too-large', 'unsupported-media-type', 'idempotency-key-reused', 'unknown-version', 'rate-limited', 'internal', 'timeout'],
+                enum: SITUATIONS,
                 description: 'The situation of the runtime this code answers (see docs/http-errors.md). A code named after a situation answers it without saying so.',
               },
             },
@@ -447,11 +451,13 @@ export const FORMAT_SCHEMA = {
           type: 'object',
           additionalProperties: false,
           required: ['maxSize'],
+          description: 'The request body size limit; larger bodies are refused with 413.',
           properties: { maxSize: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: SIZE }], description: 'Largest request body: bytes, or a size such as `64KiB`.' } },
         },
         fields: {
           type: 'object',
           additionalProperties: false,
+          description: 'Limits for every field that does not set its own.',
           properties: {
             maxStringLength: positive('Longest string in any field without its own maxLength.'),
             maxArrayItems: positive('Most items in any array without its own maxItems.'),
@@ -461,6 +467,7 @@ export const FORMAT_SCHEMA = {
           type: 'object',
           additionalProperties: false,
           required: ['request', 'status'],
+          description: 'How long a request may run, and the status it is answered with when it runs longer.',
           properties: {
             request: duration('How long a request may run before it is abandoned.'),
             status: { enum: [503, 504], description: 'The status a timed-out request is answered with.' },
@@ -470,6 +477,7 @@ export const FORMAT_SCHEMA = {
           type: 'object',
           additionalProperties: false,
           required: ['style', 'defaultSize', 'maxSize', 'overMax'],
+          description: 'How list endpoints page their records.',
           properties: {
             style: { enum: ['cursor', 'offset'], description: 'cursor: opaque position tokens; offset: a record count to skip.' },
             defaultSize: positive('Page size when the client gives none.'),

@@ -27,6 +27,8 @@ export interface SpecSource {
   locate(pointer: string): Location;
   /** Where the key of the member at a pointer stands (for "unknown key" findings). */
   locateKey(pointer: string): Location;
+  /** Whether the source document itself has a node at the pointer (as opposed to a value filled by a convention). */
+  has(pointer: string): boolean;
 }
 
 /** How a part was stated: with content, explicitly as not applicable, or not at all (a gap). */

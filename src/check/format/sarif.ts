@@ -18,7 +18,7 @@ export function formatSarif(report: CheckReport, options: { version?: string; cw
     return {
       id: code,
       name: code,
-      shortDescription: { text: def?.message.replace(/\{\w+\}/g, '…') ?? code },
+      shortDescription: { text: firstSentence(def?.description ?? code) },
       fullDescription: { text: def?.description ?? code },
       help: { text: `See docs/diagnostics.md#${code}` },
       defaultConfiguration: { level: LEVEL[def?.severity ?? 'warning'] },
@@ -54,4 +54,9 @@ export function formatSarif(report: CheckReport, options: { version?: string; cw
     }],
   };
   return `${JSON.stringify(sarif, null, 2)}\n`;
+}
+
+function firstSentence(text: string): string {
+  const m = /^.*?[.!?](?=\s|$)/s.exec(text);
+  return (m ? m[0] : text).replace(/\s+/g, ' ');
 }

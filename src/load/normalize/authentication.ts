@@ -52,19 +52,28 @@ export function ruleMatches(match: string, endpoint: Pick<Endpoint, 'id' | 'reso
   return match === endpoint.id || match === `${endpoint.resource}.*`;
 }
 
+/** The rules by what they match, built once per spec so each endpoint looks its rules up. */
+export function rulesByMatch(auth: Authentication): ReadonlyMap<string, readonly AuthRule[]> {
+  const byMatch = new Map<string, AuthRule[]>();
+  for (const rule of auth.rules) byMatch.set(rule.match, [...(byMatch.get(rule.match) ?? []), rule]);
+  return byMatch;
+}
+
 /**
  * What an endpoint needs. An exact rule beats a `resource.*` rule; `public` beats `require`
  * at the same precision; otherwise the default scopes apply. A part stated as `none`
  * makes every endpoint public.
  */
-export function endpointAuth(auth: Authentication, statement: 'given' | 'none' | 'gap', endpoint: Pick<Endpoint, 'id' | 'resource'>): EndpointAuth | undefined {
+export function endpointAuth(
+  auth: Authentication,
+  statement: 'given' | 'none' | 'gap',
+  endpoint: Pick<Endpoint, 'id' | 'resource'>,
+  byMatch: ReadonlyMap<string, readonly AuthRule[]> = rulesByMatch(auth),
+): EndpointAuth | undefined {
   if (statement === 'gap') return undefined;
   if (statement === 'none') return { public: true, schemes: [], scopes: [] };
-  const exact = auth.rules.filter((r) => r.match === endpoint.id);
-  const wildcard = auth.rules.filter((r) => r.match === `${endpoint.resource}.*`);
-  const applicable = exact.length ? exact : wildcard;
-  const schemes = auth.schemes.map((s) => s.name);
+  const applicable = byMatch.get(endpoint.id) ?? byMatch.get(`${endpoint.resource}.*`) ?? [];
   if (applicable.some((r) => r.public)) return { public: true, schemes: [], scopes: [] };
   const required = applicable.find((r) => !r.public);
-  return { public: false, schemes, scopes: required ? required.scopes : auth.defaultScopes };
+  return { public: false, schemes: auth.schemes.map((s) => s.name), scopes: required ? required.scopes : auth.defaultScopes };
 }

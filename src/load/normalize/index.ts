@@ -2,7 +2,7 @@
 import type { PartState, Spec, SpecSource } from '../../spec/model.ts';
 import type { PartName } from '../../spec/parts.ts';
 import { pointer } from '../../spec/pointer.ts';
-import { endpointAuth, normalizeAuthentication } from './authentication.ts';
+import { endpointAuth, normalizeAuthentication, rulesByMatch } from './authentication.ts';
 import { normalizeEndpoints } from './endpoints.ts';
 import { normalizeErrors } from './errors.ts';
 import { normalizeEvents } from './events.ts';
@@ -19,8 +19,9 @@ export function normalize(raw: Record<string, unknown>, parts: Record<PartName, 
   const resources = normalizeResources(content('resources'), pointer('resources'));
   const states = normalizeStates(content('states'), pointer('states'), resources);
   const authentication = normalizeAuthentication(content('authentication'), pointer('authentication'));
+  const byMatch = rulesByMatch(authentication);
   const endpoints = normalizeEndpoints(content('endpoints'), pointer('endpoints'), resources, states).map((e) =>
-    defined({ ...e, auth: endpointAuth(authentication, parts.authentication.statement, e) }),
+    defined({ ...e, auth: endpointAuth(authentication, parts.authentication.statement, e, byMatch) }),
   );
   return defined({
     formatVersion: str(raw.svcspec),

@@ -34,5 +34,10 @@ export function bool(value: unknown): boolean {
 
 /** Copies the keys whose value is defined, so optional members stay absent when silent. */
 export function defined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+  const out: Record<string, unknown> = {};
+  for (const key in value) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v !== undefined) out[key] = v;
+  }
+  return out as T;
 }

@@ -1,0 +1,38 @@
+/**
+ * npm run bench: runs every bench in sequence and prints its figures. Benches are not
+ * tests: a missed target is reported and the run still exits 0. It exits 1 only when a
+ * bench cannot measure what it should (its input is invalid, say).
+ *
+ * Add a bench: write `<name>.bench.ts` exporting an async function that prints its figures
+ * and returns a BenchOutcome, and list it in BENCHES.
+ */
+import { checkBench } from './check.bench.ts';
+
+export interface BenchOutcome {
+  readonly name: string;
+  /** False when the bench could not run meaningfully; a missed target is still ok. */
+  readonly ok: boolean;
+}
+
+const BENCHES: readonly { readonly name: string; readonly run: () => Promise<BenchOutcome> }[] = [
+  { name: 'check', run: checkBench },
+];
+
+async function main(): Promise<number> {
+  console.log(`node ${process.version}`);
+  const major = Number(/^v(\d+)/.exec(process.version)?.[1]);
+  if (major < 24) {
+    console.error('The benches need Node 24 (the project pins it): run them with `npm run bench`.');
+    return 1;
+  }
+  const failed: string[] = [];
+  for (const bench of BENCHES) {
+    console.log(`\n== ${bench.name} ==`);
+    const outcome = await bench.run();
+    if (!outcome.ok) failed.push(outcome.name);
+  }
+  if (failed.length) console.error(`\nbench failed to run meaningfully: ${failed.join(', ')}`);
+  return failed.length ? 1 : 0;
+}
+
+if (import.meta.main) process.exitCode = await main();

@@ -1,0 +1,75 @@
+/** Rules of part 4, endpoints: a row per finding, and near misses that must stay silent. */
+import { table, whole } from './table.ts';
+
+const task = (value: Record<string, unknown>) => ({ endpoints: { task: value } });
+const E = '/endpoints/task';
+const PROJECT = ['create', 'read', 'update', 'delete', 'list'];
+
+table('endpoint-unknown-resource', [
+  { name: 'endpoints of an undeclared resource', patch: { endpoints: { projct: ['list'] } }, expect: ['endpoint-unknown-resource /endpoints/projct'], messages: [/Endpoints are declared for 'projct'.*Did you mean 'project'\?/] },
+]);
+
+table('endpoint-unknown-operation', [
+  {
+    name: 'a misspelt transition, written out',
+    patch: task({ finsh: {} }),
+    expect: [`endpoint-unknown-operation ${E}/finsh`],
+    messages: [/'finsh' is not an operation of 'task': neither a standard operation \(create, read, update, replace, delete, list\) nor one of its transitions \('finish', 'archive'\)\. Did you mean 'finish'\?/],
+  },
+  { name: 'in the short form, on a resource without states', patch: { endpoints: { project: [...PROJECT, 'archive'] } }, expect: ['endpoint-unknown-operation /endpoints/project/5'], messages: [/transitions \(none declared\)/] },
+  { name: 'a misspelt standard operation', patch: { endpoints: { project: [...PROJECT, 'lst'] } }, expect: ['endpoint-unknown-operation /endpoints/project/5'], messages: [/Did you mean 'list'\?/] },
+]);
+
+table('endpoint-duplicate-route', [
+  { name: 'two endpoints on one path and method', patch: task({ archive: { path: '/tasks/{id}/finish' } }), expect: [`endpoint-duplicate-route ${E}/archive/path`], messages: [/'task.archive' answers POST \/tasks\/\{id\}\/finish, as 'task.finish' already does/] },
+  { name: 'an operation listed twice', patch: { endpoints: { project: [...PROJECT, 'read'] } }, expect: ['endpoint-duplicate-route /endpoints/project/5'] },
+  { name: 'the same path with another method', patch: task({ archive: { path: '/tasks/{id}/finish', method: 'PUT' } }), expect: [] },
+]);
+
+table('endpoint-path-missing-id', [
+  { name: 'a read without {id}', patch: task({ read: { path: '/tasks/current' } }), expect: [`endpoint-path-missing-id ${E}/read/path`] },
+]);
+
+table('endpoint-path-param-unknown', [
+  { name: 'a parameter other than {id}', patch: task({ read: { path: '/tasks/{id}/{version}' } }), expect: [`endpoint-path-param-unknown ${E}/read/path`], messages: [/parameter 'version', but the only path parameter an endpoint takes is \{id\}/] },
+  { name: 'an {id} on a collection', patch: task({ list: { path: '/tasks/{id}/all' } }), expect: [`endpoint-path-param-unknown ${E}/list/path`], messages: [/'list' acts on the collection/] },
+]);
+
+table('endpoint-transition-missing', [
+  { name: 'a transition without endpoint', patch: task({ archive: undefined }), expect: ['endpoint-transition-missing /states/task/transitions/archive'] },
+]);
+
+table('endpoint-request-unknown-field', [
+  { name: 'a request list naming no field', patch: task({ create: { request: ['title', 'titl'] } }), expect: [`endpoint-request-unknown-field ${E}/create/request/1`], messages: [/Did you mean 'title'\?/] },
+]);
+
+table('endpoint-request-readonly-field', [
+  { name: 'a request list with a readOnly field', patch: task({ create: { request: ['title', 'status'] } }), expect: [`endpoint-request-readonly-field ${E}/create/request/1`] },
+  { name: 'a transition requiring a readOnly field', patch: { states: { task: { transitions: { finish: { requires: ['status'] } } } } }, expect: ['endpoint-request-readonly-field /states/task/transitions/finish/requires/0'] },
+]);
+
+table('endpoint-error-undeclared', [
+  { name: 'an error code not in the catalog', patch: task({ create: { errors: ['validation-faild'] } }), expect: [`endpoint-error-undeclared ${E}/create/errors/0`], messages: [/Did you mean 'validation-failed'\?/] },
+  { name: 'not checked when the errors part is none', patch: { errors: whole({ none: 'Errors are plain status codes.' }), endpoints: { task: { create: { errors: ['validation-faild'] } } } }, expect: [] },
+]);
+
+table('endpoint-error-status-undeclared', [
+  { name: 'an error response with a status no code has', patch: task({ finish: { responses: { 423: 'error' } } }), expect: [`endpoint-error-status-undeclared ${E}/finish/responses/423`] },
+]);
+
+table('endpoint-no-success-response', [
+  { name: 'only an error response', patch: task({ finish: { responses: { 200: undefined } } }), expect: [`endpoint-no-success-response ${E}/finish/responses`] },
+]);
+
+table('endpoint-get-changes-state', [
+  { name: 'a transition on GET', patch: task({ archive: { method: 'GET' } }), expect: [`endpoint-get-changes-state ${E}/archive/method`] },
+]);
+
+table('endpoint-read-not-get', [
+  { name: 'a read on POST', patch: task({ read: { method: 'POST' } }), expect: [`endpoint-read-not-get ${E}/read/method`] },
+]);
+
+table('endpoint-get-with-body', [
+  { name: 'a list with a request body', patch: task({ list: { request: ['title'] } }), expect: [`endpoint-get-with-body ${E}/list/request`] },
+  { name: 'a delete with a request body', patch: task({ delete: { request: 'resource' } }), expect: [`endpoint-get-with-body ${E}/delete/request`] },
+]);

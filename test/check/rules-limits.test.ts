@@ -1,0 +1,30 @@
+/** Rules of part 8, limits: a row per finding, and near misses that must stay silent. */
+import { table } from './table.ts';
+
+const limits = (value: Record<string, unknown>) => ({ limits: value });
+
+table('pagination-default-above-max', [
+  { name: 'a default page above the largest', patch: limits({ pagination: { defaultSize: 200 } }), expect: ['pagination-default-above-max /limits/pagination/defaultSize'], messages: [/The default page size \(200\) is above the largest page size \(100\)\./] },
+  { name: 'a default page equal to the largest', patch: limits({ pagination: { defaultSize: 100 } }), expect: [] },
+]);
+
+table('pagination-params-conflict', [
+  { name: 'the size renamed to the cursor', patch: limits({ pagination: { params: { size: 'cursor' } } }), expect: ['pagination-params-conflict /limits/pagination/params'], messages: [/query parameter 'cursor'/] },
+  { name: 'the offset renamed to the size', patch: limits({ pagination: { style: 'offset', params: { position: 'limit' } } }), expect: ['pagination-params-conflict /limits/pagination/params'] },
+]);
+
+table('pagination-without-list', [
+  {
+    name: 'pagination and no list endpoint',
+    patch: { endpoints: { project: ['create', 'read', 'update', 'delete'], task: { list: undefined } } },
+    expect: ['pagination-without-list /limits/pagination', 'auth-rule-unknown-endpoint /authentication/public/1'],
+  },
+]);
+
+table('list-without-pagination', [
+  { name: 'list endpoints and no pagination', patch: limits({ pagination: undefined }), expect: ['list-without-pagination /limits'], messages: [/'project.list', 'task.list' list records/] },
+]);
+
+table('rate-override-unknown-endpoint', [
+  { name: 'an override for no endpoint', patch: limits({ rate: { overrides: { 'task.creat': { limit: 5, window: '1m' } } } }), expect: ['rate-override-unknown-endpoint /limits/rate/overrides/task.creat'], messages: [/Did you mean 'task.create'\?/] },
+]);
