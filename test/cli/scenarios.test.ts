@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
@@ -31,8 +31,9 @@ for (const name of readdirSync(dir).filter((f) => f.endsWith('.scenario')).sort(
   const s = sections(readFileSync(file, 'utf8'));
   const title = (s.get('test') ?? name).trim();
   const needsSeed = (s.get('command') ?? '').includes('{seed}');
-  test(`cli: ${title}`, { skip: needsSeed && !existsQuiet(seed) ? `founding document not found at ${seed}` : false }, () => {
+  test(`cli: ${title}`, { skip: needsSeed && !existsQuiet(seed) ? `founding document not found at ${seed}` : false }, (t) => {
     const tmp = mkdtempSync(join(tmpdir(), 'svcspec-cli-'));
+    t.after(() => rmSync(tmp, { recursive: true, force: true }));
     for (const [key, content] of s) if (key.startsWith('asset:')) writeFileSync(join(tmp, key.slice(6)), content);
     const fill = (t: string) => t
       .replace(/\{asset:([\w.-]+)\}/g, (_, a: string) => join(tmp, a))

@@ -1,6 +1,6 @@
 /** Loader tests: positions, structure in our words, bad input never throws. */
 import assert from 'node:assert/strict';
-import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -102,8 +102,9 @@ test('a document that is not a map is refused, not thrown', () => {
   }
 });
 
-test('files: missing, empty, a directory, an unknown extension', async () => {
+test('files: missing, empty, a directory, an unknown extension', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'svcspec-load-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
   await writeFile(join(dir, 'empty.yaml'), '  \n');
   await writeFile(join(dir, 'spec.toml'), 'x = 1');
   await mkdir(join(dir, 'folder.yaml'));

@@ -3,7 +3,8 @@
  * rules, each finding a result with its physical location.
  * https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html
  */
-import { relative } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Severity } from '../../spec/diagnostics.ts';
 import { findDiagnosticDef } from '../catalog.ts';
 import type { CheckReport } from '../report.ts';
@@ -25,7 +26,11 @@ export function formatSarif(report: CheckReport, options: { version?: string; cw
       ...(def?.part ? { properties: { part: def.part } } : {}),
     };
   });
-  const uri = (file: string) => relative(options.cwd ?? process.cwd(), file).split('\\').join('/') || file;
+  // Relative to the working directory when the file is inside it (what code-scanning uploads expect), else a file: URI.
+  const uri = (file: string) => {
+    const rel = relative(options.cwd ?? process.cwd(), file);
+    return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split('\\').join('/') : pathToFileURL(file).href;
+  };
   const results = report.diagnostics.map((d) => ({
     ruleId: d.code,
     ruleIndex: codes.indexOf(d.code),
