@@ -1,0 +1,97 @@
+/**
+ * The app factory of the reference service: the spec and a store in, a Fastify instance
+ * out. It never listens; tests use `inject()` or `listen()` themselves, and the CLI listens.
+ *
+ * The request pipeline, one module per part of the spec:
+ *   onRequest   versioning (9), authentication (5), rate limits (8)       [issue: auth, limits, versioning]
+ *   parsing     JSON bodies only (415 otherwise), size cap (413), malformed (400)
+ *   handler     resources (2) and states (3) by endpoint (4), validation, ETags, idempotency
+ *   errors      every failure in the declared shape (7)
+ *   onResponse  one structured log line per request
+ */
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Endpoint, Spec } from '../spec/model.ts';
+import { SAFETY } from '../spec/defaults.ts';
+import type { Store } from '../store/store.ts';
+import { createContext, type ServeContext } from './context.ts';
+import { HttpError, renderError } from './errors.ts';
+import { registerRoutes } from './routes.ts';
+
+export interface AppOptions {
+  readonly spec: Spec;
+  readonly store: Store;
+  /** Epoch milliseconds; tests pass a fake clock. */
+  readonly now?: () => number;
+  /** A pino logger configuration, or false for silence (the default for tests). */
+  readonly logger?: FastifyServerOptions['logger'];
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The spec endpoint a route serves; hooks of the part modules read it. */
+    endpoint?: Endpoint;
+  }
+}
+
+export async function createApp(options: AppOptions): Promise<FastifyInstance> {
+  const { spec, store } = options;
+  const ctx = createContext(spec, store, options.now);
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // One line per request, written by the onResponse hook below, instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: spec.limits.body?.maxBytes ?? SAFETY.bodyMaxBytes,
+    // Strict JSON: a body with __proto__ or constructor.prototype is refused, not merged.
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: false, caseSensitive: true },
+  });
+
+  acceptJsonOnly(app);
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const httpError = toHttpError(error, ctx);
+    if (httpError.situation === 'internal') request.log.error({ err: error }, 'unexpected fault');
+    const rendered = renderError(ctx.errorShape, ctx.resolveError(httpError.situation), httpError, request.url);
+    void reply.code(rendered.status).headers(rendered.headers).type(rendered.contentType).send(rendered.body);
+  });
+  app.setNotFoundHandler((request) => {
+    throw new HttpError('not-found', { detail: `There is no ${request.method} ${request.url.split('?')[0]}.` });
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+  });
+
+  await store.migrate(spec.resources.map((r) => r.name));
+  registerRoutes(app, ctx);
+  return app;
+}
+
+/**
+ * Bodies are JSON (RFC 8259) or JSON merge patches (RFC 7396) for PATCH; anything else is
+ * 415. Fastify's own JSON parser stays in place for its prototype-poisoning protection.
+ */
+function acceptJsonOnly(app: FastifyInstance): void {
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+}
+
+/** Fastify's own errors, mapped to the situations of the HTTP error catalog. */
+function toHttpError(error: FastifyError, _ctx: ServeContext): HttpError {
+  if (error instanceof HttpError) return error;
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new HttpError('unsupported-media-type', { detail: 'Request bodies must be application/json.' });
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new HttpError('payload-too-large', { detail: `The body is larger than the limit of ${String((error as { bodyLimit?: number }).bodyLimit ?? '')} bytes.`.replace(' of  bytes', '') });
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new HttpError('malformed-body', { detail: 'The body is empty; send a JSON document or no Content-Type.' });
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new HttpError('malformed-body', { detail: `The body is not well-formed JSON: ${error.message}` });
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError || error.statusCode === 400) return new HttpError('malformed-body', { detail: `The body is not well-formed JSON: ${error.message}` });
+  return new HttpError('internal', { detail: 'An unexpected fault; it has been logged.' });
+}

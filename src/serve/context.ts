@@ -1,0 +1,31 @@
+/**
+ * What every part module of the service is given: the spec, the store, a clock, and the
+ * things compiled once at start-up. Dependencies are passed in, not hung on Fastify.
+ */
+import type { ErrorShape, Resource, Spec, StateMachine } from '../spec/model.ts';
+import type { Situation } from '../spec/http-errors.ts';
+import type { Store } from '../store/store.ts';
+import { errorCatalog, errorShape, type ResolvedError } from './errors.ts';
+
+export interface ServeContext {
+  readonly spec: Spec;
+  readonly store: Store;
+  /** Epoch milliseconds; tests pass a fake. */
+  readonly now: () => number;
+  readonly resources: ReadonlyMap<string, Resource>;
+  readonly machines: ReadonlyMap<string, StateMachine>;
+  readonly errorShape: ErrorShape;
+  readonly resolveError: (situation: Situation) => ResolvedError;
+}
+
+export function createContext(spec: Spec, store: Store, now: () => number = Date.now): ServeContext {
+  return {
+    spec,
+    store,
+    now,
+    resources: new Map(spec.resources.map((r) => [r.name, r])),
+    machines: new Map(spec.states.map((m) => [m.resource, m])),
+    errorShape: errorShape(spec),
+    resolveError: errorCatalog(spec),
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * Part 7 at run time: every failure answers in the spec's declared error shape and code.
+ * Handlers raise one error type, HttpError, naming the situation (src/spec/http-errors.ts);
+ * the spec's catalog decides the code, status and title (a code named after the situation,
+ * or `for: <situation>`), else the documented default. RFC 9457 problem details by default.
+ */
+import type { ErrorCode, ErrorShape, Spec } from '../spec/model.ts';
+import { HTTP_ERRORS, type Situation } from '../spec/http-errors.ts';
+import { problemShape } from '../load/normalize/errors.ts';
+
+export interface FieldViolation {
+  /** JSON pointer into the request body (or `/query/<name>` for a query parameter). */
+  readonly pointer: string;
+  readonly message: string;
+}
+
+export interface HttpErrorOptions {
+  readonly detail?: string;
+  readonly errors?: readonly FieldViolation[];
+  /** Members added to the body (the current state of a record, say). */
+  readonly extra?: Readonly<Record<string, unknown>>;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export class HttpError extends Error {
+  readonly situation: Situation;
+  readonly options: HttpErrorOptions;
+  constructor(situation: Situation, options: HttpErrorOptions = {}) {
+    super(options.detail ?? situation);
+    this.name = 'HttpError';
+    this.situation = situation;
+    this.options = options;
+  }
+}
+
+export interface ResolvedError {
+  readonly code: string;
+  readonly status: number;
+  readonly title: string;
+}
+
+export interface RenderedError {
+  readonly status: number;
+  readonly contentType: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Record<string, unknown>;
+}
+
+/** Resolves situations to the spec's codes once, at start-up. */
+export function errorCatalog(spec: Spec): (situation: Situation) => ResolvedError {
+  const bySituation = new Map<string, ErrorCode>();
+  for (const e of spec.errors.catalog) if (e.situation && !bySituation.has(e.situation)) bySituation.set(e.situation, e);
+  const resolved = new Map<string, ResolvedError>();
+  for (const d of HTTP_ERRORS) {
+    const declared = bySituation.get(d.situation);
+    // The time-out status is the one limits.timeouts declares, when it declares one.
+    const status = declared?.status ?? (d.situation === 'timeout' && spec.limits.timeouts ? spec.limits.timeouts.status : d.status);
+    resolved.set(d.situation, { code: declared?.code ?? d.situation, status, title: declared?.title ?? d.title });
+  }
+  return (situation) => resolved.get(situation) as ResolvedError;
+}
+
+export function errorShape(spec: Spec): ErrorShape {
+  return spec.errors.shape ?? problemShape('/errors/shape');
+}
+
+/** The body of an error in the declared shape. */
+export function renderError(shape: ErrorShape, resolved: ResolvedError, error: HttpError, instance: string): RenderedError {
+  const m = shape.members;
+  const body: Record<string, unknown> = {};
+  // RFC 9457 §3.1.1: `type` is a URI identifying the problem type; ours names the catalog code.
+  if (shape.kind === 'problem' && m.type) body[m.type] = `urn:svcspec:problem:${resolved.code}`;
+  body[m.title] = resolved.title;
+  if (m.status) body[m.status] = resolved.status;
+  if (m.detail && error.options.detail) body[m.detail] = error.options.detail;
+  if (shape.kind === 'problem' && m.instance) body[m.instance] = instance;
+  body[m.code] = resolved.code;
+  if (m.errors && error.options.errors?.length) body[m.errors] = error.options.errors;
+  for (const [k, v] of Object.entries(error.options.extra ?? {})) if (!(k in body)) body[k] = v;
+  return { status: resolved.status, contentType: shape.mediaType, headers: { ...error.options.headers }, body };
+}

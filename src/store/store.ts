@@ -1,0 +1,101 @@
+/**
+ * The one storage interface of the reference service. SQLite (embedded, the default) and
+ * PostgreSQL implement it; test/store/contract.ts is the one suite every adapter passes.
+ *
+ * Records are JSON documents per resource, with the bookkeeping the service needs beside
+ * them: an insertion sequence (stable cursors), a version (ETags, If-Match), an owner
+ * (object-level authorization). Every write is one transaction: it is acknowledged only
+ * once committed. Conditional writes (a version, a state) are compare-and-set inside the
+ * transaction, so two concurrent transitions of one record never both succeed.
+ */
+
+export interface StoredRecord {
+  /** The id as stored (text); the API layer types it (sequence ids are integers). */
+  readonly id: string;
+  /** Insertion order, unique per resource, never reused. */
+  readonly seq: number;
+  /** 1 on insert, +1 on every change. */
+  readonly version: number;
+  readonly owner?: string;
+  /** The fields, the id and the state included. */
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+export type ScalarValue = string | number | boolean | null;
+
+export interface SortKey {
+  readonly field: string;
+  readonly direction: 'asc' | 'desc';
+}
+
+export interface ListQuery {
+  /** Exact matches on top-level fields. */
+  readonly filter?: Readonly<Record<string, ScalarValue>>;
+  /** Only records of this owner. */
+  readonly owner?: string;
+  /** Declared sort fields; ties (and no sort) fall back to insertion order, ascending. */
+  readonly sort?: readonly SortKey[];
+  /** Keyset position: records strictly after this one in the sort order. */
+  readonly after?: { readonly values: readonly ScalarValue[]; readonly seq: number };
+  readonly offset?: number;
+  readonly limit: number;
+}
+
+export interface ListResult {
+  readonly records: readonly StoredRecord[];
+  /** Whether records follow the last one returned. */
+  readonly hasMore: boolean;
+}
+
+/** What a conditional change expects of the record it changes. */
+export interface Expectation {
+  /** The version the client last saw (If-Match). */
+  readonly version?: number;
+  /** For a transition: the state field and the states it may start from. */
+  readonly state?: { readonly field: string; readonly from: readonly string[] };
+  /** Only the owner may change it. */
+  readonly owner?: string;
+}
+
+export type ChangeResult =
+  | { readonly ok: true; readonly record: StoredRecord }
+  | { readonly ok: false; readonly reason: 'missing' }
+  | { readonly ok: false; readonly reason: 'version' | 'state'; readonly current: StoredRecord };
+
+export type RemoveResult = { readonly ok: true } | { readonly ok: false; readonly reason: 'missing' } | { readonly ok: false; readonly reason: 'version'; readonly current: StoredRecord };
+
+export interface IdempotentResponse {
+  readonly fingerprint: string;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  /** Epoch milliseconds. */
+  readonly createdAt: number;
+}
+
+export interface Store {
+  readonly kind: 'sqlite' | 'postgres';
+  /** Creates what the resources need; safe to call on every start. */
+  migrate(resources: readonly string[]): Promise<void>;
+  /** Inserts a record. Without an id, the store assigns the sequence number as the id. Fails with DuplicateIdError on a taken id. */
+  insert(resource: string, record: { readonly id?: string; readonly owner?: string; readonly data: Record<string, unknown> }): Promise<StoredRecord>;
+  get(resource: string, id: string): Promise<StoredRecord | undefined>;
+  /** Replaces the data of a record if it meets the expectation; the version increases by one. */
+  update(resource: string, id: string, data: Record<string, unknown>, expect?: Expectation): Promise<ChangeResult>;
+  remove(resource: string, id: string, expect?: Expectation): Promise<RemoveResult>;
+  list(resource: string, query: ListQuery): Promise<ListResult>;
+  /** Idempotency-Key records, by a scope (principal, method, path) and the key. */
+  getIdempotent(scope: string, key: string): Promise<IdempotentResponse | undefined>;
+  /** Stores the first response for a key; false if one was stored meanwhile. */
+  putIdempotent(scope: string, key: string, response: IdempotentResponse): Promise<boolean>;
+  /** Forgets keys older than this (epoch ms). */
+  expireIdempotent(before: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+export class DuplicateIdError extends Error {
+  constructor(resource: string, id: string) {
+    super(`a ${resource} with id '${id}' exists`);
+    this.name = 'DuplicateIdError';
+  }
+}
