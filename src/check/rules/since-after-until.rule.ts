@@ -1,7 +1,7 @@
 import { defineDiagnostic } from '../../spec/diagnostics.ts';
 import { child } from '../../spec/pointer.ts';
 import { defineRule, type RuleContext } from '../rule.ts';
-import { eachShape, fieldLabel, isField, versionOrder } from './support.ts';
+import { versionedVisitors, versionOrder } from './support.ts';
 
 const inverted = defineDiagnostic({
   code: 'since-after-until',
@@ -22,12 +22,5 @@ function check(ctx: RuleContext, subject: string, at: { since?: string; until?: 
 export default defineRule({
   name: 'since-after-until',
   diagnostics: [inverted],
-  field(field, resource, ctx, parents) {
-    eachShape(field, fieldLabel(field, parents), (shape, label) => {
-      if (isField(shape)) check(ctx, `Field '${label}' of '${resource.name}'`, shape);
-    });
-  },
-  event(event, ctx) {
-    check(ctx, `Event '${event.name}'`, event);
-  },
+  ...versionedVisitors(check),
 });

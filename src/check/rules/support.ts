@@ -8,7 +8,7 @@ import {
 } from '../../spec/model.ts';
 import type { PartName } from '../../spec/parts.ts';
 import { child } from '../../spec/pointer.ts';
-import type { RuleContext } from '../rule.ts';
+import type { Rule, RuleContext } from '../rule.ts';
 
 /** Whether a part is stated with content (gaps and `none` are reported by part status, not by rules). */
 export function given(ctx: RuleContext, part: PartName): boolean {
@@ -165,3 +165,17 @@ export function catalogPointer(ctx: RuleContext): string {
 
 /** The position of each version in the declared order (oldest first). */
 export const versionOrder = memo((spec: Spec): ReadonlyMap<string, number> => new Map(spec.versioning.versions.map((v, i) => [v.name, i])));
+
+/** Visitors that call `check` on every field (nested shapes included) and every event: the things with since/until. */
+export function versionedVisitors(check: (ctx: RuleContext, subject: string, at: { since?: string; until?: string; pointer: string }) => void): Pick<Rule, 'field' | 'event'> {
+  return {
+    field(field, resource, ctx, parents) {
+      eachShape(field, fieldLabel(field, parents), (shape, label) => {
+        if (isField(shape)) check(ctx, `Field '${label}' of '${resource.name}'`, shape);
+      });
+    },
+    event(event, ctx) {
+      check(ctx, `Event '${event.name}'`, event);
+    },
+  };
+}

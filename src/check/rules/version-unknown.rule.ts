@@ -1,7 +1,7 @@
 import { defineDiagnostic, didYouMean } from '../../spec/diagnostics.ts';
 import { child } from '../../spec/pointer.ts';
 import { defineRule, type RuleContext } from '../rule.ts';
-import { eachShape, fieldLabel, isField, listOf, versionOrder } from './support.ts';
+import { listOf, versionedVisitors, versionOrder } from './support.ts';
 
 const unknown = defineDiagnostic({
   code: 'version-unknown',
@@ -26,12 +26,5 @@ function check(ctx: RuleContext, subject: string, at: { since?: string; until?: 
 export default defineRule({
   name: 'version-unknown',
   diagnostics: [unknown],
-  field(field, resource, ctx, parents) {
-    eachShape(field, fieldLabel(field, parents), (shape, label) => {
-      if (isField(shape)) check(ctx, `Field '${label}' of '${resource.name}'`, shape);
-    });
-  },
-  event(event, ctx) {
-    check(ctx, `Event '${event.name}'`, event);
-  },
+  ...versionedVisitors(check),
 });
