@@ -17,7 +17,7 @@ export interface StoredRecord {
   /** 1 on insert, +1 on every change. */
   readonly version: number;
   readonly owner?: string;
-  /** The fields, the id and the state included. */
+  /** The fields exactly as the service stored them; the id is kept beside them (`id`). */
   readonly data: Readonly<Record<string, unknown>>;
 }
 

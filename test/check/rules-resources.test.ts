@@ -59,6 +59,11 @@ table('resource-plural-duplicate', [
   { name: 'a plural taken from the name', patch: { resources: { projects: note } }, expect: ['resource-plural-duplicate /resources/projects'] },
 ]);
 
+table('resource-name-case-duplicate', [
+  { name: 'two names differing only in case', patch: { resources: { Task: { plural: 'other-tasks', ...note } } }, expect: ['resource-name-case-duplicate /resources/Task'], messages: [/'task' and 'Task' differ only in letter case/] },
+  { name: 'distinct names', patch: { resources: { taskList: { plural: 'task-lists', ...note } } }, expect: [] },
+]);
+
 table('resource-without-fields', [
   { name: 'a resource with no fields', patch: { resources: { tag: { plural: 'tags', description: 'A label.' } } }, expect: ['resource-without-fields /resources/tag', 'resource-id-missing /resources/tag'] },
 ]);

@@ -66,6 +66,7 @@ import resourceIdFieldUnknown from './resource-id-field-unknown.rule.ts';
 import resourceIdMissing from './resource-id-missing.rule.ts';
 import resourceIdNotReadonly from './resource-id-not-readonly.rule.ts';
 import resourceIdTypeMismatch from './resource-id-type-mismatch.rule.ts';
+import resourceNameCaseDuplicate from './resource-name-case-duplicate.rule.ts';
 import resourcePluralDuplicate from './resource-plural-duplicate.rule.ts';
 import resourceWithoutFields from './resource-without-fields.rule.ts';
 import sinceAfterUntil from './since-after-until.rule.ts';
@@ -116,6 +117,7 @@ export const RULES: readonly Rule[] = [
   resourceIdMissing,
   resourceIdNotReadonly,
   resourceIdTypeMismatch,
+  resourceNameCaseDuplicate,
   resourcePluralDuplicate,
   resourceWithoutFields,
   // 3. states
