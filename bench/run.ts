@@ -7,6 +7,7 @@
  * and returns a BenchOutcome, and list it in BENCHES.
  */
 import { checkBench } from './check.bench.ts';
+import { serveBench } from './serve.bench.ts';
 
 export interface BenchOutcome {
   readonly name: string;
@@ -16,6 +17,7 @@ export interface BenchOutcome {
 
 const BENCHES: readonly { readonly name: string; readonly run: () => Promise<BenchOutcome> }[] = [
   { name: 'check', run: checkBench },
+  { name: 'serve', run: serveBench },
 ];
 
 async function main(): Promise<number> {

@@ -11,6 +11,7 @@ const COMMANDS: Record<string, () => Promise<CommandDef<any>>> = {
   check: () => import('./commands/check.ts').then((m) => m.default),
   doc: () => import('./commands/doc.ts').then((m) => m.default),
   init: () => import('./commands/init.ts').then((m) => m.default),
+  serve: () => import('./commands/serve.ts').then((m) => m.default),
 };
 
 const root = defineCommand({

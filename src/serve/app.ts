@@ -10,11 +10,13 @@
  *   onResponse  one structured log line per request
  */
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { renderDocument } from '../doc/index.ts';
 import type { Endpoint, Spec } from '../spec/model.ts';
 import { SAFETY } from '../spec/defaults.ts';
 import type { Store } from '../store/store.ts';
 import { createContext, type ServeContext } from './context.ts';
 import { HttpError, renderError } from './errors.ts';
+import { startIdempotencySweep } from './idempotency.ts';
 import { registerRoutes } from './routes.ts';
 
 export interface AppOptions {
@@ -64,7 +66,18 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   await store.migrate(spec.resources.map((r) => r.name));
   registerRoutes(app, ctx);
+  startIdempotencySweep(app, ctx);
+  serveDocument(app, spec);
   return app;
+}
+
+/** The spec's own document at GET /docs, unless the spec uses that path itself. */
+export const DOCS_PATH = '/docs';
+
+function serveDocument(app: FastifyInstance, spec: Spec): void {
+  if (spec.endpoints.some((e) => e.path === DOCS_PATH || e.path.startsWith(`${DOCS_PATH}/`))) return;
+  let html: string | undefined;
+  app.get(DOCS_PATH, async (_request, reply) => reply.type('text/html; charset=utf-8').send((html ??= renderDocument(spec, { format: 'html' }))));
 }
 
 /**

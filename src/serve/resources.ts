@@ -1,11 +1,232 @@
-/** Part 2 at run time: create, read, update, replace, delete and list. PLACEHOLDER. */
-import type { RouteHandlerMethod } from 'fastify';
-import type { Endpoint } from '../spec/model.ts';
+/**
+ * Part 2 at run time: create, read, update, replace and delete (the list operation is
+ * src/serve/pagination.ts, transitions src/serve/states.ts).
+ *
+ *   create   validate; the spec's defaults for omitted fields; the id as `id.assigned` says
+ *            (uuid: a random UUID; sequence: the store's number; client: from the body, a
+ *            taken one refused on the id's pointer); the state machine's initial state.
+ *            Nothing else is set: a readOnly field without a default stays absent.
+ *            201, Location, ETag. Idempotency-Key honoured.
+ *   read     200 and ETag; If-None-Match answered with 304 (RFC 9110 §13.1.2).
+ *   update   a JSON merge patch (RFC 7396), checked before and after merging. null removes
+ *            a member (§2); a required member cannot be removed, except that a required
+ *            nullable one takes null as its value. A removed member with a default takes
+ *            its default again, as it would on create.
+ *   replace  the writable fields in full; readOnly fields and the state keep their values.
+ *   delete   204.
+ * If-Match (RFC 9110 §13.1.1) on update, replace and delete: 412 on a stale tag, and the
+ * write is compare-and-set on the version read (src/serve/concurrency.ts). The state field
+ * changes only through transitions: validation refuses it on every request here.
+ *
+ * The id is the store's id column, not a member of the stored data; the representation
+ * puts it back (src/serve/representation.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { Endpoint, Field, Resource, Shape, StateMachine } from '../spec/model.ts';
+import { DuplicateIdError, type StoredRecord } from '../store/store.ts';
+import { changeRecord, ifMatchOf, ifNoneMatchHits, ifNoneMatchOf, notFound, removeRecord } from './concurrency.ts';
 import type { ServeContext } from './context.ts';
-import { HttpError } from './errors.ts';
+import { idempotent, sendOutcome } from './idempotency.ts';
+import { etagOf, idOf, isObject, present, recordOutcome, type IdRule, type Outcome } from './representation.ts';
+import { validateBody, validationFailed, validatorsFor, type BodyValidator, type ResourceValidators } from './validation.ts';
 
-export function resourceHandler(_ctx: ServeContext, _endpoint: Endpoint): RouteHandlerMethod {
-  return async () => {
-    throw new HttpError('internal', { detail: 'not built yet' });
+interface Operation {
+  readonly ctx: ServeContext;
+  readonly endpoint: Endpoint;
+  readonly resource: Resource;
+  readonly id: IdRule;
+  readonly machine?: StateMachine;
+  readonly validators: ResourceValidators;
+  /** The request body's validator; undefined when the endpoint takes no body. */
+  readonly body?: BodyValidator;
+  readonly success: { readonly status: number; readonly withBody: boolean };
+  readonly idParam: string;
+}
+
+export function resourceHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandlerMethod {
+  const resource = ctx.resources.get(endpoint.resource);
+  if (!resource) throw new Error(`bug: endpoint ${endpoint.id} of unknown resource ${endpoint.resource}`);
+  // Compiled here, once, when the routes are registered at start-up.
+  const validators = validatorsFor(ctx, resource);
+  const op: Operation = {
+    ctx, endpoint, resource, validators,
+    id: idOf(resource),
+    machine: ctx.machines.get(resource.name),
+    body: requestValidator(validators, endpoint),
+    success: successOf(endpoint),
+    idParam: idParamOf(endpoint.path),
   };
+  switch (endpoint.operation) {
+    case 'create':
+      return idempotent(ctx, (request) => create(op, request));
+    case 'read':
+      return respond((request) => read(op, request));
+    case 'update':
+      return respond((request) => update(op, request));
+    case 'replace':
+      return respond((request) => replace(op, request));
+    case 'delete':
+      return respond((request) => remove(op, request));
+    default:
+      throw new Error(`bug: resourceHandler given the ${endpoint.operation} endpoint ${endpoint.id}`);
+  }
+}
+
+function respond(run: (request: FastifyRequest) => Promise<Outcome>): RouteHandlerMethod {
+  return async (request: FastifyRequest, reply: FastifyReply) => sendOutcome(reply, await run(request));
+}
+
+function requestValidator(v: ResourceValidators, endpoint: Endpoint): BodyValidator | undefined {
+  const r = endpoint.request;
+  if (r.kind === 'none') return undefined;
+  const op = endpoint.operation;
+  if (r.kind === 'fields') return v.fields(r.fields, op === 'update' ? 'none' : 'declared', op === 'create' ? 'create' : 'other');
+  return op === 'create' ? v.create : op === 'update' ? v.update : v.replace;
+}
+
+/** The endpoint's success response: its first 2xx (the convention's when it declares none). */
+function successOf(endpoint: Endpoint): Operation['success'] {
+  const declared = endpoint.responses.find((r) => r.status >= 200 && r.status < 300);
+  const status = declared?.status ?? (endpoint.operation === 'create' ? 201 : endpoint.operation === 'delete' ? 204 : 200);
+  // RFC 9110 §15.3.5: a 204 has no content, whatever the spec says of its body.
+  return { status, withBody: status !== 204 && (declared ? declared.body === 'resource' : endpoint.operation !== 'delete') };
+}
+
+/** The path parameter that holds the id: `{id}` by the convention, else the last one. */
+function idParamOf(path: string): string {
+  const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  return names.includes('id') ? 'id' : (names.at(-1) ?? 'id');
+}
+
+function pathId(op: Operation, request: FastifyRequest): string {
+  return String((request.params as Record<string, string>)[op.idParam] ?? '');
+}
+
+function outcome(op: Operation, record: StoredRecord): Outcome {
+  const o = recordOutcome(op.resource, record, op.success.status);
+  return op.success.withBody ? o : { status: o.status, headers: o.headers };
+}
+
+/** The body of an endpoint that takes none: absent, or refused. */
+async function bodyOf(op: Operation, request: FastifyRequest): Promise<Record<string, unknown>> {
+  if (op.body) return validateBody(op.ctx.store, op.body, request.body);
+  if (request.body !== undefined) throw validationFailed([{ pointer: '', message: 'this request takes no body' }]);
+  return {};
+}
+
+// ---- the operations -------------------------------------------------------------
+
+async function create(op: Operation, request: FastifyRequest): Promise<Outcome> {
+  const { ctx, resource, id, machine } = op;
+  const body = await bodyOf(op, request);
+  const data = withDefaults(op.validators.declared, structuredClone(body));
+  let storeId: string | undefined;
+  if (id.assigned === 'uuid') storeId = randomUUID();
+  else if (id.assigned === 'client') storeId = String(body[id.field]);
+  delete data[id.field];
+  if (machine) data[machine.field] = machine.initial;
+  try {
+    // Ownership (part 5) goes here: the principal's id as `owner` for an owned resource.
+    const record = await ctx.store.insert(resource.name, { ...(storeId !== undefined ? { id: storeId } : {}), data });
+    return outcome(op, record);
+  } catch (error) {
+    if (error instanceof DuplicateIdError) throw validationFailed([{ pointer: `/${id.field}`, message: `is taken: a ${resource.name} with this id exists` }]);
+    throw error;
+  }
+}
+
+async function read(op: Operation, request: FastifyRequest): Promise<Outcome> {
+  const id = pathId(op, request);
+  const record = await op.ctx.store.get(op.resource.name, id);
+  if (!record) throw notFound(op.resource.name, id);
+  const inm = ifNoneMatchOf(request);
+  // RFC 9110 §15.4.5: a 304 carries the ETag the 200 would have carried.
+  if (inm !== undefined && ifNoneMatchHits(inm, record)) return { status: 304, headers: { etag: etagOf(record) } };
+  return { status: op.success.status, headers: { etag: etagOf(record) }, body: present(op.resource, record) };
+}
+
+async function update(op: Operation, request: FastifyRequest): Promise<Outcome> {
+  const { ctx, resource } = op;
+  let patch: Record<string, unknown> | undefined;
+  const record = await changeRecord(ctx.store, resource.name, pathId(op, request), async (current) => {
+    // After the precondition (RFC 9110 §13.2.2), once however often the write is retried.
+    patch ??= await bodyOf(op, request);
+    const next = withDefaults(op.validators.declared, mergePatch(op.validators.declared, current.data, patch) as Record<string, unknown>);
+    const violations = op.validators.whole.check(writablePart(op, next));
+    if (violations.length) throw validationFailed(violations);
+    return next;
+  }, { ifMatch: ifMatchOf(request) });
+  return outcome(op, record);
+}
+
+async function replace(op: Operation, request: FastifyRequest): Promise<Outcome> {
+  const { ctx, resource, machine } = op;
+  let body: Record<string, unknown> | undefined;
+  const record = await changeRecord(ctx.store, resource.name, pathId(op, request), async (current) => {
+    body ??= await bodyOf(op, request);
+    const next = withDefaults(op.validators.declared, structuredClone(body));
+    // What clients cannot send keeps its stored value: readOnly fields and the state.
+    const kept = op.validators.declared.filter((f) => f.readOnly).map((f) => f.name);
+    if (machine) kept.push(machine.field);
+    for (const name of kept) if (name in current.data) next[name] = structuredClone(current.data[name]);
+    delete next[op.id.field];
+    return next;
+  }, { ifMatch: ifMatchOf(request) });
+  return outcome(op, record);
+}
+
+async function remove(op: Operation, request: FastifyRequest): Promise<Outcome> {
+  const removed = await removeRecord(op.ctx.store, op.resource.name, pathId(op, request), ifMatchOf(request));
+  if (!op.success.withBody) return { status: op.success.status, headers: {} };
+  return { status: op.success.status, headers: {}, body: present(op.resource, removed) };
+}
+
+// ---- data -------------------------------------------------------------------------
+
+/** The members a client may write, as `whole` checks them after a merge patch. */
+function writablePart(op: Operation, data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of op.validators.declared) {
+    if (f.readOnly || f.name === op.machine?.field || f.name === op.id.field || !(f.name in data)) continue;
+    out[f.name] = data[f.name];
+  }
+  return out;
+}
+
+/** The spec's own defaults for omitted members, nested objects (and objects in lists) included. */
+export function withDefaults(fields: readonly Field[], data: Record<string, unknown>): Record<string, unknown> {
+  for (const f of fields) {
+    if (!(f.name in data)) {
+      if (f.hasDefault) data[f.name] = structuredClone(f.default);
+      continue;
+    }
+    fillShape(f, data[f.name]);
+  }
+  return data;
+}
+
+function fillShape(shape: Shape, value: unknown): void {
+  if (shape.type === 'object' && shape.properties && isObject(value)) withDefaults(shape.properties, value);
+  else if (shape.type === 'array' && shape.items && Array.isArray(value)) for (const item of value) fillShape(shape.items, item);
+}
+
+/**
+ * RFC 7396 §2 MergePatch, knowing the fields: null removes a member, except a required
+ * nullable member, which takes null (it cannot be removed, and null is a value it allows).
+ * Objects merge member by member; everything else, lists included, is replaced.
+ */
+export function mergePatch(fields: readonly Field[] | undefined, target: unknown, patch: unknown): unknown {
+  if (!isObject(patch)) return structuredClone(patch);
+  const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
+  for (const [name, value] of Object.entries(patch)) {
+    const f = fields?.find((x) => x.name === name);
+    if (value === null) {
+      if (f?.required && f.nullable) out[name] = null;
+      else delete out[name];
+    } else {
+      out[name] = f === undefined || f.type === 'object' ? mergePatch(f?.properties, out[name], value) : structuredClone(value);
+    }
+  }
+  return out;
 }

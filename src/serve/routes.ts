@@ -7,6 +7,7 @@ import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
 import type { Endpoint } from '../spec/model.ts';
 import type { ServeContext } from './context.ts';
 import { HttpError } from './errors.ts';
+import { listHandler } from './pagination.ts';
 import { resourceHandler } from './resources.ts';
 import { transitionHandler } from './states.ts';
 
@@ -18,6 +19,7 @@ export function routePath(template: string): string {
 }
 
 export function handlerFor(ctx: ServeContext, endpoint: Endpoint): RouteHandlerMethod {
+  if (endpoint.operation === 'list') return listHandler(ctx, endpoint);
   return endpoint.operation === 'transition' ? transitionHandler(ctx, endpoint) : resourceHandler(ctx, endpoint);
 }
 

@@ -1,0 +1,107 @@
+/**
+ * The baseline of the serve bench: the item resource of bench/fixtures/items.yaml served by
+ * hand with plain Fastify and node:sqlite, as directly as this stack allows. It is the
+ * physical limit of Fastify + SQLite *with validation*: the create body is checked by
+ * Fastify's own route schema (Ajv, compiled once), as strictly as svcspec checks it (no
+ * coercion, unknown members refused, not stripped; every violation listed).
+ *
+ *   GET  /items/:id            SELECT data by id; the stored JSON text is the response body
+ *   GET  /items?after=&limit=  keyset page by rowid, 20 by default, at most 100;
+ *                              { "items": [...], "next": "<rowid>" | null }, built as text
+ *   POST /items                201, Location, the record with its new UUID
+ *
+ * One table `items (id TEXT PRIMARY KEY, data TEXT)` (the JSON document, id included), WAL,
+ * synchronous=NORMAL or FULL by the durability argument, prepared statements.
+ *
+ *   node bench/servers/hand-written.ts <db file> <normal|full> [seed.json]
+ *
+ * Seeds the records of seed.json (an array of items with their ids) in one transaction,
+ * listens on a free loopback port, and prints `{"port":N}` on stdout. SIGTERM closes it.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+import Fastify, { type FastifyReply } from 'fastify';
+
+const [dbFile, durability = 'normal', seedFile] = process.argv.slice(2);
+if (!dbFile || (durability !== 'normal' && durability !== 'full')) {
+  console.error('usage: hand-written.ts <db file> <normal|full> [seed.json]');
+  process.exit(2);
+}
+
+const db = new DatabaseSync(dbFile);
+db.exec('PRAGMA journal_mode = WAL');
+db.exec(`PRAGMA synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
+db.exec('CREATE TABLE IF NOT EXISTS items (id TEXT PRIMARY KEY, data TEXT NOT NULL)');
+
+const insert = db.prepare('INSERT INTO items (id, data) VALUES (?, ?)');
+const byId = db.prepare('SELECT data FROM items WHERE id = ?');
+const page = db.prepare('SELECT rowid, data FROM items WHERE rowid > ? ORDER BY rowid LIMIT ?');
+
+if (seedFile) {
+  const records = JSON.parse(readFileSync(seedFile, 'utf8')) as { id: string }[];
+  db.exec('BEGIN');
+  for (const r of records) insert.run(r.id, JSON.stringify(r));
+  db.exec('COMMIT');
+}
+
+const createSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'sku', 'price', 'category'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 100 },
+    sku: { type: 'string', pattern: '^[A-Z]{3}-[0-9]{4}$' },
+    price: { type: 'number', minimum: 0, maximum: 1000000, multipleOf: 0.01 },
+    quantity: { type: 'integer', minimum: 0, maximum: 100000, default: 0 },
+    category: { type: 'string', enum: ['tools', 'garden', 'kitchen', 'toys'] },
+    tags: { type: 'array', maxItems: 10, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 30 } },
+    releasedOn: { type: 'string', format: 'date' },
+  },
+} as const;
+
+const app = Fastify({
+  logger: false,
+  // Strict like svcspec: no coercion, unknown members refused (not removed), every
+  // violation listed; 19.99 is a multiple of 0.01. Defaults (quantity) filled as svcspec does.
+  ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: true, multipleOfPrecision: 9 } },
+});
+
+app.get('/items/:id', async (request, reply) => {
+  const row = byId.get((request.params as { id: string }).id) as { data: string } | undefined;
+  if (!row) return reply.code(404).type('application/json').send('{"status":404,"title":"Not found"}');
+  return reply.type('application/json').send(row.data);
+});
+
+const notValid = (reply: FastifyReply, detail: string) =>
+  reply.code(400).type('application/json').send(JSON.stringify({ status: 400, title: 'Bad request', detail }));
+
+app.get('/items', async (request, reply) => {
+  const q = request.query as { after?: string; limit?: string };
+  const after = q.after === undefined ? 0 : Number(q.after);
+  const limit = q.limit === undefined ? 20 : Number(q.limit);
+  if (!Number.isSafeInteger(after) || after < 0) return notValid(reply, 'after must be a position');
+  if (!Number.isSafeInteger(limit) || limit < 1) return notValid(reply, 'limit must be a whole number from 1');
+  const size = Math.min(limit, 100);
+  const rows = page.all(after, size + 1) as { rowid: number; data: string }[];
+  const more = rows.length > size;
+  const shown = more ? rows.slice(0, size) : rows;
+  const next = more ? `"${shown[shown.length - 1]!.rowid}"` : 'null';
+  return reply.type('application/json').send(`{"items":[${shown.map((r) => r.data).join(',')}],"next":${next}}`);
+});
+
+app.post('/items', { schema: { body: createSchema } }, async (request, reply) => {
+  const id = randomUUID();
+  const json = JSON.stringify({ id, ...(request.body as Record<string, unknown>) });
+  insert.run(id, json);
+  return reply.code(201).header('location', `/items/${id}`).type('application/json').send(json);
+});
+
+app.addHook('onClose', async () => db.close());
+await app.listen({ port: 0, host: '127.0.0.1' });
+const bound = app.server.address();
+process.stdout.write(`${JSON.stringify({ port: typeof bound === 'object' && bound ? bound.port : 0 })}\n`);
+
+process.once('SIGTERM', () => {
+  void app.close().then(() => process.exit(0), () => process.exit(1));
+});

@@ -1,0 +1,54 @@
+/**
+ * The svcspec reference service for the serve bench, in a process of its own: what
+ * `svcspec serve --quiet` runs (createApp on an openSqliteStore), without the CLI around it.
+ *
+ *   node bench/servers/svcspec.ts <spec> <db file> <normal|full> [seed.json]
+ *
+ * Seeds the records of seed.json (an array of `{ id, ...fields }` for the spec's first
+ * resource) through the store (at durability normal, so seeding costs no fsync per record;
+ * the store is then reopened at the durability asked), listens on a free loopback port and
+ * prints `{"port":N}` on stdout. SIGTERM closes the app and the store and exits 0, so a
+ * `--cpu-prof` profile is written.
+ */
+import { readFileSync } from 'node:fs';
+import { createApp } from '../../src/serve/app.ts';
+import { loadSpec } from '../../src/load/index.ts';
+import { openSqliteStore } from '../../src/store/sqlite.ts';
+
+const [specFile, dbFile, durability = 'full', seedFile] = process.argv.slice(2);
+if (!specFile || !dbFile || (durability !== 'normal' && durability !== 'full')) {
+  console.error('usage: svcspec.ts <spec> <db file> <normal|full> [seed.json]');
+  process.exit(2);
+}
+
+const loaded = await loadSpec(specFile);
+const spec = loaded.value;
+const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+if (!spec || errors.length) {
+  console.error(`svcspec bench server: ${specFile} does not load: ${errors.map((d) => d.message).join('; ')}`);
+  process.exit(1);
+}
+const resource = spec.resources[0];
+if (!resource) {
+  console.error(`svcspec bench server: ${specFile} declares no resource`);
+  process.exit(1);
+}
+
+if (seedFile) {
+  const records = JSON.parse(readFileSync(seedFile, 'utf8')) as { id: string }[];
+  const seeding = await openSqliteStore({ path: dbFile, durability: 'normal' });
+  await seeding.migrate(spec.resources.map((r) => r.name));
+  for (const { id, ...data } of records) await seeding.insert(resource.name, { id, data });
+  await seeding.close();
+}
+
+const store = await openSqliteStore({ path: dbFile, durability });
+const app = await createApp({ spec, store, logger: false });
+app.addHook('onClose', async () => store.close());
+await app.listen({ port: 0, host: '127.0.0.1' });
+const bound = app.server.address();
+process.stdout.write(`${JSON.stringify({ port: typeof bound === 'object' && bound ? bound.port : 0 })}\n`);
+
+process.once('SIGTERM', () => {
+  void app.close().then(() => process.exit(0), () => process.exit(1));
+});

@@ -1,0 +1,111 @@
+/**
+ * Conditional requests (RFC 9110 §13) on records, and the compare-and-set that makes them
+ * safe: a change is written only if the record still has the version it was read at, so
+ * two concurrent updates carrying the same If-Match never both succeed.
+ *
+ * Order (RFC 9110 §13.2.1, §13.2.2): a missing record is 404 before any precondition is
+ * looked at; If-Match is evaluated before the request content is processed, so a stale
+ * tag is 412 even when the body would not validate.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Expectation, StoredRecord, Store } from '../store/store.ts';
+import { HttpError } from './errors.ts';
+import { etagOf } from './representation.ts';
+
+/** An entity-tag list (RFC 9110 §8.8.3): `*`, or tags with their weakness. Unparseable members are dropped. */
+export function parseEntityTags(header: string): '*' | { readonly weak: boolean; readonly opaque: string }[] {
+  if (header.trim() === '*') return '*';
+  const tags: { weak: boolean; opaque: string }[] = [];
+  for (const m of header.matchAll(/(W\/)?("[\x21\x23-\x7e\x80-\xff]*")/g)) tags.push({ weak: m[1] !== undefined, opaque: m[2] });
+  return tags;
+}
+
+function headerValue(request: FastifyRequest, name: string): string | undefined {
+  const v = request.headers[name];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+/** RFC 9110 §13.1.1: strong comparison; `*` matches any current record. */
+export function ifMatchPasses(header: string, record: StoredRecord): boolean {
+  const tags = parseEntityTags(header);
+  if (tags === '*') return true;
+  const current = etagOf(record);
+  return tags.some((t) => !t.weak && t.opaque === current);
+}
+
+/** RFC 9110 §13.1.2: weak comparison; true when the client's copy is current (answer 304). */
+export function ifNoneMatchHits(header: string, record: StoredRecord): boolean {
+  const tags = parseEntityTags(header);
+  if (tags === '*') return true;
+  const current = etagOf(record);
+  return tags.some((t) => t.opaque === current);
+}
+
+export function ifMatchOf(request: FastifyRequest): string | undefined {
+  return headerValue(request, 'if-match');
+}
+
+export function ifNoneMatchOf(request: FastifyRequest): string | undefined {
+  return headerValue(request, 'if-none-match');
+}
+
+export function preconditionFailed(current: StoredRecord | undefined): HttpError {
+  return new HttpError('precondition-failed', {
+    detail: 'The record has changed since the ETag in If-Match was issued; read it again and retry with its current ETag.',
+    ...(current ? { headers: { etag: etagOf(current) } } : {}),
+  });
+}
+
+export function notFound(resource: string, id: string): HttpError {
+  return new HttpError('not-found', { detail: `There is no ${resource} with id '${id}'.` });
+}
+
+/** How often an unconditional change re-reads a record that kept changing under it. */
+const ATTEMPTS = 8;
+
+export interface ChangeOptions {
+  /** The If-Match header, when the request has one. */
+  readonly ifMatch?: string;
+  /** More to expect of the record (a transition's states, an owner); the version is added here. */
+  readonly expect?: Omit<Expectation, 'version'>;
+  /** The error for a record that is no longer in an expected state (a transition lost a race). */
+  readonly stateMismatch?: (current: StoredRecord) => HttpError;
+}
+
+/**
+ * Reads a record, checks If-Match, computes the new data and writes it with compare-and-set
+ * on the version read. With If-Match, losing the race is 412 (the client's tag is stale);
+ * without, the change is computed again on the fresh record (no lost update).
+ */
+export async function changeRecord(
+  store: Store,
+  resource: string,
+  id: string,
+  compute: (current: StoredRecord) => Promise<Record<string, unknown>> | Record<string, unknown>,
+  options: ChangeOptions = {},
+): Promise<StoredRecord> {
+  const { ifMatch } = options;
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const current = await store.get(resource, id);
+    if (!current) throw notFound(resource, id);
+    if (ifMatch !== undefined && !ifMatchPasses(ifMatch, current)) throw preconditionFailed(current);
+    const data = await compute(current);
+    const result = await store.update(resource, id, data, { ...options.expect, version: current.version });
+    if (result.ok) return result.record;
+    if (result.reason === 'missing') throw notFound(resource, id);
+    if (result.reason === 'state' && options.stateMismatch) throw options.stateMismatch(result.current);
+    if (ifMatch !== undefined) throw preconditionFailed(result.current);
+  }
+  throw new HttpError('internal', { detail: `The ${resource} '${id}' changed on every attempt to write it; try again.` });
+}
+
+/** Removes a record, honouring If-Match with compare-and-set; returns the record as it was. */
+export async function removeRecord(store: Store, resource: string, id: string, ifMatch: string | undefined): Promise<StoredRecord> {
+  const current = await store.get(resource, id);
+  if (!current) throw notFound(resource, id);
+  if (ifMatch !== undefined && !ifMatchPasses(ifMatch, current)) throw preconditionFailed(current);
+  const result = await store.remove(resource, id, ifMatch !== undefined ? { version: current.version } : undefined);
+  if (result.ok) return current;
+  if (result.reason === 'missing') throw notFound(resource, id);
+  throw preconditionFailed(result.current);
+}

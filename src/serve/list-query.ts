@@ -1,0 +1,229 @@
+/**
+ * The query grammar of list endpoints (part 8, pagination; part 2, filters and sorts).
+ *
+ *   GET /{plural}?<field>=<value>&...&sort=<key>[,<key>...]&<size>=<n>&<position>=<p>
+ *
+ *   <field>=<value>  exact match on a declared top-level scalar field (string, integer,
+ *                    number, boolean, ref; enums included), never a writeOnly one nor the
+ *                    id field; several filters all apply (AND); each field at most once.
+ *                    The value is read by the field's type, strictly: integers `-?[0-9]+`,
+ *                    numbers JSON numbers, booleans `true` | `false`, strings as they are;
+ *                    a ref reads as its resource's id (an integer for sequence ids). On a
+ *                    nullable field the literal `null` matches null (so a nullable string
+ *                    cannot be matched against the text "null"). An enum field accepts
+ *                    only its values.
+ *   sort=<keys>      comma-separated field names, each ascending or, with a leading `-`,
+ *                    descending (`sort=title,-createdAt`), on the same scalar fields;
+ *                    ties, and no sort, fall back to insertion order, ascending.
+ *   <size>           the page size parameter (`limits.pagination.params.size`, `limit` by
+ *                    default): an integer from 1; above the maximum it is clamped or
+ *                    refused, as `limits.pagination.overMax` says.
+ *   <position>       cursor style: the opaque `next` of the previous page (`cursor` by
+ *                    default); offset style: the number of records to skip (`offset`).
+ *
+ * Anything else is refused (validation-failed, one entry per parameter at
+ * `/query/<name>`), except the parameters other parts read from the query: the version
+ * selector (part 9) and API keys sent in the query (part 5). Those, `sort`, and the size
+ * and position parameters take precedence over a field of the same name.
+ */
+import type { Resource, Spec } from '../spec/model.ts';
+import { SAFETY } from '../spec/defaults.ts';
+import { closest } from '../spec/diagnostics.ts';
+import type { ScalarValue, SortKey } from '../store/store.ts';
+import type { ServeContext } from './context.ts';
+import { decodeCursor, type CursorPosition } from './cursor.ts';
+import { HttpError, type FieldViolation } from './errors.ts';
+import { idOf } from './representation.ts';
+
+export const SORT_PARAM = 'sort';
+
+export interface PageSettings {
+  readonly style: 'cursor' | 'offset';
+  readonly defaultSize: number;
+  readonly maxSize: number;
+  readonly overMax: 'clamp' | 'reject';
+  readonly sizeParam: string;
+  readonly positionParam: string;
+}
+
+/**
+ * The spec's pagination, or the documented safety default when the spec is silent
+ * (src/spec/defaults.ts): cursor pages of SAFETY.pageSize, default and maximum, clamped,
+ * with the format's default parameter names.
+ */
+export function pageSettings(spec: Spec): PageSettings {
+  const p = spec.limits.pagination;
+  if (!p) return { style: 'cursor', defaultSize: SAFETY.pageSize, maxSize: SAFETY.pageSize, overMax: 'clamp', sizeParam: 'limit', positionParam: 'cursor' };
+  // A size missing from the spec loads as 0 (check reports it); the safety bound stands in.
+  const maxSize = p.maxSize >= 1 ? p.maxSize : SAFETY.pageSize;
+  const defaultSize = p.defaultSize >= 1 ? Math.min(p.defaultSize, maxSize) : Math.min(SAFETY.pageSize, maxSize);
+  return { style: p.style, defaultSize, maxSize, overMax: p.overMax, sizeParam: p.sizeParam, positionParam: p.positionParam };
+}
+
+type ValueType = 'string' | 'integer' | 'number' | 'boolean';
+
+export interface QueryField {
+  readonly name: string;
+  readonly type: ValueType;
+  readonly enum?: readonly unknown[];
+  readonly nullable: boolean;
+}
+
+/** Everything a list endpoint needs to read its query, computed once at start-up. */
+export interface ListPlan {
+  readonly resource: Resource;
+  readonly settings: PageSettings;
+  /** Filterable and sortable fields. */
+  readonly fields: ReadonlyMap<string, QueryField>;
+  /** Declared fields that cannot be queried, with the reason. */
+  readonly unqueryable: ReadonlyMap<string, string>;
+  /** Parameters other parts read from the query; accepted and carried into links. */
+  readonly foreign: ReadonlySet<string>;
+}
+
+export function listPlan(ctx: ServeContext, resource: Resource): ListPlan {
+  const fields = new Map<string, QueryField>();
+  const unqueryable = new Map<string, string>();
+  const idField = resource.id?.field ?? 'id';
+  for (const f of resource.fields) {
+    // The id addresses one record (GET /{plural}/{id}); stored apart from the data, it is not a query field.
+    if (f.name === idField) unqueryable.set(f.name, `it is the id: read the record at /${resource.plural}/{id}`);
+    else if (f.writeOnly) unqueryable.set(f.name, 'it is write-only');
+    else if (f.type === 'object' || f.type === 'array') unqueryable.set(f.name, `it is an ${f.type}, not a single value`);
+    else {
+      const type: ValueType = f.type === 'ref' ? refType(ctx, f.resource) : f.type;
+      fields.set(f.name, { name: f.name, type, enum: f.enum, nullable: f.nullable === true });
+    }
+  }
+  // The state field is queryable even where the resource does not declare it as a field.
+  const machine = ctx.machines.get(resource.name);
+  if (machine && !fields.has(machine.field) && !unqueryable.has(machine.field)) {
+    fields.set(machine.field, { name: machine.field, type: 'string', enum: machine.states, nullable: false });
+  }
+  const foreign = new Set<string>();
+  const select = ctx.spec.versioning.select;
+  if (select?.by === 'query') foreign.add(select.name);
+  for (const s of ctx.spec.authentication.schemes) if (s.type === 'apiKey' && s.in === 'query') foreign.add(s.param);
+  return { resource, settings: pageSettings(ctx.spec), fields, unqueryable, foreign };
+}
+
+/** A ref holds the id of its resource, typed as the API types that id (an integer for sequence ids). */
+function refType(ctx: ServeContext, target: string | undefined): ValueType {
+  const r = target ? ctx.resources.get(target) : undefined;
+  return r ? idOf(r).type : 'string';
+}
+
+export interface ListRequest {
+  readonly size: number;
+  readonly filter: Readonly<Record<string, ScalarValue>>;
+  readonly sort: readonly SortKey[];
+  readonly after?: CursorPosition;
+  readonly offset?: number;
+  /** The query as given, less size and position: what the next page's link repeats. */
+  readonly carried: readonly (readonly [string, string])[];
+}
+
+const INTEGER = /^-?(0|[1-9][0-9]*)$/;
+const NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
+
+const at = (name: string) => `/query/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+const quote = (v: unknown) => (typeof v === 'string' ? `'${v}'` : String(v));
+
+/** Reads the query string of a list request; every defect is reported at once. */
+export function parseListQuery(rawQuery: string, plan: ListPlan): ListRequest {
+  const { settings } = plan;
+  const params = new URLSearchParams(rawQuery);
+  const violations: FieldViolation[] = [];
+  const seen = new Map<string, string>();
+  const repeated = new Set<string>();
+  for (const [name, value] of params) {
+    if (seen.has(name)) repeated.add(name);
+    else seen.set(name, value);
+  }
+  for (const name of repeated) violations.push({ pointer: at(name), message: 'is given more than once; give it once' });
+  let size = settings.defaultSize;
+  const filter: Record<string, ScalarValue> = {};
+  let sort: SortKey[] = [];
+  let rawPosition: string | undefined;
+  const unknown: string[] = [];
+  for (const [name, value] of seen) {
+    if (repeated.has(name)) continue;
+    if (name === settings.sizeParam) {
+      const n = /^[0-9]+$/.test(value) ? Number(value) : NaN;
+      if (!Number.isInteger(n) || n < 1) violations.push({ pointer: at(name), message: `must be a whole number from 1 to ${settings.maxSize}, not '${value}'` });
+      else if (n > settings.maxSize && settings.overMax === 'reject') violations.push({ pointer: at(name), message: `must be at most ${settings.maxSize}, the largest page size, not ${value}` });
+      else size = Math.min(n, settings.maxSize);
+    } else if (name === settings.positionParam) rawPosition = value;
+    else if (name === SORT_PARAM) sort = readSort(value, plan, violations);
+    else if (plan.foreign.has(name)) continue;
+    else if (plan.fields.has(name)) {
+      const read = readValue(value, plan.fields.get(name) as QueryField);
+      if (read.ok) filter[name] = read.value;
+      else violations.push({ pointer: at(name), message: read.message });
+    } else if (plan.unqueryable.has(name)) violations.push({ pointer: at(name), message: `cannot be filtered by: ${plan.unqueryable.get(name)}` });
+    else unknown.push(name);
+  }
+  for (const name of unknown) {
+    const known = [...plan.fields.keys(), SORT_PARAM, settings.sizeParam, settings.positionParam];
+    const near = closest(name, known);
+    violations.push({ pointer: at(name), message: `is not a query parameter of this list${near ? ` (did you mean '${near}'?)` : ''}` });
+  }
+  let after: CursorPosition | undefined;
+  let offset: number | undefined;
+  // A cursor is read against the sort; with the sort refused, there is nothing to read it against.
+  if (rawPosition !== undefined && !violations.some((v) => v.pointer === at(SORT_PARAM))) {
+    if (settings.style === 'offset') {
+      const n = /^[0-9]+$/.test(rawPosition) ? Number(rawPosition) : NaN;
+      if (Number.isSafeInteger(n)) offset = n;
+      else violations.push({ pointer: at(settings.positionParam), message: `must be a whole number from 0, not '${rawPosition}'` });
+    } else {
+      const decoded = decodeCursor(rawPosition, plan.resource.name, sort);
+      if (decoded.ok) after = decoded.position;
+      else violations.push({ pointer: at(settings.positionParam), message: decoded.message });
+    }
+  }
+  if (violations.length) {
+    throw new HttpError('validation-failed', { detail: violations.length === 1 ? 'One query parameter is not valid; it is listed in errors with its JSON pointer.' : `${violations.length} query parameters are not valid; each is listed in errors with its JSON pointer.`, errors: violations });
+  }
+  const carried = [...params].filter(([name]) => name !== settings.sizeParam && name !== settings.positionParam);
+  return { size, filter, sort, after, offset, carried };
+}
+
+function readSort(value: string, plan: ListPlan, violations: FieldViolation[]): SortKey[] {
+  const keys: SortKey[] = [];
+  const problems: string[] = [];
+  for (const item of value.split(',')) {
+    const desc = item.startsWith('-');
+    const field = desc ? item.slice(1) : item;
+    if (field === '') problems.push(`has an empty sort key (write 'sort=title,-createdAt')`);
+    else if (keys.some((k) => k.field === field)) problems.push(`names '${field}' twice`);
+    else if (plan.unqueryable.has(field)) problems.push(`cannot sort by '${field}': ${plan.unqueryable.get(field)}`);
+    else if (!plan.fields.has(field)) {
+      const near = closest(field, plan.fields.keys());
+      problems.push(`'${field}' is not a field of ${plan.resource.name}${near ? ` (did you mean '${near}'?)` : ''}`);
+    } else keys.push({ field, direction: desc ? 'desc' : 'asc' });
+  }
+  if (problems.length) violations.push({ pointer: at(SORT_PARAM), message: problems.join('; ') });
+  return keys;
+}
+
+type Read = { readonly ok: true; readonly value: ScalarValue } | { readonly ok: false; readonly message: string };
+
+function readValue(raw: string, field: QueryField): Read {
+  let value: ScalarValue;
+  if (field.nullable && raw === 'null') value = null;
+  else if (field.type === 'boolean') {
+    if (raw !== 'true' && raw !== 'false') return { ok: false, message: `must be true or false, not '${raw}'` };
+    value = raw === 'true';
+  } else if (field.type === 'integer') {
+    if (!INTEGER.test(raw) || !Number.isSafeInteger(Number(raw))) return { ok: false, message: `must be a whole number, not '${raw}'` };
+    value = Number(raw);
+  } else if (field.type === 'number') {
+    if (!NUMBER.test(raw) || !Number.isFinite(Number(raw))) return { ok: false, message: `must be a number, not '${raw}'` };
+    value = Number(raw);
+  } else value = raw;
+  if (field.enum && value !== null && !field.enum.includes(value)) {
+    return { ok: false, message: `must be one of ${field.enum.map(quote).join(', ')}, not '${raw}'` };
+  }
+  return { ok: true, value };
+}

@@ -1,0 +1,107 @@
+/**
+ * The list operation (part 8, pagination; filters and sorts per src/serve/list-query.ts).
+ *
+ * The page, the same for every resource:
+ *   cursor style   { "items": [record...], "next": "<cursor>" | null }
+ *   offset style   { "items": [record...], "offset": <offset of the first item>, "next": <offset> | null }
+ * `next` is the value to send as the position parameter for the following page, null on
+ * the last page. Items are presented as single reads are (writeOnly fields left out).
+ *
+ * When a page follows, `Link: <path?query>; rel="next"` (RFC 8288 §3) carries the full
+ * relative URL of it (RFC 3986 §4.2): the same filters, sort and other parameters, the
+ * effective size, and the next position.
+ *
+ * Cursor pages are keyset pages (src/serve/cursor.ts): the next page starts strictly after
+ * the last record of this one in the sort order (insertion sequence breaking ties), so
+ * records inserted during a walk never make it repeat or skip a record that existed when
+ * the walk began. Offset pages carry no such promise (RFC-free, and the spec's choice).
+ */
+import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { Endpoint, Resource } from '../spec/model.ts';
+import type { ListQuery, ListResult, ScalarValue } from '../store/store.ts';
+import type { ServeContext } from './context.ts';
+import { encodeCursor } from './cursor.ts';
+import { HttpError } from './errors.ts';
+import { listPlan, parseListQuery, type ListPlan, type ListRequest } from './list-query.ts';
+import { present, type Outcome } from './representation.ts';
+
+export interface CursorPage {
+  readonly items: readonly Record<string, unknown>[];
+  readonly next: string | null;
+}
+
+export interface OffsetPage {
+  readonly items: readonly Record<string, unknown>[];
+  readonly offset: number;
+  readonly next: number | null;
+}
+
+export function listHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandlerMethod {
+  const resource = ctx.resources.get(endpoint.resource);
+  if (!resource) throw new Error(`bug: list endpoint ${endpoint.id} of unknown resource ${endpoint.resource}`);
+  const plan = listPlan(ctx, resource);
+  const status = endpoint.responses.find((r) => r.status >= 200 && r.status < 300)?.status ?? 200;
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const outcome = await listPage(ctx, plan, request, status);
+    return reply.code(outcome.status).headers(outcome.headers).send(outcome.body);
+  };
+}
+
+/** One page as data: the body, and the Link header when a page follows. */
+export async function listPage(ctx: ServeContext, plan: ListPlan, request: FastifyRequest, status = 200): Promise<Outcome> {
+  const { resource, settings } = plan;
+  const [path, rawQuery = ''] = splitUrl(request.url);
+  const q = parseListQuery(rawQuery, plan);
+  // Ownership (part 5, object-level authorization) goes here: for an owned resource the
+  // authenticated principal's id becomes `owner`, so a client only ever pages its own records.
+  const owner: string | undefined = ownerFilter(ctx, resource, request);
+  const query: ListQuery = {
+    filter: q.filter,
+    sort: q.sort,
+    limit: q.size,
+    ...(owner !== undefined ? { owner } : {}),
+    ...(q.after ? { after: q.after } : {}),
+    ...(q.offset !== undefined ? { offset: q.offset } : {}),
+  };
+  const result = await ctx.store.list(resource.name, query);
+  const items = result.records.map((r) => present(resource, r));
+  const headers: Record<string, string> = {};
+  if (settings.style === 'offset') {
+    const offset = q.offset ?? 0;
+    const next = result.hasMore ? offset + result.records.length : null;
+    if (next !== null) headers.link = nextLink(path, q, settings.sizeParam, settings.positionParam, String(next));
+    return { status, headers, body: { items, offset, next } satisfies OffsetPage };
+  }
+  const next = nextCursor(resource, q, result);
+  if (next !== null) headers.link = nextLink(path, q, settings.sizeParam, settings.positionParam, next);
+  return { status, headers, body: { items, next } satisfies CursorPage };
+}
+
+/** Placeholder for the authentication issue: no principal yet, so no owner filter. */
+function ownerFilter(_ctx: ServeContext, _resource: Resource, _request: FastifyRequest): string | undefined {
+  return undefined;
+}
+
+function nextCursor(resource: Resource, q: ListRequest, result: ListResult): string | null {
+  const last = result.records.at(-1);
+  if (!result.hasMore || !last) return null;
+  const values = q.sort.map((k) => (last.data[k.field] ?? null) as ScalarValue);
+  if (values.some((v) => v !== null && typeof v === 'object')) throw new HttpError('internal', { detail: 'A sort field holds a structured value.' });
+  return encodeCursor(resource.name, q.sort, { values, seq: last.seq });
+}
+
+function splitUrl(url: string): [string, string?] {
+  const i = url.indexOf('?');
+  return i < 0 ? [url] : [url.slice(0, i), url.slice(i + 1)];
+}
+
+/** Commas stay readable in links (RFC 3986 §2.2: a sub-delimiter, decoded as itself). */
+function encode(s: string): string {
+  return encodeURIComponent(s).replace(/%2C/g, ',');
+}
+
+/** `<path?query>; rel="next"` (RFC 8288 §3), the query repeated with the next position. */
+export function nextLink(path: string, q: ListRequest, sizeParam: string, positionParam: string, next: string): string {
+  const pairs: (readonly [string, string])[] = [...q.carried, [sizeParam, String(q.size)], [positionParam, next]];
+  return `<${path}?${pairs.map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&')}>; rel="next"`;
+}

@@ -1,0 +1,36 @@
+/**
+ * Whether a spec can be served: the parts a service cannot run without are resources and
+ * endpoints; any inconsistency would make the service guess, so errors refuse it too.
+ * The founding document (nine gaps) gets "nothing to serve".
+ */
+import { checkSpec } from '../check/index.ts';
+import type { Diagnostic } from '../spec/diagnostics.ts';
+import type { Spec } from '../spec/model.ts';
+import { PART_BY_NAME, type PartName } from '../spec/parts.ts';
+
+const NEEDED: readonly PartName[] = ['resources', 'endpoints'];
+
+export interface Readiness {
+  readonly ok: boolean;
+  /** Why it cannot be served, one line each. */
+  readonly reasons: readonly string[];
+  /** What the service will do without, one line each (gaps of the other parts, safety defaults). */
+  readonly notes: readonly string[];
+}
+
+export function readiness(spec: Spec, diagnostics: readonly Diagnostic[]): Readiness {
+  const report = checkSpec(spec, diagnostics);
+  const gaps = report.parts.filter((p) => p.status === 'gap');
+  if (gaps.length === report.parts.length) return { ok: false, reasons: ['Nothing to serve: every part of the spec is not shown.'], notes: [] };
+  const reasons: string[] = [];
+  for (const part of NEEDED) {
+    if (spec.parts[part].statement !== 'given') reasons.push(`Part ${PART_BY_NAME[part].number}, ${PART_BY_NAME[part].title}, is ${spec.parts[part].statement === 'gap' ? 'not shown' : 'stated as none'}: there is nothing to serve without it.`);
+  }
+  const errors = report.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length) reasons.push(`The spec has ${errors.length} error${errors.length === 1 ? '' : 's'}; run 'svcspec check ${spec.source.file}' to see them.`);
+  const notes = [
+    ...gaps.map((p) => `Part ${p.number}, ${p.title}: not shown, so not enforced.`),
+    ...report.defaults.map((d) => `Default ${d.key}: ${d.value} (the spec is silent).`),
+  ];
+  return { ok: reasons.length === 0, reasons, notes };
+}

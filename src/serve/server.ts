@@ -1,0 +1,52 @@
+/**
+ * Starting the reference service for real: load the spec, open the store, build the app,
+ * listen, and close everything cleanly. The CLI's `serve` command only calls this.
+ */
+import { dirname, join, basename, extname } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { loadSpec } from '../load/index.ts';
+import type { Diagnostic } from '../spec/diagnostics.ts';
+import type { Endpoint, Spec } from '../spec/model.ts';
+import { openSqliteStore } from '../store/sqlite.ts';
+import type { Store } from '../store/store.ts';
+import { createApp, DOCS_PATH } from './app.ts';
+import { readiness, type Readiness } from './readiness.ts';
+
+export interface ServerOptions {
+  readonly file: string;
+  readonly port?: number;
+  readonly host?: string;
+  /** A SQLite file, or ':memory:'; default: `<spec name>.db` next to the spec. */
+  readonly db?: string;
+  readonly durability?: 'full' | 'normal';
+  readonly quiet?: boolean;
+}
+
+export type StartResult =
+  | { readonly ok: true; readonly url: string; readonly spec: Spec; readonly db: string; readonly readiness: Readiness; readonly app: FastifyInstance; readonly docs?: string; close(): Promise<void> }
+  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly reasons: readonly string[] };
+
+export function defaultDbPath(specFile: string): string {
+  return join(dirname(specFile), `${basename(specFile, extname(specFile))}.db`);
+}
+
+export async function startServer(options: ServerOptions): Promise<StartResult> {
+  const loaded = await loadSpec(options.file);
+  if (!loaded.value) return { ok: false, diagnostics: loaded.diagnostics, reasons: ['The spec could not be read.'] };
+  const spec = loaded.value;
+  const ready = readiness(spec, loaded.diagnostics);
+  if (!ready.ok) return { ok: false, diagnostics: [], reasons: ready.reasons };
+  const db = options.db ?? defaultDbPath(options.file);
+  const store: Store = await openSqliteStore({ path: db, durability: options.durability ?? 'full' });
+  const app = await createApp({ spec, store, logger: options.quiet ? false : { level: 'info' } });
+  app.addHook('onClose', async () => store.close());
+  const address = await app.listen({ port: options.port ?? 3000, host: options.host ?? '127.0.0.1' });
+  const docs = app.hasRoute({ method: 'GET', url: DOCS_PATH }) ? DOCS_PATH : undefined;
+  return { ok: true, url: address, spec, db, readiness: ready, app, ...(docs ? { docs } : {}), close: () => app.close() };
+}
+
+/** `POST   /loans/{id}/approve   loan.approve` lines for the start-up banner. */
+export function endpointLines(endpoints: readonly Endpoint[]): string[] {
+  const width = Math.max(...endpoints.map((e) => e.path.length), 0);
+  return endpoints.map((e) => `${e.method.padEnd(6)} {base_url}${e.path.padEnd(width)}  ${e.id}`);
+}

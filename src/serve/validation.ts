@@ -1,0 +1,360 @@
+/**
+ * Request bodies against the resource's field definitions (part 2). Validators are compiled
+ * once, at start-up, per resource and request kind, with Ajv; the messages are ours
+ * (violations.ts). The strict reading throughout:
+ *   - no type coercion: "12.5" is text, not a number;
+ *   - unknown members are refused (never silently stripped), readOnly ones too, with a
+ *     message saying the service sets them; writeOnly ones are accepted;
+ *   - the state field is refused on every request but a transition's, naming the transitions;
+ *   - a `ref` holds the id of a record that exists (checked against the store);
+ *   - `limits.fields` caps strings and lists that set no maxLength / maxItems of their own;
+ *   - every failing member is listed (allErrors), each with its JSON pointer.
+ *
+ * Request kinds:
+ *   create    the writable fields, the required ones present (and the id, for client ids)
+ *   replace   the same, without the id (it is in the path)
+ *   update    a JSON merge patch (RFC 7396): every member optional, null removes an optional
+ *             one; `whole` then checks the merged record (a nested required member removed)
+ *   fields    only the listed fields; all required for a transition, else as declared
+ *
+ * `since`/`until` are honoured when a version is passed to compileValidators; without one
+ * (until versioning is served) every field is in.
+ */
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { Field, Resource, Shape, Spec } from '../spec/model.ts';
+import type { Store } from '../store/store.ts';
+import type { ServeContext } from './context.ts';
+import { HttpError, type FieldViolation } from './errors.ts';
+import { idOf, isObject } from './representation.ts';
+import { notAnObject, violationsDetail, violationsOf } from './violations.ts';
+import { child } from '../spec/pointer.ts';
+
+// ajv-formats is CommonJS; under ESM its function is the default export's default.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+
+type Schema = Record<string, unknown>;
+type Mode = 'full' | 'partial';
+
+export interface BodyValidator {
+  /** Shape violations (types, bounds, unknown and refused members); [] when the body is fine. */
+  check(body: unknown): FieldViolation[];
+  /** The refs the body holds (values of the right type only), to look up in the store. */
+  refs(body: Record<string, unknown>): RefUse[];
+  /** A request that may come without a body (a fields list that requires nothing). */
+  readonly optionalBody: boolean;
+}
+
+export type FieldsRequired = 'all' | 'declared' | 'none';
+
+export interface ResourceValidators {
+  readonly create: BodyValidator;
+  readonly replace: BodyValidator;
+  /** The merge patch itself. */
+  readonly update: BodyValidator;
+  /** The writable part of a record after a merge patch. */
+  readonly whole: BodyValidator;
+  /** Only the named fields (memoized; call it at start-up). `create` also takes a client-assigned id. */
+  fields(names: readonly string[], required: FieldsRequired, kind?: 'create' | 'other'): BodyValidator;
+  /** The fields of the resource in this version, in declared order. */
+  readonly declared: readonly Field[];
+}
+
+export interface CompileOptions {
+  /** A version name; fields outside it (`since`/`until`) are left out. Undefined: every field. */
+  readonly version?: string;
+}
+
+/** One Ajv per spec: formats and our keywords added once. */
+export function createAjv(): Ajv {
+  const ajv = new Ajv({
+    allErrors: true,
+    verbose: true, // error.parentSchema carries our annotations for the wording
+    coerceTypes: false,
+    useDefaults: false,
+    removeAdditional: false,
+    unicodeRegExp: true,
+    allowUnionTypes: true,
+    multipleOfPrecision: 9, // 19.99 is a multiple of 0.01, whatever binary floating point says
+    strict: true,
+    logger: false,
+  });
+  addFormats(ajv);
+  for (const keyword of ['x-label', 'x-accepts', 'x-required', 'x-removable']) ajv.addKeyword({ keyword });
+  ajv.addKeyword({
+    keyword: 'refused',
+    schemaType: 'string',
+    errors: true,
+    validate: function refused(reason: string) {
+      (refused as unknown as { errors: unknown[] }).errors = [{ keyword: 'refused', message: reason, params: { reason } }];
+      return false;
+    },
+  });
+  return ajv;
+}
+
+export function fieldsIn(spec: Spec, resource: Resource, version: string | undefined): Field[] {
+  if (version === undefined) return [...resource.fields];
+  const order = spec.versioning.versions.map((v) => v.name);
+  const at = order.indexOf(version);
+  return resource.fields.filter((f) => (f.since === undefined || order.indexOf(f.since) <= at) && (f.until === undefined || at <= order.indexOf(f.until)));
+}
+
+export function compileValidators(spec: Spec, ajv: Ajv, resource: Resource, options: CompileOptions = {}): ResourceValidators {
+  const declared = fieldsIn(spec, resource, options.version);
+  const id = idOf(resource);
+  const machine = spec.states.find((m) => m.resource === resource.name);
+  const limits = spec.limits.fields;
+  const label = resource.name;
+
+  const transitions = spec.endpoints.filter((e) => e.resource === resource.name && e.operation === 'transition').map((e) => `${e.method} ${e.path}`);
+  const stateReason = `is the state of the ${resource.name}; it changes only through its transitions${transitions.length ? ` (${transitions.join(', ')})` : ', and none is served'}`;
+  const refusals = (kind: 'create' | 'other'): Map<string, string> => {
+    const m = new Map<string, string>();
+    if (machine) m.set(machine.field, stateReason);
+    if (id.assigned !== 'client') m.set(id.field, 'is assigned by the service; do not send it');
+    else if (kind === 'other') m.set(id.field, "is the record's id, given in the path; it cannot be changed");
+    return m;
+  };
+
+  const shapeOf = (s: Shape, mode: Mode): Schema => shapeSchema(s, mode, { spec, limits, ajv });
+  const compile = (schema: Schema, optionalBody = false): BodyValidator => {
+    const validate: ValidateFunction = ajv.compile(schema);
+    return {
+      optionalBody,
+      check(body) {
+        if (!isObject(body)) return optionalBody && body === undefined ? [] : [notAnObject(body, `a ${label}`)];
+        return validate(body) ? [] : violationsOf(validate.errors ?? []);
+      },
+      refs: (body) => refsIn(spec, declared, body),
+    };
+  };
+
+  const resourceSchema = (mode: Mode, refused: Map<string, string>, allowId: boolean, writableOnly = false): Schema => {
+    const members = declared.filter((f) => !(writableOnly && (f.readOnly || refused.has(f.name))));
+    const properties: Record<string, Schema> = {};
+    const required: string[] = [];
+    for (const f of members) {
+      const reason = refused.get(f.name) ?? (f.readOnly && !(allowId && f.name === id.field) ? 'is set by the service; do not send it' : undefined);
+      if (reason) {
+        properties[f.name] = { refused: reason };
+        continue;
+      }
+      properties[f.name] = memberSchema(f, mode, shapeOf);
+      const isClientId = allowId && f.name === id.field;
+      if (mode === 'full' && (f.required || isClientId)) required.push(f.name);
+    }
+    // The state (or a service-assigned id) the fields do not declare is still refused in its own words.
+    if (!writableOnly) for (const [name, reason] of refused) if (!(name in properties) && !(allowId && name === id.field)) properties[name] = { refused: reason };
+    if (allowId && !members.some((f) => f.name === id.field)) {
+      // A client-assigned id the fields do not declare: text or a whole number, required.
+      properties[id.field] = { type: id.type, ...(id.type === 'string' ? { minLength: 1 } : {}) };
+      required.push(id.field);
+    }
+    return { type: 'object', 'x-label': label, properties, required, additionalProperties: false };
+  };
+
+  const clientId = id.assigned === 'client';
+  const create = compile(resourceSchema('full', refusals('create'), clientId));
+  const replace = compile(resourceSchema('full', refusals('other'), false));
+  const update = compile(resourceSchema('partial', refusals('other'), false));
+  const whole = compile(resourceSchema('full', refusals('other'), false, true));
+
+  const memo = new Map<string, BodyValidator>();
+  const fields = (names: readonly string[], required: FieldsRequired, kind: 'create' | 'other' = 'other'): BodyValidator => {
+    const key = `${kind}\u0000${required}\u0000${names.join('\u0000')}`;
+    const known = memo.get(key);
+    if (known) return known;
+    const refused = refusals(kind);
+    const properties: Record<string, Schema> = {};
+    const req: string[] = [];
+    const accepts: string[] = [];
+    if (kind === 'create' && clientId && !names.includes(id.field)) names = [id.field, ...names];
+    for (const name of names) {
+      const f = declared.find((d) => d.name === name);
+      if (!f) continue; // check reports it (transition-requires-unknown-field)
+      accepts.push(name);
+      // The endpoint names the field explicitly, so a readOnly one is accepted here; the state and the id never.
+      const reason = refused.get(name);
+      if (reason) {
+        properties[name] = { refused: reason };
+        continue;
+      }
+      properties[name] = memberSchema(f, required === 'none' ? 'partial' : 'full', shapeOf);
+      const isClientId = kind === 'create' && clientId && name === id.field;
+      if (required === 'all' || isClientId || (required === 'declared' && f.required)) req.push(name);
+    }
+    const schema = { type: 'object', 'x-label': label, 'x-accepts': accepts, properties, required: req, additionalProperties: false };
+    const v = compile(schema, req.length === 0);
+    memo.set(key, v);
+    return v;
+  };
+
+  return { create, replace, update, whole, fields, declared };
+}
+
+interface ShapeContext {
+  readonly spec: Spec;
+  readonly limits: Spec['limits']['fields'];
+  readonly ajv: Ajv;
+}
+
+/** A member of an object: its shape, nullable as declared, and in a merge patch removable with null. */
+function memberSchema(f: Field, mode: Mode, shapeOf: (s: Shape, mode: Mode) => Schema): Schema {
+  const schema = shapeOf(f, mode);
+  if (mode !== 'partial' || f.nullable) return schema;
+  if (f.required) return { ...schema, 'x-required': true };
+  // RFC 7396 §2: null removes the member.
+  return { ...withNull(schema), 'x-removable': true };
+}
+
+function withNull(schema: Schema): Schema {
+  const type = schema.type;
+  const out: Schema = { ...schema, type: Array.isArray(type) ? [...new Set([...type, 'null'])] : [type, 'null'] };
+  if (Array.isArray(schema.enum)) out.enum = [...new Set([...schema.enum, null])];
+  return out;
+}
+
+/** The JSON Schema of a shape; keywords only where they apply to its type (a mismatch is check's finding). */
+function shapeSchema(s: Shape, mode: Mode, c: ShapeContext): Schema {
+  let out: Schema;
+  switch (s.type) {
+    case 'string':
+      out = { type: 'string', ...stringKeywords(s, c) };
+      break;
+    case 'integer':
+    case 'number':
+      out = { type: s.type, ...numberKeywords(s) };
+      break;
+    case 'boolean':
+      out = { type: 'boolean' };
+      break;
+    case 'ref':
+      out = { type: refType(c.spec, s.resource) };
+      break;
+    case 'array':
+      out = {
+        type: 'array',
+        // A list is replaced whole, even in a merge patch: its items are checked in full.
+        ...(s.items ? { items: shapeSchema(s.items, 'full', c) } : {}),
+        ...(s.minItems !== undefined ? { minItems: s.minItems } : {}),
+        ...(s.maxItems !== undefined ? { maxItems: s.maxItems } : c.limits?.maxArrayItems !== undefined ? { maxItems: c.limits.maxArrayItems } : {}),
+        ...(s.uniqueItems ? { uniqueItems: true } : {}),
+      };
+      break;
+    case 'object': {
+      const properties: Record<string, Schema> = {};
+      const required: string[] = [];
+      for (const p of s.properties ?? []) {
+        properties[p.name] = p.readOnly ? { refused: 'is set by the service; do not send it' } : memberSchema(p, mode, (x, m) => shapeSchema(x, m, c));
+        if (mode === 'full' && p.required && !p.readOnly) required.push(p.name);
+      }
+      const tokens = s.pointer.split('/');
+      const label = tokens.at(-1) === 'items' ? `an item of '${tokens.at(-2)}'` : `'${tokens.at(-1)}'`;
+      out = { type: 'object', 'x-label': label, properties, required, additionalProperties: s.properties === undefined };
+      break;
+    }
+  }
+  if (Array.isArray(s.enum) && s.type !== 'object' && s.type !== 'array') out.enum = [...s.enum];
+  return s.nullable ? withNull(out) : out;
+}
+
+function stringKeywords(s: Shape, c: ShapeContext): Schema {
+  const out: Schema = {};
+  if (s.minLength !== undefined) out.minLength = s.minLength;
+  if (s.maxLength !== undefined) out.maxLength = s.maxLength;
+  else if (c.limits?.maxStringLength !== undefined) out.maxLength = c.limits.maxStringLength;
+  if (s.pattern !== undefined && validPattern(s.pattern)) out.pattern = s.pattern;
+  // An unknown format is check's finding (field-format-unknown); it constrains nothing here.
+  if (s.format !== undefined && c.ajv.formats[s.format] !== undefined) out.format = s.format;
+  return out;
+}
+
+function numberKeywords(s: Shape): Schema {
+  const out: Schema = {};
+  for (const k of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'] as const) if (s[k] !== undefined) out[k] = s[k];
+  return out;
+}
+
+function validPattern(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'u');
+    return true;
+  } catch {
+    return false; // check reports it (field-pattern-invalid)
+  }
+}
+
+/** A ref holds the referenced resource's id: a whole number for sequence ids, else text (or a client id's declared type). */
+export function refType(spec: Spec, resource: string | undefined): string | string[] {
+  const target = spec.resources.find((r) => r.name === resource);
+  return target ? idOf(target).type : ['string', 'integer'];
+}
+
+/** A ref found in a body: where it stands, the resource it names, the id as stored (text). */
+export interface RefUse {
+  readonly pointer: string;
+  readonly resource: string;
+  readonly id: string;
+}
+
+/** The refs of a body, walked by the field definitions; values of a wrong type are left to the shape check. */
+export function refsIn(spec: Spec, fields: readonly Field[], body: Readonly<Record<string, unknown>>, at = ''): RefUse[] {
+  const out: RefUse[] = [];
+  const visit = (s: Shape, value: unknown, pointer: string): void => {
+    if (value === undefined || value === null) return;
+    if (s.type === 'ref') {
+      const target = spec.resources.find((r) => r.name === s.resource);
+      if (target && jsonTypeFits(idOf(target).type, value)) out.push({ pointer, resource: target.name, id: String(value) });
+    } else if (s.type === 'array' && s.items && Array.isArray(value)) {
+      value.forEach((v, i) => visit(s.items as Shape, v, child(pointer, i)));
+    } else if (s.type === 'object' && s.properties && isObject(value)) {
+      out.push(...refsIn(spec, s.properties, value, pointer));
+    }
+  };
+  for (const f of fields) visit(f, body[f.name], child(at, f.name));
+  return out;
+}
+
+function jsonTypeFits(type: 'string' | 'integer', value: unknown): boolean {
+  return type === 'string' ? typeof value === 'string' : Number.isSafeInteger(value);
+}
+
+// ---- at run time ----------------------------------------------------------------
+
+/** Validators compiled once per serve context. */
+const compiled = new WeakMap<ServeContext, { ajv: Ajv; byResource: Map<string, ResourceValidators> }>();
+
+export function validatorsFor(ctx: ServeContext, resource: Resource): ResourceValidators {
+  let entry = compiled.get(ctx);
+  if (!entry) compiled.set(ctx, (entry = { ajv: createAjv(), byResource: new Map() }));
+  let v = entry.byResource.get(resource.name);
+  if (!v) entry.byResource.set(resource.name, (v = compileValidators(ctx.spec, entry.ajv, resource)));
+  return v;
+}
+
+/**
+ * Checks a body and the records its refs name; throws validation-failed listing every
+ * violation. Returns the body as an object ({} for an absent optional body).
+ */
+export async function validateBody(store: Store, validator: BodyValidator, body: unknown): Promise<Record<string, unknown>> {
+  const violations = validator.check(body);
+  const object = isObject(body) ? body : {};
+  if (isObject(body)) violations.push(...(await missingRefs(store, validator.refs(object), violations)));
+  if (violations.length) throw validationFailed(violations);
+  return object;
+}
+
+async function missingRefs(store: Store, refs: readonly RefUse[], already: readonly FieldViolation[]): Promise<FieldViolation[]> {
+  const flagged = new Set(already.map((v) => v.pointer));
+  const out: FieldViolation[] = [];
+  const found = await Promise.all(refs.map((r) => (flagged.has(r.pointer) ? true : store.get(r.resource, r.id).then(Boolean))));
+  refs.forEach((r, i) => {
+    if (!found[i]) out.push({ pointer: r.pointer, message: `refers to ${r.resource} '${r.id}', which does not exist` });
+  });
+  return out;
+}
+
+export function validationFailed(violations: readonly FieldViolation[]): HttpError {
+  return new HttpError('validation-failed', { detail: violationsDetail(violations.length), errors: violations });
+}

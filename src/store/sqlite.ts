@@ -1,0 +1,314 @@
+/**
+ * The SQLite adapter of the Store, the embedded default of `svcspec serve`: the built-in
+ * `node:sqlite` (no native addon), one file, WAL mode.
+ *
+ *   res_<resource>   seq INTEGER PRIMARY KEY AUTOINCREMENT  insertion order, never reused
+ *                    id TEXT UNIQUE NOT NULL                as stored; sequence ids are String(seq)
+ *                    version INTEGER, owner TEXT, data TEXT (the JSON document, verbatim)
+ *   idempotency      (scope, key) → the first response
+ *
+ * Every write is one `BEGIN IMMEDIATE … COMMIT`: the write lock is taken up front, so the
+ * reads that decide a compare-and-set (version, state, owner) and the write that follows
+ * see the same row, in this process or any other on the same file. A write's promise
+ * resolves after COMMIT returned. `node:sqlite` is synchronous, so no two transactions of
+ * one store interleave; another connection waits up to the busy timeout for the lock.
+ *
+ * The data is stored as given: the store adds nothing to it, the id included (the id is the
+ * `id` column; the API layer types it and puts it in the representation).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { listSql, ownerIndexName, quoteIdent, RECORD_COLUMNS, tableName } from './sqlite-sql.ts';
+import { DuplicateIdError, type ChangeResult, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type RemoveResult, type Store, type StoredRecord } from './store.ts';
+
+export interface SqliteStoreOptions {
+  /** A file (its directory is created), or ':memory:' for a database that lives as long as the store. */
+  readonly path: string;
+  /**
+   * What an acknowledged write survives (https://sqlite.org/pragma.html#pragma_synchronous,
+   * https://sqlite.org/wal.html), both in WAL mode:
+   *   'full'    synchronous=FULL: the WAL is fsynced at every commit. A write acknowledged
+   *             survives a process crash and a power loss. The default.
+   *   'normal'  synchronous=NORMAL: the WAL is fsynced only at checkpoints. A process crash
+   *             loses nothing; a power loss may roll back the last commits, but never
+   *             corrupts the database.
+   */
+  readonly durability?: 'full' | 'normal';
+  /** How long a write waits for another connection's lock before failing, in ms. Default 5000. */
+  readonly busyTimeoutMs?: number;
+}
+
+/** The Store, plus a read of the connection's settings for tests and diagnostics. */
+export interface SqliteStore extends Store {
+  readonly kind: 'sqlite';
+  /** The value of a PRAGMA on this store's connection (journal_mode, synchronous, busy_timeout). */
+  pragma(name: 'journal_mode' | 'synchronous' | 'busy_timeout'): string | number;
+}
+
+/** The layout this code reads and writes, kept in `PRAGMA user_version`. */
+const SCHEMA_VERSION = 1;
+/** List statements differ by filter fields and sort; enough for any spec, bounded for a hostile one. */
+const LIST_STATEMENT_CACHE = 256;
+
+export async function openSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
+  const memory = options.path === ':memory:';
+  if (!memory && !options.path.startsWith('file:')) mkdirSync(dirname(options.path), { recursive: true });
+  const db = new DatabaseSync(options.path, { timeout: options.busyTimeoutMs ?? 5000 });
+  try {
+    // An in-memory database has no WAL; it answers 'memory'. A file that cannot be put in WAL
+    // mode (a file system without shared memory) would not keep the promises above: refuse it.
+    const mode = db.prepare('PRAGMA journal_mode = WAL').get()?.journal_mode;
+    if (!memory && mode !== 'wal') throw new Error(`SQLite could not put ${options.path} in WAL mode (it stays in '${String(mode)}' mode)`);
+    db.exec(`PRAGMA synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
+    transaction(db, () => {
+      const version = Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
+      if (version > SCHEMA_VERSION) throw new Error(`${options.path} was written by a newer svcspec (store schema ${version}; this one reads ${SCHEMA_VERSION})`);
+      db.exec(`CREATE TABLE IF NOT EXISTS idempotency (
+        scope TEXT NOT NULL, key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL, status INTEGER NOT NULL, headers TEXT NOT NULL, body TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (scope, key)
+      )`);
+      db.exec('CREATE INDEX IF NOT EXISTS idempotency_by_age ON idempotency (created_at)');
+      if (version < SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    });
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return new SqliteStoreImpl(db);
+}
+
+/** Runs work in one write transaction: committed if it returns, rolled back if it throws. */
+function transaction<T>(db: DatabaseSync, work: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = work();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+interface Row {
+  readonly seq: number;
+  readonly id: string;
+  readonly version: number;
+  readonly owner: string | null;
+  readonly data: string;
+}
+
+function toRecord(row: Row): StoredRecord {
+  const record = { id: row.id, seq: row.seq, version: row.version, data: JSON.parse(row.data) as Record<string, unknown> };
+  return row.owner === null ? record : { ...record, owner: row.owner };
+}
+
+/** The prepared statements of one resource table. */
+interface Statements {
+  readonly table: string;
+  readonly get: StatementSync;
+  readonly nextSeq: StatementSync;
+  readonly insert: StatementSync;
+  readonly update: StatementSync;
+  readonly remove: StatementSync;
+}
+
+class SqliteStoreImpl implements SqliteStore {
+  readonly kind = 'sqlite' as const;
+  readonly #db: DatabaseSync;
+  readonly #resources = new Map<string, Statements>();
+  readonly #lists = new Map<string, StatementSync>();
+  readonly #idempotency: { get: StatementSync; put: StatementSync; expire: StatementSync };
+  #closed = false;
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+    this.#idempotency = {
+      get: db.prepare('SELECT fingerprint, status, headers, body, created_at FROM idempotency WHERE scope = ? AND key = ?'),
+      put: db.prepare('INSERT INTO idempotency (scope, key, fingerprint, status, headers, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO NOTHING'),
+      expire: db.prepare('DELETE FROM idempotency WHERE created_at < ?'),
+    };
+  }
+
+  pragma(name: 'journal_mode' | 'synchronous' | 'busy_timeout'): string | number {
+    const row = this.#open().prepare(`PRAGMA ${name}`).get() ?? {};
+    return Object.values(row)[0] as string | number;
+  }
+
+  async migrate(resources: readonly string[]): Promise<void> {
+    const db = this.#open();
+    const tables = resources.map(tableName);
+    transaction(db, () => {
+      // Table names are case-insensitive in SQLite: `Books` and `books` would share a table.
+      const taken = new Map<string, string>();
+      const existing = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'res\\_%' ESCAPE '\\'").all() as unknown as { name: string }[];
+      for (const { name } of existing) taken.set(name.toLowerCase(), name);
+      const asked = new Map<string, string>();
+      for (const t of tables) {
+        const other = asked.get(t.toLowerCase()) ?? taken.get(t.toLowerCase());
+        if (other !== undefined && other !== t) throw new Error(`resources '${t.slice(4)}' and '${other.slice(4)}' differ only in case; SQLite cannot keep them apart`);
+        asked.set(t.toLowerCase(), t);
+      }
+      for (const [i, t] of tables.entries()) {
+        db.exec(`CREATE TABLE IF NOT EXISTS ${quoteIdent(t)} (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          id TEXT UNIQUE NOT NULL,
+          version INTEGER NOT NULL,
+          owner TEXT,
+          data TEXT NOT NULL
+        )`);
+        // Lists of an owner's records (object-level authorization) are the common filtered read.
+        db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(ownerIndexName(resources[i]))} ON ${quoteIdent(t)} (owner, seq)`);
+      }
+    });
+  }
+
+  async insert(resource: string, record: { readonly id?: string; readonly owner?: string; readonly data: Record<string, unknown> }): Promise<StoredRecord> {
+    const s = this.#statements(resource);
+    const data = JSON.stringify(record.data);
+    const owner = record.owner ?? null;
+    return transaction(this.#db, () => {
+      let seq: number | null = null;
+      let id = record.id;
+      if (id === undefined) {
+        // The next sequence number, read under the write lock: AUTOINCREMENT's own counter,
+        // which remembers deleted rows, so an id is never handed out twice.
+        seq = Number(s.nextSeq.get(s.table)?.next);
+        id = String(seq);
+      }
+      // A resource that mixes given and sequence ids can meet a taken id here too.
+      if (s.get.get(id) !== undefined) throw new DuplicateIdError(resource, id);
+      const inserted = s.insert.get(seq, id, owner, data) as { seq: number };
+      return toRecord({ seq: inserted.seq, id, version: 1, owner, data });
+    });
+  }
+
+  async get(resource: string, id: string): Promise<StoredRecord | undefined> {
+    const row = this.#statements(resource).get.get(id) as Row | undefined;
+    return row && toRecord(row);
+  }
+
+  async update(resource: string, id: string, data: Record<string, unknown>, expect: Expectation = {}): Promise<ChangeResult> {
+    const s = this.#statements(resource);
+    const json = JSON.stringify(data);
+    return transaction(this.#db, (): ChangeResult => {
+      const row = s.get.get(id) as Row | undefined;
+      if (!row) return { ok: false, reason: 'missing' };
+      const current = toRecord(row);
+      const refused = check(current, expect);
+      if (refused) return refused;
+      const version = row.version + 1;
+      s.update.run(version, json, row.seq);
+      return { ok: true, record: toRecord({ ...row, version, data: json }) };
+    });
+  }
+
+  async remove(resource: string, id: string, expect: Expectation = {}): Promise<RemoveResult> {
+    if (expect.state) throw new Error('bug: remove takes no state expectation (RemoveResult has no state reason)');
+    const s = this.#statements(resource);
+    return transaction(this.#db, (): RemoveResult => {
+      const row = s.get.get(id) as Row | undefined;
+      if (!row) return { ok: false, reason: 'missing' };
+      const refused = check(toRecord(row), expect);
+      if (refused) return refused as RemoveResult;
+      s.remove.run(row.seq);
+      return { ok: true };
+    });
+  }
+
+  async list(resource: string, query: ListQuery): Promise<ListResult> {
+    const s = this.#statements(resource);
+    const { sql, args } = listSql(s.table, query);
+    const rows = this.#listStatement(sql).all(...args) as unknown as Row[];
+    const hasMore = rows.length > query.limit;
+    return { records: rows.slice(0, query.limit).map(toRecord), hasMore };
+  }
+
+  async getIdempotent(scope: string, key: string): Promise<IdempotentResponse | undefined> {
+    this.#open();
+    const row = this.#idempotency.get.get(scope, key) as { fingerprint: string; status: number; headers: string; body: string; created_at: number } | undefined;
+    if (!row) return undefined;
+    return { fingerprint: row.fingerprint, status: row.status, headers: JSON.parse(row.headers) as Record<string, string>, body: row.body, createdAt: row.created_at };
+  }
+
+  async putIdempotent(scope: string, key: string, response: IdempotentResponse): Promise<boolean> {
+    this.#open();
+    // One statement is one transaction; ON CONFLICT DO NOTHING keeps the first response.
+    const r = this.#idempotency.put.run(scope, key, response.fingerprint, response.status, JSON.stringify(response.headers), response.body, response.createdAt);
+    return Number(r.changes) === 1;
+  }
+
+  async expireIdempotent(before: number): Promise<number> {
+    this.#open();
+    return Number(this.#idempotency.expire.run(before).changes);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#db.close();
+  }
+
+  #open(): DatabaseSync {
+    if (this.#closed) throw new Error('the store is closed');
+    return this.#db;
+  }
+
+  /** The statements of a resource, prepared on first use (its table exists once migrated, here or by an earlier start). */
+  #statements(resource: string): Statements {
+    const db = this.#open();
+    const known = this.#resources.get(resource);
+    if (known) return known;
+    const table = tableName(resource);
+    const q = quoteIdent(table);
+    let statements: Statements;
+    try {
+      statements = {
+        table,
+        get: db.prepare(`SELECT ${RECORD_COLUMNS} FROM ${q} WHERE id = ?`),
+        nextSeq: db.prepare(`SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), coalesce((SELECT max(seq) FROM ${q}), 0)) + 1 AS next`),
+        insert: db.prepare(`INSERT INTO ${q} (seq, id, version, owner, data) VALUES (?, ?, 1, ?, ?) RETURNING seq`),
+        update: db.prepare(`UPDATE ${q} SET version = ?, data = ? WHERE seq = ?`),
+        remove: db.prepare(`DELETE FROM ${q} WHERE seq = ?`),
+      };
+    } catch (error) {
+      if (/no such table/.test((error as Error).message)) throw new Error(`bug: resource '${resource}' is not migrated`, { cause: error });
+      throw error;
+    }
+    this.#resources.set(resource, statements);
+    return statements;
+  }
+
+  #listStatement(sql: string): StatementSync {
+    let statement = this.#lists.get(sql);
+    if (statement) {
+      // Most recently used last, so the first key is the one to evict.
+      this.#lists.delete(sql);
+    } else {
+      statement = this.#db.prepare(sql);
+      if (this.#lists.size >= LIST_STATEMENT_CACHE) this.#lists.delete(this.#lists.keys().next().value as string);
+    }
+    this.#lists.set(sql, statement);
+    return statement;
+  }
+}
+
+/**
+ * Whether a record meets an expectation, in the order of RFC 9110 §13.2.2: the
+ * precondition (the version, If-Match) before what the method itself requires (the state).
+ * A record of another owner is reported as missing: to its non-owner it does not exist
+ * (object-level authorization; the result has no owner reason).
+ */
+function check(current: StoredRecord, expect: Expectation): Exclude<ChangeResult, { ok: true }> | undefined {
+  if (expect.owner !== undefined && current.owner !== expect.owner) return { ok: false, reason: 'missing' };
+  if (expect.version !== undefined && current.version !== expect.version) return { ok: false, reason: 'version', current };
+  if (expect.state) {
+    const value = current.data[expect.state.field];
+    if (typeof value !== 'string' || !expect.state.from.includes(value)) return { ok: false, reason: 'state', current };
+  }
+  return undefined;
+}
+
