@@ -26,7 +26,7 @@
  * selector (part 9) and API keys sent in the query (part 5). Those, `sort`, and the size
  * and position parameters take precedence over a field of the same name.
  */
-import type { Resource, Spec } from '../spec/model.ts';
+import type { Limits, Resource, Spec } from '../spec/model.ts';
 import { SAFETY } from '../spec/defaults.ts';
 import { closest } from '../spec/diagnostics.ts';
 import type { ScalarValue, SortKey } from '../store/store.ts';
@@ -37,14 +37,8 @@ import { idOf } from './representation.ts';
 
 export const SORT_PARAM = 'sort';
 
-export interface PageSettings {
-  readonly style: 'cursor' | 'offset';
-  readonly defaultSize: number;
-  readonly maxSize: number;
-  readonly overMax: 'clamp' | 'reject';
-  readonly sizeParam: string;
-  readonly positionParam: string;
-}
+/** The spec's pagination without its source pointer (a safety default has none). */
+export type PageSettings = Omit<NonNullable<Limits['pagination']>, 'pointer'>;
 
 /**
  * The spec's pagination, or the documented safety default when the spec is silent

@@ -94,7 +94,7 @@ function successOf(endpoint: Endpoint): Operation['success'] {
 }
 
 /** The path parameter that holds the id: `{id}` by the convention, else the last one. */
-function idParamOf(path: string): string {
+export function idParamOf(path: string): string {
   const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
   return names.includes('id') ? 'id' : (names.at(-1) ?? 'id');
 }

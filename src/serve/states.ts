@@ -30,6 +30,7 @@ import { changeRecord, ifMatchOf } from './concurrency.ts';
 import type { ServeContext } from './context.ts';
 import { HttpError } from './errors.ts';
 import { idempotent } from './idempotency.ts';
+import { idParamOf } from './resources.ts';
 import { etagOf, isObject, recordOutcome, type Outcome } from './representation.ts';
 import { validateBody, validatorsFor, validationFailed, type BodyValidator } from './validation.ts';
 
@@ -51,9 +52,7 @@ export function transitionHandler(ctx: ServeContext, endpoint: Endpoint): RouteH
     };
   }
   const body = requestValidator(ctx, resource, endpoint, transition);
-  // The path parameter holding the id: `{id}` by the convention, else the last one (as resources.ts reads it).
-  const params = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-  const idParam = params.includes('id') ? 'id' : (params.at(-1) ?? 'id');
+  const idParam = idParamOf(endpoint.path);
   const status = endpoint.responses.find((r) => r.status >= 200 && r.status < 300)?.status ?? 200;
   const plan: Plan = { resource, machine, transition, body, status };
   // A repeat of a transition with the same Idempotency-Key is replayed, not refused as illegal.
