@@ -14,6 +14,10 @@
  * svcspec and hand-written creates at both durabilities: synchronous=NORMAL, and FULL
  * (fsync per commit); reads and lists once (durability does not touch them).
  *
+ * Each row: requests/s, p50 and p99 latency, and the server's CPU time per response (from
+ * /proc, Linux): the servers compared on an operation take turns a second at a time, and
+ * CPU per response holds steady where requests/s moves with whatever else the machine runs.
+ *
  * Targets, per operation: svcspec at least 0.8x hand-written and at least 5x json-server.
  * A miss is reported, not failed. A server that does not start, or a run whose responses
  * are not all the expected status, makes the bench fail: it did not measure what it says.
@@ -24,11 +28,11 @@
  *                        per operation), and the bench prints where their time goes
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, startServer, type ServerProcess } from './support/children.ts';
+import { cpuMs, freePort, runNode, startServer, type ServerProcess } from './support/children.ts';
 import { summarizeProfile } from './support/cpuprofile.ts';
 import { sample, summarize, type LoadOptions, type LoadResult, type Sample } from './support/load.ts';
 import { textTable } from './support/timing.ts';
@@ -44,6 +48,7 @@ const TARGET_VS_JSON = 5;
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const SPEC = here('./fixtures/items.yaml');
 const SVCSPEC_SERVER = here('./servers/svcspec.ts');
+const SVCSPEC_SEED = here('./servers/svcspec-seed.ts');
 const HAND_SERVER = here('./servers/hand-written.ts');
 const JSON_SERVER_BIN = here('../node_modules/json-server/lib/bin.js');
 
@@ -68,6 +73,8 @@ interface Target {
   readonly kind: Kind;
   readonly durability?: Durability;
   readonly process: ServerProcess;
+  /** The name of its CPU profile, when profiled. */
+  readonly profile?: string;
   /** The paths of every page, for the list runs; collected by walking them. */
   pages: string[];
 }
@@ -78,6 +85,8 @@ interface Run {
   readonly durability?: Durability;
   readonly target: Target;
   result?: LoadResult;
+  /** CPU time the server used during the measured samples, in ms (Linux only). */
+  cpuMs?: number;
 }
 
 /** The same 10,000 records for every server: deterministic fields, random UUIDs. */
@@ -178,6 +187,8 @@ async function checkCreate(t: Target): Promise<void> {
 const int = (n: number) => Math.round(n).toLocaleString('en');
 const msText = (n: number) => `${n.toFixed(2)} ms`;
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+/** The server's CPU time per response of the measured samples: robust to what else the machine runs. */
+const cpuText = (run: Run) => (run.cpuMs === undefined || !run.result?.responses ? '-' : `${((run.cpuMs * 1000) / run.result.responses).toFixed(0)} µs`);
 
 function opText(run: Run): string {
   if (run.op === 'read') return 'read by id';
@@ -205,12 +216,15 @@ export async function serveBench(): Promise<BenchOutcome> {
       return m ? Number(m[1]) : undefined;
     };
     const hand = (durability: Durability) => startServer({ name: `hand-written (${durability})`, args: [HAND_SERVER, join(dir, `hand-${durability}.db`), durability, seedFile], readyFrom: portLine });
-    const svcspec = (durability: Durability, name: string) =>
-      startServer({
+    const svcspec = async (durability: Durability, name: string) => {
+      const db = join(dir, `svcspec-${name}.db`);
+      await runNode(`svcspec seeding (${name})`, [SVCSPEC_SEED, SPEC, db, seedFile]);
+      return startServer({
         name: `svcspec (${durability})`,
-        args: [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=svcspec-${name}.cpuprofile`] : []), SVCSPEC_SERVER, SPEC, join(dir, `svcspec-${name}.db`), durability, seedFile],
+        args: [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=svcspec-${name}.cpuprofile`] : []), SVCSPEC_SERVER, SPEC, db, durability],
         readyFrom: portLine,
       });
+    };
     const jsonPort = await freePort();
     const jsonServer = () =>
       startServer({
@@ -220,24 +234,26 @@ export async function serveBench(): Promise<BenchOutcome> {
         readyFrom: (line) => (line.includes('JSON Server started') ? jsonPort : undefined),
       });
 
-    // Profiling: one svcspec process per operation, so each profile is one operation's.
-    const svcspecNames: Record<'read' | 'list' | Durability, [Durability, string]> = profileDir
-      ? { read: ['normal', 'read'], list: ['normal', 'list'], normal: ['normal', 'create-normal'], full: ['full', 'create-full'] }
-      : { read: ['normal', 'normal'], list: ['normal', 'normal'], normal: ['normal', 'normal'], full: ['full', 'full'] };
-    const starts: { key: string; kind: Kind; durability?: Durability; process: Promise<ServerProcess> }[] = [
+    // The svcspec process of each operation: one per durability; when profiling, one per
+    // operation, so that each profile is of one operation.
+    const svcspecFor: Record<'read' | 'list' | Durability, string> = profileDir
+      ? { read: 'read', list: 'list', normal: 'create-normal', full: 'create-full' }
+      : { read: 'normal', list: 'normal', normal: 'normal', full: 'full' };
+    const starts: { key: string; kind: Kind; durability?: Durability; profile?: string; process: Promise<ServerProcess> }[] = [
       { key: 'hand normal', kind: 'hand-written', durability: 'normal', process: hand('normal') },
       { key: 'hand full', kind: 'hand-written', durability: 'full', process: hand('full') },
       { key: 'json', kind: 'json-server', process: jsonServer() },
     ];
-    for (const [durability, name] of Object.values(svcspecNames)) {
-      if (!starts.some((s) => s.key === `svcspec ${name}`)) starts.push({ key: `svcspec ${name}`, kind: 'svcspec', durability, process: svcspec(durability, name) });
+    for (const name of new Set(Object.values(svcspecFor))) {
+      const durability = name.endsWith('full') ? 'full' : 'normal';
+      starts.push({ key: `svcspec ${name}`, kind: 'svcspec', durability, ...(profileDir ? { profile: `svcspec-${name}.cpuprofile` } : {}), process: svcspec(durability, name) });
     }
     const started = await Promise.allSettled(starts.map((s) => s.process));
     const byKey = new Map<string, Target>();
     starts.forEach((s, i) => {
       const outcome = started[i]!;
       if (outcome.status !== 'fulfilled') return;
-      const target: Target = { kind: s.kind, ...(s.durability ? { durability: s.durability } : {}), process: outcome.value, pages: [] };
+      const target: Target = { kind: s.kind, ...(s.durability ? { durability: s.durability } : {}), ...(s.profile ? { profile: s.profile } : {}), process: outcome.value, pages: [] };
       targets.push(target);
       byKey.set(s.key, target);
     });
@@ -247,7 +263,7 @@ export async function serveBench(): Promise<BenchOutcome> {
       return { name: 'serve', ok: false };
     }
     const get = (key: string) => byKey.get(key)!;
-    const svc = (which: keyof typeof svcspecNames) => get(`svcspec ${svcspecNames[which][1]}`);
+    const svc = (op: keyof typeof svcspecFor) => get(`svcspec ${svcspecFor[op]}`);
 
     const runs: Run[] = [
       { op: 'read', target: get('hand normal') },
@@ -296,13 +312,20 @@ export async function serveBench(): Promise<BenchOutcome> {
       const warmups = new Map<Run, Sample[]>();
       const measured = new Map<Run, Sample[]>(group.map((run) => [run, []]));
       for (const run of group) warmups.set(run, [await sample(optionsOf(run), WARMUP_SECONDS, false)]);
-      for (let round = 0; round < rounds; round++) for (const run of group) measured.get(run)!.push(await sample(optionsOf(run), 1));
+      for (let round = 0; round < rounds; round++) {
+        for (const run of group) {
+          const before = cpuMs(run.target.process.child.pid);
+          measured.get(run)!.push(await sample(optionsOf(run), 1));
+          const after = cpuMs(run.target.process.child.pid);
+          if (before !== undefined && after !== undefined) run.cpuMs = (run.cpuMs ?? 0) + after - before;
+        }
+      }
       for (const run of group) {
         const r = (run.result = summarize(optionsOf(run).expect, measured.get(run)!, warmups.get(run)));
         const { target } = run;
         const alive = target.process.child.exitCode === null && target.process.child.signalCode === null;
         const trouble = [...r.problems, ...(alive ? [] : ['the server exited during the run'])];
-        console.log(`  ${opText(run).padEnd(24)} ${target.kind.padEnd(13)} ${int(r.rps).padStart(7)} req/s  p50 ${msText(r.p50Ms).padStart(9)}  p99 ${msText(r.p99Ms).padStart(9)}${trouble.length ? '  INVALID' : ''}`);
+        console.log(`  ${opText(run).padEnd(24)} ${target.kind.padEnd(13)} ${int(r.rps).padStart(7)} req/s  p50 ${msText(r.p50Ms).padStart(9)}  p99 ${msText(r.p99Ms).padStart(9)}  server CPU ${cpuText(run).padStart(8)}/request${trouble.length ? '  INVALID' : ''}`);
         for (const p of trouble) problems.push(`${opText(run)} on ${label(target)}: ${p}`);
       }
     }
@@ -320,6 +343,7 @@ export async function serveBench(): Promise<BenchOutcome> {
         int(r.rps),
         msText(r.p50Ms),
         msText(r.p99Ms),
+        cpuText(run),
         ratio(r.rps, hand.rps),
         ratio(r.rps, json.rps),
         own ? (vsHand >= TARGET_VS_HAND ? 'PASS' : 'MISS') : '-',
@@ -327,12 +351,13 @@ export async function serveBench(): Promise<BenchOutcome> {
       ];
     });
     console.log();
-    console.log(textTable(['server', 'operation', 'req/s', 'p50', 'p99', 'x hand', 'x json-server', `>=${TARGET_VS_HAND}x hand`, `>=${TARGET_VS_JSON}x json`], rows));
+    console.log(textTable(['server', 'operation', 'req/s', 'p50', 'p99', 'CPU/req', 'x hand', 'x json-server', `>=${TARGET_VS_HAND}x hand`, `>=${TARGET_VS_JSON}x json`], rows));
     console.log();
     const own = rows.filter((r) => r[0] === 'svcspec');
-    const misses = own.filter((r) => r[7] === 'MISS' || r[8] === 'MISS');
+    const misses = own.filter((r) => r[8] === 'MISS' || r[9] === 'MISS');
     console.log(`svcspec against the targets (${TARGET_VS_HAND}x hand-written, ${TARGET_VS_JSON}x json-server): ${own.length - misses.length} of ${own.length} operations PASS${misses.length ? `; MISS on ${misses.map((r) => r[1]).join(', ')}` : ''}`);
-    console.log(`creates with sync NORMAL / FULL compare like with like; json-server rewrites its whole db.json per write, without fsync (compared with both).`);
+    console.log('creates with sync NORMAL / FULL compare like with like; json-server rewrites its whole db.json per write, without fsync (compared with both).');
+    console.log('CPU/req: the server process\'s CPU time per response (user + system, /proc), steadier than req/s on a shared machine; fsync waits are not CPU.');
 
     if (problems.length) {
       console.error(`\nINVALID: responses other than the expected ones; these figures measure errors, not the service:`);
@@ -342,9 +367,12 @@ export async function serveBench(): Promise<BenchOutcome> {
 
     if (profileDir) {
       await Promise.all(targets.map((t) => t.process.stop()));
-      for (const file of (await readdir(profileDir)).filter((f) => f.startsWith('svcspec-') && f.endsWith('.cpuprofile')).sort()) {
-        console.log();
-        console.log(summarizeProfile(join(profileDir, file), 20).text);
+      for (const t of targets) {
+        if (!t.profile) continue;
+        const served = runs.filter((r) => r.target === t).reduce((n, r) => n + r.result!.served, 0) + t.pages.length;
+        const ops = runs.filter((r) => r.target === t).map(opText).join(', ');
+        console.log(`\n-- svcspec server (${t.durability}) serving ${ops}`);
+        console.log(summarizeProfile(join(profileDir, t.profile), { requests: served, top: 20 }).text);
       }
     }
     return { name: 'serve', ok: true };

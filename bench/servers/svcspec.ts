@@ -2,22 +2,20 @@
  * The svcspec reference service for the serve bench, in a process of its own: what
  * `svcspec serve --quiet` runs (createApp on an openSqliteStore), without the CLI around it.
  *
- *   node bench/servers/svcspec.ts <spec> <db file> <normal|full> [seed.json]
+ *   node bench/servers/svcspec.ts <spec> <db file> <normal|full>
  *
- * Seeds the records of seed.json (an array of `{ id, ...fields }` for the spec's first
- * resource) through the store (at durability normal, so seeding costs no fsync per record;
- * the store is then reopened at the durability asked), listens on a free loopback port and
- * prints `{"port":N}` on stdout. SIGTERM closes the app and the store and exits 0, so a
- * `--cpu-prof` profile is written.
+ * Listens on a free loopback port and prints `{"port":N}` on stdout. SIGTERM closes the app
+ * and the store and exits 0, so a `--cpu-prof` profile is written. The records are seeded
+ * beforehand by bench/servers/svcspec-seed.ts, in a process of its own, so a profile of
+ * this one is of serving only.
  */
-import { readFileSync } from 'node:fs';
 import { createApp } from '../../src/serve/app.ts';
 import { loadSpec } from '../../src/load/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
 
-const [specFile, dbFile, durability = 'full', seedFile] = process.argv.slice(2);
+const [specFile, dbFile, durability = 'full'] = process.argv.slice(2);
 if (!specFile || !dbFile || (durability !== 'normal' && durability !== 'full')) {
-  console.error('usage: svcspec.ts <spec> <db file> <normal|full> [seed.json]');
+  console.error('usage: svcspec.ts <spec> <db file> <normal|full>');
   process.exit(2);
 }
 
@@ -27,19 +25,6 @@ const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
 if (!spec || errors.length) {
   console.error(`svcspec bench server: ${specFile} does not load: ${errors.map((d) => d.message).join('; ')}`);
   process.exit(1);
-}
-const resource = spec.resources[0];
-if (!resource) {
-  console.error(`svcspec bench server: ${specFile} declares no resource`);
-  process.exit(1);
-}
-
-if (seedFile) {
-  const records = JSON.parse(readFileSync(seedFile, 'utf8')) as { id: string }[];
-  const seeding = await openSqliteStore({ path: dbFile, durability: 'normal' });
-  await seeding.migrate(spec.resources.map((r) => r.name));
-  for (const { id, ...data } of records) await seeding.insert(resource.name, { id, data });
-  await seeding.close();
 }
 
 const store = await openSqliteStore({ path: dbFile, durability });

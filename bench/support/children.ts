@@ -4,6 +4,7 @@
  * here is remembered and killed when the bench process exits, whatever the reason.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 
@@ -112,6 +113,26 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   return { name: options.name, url: `http://127.0.0.1:${port}`, child, stderr: () => err, stop };
 }
 
+/** Runs a node script to its end (seeding, say); fails with its stderr unless it exits 0. */
+export async function runNode(name: string, args: readonly string[]): Promise<void> {
+  guard();
+  const child = spawn(process.execPath, [...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  children.add(child);
+  let err = '';
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (chunk: string) => {
+    err = (err + chunk).slice(-8192);
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('error', (error) => reject(new Error(`${name} could not be started: ${error.message}`)));
+    child.once('close', (code, signal) => {
+      children.delete(child);
+      if (code === 0) resolve();
+      else reject(new Error(`${name} failed (${signal ?? `code ${code}`})${err.trim() ? `; its stderr:\n${err.trim()}` : ''}`));
+    });
+  });
+}
+
 /** A port free on loopback now, for a server that cannot be told to pick its own. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -123,4 +144,20 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * CPU time a process has used so far (user + system), in ms, from /proc (Linux); undefined
+ * elsewhere. Clock ticks are taken as 100 a second, the USER_HZ of every Linux port in use.
+ */
+export function cpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined || process.platform !== 'linux') return undefined;
+  try {
+    // pid (comm) state ppid ... : utime and stime are the 14th and 15th fields.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,10 +1,17 @@
 /**
- * Where the time goes in a V8 CPU profile (`node --cpu-prof`): self time by function, by
- * place (the project's modules, each package, node internals, GC), and total (inclusive)
- * time of the project's own functions. The serve bench prints it for the svcspec server
- * when SVCSPEC_BENCH_PROFILE is set; by hand:
+ * Where the time goes in a V8 CPU profile (`node --cpu-prof`) of a server: self time by
+ * function, by place (the project's modules, each package, node internals, GC), and total
+ * (inclusive) time of the project's own functions. Start-up (everything before the first
+ * HTTP request) is left out; given the number of requests served, times are per request.
+ * The profiler samples the main thread whenever it is not idle: time blocked in a
+ * synchronous call (SQLite's fsync at COMMIT) counts as busy.
+ * The serve bench prints it for the svcspec servers when SVCSPEC_BENCH_PROFILE is set; by hand:
  *
- *   npx node bench/support/cpuprofile.ts <file.cpuprofile> [top]
+ *   npx node bench/support/cpuprofile.ts <file.cpuprofile> [requests served] [top]
+ *
+ * Self time of `writeUtf8String` is the socket write (one write(2) per response, kernel
+ * loopback TCP included); sampling attributes it unevenly between processes, so compare
+ * it with care.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -48,12 +55,22 @@ function nameOf(frame: CallFrame): string {
 }
 
 export interface ProfileSummary {
-  readonly totalMs: number;
-  readonly idleMs: number;
+  readonly startupMs: number;
+  readonly busyMs: number;
   readonly text: string;
 }
 
-export function summarizeProfile(file: string, top = 25): ProfileSummary {
+export interface SummaryOptions {
+  /** Requests the process served: times are then given per request. */
+  readonly requests?: number;
+  readonly top?: number;
+}
+
+/** Node's HTTP server taking a request: its first sample ends the start-up. */
+const isRequest = (frame: CallFrame) => frame.functionName === 'parserOnIncoming' && frame.url === 'node:_http_server';
+
+export function summarizeProfile(file: string, options: SummaryOptions = {}): ProfileSummary {
+  const top = options.top ?? 25;
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
@@ -62,25 +79,33 @@ export function summarizeProfile(file: string, top = 25): ProfileSummary {
   const self = new Map<string, number>();
   const places = new Map<string, number>();
   const inclusive = new Map<string, number>();
-  let total = 0;
-  let idle = 0;
+  const stackOf = (leaf: ProfileNode): CallFrame[] => {
+    const frames: CallFrame[] = [];
+    for (let id: number | undefined = leaf.id; id !== undefined; id = parent.get(id)) frames.push(byId.get(id)!.callFrame);
+    return frames;
+  };
+  let startup = 0;
+  let serving = false;
+  let busy = 0;
   for (let i = 0; i < profile.samples.length; i++) {
     const us = profile.timeDeltas[i] ?? 0;
     const leaf = byId.get(profile.samples[i]!);
     if (!leaf) continue;
-    total += us;
-    if (leaf.callFrame.functionName === '(idle)') {
-      idle += us;
+    if (leaf.callFrame.functionName === '(idle)') continue;
+    const frames = stackOf(leaf);
+    if (!serving && !frames.some(isRequest)) {
+      startup += us;
       continue;
     }
+    serving = true;
+    busy += us;
     const key = nameOf(leaf.callFrame);
     self.set(key, (self.get(key) ?? 0) + us);
     const place = placeOf(leaf.callFrame);
     places.set(place, (places.get(place) ?? 0) + us);
     // Inclusive time of the project's own functions, each counted once per sample.
     const seen = new Set<string>();
-    for (let id: number | undefined = leaf.id; id !== undefined; id = parent.get(id)) {
-      const frame = byId.get(id)!.callFrame;
+    for (const frame of frames) {
       if (!placeOf(frame).startsWith('src/')) continue;
       const k = nameOf(frame);
       if (seen.has(k)) continue;
@@ -88,30 +113,31 @@ export function summarizeProfile(file: string, top = 25): ProfileSummary {
       inclusive.set(k, (inclusive.get(k) ?? 0) + us);
     }
   }
-  const busy = total - idle;
   const pct = (us: number) => `${((100 * us) / busy).toFixed(1)} %`;
-  const ms = (us: number) => `${(us / 1000).toFixed(0)} ms`;
+  const perRequest = options.requests ? options.requests : undefined;
+  const unit = perRequest ? 'µs/request' : 'ms';
+  const amount = (us: number) => (perRequest ? `${(us / perRequest).toFixed(1)} µs` : `${(us / 1000).toFixed(0)} ms`);
   const rank = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n);
   const text = [
-    `profile ${file}: ${ms(total)} sampled, ${ms(idle)} idle, ${ms(busy)} busy (percentages of busy time)`,
+    `profile ${file}: start-up ${(startup / 1000).toFixed(0)} ms left out; serving: the main thread busy ${(busy / 1000).toFixed(0)} ms (blocking calls such as fsync included)${perRequest ? ` over ${perRequest.toLocaleString('en')} requests, ${(busy / perRequest).toFixed(0)} µs per request` : ''}`,
     '',
-    'self time by place',
-    textTable(['place', 'self', 'share'], rank(places, 15).map(([k, v]) => [k, ms(v), pct(v)])),
+    `self time by place (${unit})`,
+    textTable(['place', 'self', 'share'], rank(places, 15).map(([k, v]) => [k, amount(v), pct(v)])),
     '',
-    `top ${top} functions by self time`,
-    textTable(['function  place:line', 'self', 'share'], rank(self, top).map(([k, v]) => [k, ms(v), pct(v)])),
+    `top ${top} functions by self time (${unit})`,
+    textTable(['function  place:line', 'self', 'share'], rank(self, top).map(([k, v]) => [k, amount(v), pct(v)])),
     '',
-    `top ${top} functions of src/ by total time (their callees included)`,
-    textTable(['function  place:line', 'total', 'share'], rank(inclusive, top).map(([k, v]) => [k, ms(v), pct(v)])),
+    `top ${top} functions of src/ by total time, their callees included (${unit})`,
+    textTable(['function  place:line', 'total', 'share'], rank(inclusive, top).map(([k, v]) => [k, amount(v), pct(v)])),
   ].join('\n');
-  return { totalMs: total / 1000, idleMs: idle / 1000, text };
+  return { startupMs: startup / 1000, busyMs: busy / 1000, text };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [file, top] = process.argv.slice(2);
+  const [file, requests, top] = process.argv.slice(2);
   if (!file) {
-    console.error('usage: cpuprofile.ts <file.cpuprofile> [top]');
+    console.error('usage: cpuprofile.ts <file.cpuprofile> [requests served] [top]');
     process.exit(2);
   }
-  console.log(summarizeProfile(file, top ? Number(top) : 25).text);
+  console.log(summarizeProfile(file, { ...(requests ? { requests: Number(requests) } : {}), top: top ? Number(top) : 25 }).text);
 }

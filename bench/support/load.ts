@@ -86,6 +86,8 @@ export interface LoadResult {
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly responses: number;
+  /** Responses of the warm-ups and the measured samples: all the server answered. */
+  readonly served: number;
   /** Responses by status, socket errors and timeouts, warm-ups included. */
   readonly statuses: Readonly<Record<string, number>>;
   /** Why the runs do not measure what they should; empty when every response was `expect`. */
@@ -153,5 +155,6 @@ export function summarize(expect: number, measured: readonly Sample[], warmups: 
     at += s.latencies.length;
   }
   all.sort();
-  return { rps: seconds > 0 ? responses / seconds : 0, p50Ms: percentile(all, 50), p99Ms: percentile(all, 99), responses, statuses, problems };
+  const served = responses + warmups.reduce((n, s) => n + s.responses, 0);
+  return { rps: seconds > 0 ? responses / seconds : 0, p50Ms: percentile(all, 50), p99Ms: percentile(all, 99), responses, served, statuses, problems };
 }

@@ -34,7 +34,7 @@ export function median(values: readonly number[]): number {
 /** A plain text table, columns padded; numbers right-aligned. */
 export function textTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const numeric = header.map((_, i) => rows.every((r) => /^([\d.,x ]+(ms| %)?|-)$/.test(r[i]!)));
+  const numeric = header.map((_, i) => rows.every((r) => /^([\d.,x ]+(ms|µs| %)?|-)$/.test(r[i]!)));
   const line = (cells: readonly string[]) => cells.map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
