@@ -8,7 +8,6 @@
  *   idOf(resource)              the id field and how it is assigned
  *   Outcome                     a response as data (status, headers, body), so it can be replayed
  */
-import { createHash } from 'node:crypto';
 import type { Field, IdAssignment, Resource, Shape } from '../spec/model.ts';
 import type { StoredRecord } from '../store/store.ts';
 
@@ -51,7 +50,9 @@ export function apiId(rule: IdRule, stored: string): string | number {
 
 /** The JSON body of a record: the id first, then the fields in declared order, writeOnly ones left out. */
 export function present(resource: Resource, record: StoredRecord): Record<string, unknown> {
-  const rule = idOf(resource);
+  const { rule, writeOnly } = presenterOf(resource);
+  // The hot path of every read and list: nothing to strip, the stored order is the declared one.
+  if (!writeOnly) return { [rule.field]: apiId(rule, record.id), ...record.data };
   const out: Record<string, unknown> = { [rule.field]: apiId(rule, record.id) };
   const data = stripWriteOnly(resource.fields, record.data);
   for (const f of resource.fields) if (f.name in data && f.name !== rule.field) out[f.name] = data[f.name];
@@ -71,6 +72,25 @@ function stripWriteOnly(fields: readonly Field[], data: Readonly<Record<string, 
   return out;
 }
 
+interface Presenter {
+  readonly rule: IdRule;
+  /** Whether any field, at any depth, is writeOnly. */
+  readonly writeOnly: boolean;
+}
+
+const presenters = new WeakMap<Resource, Presenter>();
+
+function presenterOf(resource: Resource): Presenter {
+  let p = presenters.get(resource);
+  if (!p) presenters.set(resource, (p = { rule: idOf(resource), writeOnly: resource.fields.some(hasWriteOnly) }));
+  return p;
+}
+
+function hasWriteOnly(shape: Shape): boolean {
+  if ('writeOnly' in shape && shape.writeOnly) return true;
+  return (shape.properties ?? []).some(hasWriteOnly) || (shape.items !== undefined && hasWriteOnly(shape.items));
+}
+
 /** writeOnly members of nested objects (and of objects inside arrays) are left out too. */
 function stripShape(shape: Shape, value: unknown): unknown {
   if (shape.type === 'object' && shape.properties && isObject(value)) return stripWriteOnly(shape.properties, value);
@@ -79,14 +99,13 @@ function stripShape(shape: Shape, value: unknown): unknown {
 }
 
 /**
- * A strong entity tag (RFC 9110 §8.8.3): the record's version, then a hash of its id,
- * insertion sequence and version. The version changes on every write, so the tag does;
- * the sequence keeps a record deleted and re-created under the same client id from ever
- * matching a tag of its predecessor. Opaque to clients; compared as a whole.
+ * A strong entity tag (RFC 9110 §8.8.3): the record's insertion sequence and version. The
+ * version changes on every write, so the tag does; the sequence is never reused, so a record
+ * deleted and re-created under the same client id never matches a tag of its predecessor.
+ * Opaque to clients; compared as a whole. No hashing: it is on the path of every response.
  */
 export function etagOf(record: StoredRecord): string {
-  const hash = createHash('sha256').update(`${record.id}\u0000${record.seq}\u0000${record.version}`).digest('base64url').slice(0, 16);
-  return `"${record.version}-${hash}"`;
+  return `"${record.seq.toString(36)}.${record.version.toString(36)}"`;
 }
 
 /** `/{plural}/{id}`, relative to {base_url} (RFC 9110 §10.2.2 allows a relative reference). */

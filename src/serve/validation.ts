@@ -118,6 +118,7 @@ export function compileValidators(spec: Spec, ajv: Ajv, resource: Resource, opti
   };
 
   const shapeOf = (s: Shape, mode: Mode): Schema => shapeSchema(s, mode, { spec, limits, ajv });
+  const hasRefs = declared.some(holdsRef);
   const compile = (schema: Schema, optionalBody = false): BodyValidator => {
     const validate: ValidateFunction = ajv.compile(schema);
     return {
@@ -126,7 +127,7 @@ export function compileValidators(spec: Spec, ajv: Ajv, resource: Resource, opti
         if (!isObject(body)) return optionalBody && body === undefined ? [] : [notAnObject(body, `a ${label}`)];
         return validate(body) ? [] : violationsOf(validate.errors ?? []);
       },
-      refs: (body) => refsIn(spec, declared, body),
+      refs: hasRefs ? (body) => refsIn(spec, declared, body) : () => [],
     };
   };
 
@@ -314,6 +315,10 @@ export function refsIn(spec: Spec, fields: readonly Field[], body: Readonly<Reco
   };
   for (const f of fields) visit(f, body[f.name], child(at, f.name));
   return out;
+}
+
+function holdsRef(s: Shape): boolean {
+  return s.type === 'ref' || (s.items !== undefined && holdsRef(s.items)) || (s.properties ?? []).some(holdsRef);
 }
 
 function jsonTypeFits(type: 'string' | 'integer', value: unknown): boolean {

@@ -80,6 +80,12 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   return new SqliteStoreImpl(db);
 }
 
+/** SQLITE_CONSTRAINT_UNIQUE (2067) or SQLITE_CONSTRAINT_PRIMARYKEY (1555). */
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { errcode?: number }).errcode;
+  return code === 2067 || code === 1555;
+}
+
 /** Runs work in one write transaction: committed if it returns, rolled back if it throws. */
 function transaction<T>(db: DatabaseSync, work: () => T): T {
   db.exec('BEGIN IMMEDIATE');
@@ -161,7 +167,8 @@ class SqliteStoreImpl implements SqliteStore {
           data TEXT NOT NULL
         )`);
         // Lists of an owner's records (object-level authorization) are the common filtered read.
-        db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(ownerIndexName(resources[i]))} ON ${quoteIdent(t)} (owner, seq)`);
+        // Partial: records without an owner (resources that are not owned) cost no index upkeep.
+        db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(ownerIndexName(resources[i]))} ON ${quoteIdent(t)} (owner, seq) WHERE owner IS NOT NULL`);
       }
     });
   }
@@ -170,15 +177,23 @@ class SqliteStoreImpl implements SqliteStore {
     const s = this.#statements(resource);
     const data = JSON.stringify(record.data);
     const owner = record.owner ?? null;
-    return transaction(this.#db, () => {
-      let seq: number | null = null;
-      let id = record.id;
-      if (id === undefined) {
-        // The next sequence number, read under the write lock: AUTOINCREMENT's own counter,
-        // which remembers deleted rows, so an id is never handed out twice.
-        seq = Number(s.nextSeq.get(s.table)?.next);
-        id = String(seq);
+    if (record.id !== undefined) {
+      // A given id: one INSERT, atomic and durable on its own (autocommit); the UNIQUE
+      // constraint refuses a taken id inside that same statement.
+      const id = record.id;
+      try {
+        const inserted = s.insert.get(null, id, owner, data) as { seq: number };
+        return toRecord({ seq: inserted.seq, id, version: 1, owner, data });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new DuplicateIdError(resource, id);
+        throw error;
       }
+    }
+    return transaction(this.#db, () => {
+      // The next sequence number, read under the write lock: AUTOINCREMENT's own counter,
+      // which remembers deleted rows, so an id is never handed out twice.
+      const seq = Number(s.nextSeq.get(s.table)?.next);
+      const id = String(seq);
       // A resource that mixes given and sequence ids can meet a taken id here too.
       if (s.get.get(id) !== undefined) throw new DuplicateIdError(resource, id);
       const inserted = s.insert.get(seq, id, owner, data) as { seq: number };
