@@ -36,9 +36,15 @@ async function start(db: string, durability: string): Promise<{ child: ChildProc
 for (const durability of ['full', 'normal']) {
   test(`durability (${durability}): every acknowledged write survives SIGKILL`, async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'svcspec-durability-'));
-    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const children: ChildProcess[] = [];
+    // Every server stopped first, then its files removed (a live server would write them again).
+    t.after(async () => {
+      await Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((r) => { c.once('exit', r); c.kill('SIGKILL'); })));
+      rmSync(dir, { recursive: true, force: true });
+    });
     const db = join(dir, 'notes.db');
     const first = await start(db, durability);
+    children.push(first.child);
     const acknowledged: string[] = [];
     let killed = false;
     const writer = async (w: number) => {
@@ -63,7 +69,7 @@ for (const durability of ['full', 'normal']) {
     const count = acknowledged.length;
 
     const second = await start(db, durability);
-    t.after(() => second.child.kill('SIGKILL'));
+    children.push(second.child);
     const missing: string[] = [];
     for (let i = 0; i < acknowledged.length; i += 50) {
       const batch = acknowledged.slice(i, i + 50);
