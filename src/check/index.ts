@@ -33,6 +33,9 @@ export function checkSpec(spec: Spec | undefined, loadDiagnostics: readonly Diag
     };
   }
   const found: Diagnostic[] = [...loadDiagnostics, ...runRules(spec, RULES)];
+  // Part verdicts weigh the inconsistencies found in each part.
+  const errorsByPart = new Map<PartName, number>();
+  for (const d of found) if (d.severity === 'error' && d.part) errorsByPart.set(d.part, (errorsByPart.get(d.part) ?? 0) + 1);
   const statuses = {} as Record<PartName, PartStatus>;
   const parts: PartReport[] = [];
   for (const info of PARTS) {
@@ -45,18 +48,14 @@ export function checkSpec(spec: Spec | undefined, loadDiagnostics: readonly Diag
     // The completeness findings belong to the part they speak of.
     if (status === 'gap') found.push({ ...diagnostic(CHECK_CODES.partGap, { number: info.number, title: info.title, asks: info.asks }, where()), part: info.name });
     if (status === 'partial') found.push({ ...diagnostic(CHECK_CODES.partPartial, { number: info.number, title: info.title, missing: missing.join('; ') }, where()), part: info.name });
-    parts.push({ name: info.name, number: info.number, title: info.title, statement: state.statement, status, missing, ...partVerdicts(info.name, status, missing, 0) });
+    parts.push({ name: info.name, number: info.number, title: info.title, statement: state.statement, status, missing, ...partVerdicts(info.name, status, missing, errorsByPart.get(info.name) ?? 0) });
   }
-  // Part verdicts also weigh the inconsistencies found in each part.
-  const errorsByPart = new Map<PartName, number>();
-  for (const d of found) if (d.severity === 'error' && d.part) errorsByPart.set(d.part, (errorsByPart.get(d.part) ?? 0) + 1);
-  const finalParts = parts.map((p) => ({ ...p, ...partVerdicts(p.name, p.status, p.missing, errorsByPart.get(p.name) ?? 0) }));
   const overall = overallVerdicts(statuses, found);
   return {
     file,
     loaded: true,
     ...(spec.title ?? spec.purpose.name ? { title: spec.title ?? spec.purpose.name } : {}),
-    parts: finalParts,
+    parts,
     diagnostics: found,
     defaults: SAFETY_DEFAULTS.filter((d) => d.applies(spec)).map(({ part, key, value, why }) => ({ part, key, value, why })),
     builder: overall.builder,

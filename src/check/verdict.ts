@@ -15,7 +15,7 @@ export function partVerdicts(part: PartName, status: PartStatus, missing: readon
   const lacking = status === 'gap' ? 'not shown' : status === 'partial' ? `it does not say ${missing.join(', ')}` : '';
   const problems = [lacking, broken].filter(Boolean).join('; ');
   const builder: Verdict = problems
-    ? { ok: false, reason: `Nothing to implement here: ${problems}.`.replace('Nothing to implement here: it', 'Not buildable yet: it') }
+    ? { ok: false, reason: `${status === 'gap' ? 'Nothing to implement here' : 'Not buildable yet'}: ${problems}.` }
     : { ok: true, reason: status === 'none' ? 'Stated as not applying: nothing to build.' : 'A builder can implement it.' };
   if (!TESTABLE.has(part)) {
     return { builder, tester: { ok: status !== 'gap', reason: status === 'gap' ? 'Nothing to check here: not shown.' : 'Prose: it guides the tests and is not checked itself.' } };

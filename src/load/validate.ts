@@ -30,17 +30,17 @@ function validationSchema(): Schema {
   return schema;
 }
 
-let compiled: ValidateFunction | undefined;
-let compiledSchema: Schema | undefined;
+let compiled: { validate: ValidateFunction; schema: Schema } | undefined;
 
+/** Compiled once per process, on first use. */
 function validator(): { validate: ValidateFunction; schema: Schema } {
-  if (!compiled || !compiledSchema) {
-    compiledSchema = validationSchema();
+  if (!compiled) {
+    const schema = validationSchema();
     const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, allowUnionTypes: true });
     addFormats(ajv);
-    compiled = ajv.compile(compiledSchema);
+    compiled = { validate: ajv.compile(schema), schema };
   }
-  return { validate: compiled, schema: compiledSchema };
+  return compiled;
 }
 
 export function validateStructure(data: unknown, source: SpecSource): Diagnostic[] {

@@ -14,7 +14,7 @@ import { renderDocument } from '../doc/index.ts';
 import type { Endpoint, Spec } from '../spec/model.ts';
 import { SAFETY } from '../spec/defaults.ts';
 import type { Store } from '../store/store.ts';
-import { createContext, type ServeContext } from './context.ts';
+import { createContext } from './context.ts';
 import { HttpError, renderError } from './errors.ts';
 import { startIdempotencySweep } from './idempotency.ts';
 import { registerRoutes } from './routes.ts';
@@ -38,11 +38,12 @@ declare module 'fastify' {
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const { spec, store } = options;
   const ctx = createContext(spec, store, options.now);
+  const bodyLimit = spec.limits.body?.maxBytes ?? SAFETY.bodyMaxBytes;
   const app = Fastify({
     logger: options.logger ?? false,
     // One line per request, written by the onResponse hook below, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: spec.limits.body?.maxBytes ?? SAFETY.bodyMaxBytes,
+    bodyLimit,
     // Strict JSON: a body with __proto__ or constructor.prototype is refused, not merged.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
@@ -52,7 +53,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   acceptJsonOnly(app);
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const httpError = toHttpError(error, ctx);
+    const httpError = toHttpError(error, bodyLimit);
     if (httpError.situation === 'internal') request.log.error({ err: error }, 'unexpected fault');
     const rendered = renderError(ctx.errorShape, ctx.resolveError(httpError.situation), httpError, request.url);
     void reply.code(rendered.status).headers(rendered.headers).type(rendered.contentType).send(rendered.body);
@@ -90,13 +91,13 @@ function acceptJsonOnly(app: FastifyInstance): void {
 }
 
 /** Fastify's own errors, mapped to the situations of the HTTP error catalog. */
-function toHttpError(error: FastifyError, _ctx: ServeContext): HttpError {
+function toHttpError(error: FastifyError, bodyLimit: number): HttpError {
   if (error instanceof HttpError) return error;
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new HttpError('unsupported-media-type', { detail: 'Request bodies must be application/json.' });
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new HttpError('payload-too-large', { detail: `The body is larger than the limit of ${String((error as { bodyLimit?: number }).bodyLimit ?? '')} bytes.`.replace(' of  bytes', '') });
+      return new HttpError('payload-too-large', { detail: `The body is larger than the limit of ${bodyLimit} bytes.` });
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new HttpError('malformed-body', { detail: 'The body is empty; send a JSON document or no Content-Type.' });
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

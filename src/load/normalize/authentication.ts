@@ -47,11 +47,6 @@ function normalizeScheme(name: string, raw: unknown, pointer: string): AuthSchem
   }
 }
 
-/** Whether a rule's `match` (an endpoint id or `resource.*`) covers an endpoint. */
-export function ruleMatches(match: string, endpoint: Pick<Endpoint, 'id' | 'resource'>): boolean {
-  return match === endpoint.id || match === `${endpoint.resource}.*`;
-}
-
 /** The rules by what they match, built once per spec so each endpoint looks its rules up. */
 export function rulesByMatch(auth: Authentication): ReadonlyMap<string, readonly AuthRule[]> {
   const byMatch = new Map<string, AuthRule[]>();

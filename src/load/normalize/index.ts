@@ -8,7 +8,7 @@ import { normalizeErrors } from './errors.ts';
 import { normalizeEvents } from './events.ts';
 import { normalizeLimits } from './limits.ts';
 import { normalizePurpose } from './purpose.ts';
-import { defined, isRecord, str } from './read.ts';
+import { defined, str } from './read.ts';
 import { normalizeResources } from './resources.ts';
 import { normalizeStates } from './states.ts';
 import { normalizeVersioning } from './versioning.ts';
@@ -40,4 +40,3 @@ export function normalize(raw: Record<string, unknown>, parts: Record<PartName, 
   });
 }
 
-export { isRecord };
