@@ -3,7 +3,8 @@
  * out. It never listens; tests use `inject()` or `listen()` themselves, and the CLI listens.
  *
  * The request pipeline, one module per part of the spec:
- *   onRequest   versioning (9), authentication (5), rate limits (8)       [issue: auth, limits, versioning]
+ *   onRequest   time-out (8) first, so it covers the whole request; then versioning (9),
+ *               authentication (5), rate limits (8, per credential, so after authentication)
  *   parsing     JSON bodies only (415 otherwise), size cap (413), malformed (400)
  *   handler     resources (2) and states (3) by endpoint (4), validation, ETags, idempotency
  *   errors      every failure in the declared shape (7)
@@ -18,6 +19,7 @@ import { createContext } from './context.ts';
 import { HttpError, renderError } from './errors.ts';
 import { startIdempotencySweep } from './idempotency.ts';
 import { registerRoutes } from './routes.ts';
+import './principal.ts';
 
 export interface AppOptions {
   readonly spec: Spec;
@@ -64,6 +66,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onResponse', async (request, reply) => {
     request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
   });
+
+  // Stable request shapes (Fastify's advice): every request has these, set by the part modules.
+  app.decorateRequest('principal', undefined);
+  app.decorateRequest('apiVersion', undefined);
+  // ---- onRequest part modules, in this order (see the header) ----
+  // ---- end of the onRequest part modules ----
 
   await store.migrate(spec.resources.map((r) => r.name));
   registerRoutes(app, ctx);
