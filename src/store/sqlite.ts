@@ -6,6 +6,7 @@
  *                    id TEXT UNIQUE NOT NULL                as stored; sequence ids are String(seq)
  *                    version INTEGER, owner TEXT, data TEXT (the JSON document, verbatim)
  *   idempotency      (scope, key) → the first response
+ *   credentials      issued credentials, secrets hashed (src/store/sqlite-credentials.ts)
  *
  * Every write is one `BEGIN IMMEDIATE … COMMIT`: the write lock is taken up front, so the
  * reads that decide a compare-and-set (version, state, owner) and the write that follows
@@ -19,7 +20,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { CREDENTIALS_DDL, sqliteCredentials } from './sqlite-credentials.ts';
 import { listSql, ownerIndexName, quoteIdent, RECORD_COLUMNS, tableName } from './sqlite-sql.ts';
+import type { CredentialStore } from './credentials.ts';
 import { DuplicateIdError, type ChangeResult, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type RemoveResult, type Store, type StoredRecord } from './store.ts';
 
 export interface SqliteStoreOptions {
@@ -47,7 +50,7 @@ export interface SqliteStore extends Store {
 }
 
 /** The layout this code reads and writes, kept in `PRAGMA user_version`. */
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 /** List statements differ by filter fields and sort; enough for any spec, bounded for a hostile one. */
 const LIST_STATEMENT_CACHE = 256;
 
@@ -71,6 +74,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
         PRIMARY KEY (scope, key)
       )`);
       db.exec('CREATE INDEX IF NOT EXISTS idempotency_by_age ON idempotency (created_at)');
+      // Schema 2 added the credentials table; creating it is all a schema-1 file needs.
+      for (const ddl of CREDENTIALS_DDL) db.exec(ddl);
       if (version < SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     });
   } catch (error) {
@@ -128,10 +133,12 @@ class SqliteStoreImpl implements SqliteStore {
   readonly #resources = new Map<string, Statements>();
   readonly #lists = new Map<string, StatementSync>();
   readonly #idempotency: { get: StatementSync; put: StatementSync; expire: StatementSync };
+  readonly credentials: CredentialStore;
   #closed = false;
 
   constructor(db: DatabaseSync) {
     this.#db = db;
+    this.credentials = sqliteCredentials(db, () => this.#open());
     this.#idempotency = {
       get: db.prepare('SELECT fingerprint, status, headers, body, created_at FROM idempotency WHERE scope = ? AND key = ?'),
       put: db.prepare('INSERT INTO idempotency (scope, key, fingerprint, status, headers, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO NOTHING'),

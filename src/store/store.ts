@@ -8,6 +8,7 @@
  * once committed. Conditional writes (a version, a state) are compare-and-set inside the
  * transaction, so two concurrent transitions of one record never both succeed.
  */
+import type { CredentialStore } from './credentials.ts';
 
 export interface StoredRecord {
   /** The id as stored (text); the API layer types it (sequence ids are integers). */
@@ -90,6 +91,8 @@ export interface Store {
   putIdempotent(scope: string, key: string, response: IdempotentResponse): Promise<boolean>;
   /** Forgets keys older than this (epoch ms). */
   expireIdempotent(before: number): Promise<number>;
+  /** Credentials the service issued (part 5). */
+  readonly credentials: CredentialStore;
   close(): Promise<void>;
 }
 

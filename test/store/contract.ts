@@ -20,6 +20,7 @@
 import { describe, test } from 'node:test';
 import type { Store } from '../../src/store/store.ts';
 import { R, type Case } from './contract/case.ts';
+import { credentialCases } from './contract/credentials.ts';
 import { concurrencyCases } from './contract/concurrency.ts';
 import { idempotencyCases } from './contract/idempotency.ts';
 import { listCases } from './contract/list.ts';
@@ -30,7 +31,7 @@ export interface ContractOptions {
   readonly skip?: Readonly<Record<string, string>>;
 }
 
-const cases: readonly Case[] = [...recordCases, ...listCases, ...idempotencyCases, ...concurrencyCases];
+const cases: readonly Case[] = [...recordCases, ...listCases, ...idempotencyCases, ...credentialCases, ...concurrencyCases];
 
 export function storeContract(name: string, open: () => Promise<Store>, options: ContractOptions = {}): void {
   const skip = options.skip ?? {};

@@ -20,6 +20,7 @@ export function gatedStore(inner: Store): { store: Store; gate(n: number): Promi
     getIdempotent: (s, k) => inner.getIdempotent(s, k),
     putIdempotent: (s, k, v) => inner.putIdempotent(s, k, v),
     expireIdempotent: (b) => inner.expireIdempotent(b),
+    credentials: inner.credentials,
     close: () => inner.close(),
   };
   async function get(resource: string, id: string): Promise<StoredRecord | undefined> {

@@ -1,0 +1,80 @@
+/**
+ * The credentials of the SQLite store (src/store/credentials.ts), in its own table beside
+ * the resource tables: `credentials (id PRIMARY KEY, scheme, kind, secret_hash, scopes JSON,
+ * principal, label, created_at, expires_at, revoked_at)`. Each call is one statement, so
+ * one transaction: a revocation is durable once it returns.
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { CredentialKind, CredentialRecord, CredentialStore } from './credentials.ts';
+
+export const CREDENTIALS_DDL = [
+  `CREATE TABLE IF NOT EXISTS credentials (
+    id TEXT PRIMARY KEY, scheme TEXT NOT NULL, kind TEXT NOT NULL, secret_hash TEXT NOT NULL,
+    scopes TEXT NOT NULL, principal TEXT NOT NULL, label TEXT,
+    created_at INTEGER NOT NULL, expires_at INTEGER, revoked_at INTEGER
+  )`,
+  'CREATE INDEX IF NOT EXISTS credentials_by_expiry ON credentials (expires_at) WHERE expires_at IS NOT NULL',
+];
+
+interface Row {
+  readonly id: string;
+  readonly scheme: string;
+  readonly kind: string;
+  readonly secret_hash: string;
+  readonly scopes: string;
+  readonly principal: string;
+  readonly label: string | null;
+  readonly created_at: number;
+  readonly expires_at: number | null;
+  readonly revoked_at: number | null;
+}
+
+const COLUMNS = 'id, scheme, kind, secret_hash, scopes, principal, label, created_at, expires_at, revoked_at';
+
+function toCredential(row: Row): CredentialRecord {
+  return {
+    id: row.id,
+    scheme: row.scheme,
+    kind: row.kind as CredentialKind,
+    secretHash: row.secret_hash,
+    scopes: JSON.parse(row.scopes) as string[],
+    principal: row.principal,
+    createdAt: row.created_at,
+    ...(row.label !== null ? { label: row.label } : {}),
+    ...(row.expires_at !== null ? { expiresAt: row.expires_at } : {}),
+    ...(row.revoked_at !== null ? { revokedAt: row.revoked_at } : {}),
+  };
+}
+
+export function sqliteCredentials(db: DatabaseSync, open: () => void): CredentialStore {
+  const s: Record<'put' | 'get' | 'list' | 'revoke' | 'expire', StatementSync> = {
+    put: db.prepare(`INSERT INTO credentials (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    get: db.prepare(`SELECT ${COLUMNS} FROM credentials WHERE id = ?`),
+    list: db.prepare(`SELECT ${COLUMNS} FROM credentials WHERE kind <> 'token' ORDER BY created_at, id`),
+    revoke: db.prepare('UPDATE credentials SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+    expire: db.prepare('DELETE FROM credentials WHERE expires_at IS NOT NULL AND expires_at < ?'),
+  };
+  return {
+    async put(c) {
+      open();
+      s.put.run(c.id, c.scheme, c.kind, c.secretHash, JSON.stringify(c.scopes), c.principal, c.label ?? null, c.createdAt, c.expiresAt ?? null, c.revokedAt ?? null);
+    },
+    async get(id) {
+      open();
+      const row = s.get.get(id) as Row | undefined;
+      return row && toCredential(row);
+    },
+    async list() {
+      open();
+      return (s.list.all() as unknown as Row[]).map(toCredential);
+    },
+    async revoke(id, at) {
+      open();
+      return Number(s.revoke.run(at, id).changes) === 1;
+    },
+    async expire(before) {
+      open();
+      return Number(s.expire.run(before).changes);
+    },
+  };
+}
