@@ -15,10 +15,14 @@ import { renderDocument } from '../doc/index.ts';
 import type { Endpoint, Spec } from '../spec/model.ts';
 import { SAFETY } from '../spec/defaults.ts';
 import type { Store } from '../store/store.ts';
+import { registerAuthentication } from './auth/index.ts';
 import { createContext } from './context.ts';
 import { HttpError, renderError } from './errors.ts';
 import { startIdempotencySweep } from './idempotency.ts';
+import { registerRateLimits } from './limits/rate.ts';
+import { abandonableStore, registerTimeouts } from './limits/timeout.ts';
 import { registerRoutes } from './routes.ts';
+import { planVersions, registerVersionedRoutes, registerVersionSelection } from './versioning/index.ts';
 import './principal.ts';
 
 export interface AppOptions {
@@ -39,7 +43,8 @@ declare module 'fastify' {
 
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const { spec, store } = options;
-  const ctx = createContext(spec, store, options.now);
+  // The part modules' store refuses the calls of a request abandoned by its time-out (src/serve/limits/timeout.ts).
+  const ctx = createContext(spec, abandonableStore(store), options.now);
   const bodyLimit = spec.limits.body?.maxBytes ?? SAFETY.bodyMaxBytes;
   const app = Fastify({
     logger: options.logger ?? false,
@@ -71,10 +76,17 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('principal', undefined);
   app.decorateRequest('apiVersion', undefined);
   // ---- onRequest part modules, in this order (see the header) ----
+  registerTimeouts(app, ctx);
+  // versioning (9), then authentication (5), go here
+  const versions = planVersions(ctx);
+  if (versions) registerVersionSelection(app, versions);
+  registerAuthentication(app, ctx);
+  registerRateLimits(app, ctx);
   // ---- end of the onRequest part modules ----
 
   await store.migrate(spec.resources.map((r) => r.name));
-  registerRoutes(app, ctx);
+  if (versions) registerVersionedRoutes(app, versions);
+  else registerRoutes(app, ctx);
   startIdempotencySweep(app, ctx);
   serveDocument(app, spec);
   return app;

@@ -85,9 +85,11 @@ export async function changeRecord(
   options: ChangeOptions = {},
 ): Promise<StoredRecord> {
   const { ifMatch } = options;
+  const owner = options.expect?.owner;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const current = await store.get(resource, id);
-    if (!current) throw notFound(resource, id);
+    // A record of another owner is not there for this caller: 404 before any precondition.
+    if (!current || (owner !== undefined && current.owner !== owner)) throw notFound(resource, id);
     if (ifMatch !== undefined && !ifMatchPasses(ifMatch, current)) throw preconditionFailed(current);
     const data = await compute(current);
     const result = await store.update(resource, id, data, { ...options.expect, version: current.version });
@@ -99,12 +101,13 @@ export async function changeRecord(
   throw new HttpError('internal', { detail: `The ${resource} '${id}' changed on every attempt to write it; try again.` });
 }
 
-/** Removes a record, honouring If-Match with compare-and-set; returns the record as it was. */
-export async function removeRecord(store: Store, resource: string, id: string, ifMatch: string | undefined): Promise<StoredRecord> {
+/** Removes a record, honouring If-Match with compare-and-set and the owner; returns the record as it was. */
+export async function removeRecord(store: Store, resource: string, id: string, ifMatch: string | undefined, owner?: string): Promise<StoredRecord> {
   const current = await store.get(resource, id);
-  if (!current) throw notFound(resource, id);
+  if (!current || (owner !== undefined && current.owner !== owner)) throw notFound(resource, id);
   if (ifMatch !== undefined && !ifMatchPasses(ifMatch, current)) throw preconditionFailed(current);
-  const result = await store.remove(resource, id, ifMatch !== undefined ? { version: current.version } : undefined);
+  const expect = { ...(ifMatch !== undefined ? { version: current.version } : {}), ...(owner !== undefined ? { owner } : {}) };
+  const result = await store.remove(resource, id, expect);
   if (result.ok) return current;
   if (result.reason === 'missing') throw notFound(resource, id);
   throw preconditionFailed(result.current);

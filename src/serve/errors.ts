@@ -79,3 +79,11 @@ export function renderError(shape: ErrorShape, resolved: ResolvedError, error: H
   for (const [k, v] of Object.entries(error.options.extra ?? {})) if (!(k in body)) body[k] = v;
   return { status: resolved.status, contentType: shape.mediaType, headers: { ...error.options.headers }, body };
 }
+
+/** The spec cannot be served as it stands (a JWKS file that cannot be read, say): a refusal at start-up, not a bug. */
+export class SetupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SetupError';
+  }
+}

@@ -9,7 +9,9 @@
  *   - The key is a Structured Field string (§2.1, `"abc"`); a bare token (`abc`) is accepted
  *     too, as most clients send one. 1 to 255 visible ASCII characters, else validation-failed.
  *   - Keys are scoped per principal, method and path (the store's scope); the fingerprint is
- *     a SHA-256 of method, path, the canonical body (keys sorted) and principal.
+ *     a SHA-256 of method, path, the canonical body (keys sorted), principal and API version
+ *     (part 9): the same key sent again in another version is a different request, refused
+ *     rather than answered with the other version's representation.
  *   - Only 2xx responses are stored: a refused request did nothing, so its retry runs again.
  *   - A repeat that arrives while the first is still running (§2.6 suggests 409) waits for it
  *     in this process and is then replayed: no new situation, and the client gets its answer.
@@ -21,20 +23,22 @@ import { SAFETY } from '../spec/defaults.ts';
 import type { Store } from '../store/store.ts';
 import type { ServeContext } from './context.ts';
 import { HttpError } from './errors.ts';
+import { answered } from './limits/timeout.ts';
 import type { Outcome } from './representation.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotency-replayed';
 
 export interface IdempotencyOptions {
-  /** Who is asking; undefined until authentication is served. Part of the scope and the fingerprint. */
+  /** Who is asking (default: the authenticated principal). Part of the scope and the fingerprint. */
   readonly principalOf?: (request: FastifyRequest) => string | undefined;
   /** Keys older than this are forgotten; SAFETY.idempotencyKeyTtlMs by default. */
   readonly ttlMs?: number;
 }
 
-/** Sends an outcome: a JSON body, or none. */
+/** Sends an outcome: a JSON body, or none; nothing when the time-out has answered already. */
 export function sendOutcome(reply: FastifyReply, outcome: Outcome): FastifyReply {
+  if (answered(reply)) return reply;
   void reply.code(outcome.status).headers(outcome.headers);
   return outcome.body === undefined ? reply.send() : reply.send(outcome.body);
 }
@@ -63,8 +67,11 @@ export function canonicalJson(value: unknown): string {
   return value === undefined ? '' : JSON.stringify(value);
 }
 
-export function fingerprintOf(method: string, path: string, body: unknown, principal: string | undefined): string {
-  return createHash('sha256').update([method, path, canonicalJson(body), principal ?? ''].join('\u0000')).digest('base64url');
+export function fingerprintOf(method: string, path: string, body: unknown, principal: string | undefined, version?: string): string {
+  const parts = [method, path, canonicalJson(body), principal ?? ''];
+  // Only when versioned, so the fingerprints of an unversioned service stay as they were.
+  if (version !== undefined) parts.push(version);
+  return createHash('sha256').update(parts.join('\u0000')).digest('base64url');
 }
 
 /** Requests running now, per store and scoped key: a repeat waits for the first. */
@@ -85,9 +92,9 @@ export function idempotent(ctx: ServeContext, run: (request: FastifyRequest) => 
   return async (request, reply) => {
     const key = request.method === 'POST' ? parseIdempotencyKey(request.headers[IDEMPOTENCY_HEADER]) : undefined;
     if (key === undefined) return sendOutcome(reply, await run(request));
-    const principal = options.principalOf?.(request);
+    const principal = options.principalOf ? options.principalOf(request) : request.principal?.id;
     const scope = `${principal ?? ''} ${request.method} ${request.url}`;
-    const fingerprint = fingerprintOf(request.method, request.url, request.body, principal);
+    const fingerprint = fingerprintOf(request.method, request.url, request.body, principal, request.apiVersion);
     return sendOutcome(reply, await once(ctx, { scope, key, fingerprint, ttl }, () => run(request)));
   };
 }

@@ -19,9 +19,11 @@
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Endpoint, Resource } from '../spec/model.ts';
 import type { ListQuery, ListResult, ScalarValue } from '../store/store.ts';
+import { ownerOf } from './auth/ownership.ts';
 import type { ServeContext } from './context.ts';
 import { encodeCursor } from './cursor.ts';
 import { HttpError } from './errors.ts';
+import { answered } from './limits/timeout.ts';
 import { listPlan, parseListQuery, type ListPlan, type ListRequest } from './list-query.ts';
 import { present, type Outcome } from './representation.ts';
 
@@ -43,6 +45,7 @@ export function listHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandler
   const status = endpoint.responses.find((r) => r.status >= 200 && r.status < 300)?.status ?? 200;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const outcome = await listPage(ctx, plan, request, status);
+    if (answered(reply)) return reply; // the time-out answered meanwhile
     return reply.code(outcome.status).headers(outcome.headers).send(outcome.body);
   };
 }
@@ -52,9 +55,8 @@ export async function listPage(ctx: ServeContext, plan: ListPlan, request: Fasti
   const { resource, settings } = plan;
   const [path, rawQuery = ''] = splitUrl(request.url);
   const q = parseListQuery(rawQuery, plan);
-  // Ownership (part 5, object-level authorization) goes here: for an owned resource the
-  // authenticated principal's id becomes `owner`, so a client only ever pages its own records.
-  const owner: string | undefined = ownerFilter(ctx, resource, request);
+  // Object-level authorization: for an owned resource a client only ever pages its own records.
+  const owner = ownerOf(resource, request);
   const query: ListQuery = {
     filter: q.filter,
     sort: q.sort,
@@ -75,11 +77,6 @@ export async function listPage(ctx: ServeContext, plan: ListPlan, request: Fasti
   const next = nextCursor(resource, q, result);
   if (next !== null) headers.link = nextLink(path, q, settings.sizeParam, settings.positionParam, next);
   return { status, headers, body: { items, next } satisfies CursorPage };
-}
-
-/** Placeholder for the authentication issue: no principal yet, so no owner filter. */
-function ownerFilter(_ctx: ServeContext, _resource: Resource, _request: FastifyRequest): string | undefined {
-  return undefined;
 }
 
 function nextCursor(resource: Resource, q: ListRequest, result: ListResult): string | null {

@@ -7,6 +7,11 @@
  *   locationOf(resource, id)    `/{plural}/{id}`, relative to {base_url}
  *   idOf(resource)              the id field and how it is assigned
  *   Outcome                     a response as data (status, headers, body), so it can be replayed
+ *
+ * A resource may be one version's view of the spec's resource (part 9, declareView; built by
+ * src/serve/versioning/views.ts): it declares only the fields of its version. The stored
+ * record holds the fields of every version; present() shows only the view's, replace keeps
+ * the others (keepUnseen), and a path-selected version puts its prefix before Locations.
  */
 import type { Field, IdAssignment, Resource, Shape } from '../spec/model.ts';
 import type { StoredRecord } from '../store/store.ts';
@@ -48,54 +53,135 @@ export function apiId(rule: IdRule, stored: string): string | number {
   return Number.isSafeInteger(n) ? n : stored;
 }
 
-/** The JSON body of a record: the id first, then the fields in declared order, writeOnly ones left out. */
+/**
+ * The JSON body of a record: the id first, then the fields in declared order, writeOnly ones
+ * left out, and so are the fields of other versions when the resource is a version's view.
+ */
 export function present(resource: Resource, record: StoredRecord): Record<string, unknown> {
-  const { rule, writeOnly } = presenterOf(resource);
+  const { rule, project } = presenterOf(resource);
   // The hot path of every read and list: nothing to strip, the stored order is the declared one.
-  if (!writeOnly) return { [rule.field]: apiId(rule, record.id), ...record.data };
-  const out: Record<string, unknown> = { [rule.field]: apiId(rule, record.id) };
-  const data = stripWriteOnly(resource.fields, record.data);
-  for (const f of resource.fields) if (f.name in data && f.name !== rule.field) out[f.name] = data[f.name];
-  // Members the spec no longer declares (a field removed since the record was written) stay visible.
-  for (const [k, v] of Object.entries(data)) if (!(k in out)) out[k] = v;
-  return out;
+  if (!project) return { [rule.field]: apiId(rule, record.id), ...record.data };
+  return project(record.data, { [rule.field]: apiId(rule, record.id) });
 }
 
-function stripWriteOnly(fields: readonly Field[], data: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const byName = new Map(fields.map((f) => [f.name, f]));
-  for (const [k, v] of Object.entries(data)) {
-    const f = byName.get(k);
-    if (f?.writeOnly) continue;
-    out[k] = f ? stripShape(f, v) : v;
-  }
-  return out;
+/** A version's view of a resource: the spec's resource it is cut from, and the version's path prefix. */
+export interface ViewOf {
+  readonly base: Resource;
+  /** The name of the version. */
+  readonly version: string;
+  /** Put before Locations: `/v1` when the version is selected by a path prefix, else ''. */
+  readonly prefix: string;
 }
+
+const views = new WeakMap<Resource, ViewOf>();
+
+/** What `resource` is a view of, if it is one. */
+export function viewOf(resource: Resource): ViewOf | undefined {
+  return views.get(resource);
+}
+
+/** Declares `view` a version's view of `of.base`; at start-up, before it presents any record. */
+export function declareView(view: Resource, of: ViewOf): void {
+  views.set(view, of);
+  presenters.delete(view);
+}
+
+/**
+ * For replace (PUT) in a version: members of the stored record that the version does not
+ * see (fields of other versions, at any depth) are copied into the new data, so a client
+ * of one version never erases what clients of another wrote. Objects present on both sides
+ * are walked; a list is replaced whole, as a merge patch replaces it (RFC 7396 §2).
+ */
+export function keepUnseen(resource: Resource, stored: Readonly<Record<string, unknown>>, next: Record<string, unknown>): void {
+  const view = views.get(resource);
+  if (view) restore(resource.fields, view.base.fields, stored, next);
+}
+
+function restore(fields: readonly Field[], all: readonly Field[], stored: Readonly<Record<string, unknown>>, next: Record<string, unknown>): void {
+  if (fields === all) return; // views.ts copies only what hides something
+  for (const a of all) {
+    const f = fields.find((x) => x.name === a.name);
+    if (!f) {
+      if (a.name in stored) next[a.name] = structuredClone(stored[a.name]);
+    } else if (f.properties && a.properties && isObject(stored[a.name]) && isObject(next[a.name])) {
+      restore(f.properties, a.properties, stored[a.name] as Record<string, unknown>, next[a.name] as Record<string, unknown>);
+    }
+  }
+}
+
+/**
+ * The stored data less what a version does not see (writeOnly members kept), for checking a
+ * merged record against the version's rules; undefined when the version sees every field.
+ */
+export function unseenDropped(resource: Resource): Projector | undefined {
+  const view = views.get(resource);
+  return view && projector(resource.fields, view.base.fields, false);
+}
+
+/** Copies the members to show into `out`; compiled once per resource (or view). */
+export type Projector = (data: Readonly<Record<string, unknown>>, out?: Record<string, unknown>) => Record<string, unknown>;
 
 interface Presenter {
   readonly rule: IdRule;
-  /** Whether any field, at any depth, is writeOnly. */
-  readonly writeOnly: boolean;
+  /** Undefined when the stored data is shown as it is: no writeOnly field, nothing of another version. */
+  readonly project?: Projector;
+  readonly prefix: string;
 }
 
 const presenters = new WeakMap<Resource, Presenter>();
 
 function presenterOf(resource: Resource): Presenter {
   let p = presenters.get(resource);
-  if (!p) presenters.set(resource, (p = { rule: idOf(resource), writeOnly: resource.fields.some(hasWriteOnly) }));
+  if (!p) {
+    const view = views.get(resource);
+    const rule = idOf(resource);
+    const project = projector(resource.fields, view?.base.fields ?? resource.fields, true, rule.field);
+    presenters.set(resource, (p = { rule, prefix: view?.prefix ?? '', ...(project ? { project } : {}) }));
+  }
   return p;
 }
 
-function hasWriteOnly(shape: Shape): boolean {
-  if ('writeOnly' in shape && shape.writeOnly) return true;
-  return (shape.properties ?? []).some(hasWriteOnly) || (shape.items !== undefined && hasWriteOnly(shape.items));
+/**
+ * The members of `fields` in declared order, each projected in depth; the members of `all`
+ * that `fields` leaves out (another version's) and, with dropWriteOnly, writeOnly ones are
+ * dropped. Members no field declares (a field removed from the spec since the record was
+ * written) stay visible. Undefined when there is nothing to drop at any depth.
+ */
+function projector(fields: readonly Field[], all: readonly Field[], dropWriteOnly: boolean, skip?: string): Projector | undefined {
+  const dropped = new Set<string>();
+  if (all !== fields) for (const a of all) if (!fields.some((f) => f.name === a.name)) dropped.add(a.name);
+  const members: { readonly name: string; readonly inner?: (value: unknown) => unknown }[] = [];
+  let needed = dropped.size > 0;
+  for (const f of fields) {
+    if (f.name === skip) continue;
+    if (dropWriteOnly && f.writeOnly) {
+      dropped.add(f.name);
+      needed = true;
+      continue;
+    }
+    const inner = valueProjector(f, all.find((a) => a.name === f.name) ?? f, dropWriteOnly);
+    if (inner) needed = true;
+    members.push(inner ? { name: f.name, inner } : { name: f.name });
+  }
+  if (!needed) return undefined;
+  return (data, out = {}) => {
+    for (const m of members) if (m.name in data) out[m.name] = m.inner ? m.inner(data[m.name]) : data[m.name];
+    for (const k of Object.keys(data)) if (!(k in out) && !dropped.has(k)) out[k] = data[k];
+    return out;
+  };
 }
 
-/** writeOnly members of nested objects (and of objects inside arrays) are left out too. */
-function stripShape(shape: Shape, value: unknown): unknown {
-  if (shape.type === 'object' && shape.properties && isObject(value)) return stripWriteOnly(shape.properties, value);
-  if (shape.type === 'array' && shape.items && Array.isArray(value)) return value.map((v) => stripShape(shape.items as Shape, v));
-  return value;
+/** Nested objects (and objects inside lists) are projected too. */
+function valueProjector(shape: Shape, base: Shape, dropWriteOnly: boolean): ((value: unknown) => unknown) | undefined {
+  if (shape.type === 'object' && shape.properties) {
+    const p = projector(shape.properties, base.properties ?? shape.properties, dropWriteOnly);
+    return p && ((v) => (isObject(v) ? p(v) : v));
+  }
+  if (shape.type === 'array' && shape.items) {
+    const p = valueProjector(shape.items, base.items ?? shape.items, dropWriteOnly);
+    return p && ((v) => (Array.isArray(v) ? v.map(p) : v));
+  }
+  return undefined;
 }
 
 /**
@@ -108,9 +194,9 @@ export function etagOf(record: StoredRecord): string {
   return `"${record.seq.toString(36)}.${record.version.toString(36)}"`;
 }
 
-/** `/{plural}/{id}`, relative to {base_url} (RFC 9110 §10.2.2 allows a relative reference). */
+/** `/{plural}/{id}` (after a path-selected version's prefix), relative to {base_url} (RFC 9110 §10.2.2 allows a relative reference). */
 export function locationOf(resource: Resource, id: string | number): string {
-  return `/${resource.plural}/${encodeURIComponent(String(id))}`;
+  return `${presenterOf(resource).prefix}/${resource.plural}/${encodeURIComponent(String(id))}`;
 }
 
 /** The usual answer with a record: its body, its ETag, and a Location when it was created. */

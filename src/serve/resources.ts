@@ -12,7 +12,8 @@
  *            a member (§2); a required member cannot be removed, except that a required
  *            nullable one takes null as its value. A removed member with a default takes
  *            its default again, as it would on create.
- *   replace  the writable fields in full; readOnly fields and the state keep their values.
+ *   replace  the writable fields in full; readOnly fields, the state and the fields of other
+ *            API versions (part 9) keep their values.
  *   delete   204.
  * If-Match (RFC 9110 §13.1.1) on update, replace and delete: 412 on a stale tag, and the
  * write is compare-and-set on the version read (src/serve/concurrency.ts). The state field
@@ -25,10 +26,11 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Endpoint, Field, Resource, Shape, StateMachine } from '../spec/model.ts';
 import { DuplicateIdError, type StoredRecord } from '../store/store.ts';
-import { changeRecord, ifMatchOf, ifNoneMatchHits, ifNoneMatchOf, notFound, removeRecord } from './concurrency.ts';
+import { changeRecord, type ChangeOptions, ifMatchOf, ifNoneMatchHits, ifNoneMatchOf, notFound, removeRecord } from './concurrency.ts';
+import { ownerOf } from './auth/ownership.ts';
 import type { ServeContext } from './context.ts';
 import { idempotent, sendOutcome } from './idempotency.ts';
-import { etagOf, idOf, isObject, present, recordOutcome, type IdRule, type Outcome } from './representation.ts';
+import { etagOf, idOf, isObject, keepUnseen, present, recordOutcome, type IdRule, type Outcome } from './representation.ts';
 import { validateBody, validationFailed, validatorsFor, type BodyValidator, type ResourceValidators } from './validation.ts';
 
 interface Operation {
@@ -128,8 +130,8 @@ async function create(op: Operation, request: FastifyRequest): Promise<Outcome> 
   delete data[id.field];
   if (machine) data[machine.field] = machine.initial;
   try {
-    // Ownership (part 5) goes here: the principal's id as `owner` for an owned resource.
-    const record = await ctx.store.insert(resource.name, { ...(storeId !== undefined ? { id: storeId } : {}), data });
+    const owner = ownerOf(resource, request);
+    const record = await ctx.store.insert(resource.name, { ...(storeId !== undefined ? { id: storeId } : {}), ...(owner !== undefined ? { owner } : {}), data });
     return outcome(op, record);
   } catch (error) {
     if (error instanceof DuplicateIdError) throw validationFailed([{ pointer: `/${id.field}`, message: `is taken: a ${resource.name} with this id exists` }]);
@@ -140,7 +142,8 @@ async function create(op: Operation, request: FastifyRequest): Promise<Outcome> 
 async function read(op: Operation, request: FastifyRequest): Promise<Outcome> {
   const id = pathId(op, request);
   const record = await op.ctx.store.get(op.resource.name, id);
-  if (!record) throw notFound(op.resource.name, id);
+  const owner = ownerOf(op.resource, request);
+  if (!record || (owner !== undefined && record.owner !== owner)) throw notFound(op.resource.name, id);
   const inm = ifNoneMatchOf(request);
   // RFC 9110 §15.4.5: a 304 carries the ETag the 200 would have carried.
   if (inm !== undefined && ifNoneMatchHits(inm, record)) return { status: 304, headers: { etag: etagOf(record) } };
@@ -157,7 +160,7 @@ async function update(op: Operation, request: FastifyRequest): Promise<Outcome> 
     const violations = op.validators.whole.check(writablePart(op, next));
     if (violations.length) throw validationFailed(violations);
     return next;
-  }, { ifMatch: ifMatchOf(request) });
+  }, changeOptions(op, request));
   return outcome(op, record);
 }
 
@@ -171,16 +174,23 @@ async function replace(op: Operation, request: FastifyRequest): Promise<Outcome>
     const kept = op.validators.declared.filter((f) => f.readOnly).map((f) => f.name);
     if (machine) kept.push(machine.field);
     for (const name of kept) if (name in current.data) next[name] = structuredClone(current.data[name]);
+    // So do the fields this version does not see: other versions' (part 9).
+    keepUnseen(resource, current.data, next);
     delete next[op.id.field];
     return next;
-  }, { ifMatch: ifMatchOf(request) });
+  }, changeOptions(op, request));
   return outcome(op, record);
 }
 
 async function remove(op: Operation, request: FastifyRequest): Promise<Outcome> {
-  const removed = await removeRecord(op.ctx.store, op.resource.name, pathId(op, request), ifMatchOf(request));
+  const removed = await removeRecord(op.ctx.store, op.resource.name, pathId(op, request), ifMatchOf(request), ownerOf(op.resource, request));
   if (!op.success.withBody) return { status: op.success.status, headers: {} };
   return { status: op.success.status, headers: {}, body: present(op.resource, removed) };
+}
+
+function changeOptions(op: Operation, request: FastifyRequest): ChangeOptions {
+  const owner = ownerOf(op.resource, request);
+  return { ifMatch: ifMatchOf(request), ...(owner !== undefined ? { expect: { owner } } : {}) };
 }
 
 // ---- data -------------------------------------------------------------------------

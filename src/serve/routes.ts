@@ -23,12 +23,20 @@ export function handlerFor(ctx: ServeContext, endpoint: Endpoint): RouteHandlerM
   return endpoint.operation === 'transition' ? transitionHandler(ctx, endpoint) : resourceHandler(ctx, endpoint);
 }
 
-export function registerRoutes(app: FastifyInstance, ctx: ServeContext, prefix = ''): void {
+export interface RouteOptions {
+  /** Put before every path: a version's prefix when the version is selected by path (part 9). */
+  readonly prefix?: string;
+  /** The handler of an endpoint; handlerFor(ctx, endpoint) unless given (one that picks a version's). */
+  readonly handler?: (endpoint: Endpoint) => RouteHandlerMethod;
+}
+
+export function registerRoutes(app: FastifyInstance, ctx: ServeContext, options: RouteOptions = {}): void {
+  const { prefix = '', handler = (endpoint: Endpoint) => handlerFor(ctx, endpoint) } = options;
   const methodsByPath = new Map<string, Set<string>>();
   for (const endpoint of ctx.spec.endpoints) {
     if (!ctx.resources.has(endpoint.resource)) continue; // check reports it; nothing to serve
     const url = prefix + routePath(endpoint.path);
-    app.route({ method: endpoint.method, url, config: { endpoint }, handler: handlerFor(ctx, endpoint) });
+    app.route({ method: endpoint.method, url, config: { endpoint }, handler: handler(endpoint) });
     const methods = methodsByPath.get(url) ?? new Set<string>();
     methods.add(endpoint.method);
     methodsByPath.set(url, methods);

@@ -10,6 +10,7 @@ import type { Endpoint, Spec } from '../spec/model.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { Store } from '../store/store.ts';
 import { createApp, DOCS_PATH } from './app.ts';
+import { SetupError } from './errors.ts';
 import { readiness, type Readiness } from './readiness.ts';
 
 export interface ServerOptions {
@@ -23,7 +24,7 @@ export interface ServerOptions {
 }
 
 export type StartResult =
-  | { readonly ok: true; readonly url: string; readonly spec: Spec; readonly db: string; readonly readiness: Readiness; readonly app: FastifyInstance; readonly docs?: string; close(): Promise<void> }
+  | { readonly ok: true; readonly url: string; readonly spec: Spec; readonly db: string; readonly store: Store; readonly readiness: Readiness; readonly app: FastifyInstance; readonly docs?: string; close(): Promise<void> }
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly reasons: readonly string[] };
 
 export function defaultDbPath(specFile: string): string {
@@ -38,11 +39,30 @@ export async function startServer(options: ServerOptions): Promise<StartResult> 
   if (!ready.ok) return { ok: false, diagnostics: [], reasons: ready.reasons };
   const db = options.db ?? defaultDbPath(options.file);
   const store: Store = await openSqliteStore({ path: db, durability: options.durability ?? 'full' });
-  const app = await createApp({ spec, store, logger: options.quiet ? false : { level: 'info' } });
+  let app: FastifyInstance;
+  try {
+    app = await createApp({ spec, store, logger: options.quiet ? false : { level: 'info' } });
+  } catch (error) {
+    await store.close();
+    if (error instanceof SetupError) return { ok: false, diagnostics: [], reasons: [error.message] };
+    throw error;
+  }
   app.addHook('onClose', async () => store.close());
   const address = await app.listen({ port: options.port ?? 3000, host: options.host ?? '127.0.0.1' });
   const docs = app.hasRoute({ method: 'GET', url: DOCS_PATH }) ? DOCS_PATH : undefined;
-  return { ok: true, url: address, spec, db, readiness: ready, app, ...(docs ? { docs } : {}), close: () => app.close() };
+  return { ok: true, url: address, spec, db, store, readiness: ready, app, ...(docs ? { docs } : {}), close: () => app.close() };
+}
+
+/**
+ * The spec and the store `serve` would use, for commands that work on the service's data
+ * without serving it (`svcspec credentials`): the same default file beside the spec, so
+ * what they write is what the service reads, even while it runs (WAL allows both).
+ */
+export async function openServiceStore(file: string, db?: string): Promise<{ ok: true; spec: Spec; store: Store; db: string } | { ok: false; diagnostics: readonly Diagnostic[] }> {
+  const loaded = await loadSpec(file);
+  if (!loaded.value || loaded.diagnostics.some((d) => d.severity === 'error')) return { ok: false, diagnostics: loaded.diagnostics };
+  const path = db ?? defaultDbPath(file);
+  return { ok: true, spec: loaded.value, store: await openSqliteStore({ path, durability: 'full' }), db: path };
 }
 
 /** `POST   /loans/{id}/approve   loan.approve` lines for the start-up banner. */

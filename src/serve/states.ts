@@ -26,6 +26,7 @@
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Endpoint, Resource, StateMachine, Transition } from '../spec/model.ts';
 import type { StoredRecord } from '../store/store.ts';
+import { ownerOf } from './auth/ownership.ts';
 import { changeRecord, ifMatchOf } from './concurrency.ts';
 import type { ServeContext } from './context.ts';
 import { HttpError } from './errors.ts';
@@ -82,14 +83,18 @@ async function runTransition(ctx: ServeContext, plan: Plan, id: string, request:
     },
     {
       ifMatch: ifMatchOf(request),
-      expect: { state: { field: machine.field, from: transition.from } },
+      expect: { state: { field: machine.field, from: transition.from }, ...ownerExpectation(resource, request) },
       stateMismatch: (current) => invalidTransition(resource, machine, transition, current),
-      // Ownership (part 5) goes here: `owner` in the expectation for an owned resource.
     },
   );
   // Events (part 6) triggered by `<resource>.<transition>` are emitted here, after the commit.
   const outcome = recordOutcome(resource, record, plan.status);
   return plan.status === 204 ? { status: 204, headers: outcome.headers } : outcome;
+}
+
+function ownerExpectation(resource: Resource, request: FastifyRequest): { owner?: string } {
+  const owner = ownerOf(resource, request);
+  return owner !== undefined ? { owner } : {};
 }
 
 /** The transitions allowed from a state, in declared order. */

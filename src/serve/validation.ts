@@ -17,8 +17,10 @@
  *             one; `whole` then checks the merged record (a nested required member removed)
  *   fields    only the listed fields; all required for a transition, else as declared
  *
- * `since`/`until` are honoured when a version is passed to compileValidators; without one
- * (until versioning is served) every field is in.
+ * Versions (part 9): the service compiles one set per version, from that version's view of
+ * the resource (src/serve/versioning), so a field of another version is refused (saying
+ * whose it is; nested ones as unknown members) and never required. compileValidators also takes a version by name (`since`/`until`, at
+ * every depth); without one, every field of the resource it is given is in.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -26,7 +28,8 @@ import type { Field, Resource, Shape, Spec } from '../spec/model.ts';
 import type { Store } from '../store/store.ts';
 import type { ServeContext } from './context.ts';
 import { HttpError, type FieldViolation } from './errors.ts';
-import { idOf, isObject } from './representation.ts';
+import { idOf, isObject, unseenDropped, viewOf } from './representation.ts';
+import { outsideVersion, resourceAt } from './versioning/views.ts';
 import { notAnObject, violationsDetail, violationsOf } from './violations.ts';
 import { child } from '../spec/pointer.ts';
 
@@ -95,13 +98,12 @@ export function createAjv(): Ajv {
 
 export function fieldsIn(spec: Spec, resource: Resource, version: string | undefined): Field[] {
   if (version === undefined) return [...resource.fields];
-  const order = spec.versioning.versions.map((v) => v.name);
-  const at = order.indexOf(version);
-  return resource.fields.filter((f) => (f.since === undefined || order.indexOf(f.since) <= at) && (f.until === undefined || at <= order.indexOf(f.until)));
+  return [...resourceAt(spec, resource, version).fields];
 }
 
 export function compileValidators(spec: Spec, ajv: Ajv, resource: Resource, options: CompileOptions = {}): ResourceValidators {
   const declared = fieldsIn(spec, resource, options.version);
+  const otherVersions = otherVersionFields(resource, declared, options.version);
   const id = idOf(resource);
   const machine = spec.states.find((m) => m.resource === resource.name);
   const limits = spec.limits.fields;
@@ -147,6 +149,8 @@ export function compileValidators(spec: Spec, ajv: Ajv, resource: Resource, opti
     }
     // The state (or a service-assigned id) the fields do not declare is still refused in its own words.
     if (!writableOnly) for (const [name, reason] of refused) if (!(name in properties) && !(allowId && name === id.field)) properties[name] = { refused: reason };
+    // So is a field of other versions: unknown here, but said to be another version's.
+    if (!writableOnly) for (const [name, reason] of otherVersions) if (!(name in properties)) properties[name] = { refused: reason };
     if (allowId && !members.some((f) => f.name === id.field)) {
       // A client-assigned id the fields do not declare: text or a whole number, required.
       properties[id.field] = { type: id.type, ...(id.type === 'string' ? { minLength: 1 } : {}) };
@@ -159,7 +163,7 @@ export function compileValidators(spec: Spec, ajv: Ajv, resource: Resource, opti
   const create = compile(resourceSchema('full', refusals('create'), clientId));
   const replace = compile(resourceSchema('full', refusals('other'), false));
   const update = compile(resourceSchema('partial', refusals('other'), false));
-  const whole = compile(resourceSchema('full', refusals('other'), false, true));
+  const whole = ignoringUnseen(compile(resourceSchema('full', refusals('other'), false, true)), resource);
 
   const memo = new Map<string, BodyValidator>();
   const fields = (names: readonly string[], required: FieldsRequired, kind: 'create' | 'other' = 'other'): BodyValidator => {
@@ -192,6 +196,28 @@ export function compileValidators(spec: Spec, ajv: Ajv, resource: Resource, opti
   };
 
   return { create, replace, update, whole, fields, declared };
+}
+
+/** The fields of the resource outside this version (top level), each with the reason it is refused. */
+function otherVersionFields(resource: Resource, declared: readonly Field[], version: string | undefined): Map<string, string> {
+  const view = viewOf(resource);
+  const all = view?.base.fields ?? resource.fields;
+  const name = view?.version ?? version;
+  const out = new Map<string, string>();
+  if (name === undefined || all.length === declared.length) return out;
+  for (const f of all) if (!declared.some((d) => d.name === f.name)) out.set(f.name, outsideVersion(f, resource.name, name));
+  return out;
+}
+
+/**
+ * A merged record holds the members of every version; nested ones of another version are
+ * not this version's to judge (its view's objects do not declare them), so they are left
+ * out before the check. Top-level ones never reach it (only the version's fields are).
+ */
+function ignoringUnseen(validator: BodyValidator, resource: Resource): BodyValidator {
+  const drop = unseenDropped(resource);
+  if (!drop) return validator;
+  return { ...validator, check: (body) => validator.check(isObject(body) ? drop(body) : body) };
 }
 
 interface ShapeContext {

@@ -14,6 +14,7 @@ export const SAFETY = {
   requestTimeoutStatus: 503,
   pageSize: 100,
   idempotencyKeyTtlMs: 86_400_000,
+  tokenTtlMs: 3_600_000,
   retry: { attempts: 8, backoff: 'exponential' as const, initialDelayMs: 5_000, maxDelayMs: 3_600_000 },
   webhookTimeoutMs: 10_000,
   streamHeartbeatMs: 15_000,
@@ -56,6 +57,11 @@ export const SAFETY_DEFAULTS: readonly SafetyDefault[] = [
     part: 'limits', key: 'limits.rate', value: 'no rate limit is enforced',
     why: 'The spec declares no rate limit, and inventing one would refuse requests the spec allows.',
     applies: (spec) => spec.limits.rate === undefined && spec.endpoints.length > 0,
+  },
+  {
+    part: 'authentication', key: 'authentication.schemes.<oauth2>.tokenTtl', value: formatDuration(SAFETY.tokenTtlMs),
+    why: 'Access tokens issued at the token endpoint must expire; the spec gives no lifetime for them.',
+    applies: (spec) => spec.authentication.schemes.some((s) => s.type === 'oauth2' && s.tokenTtlMs === undefined),
   },
   {
     part: 'endpoints', key: 'Idempotency-Key', value: `replayed for ${formatDuration(SAFETY.idempotencyKeyTtlMs)}`,

@@ -27,6 +27,8 @@ export interface CredentialRecord {
   readonly createdAt: number;
   /** For an issued token; epoch milliseconds. */
   readonly expiresAt?: number;
+  /** For an issued token: the client credential it was issued to (revoked with it). */
+  readonly issuedTo?: string;
   /** Epoch milliseconds; a revoked credential authenticates nothing. */
   readonly revokedAt?: number;
 }
@@ -37,7 +39,7 @@ export interface CredentialStore {
   get(id: string): Promise<CredentialRecord | undefined>;
   /** Every credential but issued tokens, oldest first. */
   list(): Promise<readonly CredentialRecord[]>;
-  /** Marks a credential revoked; false if there is none with this id or it was revoked already. */
+  /** Marks a credential revoked, with the tokens issued to it; false if there is none with this id or it was revoked already. */
   revoke(id: string, at: number): Promise<boolean>;
   /** Forgets issued tokens that expired before this time (epoch ms). */
   expire(before: number): Promise<number>;

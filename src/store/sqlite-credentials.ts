@@ -11,9 +11,10 @@ export const CREDENTIALS_DDL = [
   `CREATE TABLE IF NOT EXISTS credentials (
     id TEXT PRIMARY KEY, scheme TEXT NOT NULL, kind TEXT NOT NULL, secret_hash TEXT NOT NULL,
     scopes TEXT NOT NULL, principal TEXT NOT NULL, label TEXT,
-    created_at INTEGER NOT NULL, expires_at INTEGER, revoked_at INTEGER
+    created_at INTEGER NOT NULL, expires_at INTEGER, issued_to TEXT, revoked_at INTEGER
   )`,
   'CREATE INDEX IF NOT EXISTS credentials_by_expiry ON credentials (expires_at) WHERE expires_at IS NOT NULL',
+  'CREATE INDEX IF NOT EXISTS credentials_by_client ON credentials (issued_to) WHERE issued_to IS NOT NULL',
 ];
 
 interface Row {
@@ -26,10 +27,11 @@ interface Row {
   readonly label: string | null;
   readonly created_at: number;
   readonly expires_at: number | null;
+  readonly issued_to: string | null;
   readonly revoked_at: number | null;
 }
 
-const COLUMNS = 'id, scheme, kind, secret_hash, scopes, principal, label, created_at, expires_at, revoked_at';
+const COLUMNS = 'id, scheme, kind, secret_hash, scopes, principal, label, created_at, expires_at, issued_to, revoked_at';
 
 function toCredential(row: Row): CredentialRecord {
   return {
@@ -42,22 +44,24 @@ function toCredential(row: Row): CredentialRecord {
     createdAt: row.created_at,
     ...(row.label !== null ? { label: row.label } : {}),
     ...(row.expires_at !== null ? { expiresAt: row.expires_at } : {}),
+    ...(row.issued_to !== null ? { issuedTo: row.issued_to } : {}),
     ...(row.revoked_at !== null ? { revokedAt: row.revoked_at } : {}),
   };
 }
 
 export function sqliteCredentials(db: DatabaseSync, open: () => void): CredentialStore {
-  const s: Record<'put' | 'get' | 'list' | 'revoke' | 'expire', StatementSync> = {
-    put: db.prepare(`INSERT INTO credentials (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+  const s: Record<'put' | 'get' | 'list' | 'revoke' | 'revokeIssued' | 'expire', StatementSync> = {
+    put: db.prepare(`INSERT INTO credentials (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     get: db.prepare(`SELECT ${COLUMNS} FROM credentials WHERE id = ?`),
     list: db.prepare(`SELECT ${COLUMNS} FROM credentials WHERE kind <> 'token' ORDER BY created_at, id`),
     revoke: db.prepare('UPDATE credentials SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+    revokeIssued: db.prepare('UPDATE credentials SET revoked_at = ? WHERE issued_to = ? AND revoked_at IS NULL'),
     expire: db.prepare('DELETE FROM credentials WHERE expires_at IS NOT NULL AND expires_at < ?'),
   };
   return {
     async put(c) {
       open();
-      s.put.run(c.id, c.scheme, c.kind, c.secretHash, JSON.stringify(c.scopes), c.principal, c.label ?? null, c.createdAt, c.expiresAt ?? null, c.revokedAt ?? null);
+      s.put.run(c.id, c.scheme, c.kind, c.secretHash, JSON.stringify(c.scopes), c.principal, c.label ?? null, c.createdAt, c.expiresAt ?? null, c.issuedTo ?? null, c.revokedAt ?? null);
     },
     async get(id) {
       open();
@@ -70,7 +74,17 @@ export function sqliteCredentials(db: DatabaseSync, open: () => void): Credentia
     },
     async revoke(id, at) {
       open();
-      return Number(s.revoke.run(at, id).changes) === 1;
+      // One transaction: a client and its tokens are revoked together or not at all.
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        const revoked = Number(s.revoke.run(at, id).changes) === 1;
+        if (revoked) s.revokeIssued.run(at, id);
+        db.exec('COMMIT');
+        return revoked;
+      } catch (error) {
+        if (db.isTransaction) db.exec('ROLLBACK');
+        throw error;
+      }
     },
     async expire(before) {
       open();

@@ -28,7 +28,7 @@ table('version-select-missing', [
 ]);
 
 table('version-no-current', [
-  { name: 'every version deprecated', patch: version('2', { status: 'deprecated' }), expect: [`version-no-current ${V}/versions`, `version-deprecated-without-sunset ${V}/versions/2/status`] },
+  { name: 'every version deprecated', patch: version('2', { status: 'deprecated' }), expect: [`version-no-current ${V}/versions`, `version-deprecated-without-date ${V}/versions/2/status`, `version-deprecated-without-sunset ${V}/versions/2/status`] },
 ]);
 
 table('version-sunset-before-deprecation', [
@@ -42,6 +42,11 @@ table('version-ends-before-release', [
 
 table('version-deprecated-without-sunset', [
   { name: 'a deprecated version without sunset', patch: version('1', { sunset: undefined }), expect: [`version-deprecated-without-sunset ${V}/versions/1/status`] },
+]);
+
+table('version-deprecated-without-date', [
+  { name: 'a deprecated version without its date', patch: version('1', { deprecated: undefined }), expect: [`version-deprecated-without-date ${V}/versions/1/status`], messages: [/Version '1' is deprecated but has no `deprecated` date, so its responses carry no Deprecation header\./] },
+  { name: 'a current version needs none', patch: version('2', { deprecated: undefined }), expect: [] },
 ]);
 
 table('version-release-order', [

@@ -5,32 +5,17 @@
  * is a process crash, which both survive (WAL); they differ only on power loss.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { killAll, ROOT, startServe } from '../support/child-server.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const spec = join(root, 'test/serve/fixtures/notes.yaml');
+const spec = join(ROOT, 'test/serve/fixtures/notes.yaml');
 
-async function start(db: string, durability: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(root, 'bin/svcspec.js'), 'serve', spec, '--port', '0', '--db', db, '--durability', durability, '--quiet'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${err}`)), 15_000);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-      const m = /serving .* at (http:\/\/[\d.]+:\d+)/.exec(err);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${err}`)));
-  });
-  return { child, url };
+function start(db: string, durability: string) {
+  return startServe([spec, '--port', '0', '--db', db, '--durability', durability, '--quiet']);
 }
 
 for (const durability of ['full', 'normal']) {
@@ -39,7 +24,7 @@ for (const durability of ['full', 'normal']) {
     const children: ChildProcess[] = [];
     // Every server stopped first, then its files removed (a live server would write them again).
     t.after(async () => {
-      await Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((r) => { c.once('exit', r); c.kill('SIGKILL'); })));
+      await killAll(children);
       rmSync(dir, { recursive: true, force: true });
     });
     const db = join(dir, 'notes.db');

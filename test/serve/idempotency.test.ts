@@ -13,6 +13,7 @@ import { canonicalJson, fingerprintOf, parseIdempotencyKey, startIdempotencySwee
 import { SAFETY } from '../../src/spec/defaults.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
 import type { Store } from '../../src/store/store.ts';
+import { credentialHeaders } from './support/credentials.ts';
 import { exampleSpec } from './support/open-app.ts';
 
 const DUNE = { title: 'Dune', authors: ['Frank Herbert'] };
@@ -20,6 +21,8 @@ const DUNE = { title: 'Dune', authors: ['Frank Herbert'] };
 interface Served {
   readonly base: string;
   readonly store: Store;
+  /** A client holding every scope of the spec. */
+  readonly auth: Readonly<Record<string, string>>;
   /** Moves the app's clock. */
   advance(ms: number): void;
 }
@@ -34,101 +37,102 @@ async function listen(t: TestContext): Promise<Served> {
     await store.close();
   });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { base, store, advance: (ms) => (now += ms) };
+  return { base, store, auth: await credentialHeaders(spec, store), advance: (ms) => (now += ms) };
 }
 
-async function post(base: string, path: string, body: unknown, key?: string): Promise<{ status: number; headers: Headers; body: any }> {
+async function post({ base, auth }: Served, path: string, body: unknown, key?: string): Promise<{ status: number; headers: Headers; body: any }> {
   const r = await fetch(`${base}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(key !== undefined ? { 'idempotency-key': key } : {}) },
+    headers: { ...auth, 'content-type': 'application/json', ...(key !== undefined ? { 'idempotency-key': key } : {}) },
     body: JSON.stringify(body),
   });
   return { status: r.status, headers: r.headers, body: await r.json() };
 }
 
-async function count(base: string, path: string): Promise<number> {
-  const r = await fetch(`${base}${path}?limit=100`);
+async function count({ base, auth }: Served, path: string): Promise<number> {
+  const r = await fetch(`${base}${path}?limit=100`, { headers: auth });
   return ((await r.json()) as { items: unknown[] }).items.length;
 }
 
 describe('Idempotency-Key', () => {
   test('a repeat is replayed: the same status, headers and body, marked, and one record', async (t) => {
-    const { base } = await listen(t);
-    const first = await post(base, '/books', DUNE, 'key-1');
+    const srv = await listen(t);
+    const first = await post(srv, '/books', DUNE, 'key-1');
     assert.equal(first.status, 201);
     assert.equal(first.headers.get('idempotency-replayed'), null);
     // The same body with its members in another order is the same request.
-    const again = await post(base, '/books', { authors: ['Frank Herbert'], title: 'Dune' }, 'key-1');
+    const again = await post(srv, '/books', { authors: ['Frank Herbert'], title: 'Dune' }, 'key-1');
     assert.equal(again.status, 201);
     assert.equal(again.headers.get('idempotency-replayed'), 'true');
     assert.deepEqual(again.body, first.body);
     assert.equal(again.headers.get('location'), first.headers.get('location'));
     assert.equal(again.headers.get('etag'), first.headers.get('etag'));
     assert.match(again.headers.get('content-type')!, /^application\/json/);
-    assert.equal(await count(base, '/books'), 1);
+    assert.equal(await count(srv, '/books'), 1);
   });
 
   test('the same key with another body is 422 idempotency-key-reused', async (t) => {
-    const { base } = await listen(t);
-    assert.equal((await post(base, '/books', DUNE, 'key-2')).status, 201);
-    const other = await post(base, '/books', { ...DUNE, title: 'Emma' }, 'key-2');
+    const srv = await listen(t);
+    assert.equal((await post(srv, '/books', DUNE, 'key-2')).status, 201);
+    const other = await post(srv, '/books', { ...DUNE, title: 'Emma' }, 'key-2');
     assert.equal(other.status, 422);
     assert.equal(other.body.code, 'idempotency-key-reused');
-    assert.equal(await count(base, '/books'), 1);
+    assert.equal(await count(srv, '/books'), 1);
   });
 
   test('keys are scoped by path: the same key on another collection is another request', async (t) => {
-    const { base } = await listen(t);
-    assert.equal((await post(base, '/books', DUNE, 'key-3')).status, 201);
-    const list = await post(base, '/reading-lists', { name: 'Later' }, 'key-3');
+    const srv = await listen(t);
+    assert.equal((await post(srv, '/books', DUNE, 'key-3')).status, 201);
+    const list = await post(srv, '/reading-lists', { name: 'Later' }, 'key-3');
     assert.equal(list.status, 201);
     assert.equal(list.headers.get('idempotency-replayed'), null);
   });
 
   test('without a key every POST creates', async (t) => {
-    const { base } = await listen(t);
-    await post(base, '/books', DUNE);
-    await post(base, '/books', DUNE);
-    assert.equal(await count(base, '/books'), 2);
+    const srv = await listen(t);
+    await post(srv, '/books', DUNE);
+    await post(srv, '/books', DUNE);
+    assert.equal(await count(srv, '/books'), 2);
   });
 
   test('a refused request is not remembered: its retry with the same key runs', async (t) => {
-    const { base } = await listen(t);
-    assert.equal((await post(base, '/books', { title: 'Dune' }, 'key-4')).status, 422);
-    const fixed = await post(base, '/books', DUNE, 'key-4');
+    const srv = await listen(t);
+    assert.equal((await post(srv, '/books', { title: 'Dune' }, 'key-4')).status, 422);
+    const fixed = await post(srv, '/books', DUNE, 'key-4');
     assert.equal(fixed.status, 201);
     assert.equal(fixed.headers.get('idempotency-replayed'), null);
   });
 
   test('concurrent repeats: one record, every answer the same', async (t) => {
-    const { base } = await listen(t);
-    const answers = await Promise.all(Array.from({ length: 8 }, () => post(base, '/books', DUNE, 'key-5')));
+    const srv = await listen(t);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => post(srv, '/books', DUNE, 'key-5')));
     assert.deepEqual(answers.map((a) => a.status), Array(8).fill(201));
     assert.equal(new Set(answers.map((a) => a.body.id)).size, 1);
     assert.equal(answers.filter((a) => a.headers.get('idempotency-replayed') === null).length, 1);
-    assert.equal(await count(base, '/books'), 1);
+    assert.equal(await count(srv, '/books'), 1);
   });
 
   test('a key expires after the time-to-live: then it is a new request', async (t) => {
-    const { base, advance } = await listen(t);
-    const first = await post(base, '/books', DUNE, 'key-6');
+    const srv = await listen(t);
+    const { advance } = srv;
+    const first = await post(srv, '/books', DUNE, 'key-6');
     advance(SAFETY.idempotencyKeyTtlMs - 1);
-    assert.equal((await post(base, '/books', DUNE, 'key-6')).headers.get('idempotency-replayed'), 'true');
+    assert.equal((await post(srv, '/books', DUNE, 'key-6')).headers.get('idempotency-replayed'), 'true');
     advance(1);
-    const later = await post(base, '/books', { ...DUNE, title: 'Emma' }, 'key-6');
+    const later = await post(srv, '/books', { ...DUNE, title: 'Emma' }, 'key-6');
     assert.equal(later.status, 201);
     assert.notEqual(later.body.id, first.body.id);
-    assert.equal(await count(base, '/books'), 2);
+    assert.equal(await count(srv, '/books'), 2);
   });
 
   for (const [what, key] of [['empty', ''], ['too long', 'k'.repeat(256)], ['with a space', 'a b'], ['not ASCII', 'clé'], ['an empty sf-string', '""']] as const) {
     test(`a key that is ${what} is a validation error on the header`, async (t) => {
-      const { base } = await listen(t);
-      const r = await post(base, '/books', DUNE, key);
+      const srv = await listen(t);
+      const r = await post(srv, '/books', DUNE, key);
       assert.equal(r.status, 422);
       assert.equal(r.body.code, 'validation-failed');
       assert.equal(r.body.errors[0].pointer, '/headers/idempotency-key');
-      assert.equal(await count(base, '/books'), 0);
+      assert.equal(await count(srv, '/books'), 0);
     });
   }
 });

@@ -288,15 +288,15 @@ describe('writeOnly fields never leave the service', () => {
 
 describe('over a real socket', () => {
   test('create, conditional read, conditional update', async (t) => {
-    const { app } = await serve(t, await library());
+    const { app, auth } = await serve(t, await library());
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
-    const json = { 'content-type': 'application/json' };
+    const json = { 'content-type': 'application/json', ...auth };
     const post = await fetch(`${base}/books`, { method: 'POST', headers: json, body: JSON.stringify(DUNE) });
     assert.equal(post.status, 201);
     const etag = post.headers.get('etag')!;
     const location = post.headers.get('location')!;
     assert.match(etag, ETAG);
-    const cached = await fetch(`${base}${location}`, { headers: { 'if-none-match': etag } });
+    const cached = await fetch(`${base}${location}`, { headers: { ...auth, 'if-none-match': etag } });
     assert.equal(cached.status, 304);
     const patched = await fetch(`${base}${location}`, { method: 'PATCH', headers: { ...json, 'if-match': etag }, body: JSON.stringify({ pages: 5 }) });
     assert.equal(patched.status, 200);

@@ -128,12 +128,12 @@ describe('concurrency', () => {
   test('over a real socket: concurrent different transitions from one state, one winner', async (t) => {
     const spec = await exampleSpec('library.yaml');
     const gated = gatedStore(await freshStore());
-    const { app, store } = await serve(t, spec, gated.store);
+    const { app, store, auth } = await serve(t, spec, gated.store);
     const id = await recordIn(app, spec, store, 'loan', 'active');
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
     void gated.gate(5);
     const send = (path: string, body?: unknown) =>
-      fetch(`${base}/loans/${id}/${path}`, { method: 'POST', ...(body ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}) });
+      fetch(`${base}/loans/${id}/${path}`, { method: 'POST', headers: { ...auth, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
     const responses = await Promise.all([send('return', { returnCondition: 'good' }), send('declareLost'), send('markOverdue'), send('return', { returnCondition: 'worn' }), send('declareLost')]);
     const statuses = responses.map((r) => r.status);
     assert.equal(statuses.filter((s) => s === 200).length, 1, String(statuses));

@@ -88,6 +88,7 @@ import transitionWithout409 from './transition-without-409.rule.ts';
 import versionDefaultMissing from './version-default-missing.rule.ts';
 import versionDefaultRetired from './version-default-retired.rule.ts';
 import versionDefaultUnknown from './version-default-unknown.rule.ts';
+import versionDeprecatedWithoutDate from './version-deprecated-without-date.rule.ts';
 import versionDeprecatedWithoutSunset from './version-deprecated-without-sunset.rule.ts';
 import versionEndsBeforeRelease from './version-ends-before-release.rule.ts';
 import versionNoCurrent from './version-no-current.rule.ts';
@@ -191,6 +192,7 @@ export const RULES: readonly Rule[] = [
   versionDefaultMissing,
   versionDefaultRetired,
   versionDefaultUnknown,
+  versionDeprecatedWithoutDate,
   versionDeprecatedWithoutSunset,
   versionEndsBeforeRelease,
   versionNoCurrent,

@@ -41,6 +41,16 @@ it('credentials: revoke marks once, keeps the record, and reports unknown ids', 
   assert.equal((await store.credentials.get('k1'))?.revokedAt, 5_000);
 });
 
+it('credentials: revoking a client revokes the tokens issued to it, and nothing else', async (store) => {
+  await store.credentials.put(credential('c1', { kind: 'client' }));
+  await store.credentials.put(credential('t1', { kind: 'token', expiresAt: 9_000, issuedTo: 'c1' }));
+  await store.credentials.put(credential('t2', { kind: 'token', expiresAt: 9_000, issuedTo: 'c2' }));
+  assert.equal((await store.credentials.get('t1'))?.issuedTo, 'c1');
+  assert.equal(await store.credentials.revoke('c1', 4_000), true);
+  assert.equal((await store.credentials.get('t1'))?.revokedAt, 4_000);
+  assert.equal((await store.credentials.get('t2'))?.revokedAt, undefined);
+});
+
 it('credentials: expire forgets issued tokens that expired before the time, nothing else', async (store) => {
   await store.credentials.put(credential('old', { kind: 'token', expiresAt: 1_999 }));
   await store.credentials.put(credential('edge', { kind: 'token', expiresAt: 2_000 }));

@@ -1,0 +1,91 @@
+/**
+ * Bearer JWTs (RFC 7519) verified with jose: the signature against the spec's keys (a JWKS
+ * URL, fetched and cached by jose's remote key set, or a JWKS file beside the spec), the
+ * algorithms the spec allows (never `none`: jose refuses it for asymmetric keys, and the
+ * allow-list is the spec's), `iss` and `aud` when the spec names them, and `exp`/`nbf`.
+ *
+ * The principal is the `sub` claim; the scopes come from the spec's `scopesClaim` (default
+ * `scope`), a space-separated string (RFC 8693 §4.2) or a list of strings.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import type { AuthScheme } from '../../spec/model.ts';
+import { SetupError } from '../errors.ts';
+
+type JwtScheme = Extract<AuthScheme, { type: 'bearer' }>;
+
+export interface JwtVerified {
+  readonly subject: string;
+  readonly issuer?: string;
+  readonly scopes: readonly string[];
+  /** Epoch milliseconds, when the token says. */
+  readonly expiresAt?: number;
+}
+
+export type JwtOutcome = { readonly ok: true; readonly token: JwtVerified } | { readonly ok: false; readonly reason: string; readonly fault?: boolean };
+
+export type JwtVerifier = (token: string, now: number) => Promise<JwtOutcome>;
+
+/** The verifier of a scheme, its keys resolved at start-up. Throws (a start-up error) when the spec gives no keys or the file cannot be read. */
+export function jwtVerifier(scheme: JwtScheme, specFile: string): JwtVerifier {
+  const settings = scheme.jwt;
+  if (!settings || settings.algorithms.length === 0) throw new SetupError(`scheme '${scheme.name}' takes JWTs but the spec gives no jwt.algorithms to accept`);
+  const keys = keySet(scheme, specFile);
+  const claim = settings.scopesClaim ?? 'scope';
+  return async (token, now) => {
+    try {
+      const { payload } = await jwtVerify(token, keys, {
+        algorithms: [...settings.algorithms],
+        ...(settings.issuer !== undefined ? { issuer: settings.issuer } : {}),
+        ...(settings.audience !== undefined ? { audience: settings.audience } : {}),
+        currentDate: new Date(now),
+      });
+      if (typeof payload.sub !== 'string' || payload.sub === '') return { ok: false, reason: 'the token has no subject (sub)' };
+      return { ok: true, token: verified(payload, claim) };
+    } catch (error) {
+      return refusal(error, settings.jwksUrl);
+    }
+  };
+}
+
+function keySet(scheme: JwtScheme, specFile: string): JWTVerifyGetKey {
+  const settings = scheme.jwt as NonNullable<JwtScheme['jwt']>;
+  if (settings.jwksFile !== undefined) {
+    const file = resolve(dirname(specFile), settings.jwksFile);
+    let jwks: JSONWebKeySet;
+    try {
+      jwks = JSON.parse(readFileSync(file, 'utf8')) as JSONWebKeySet;
+    } catch (error) {
+      throw new SetupError(`scheme '${scheme.name}': the JWKS file ${file} cannot be read: ${(error as Error).message}`);
+    }
+    if (!Array.isArray(jwks?.keys)) throw new SetupError(`scheme '${scheme.name}': ${file} is not a JWKS (RFC 7517 §5: an object with a "keys" list)`);
+    return createLocalJWKSet(jwks);
+  }
+  if (settings.jwksUrl !== undefined) return createRemoteJWKSet(new URL(settings.jwksUrl));
+  throw new SetupError(`scheme '${scheme.name}' takes JWTs but the spec gives neither jwt.jwksUrl nor jwt.jwksFile to verify them with`);
+}
+
+function verified(payload: JWTPayload, claim: string): JwtVerified {
+  const raw = payload[claim];
+  const scopes = typeof raw === 'string' ? raw.split(' ').filter(Boolean) : Array.isArray(raw) ? raw.filter((s): s is string => typeof s === 'string') : [];
+  return {
+    subject: payload.sub as string,
+    scopes,
+    ...(payload.iss !== undefined ? { issuer: payload.iss } : {}),
+    ...(payload.exp !== undefined ? { expiresAt: payload.exp * 1000 } : {}),
+  };
+}
+
+/** jose's refusals in our words; a key set that cannot be fetched is the service's fault, not the client's. */
+function refusal(error: unknown, jwksUrl: string | undefined): JwtOutcome {
+  if (error instanceof errors.JWTExpired) return { ok: false, reason: 'the token has expired' };
+  if (error instanceof errors.JWTClaimValidationFailed) return { ok: false, reason: `the token's ${error.claim} claim is not accepted (${error.reason})` };
+  if (error instanceof errors.JOSEAlgNotAllowed) return { ok: false, reason: 'the token is signed with an algorithm this service does not accept' };
+  if (error instanceof errors.JWKSNoMatchingKey) return { ok: false, reason: 'no key of this service matches the token' };
+  if (error instanceof errors.JWSSignatureVerificationFailed) return { ok: false, reason: 'the token signature does not verify' };
+  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || (error instanceof Error && !(error instanceof errors.JOSEError))) {
+    return { ok: false, fault: true, reason: `the keys to verify tokens could not be fetched${jwksUrl ? ` from ${jwksUrl}` : ''}` };
+  }
+  return { ok: false, reason: 'the token is not a well-formed signed JWT' };
+}

@@ -1,0 +1,21 @@
+/**
+ * Object-level authorization (OWASP API1:2023): records of an owned resource belong to the
+ * principal that created them. To anyone else they do not exist: read, update, replace,
+ * delete and transitions answer 404 (not 403, which would confirm the id), and lists leave
+ * them out. The owner is kept by the store beside the record, never in its data.
+ *
+ * An anonymous caller (a public endpoint, no credentials) acts as the empty owner key: it
+ * creates records owned by nobody and sees only those (check warns of public endpoints on
+ * owned resources: auth-owned-endpoint-public).
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Resource } from '../../spec/model.ts';
+
+/** The owner key of anonymous callers. */
+export const NO_OWNER = '';
+
+/** The owner key a request acts as on a resource; undefined when the resource is not owned. */
+export function ownerOf(resource: Resource, request: FastifyRequest): string | undefined {
+  if (!resource.owned) return undefined;
+  return request.principal?.id ?? NO_OWNER;
+}

@@ -1,0 +1,151 @@
+/**
+ * Reading and verifying what a request presents for each scheme of the spec (part 5).
+ *
+ *   apiKey   the header or query parameter the scheme names; `sk…_<secret>` issued by svcspec
+ *   bearer   `Authorization: Bearer <token>` (RFC 6750 §2.1): an opaque `st…_<secret>` issued
+ *            by svcspec, or a JWT (src/serve/auth/jwt.ts)
+ *   oauth2   `Authorization: Bearer <token>` with a token from the scheme's token endpoint
+ *   basic    `Authorization: Basic base64(id:secret)` (RFC 7617 §2)
+ *
+ * A verified credential is remembered for a second (JWTs: until they expire, at most a
+ * minute), keyed by the SHA-256 of what was presented, so a busy client costs one look-up
+ * a second, not one per request; a revocation takes effect within that second.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { AuthScheme } from '../../spec/model.ts';
+import type { CredentialStore } from '../../store/credentials.ts';
+import type { Principal } from '../principal.ts';
+import { jwtVerifier, type JwtVerifier } from './jwt.ts';
+import { secretMatches, splitToken } from './secrets.ts';
+
+/** What a request presented for a scheme: the raw credential, or a defect in how it was sent. */
+export type Presented = { readonly raw: string } | { readonly malformed: string };
+
+export type Verified = { readonly ok: true; readonly principal: Principal } | { readonly ok: false; readonly reason: string; readonly fault?: boolean };
+
+export interface SchemeReader {
+  readonly scheme: AuthScheme;
+  /** What the request carries for this scheme; undefined when nothing. */
+  presented(request: FastifyRequest): Presented | undefined;
+  verify(raw: string, now: number): Promise<Verified>;
+}
+
+export const STORED_CACHE_MS = 1_000;
+const JWT_CACHE_MS = 60_000;
+const CACHE_LIMIT = 10_000;
+
+export function schemeReaders(schemes: readonly AuthScheme[], credentials: CredentialStore, specFile: string): SchemeReader[] {
+  const cache = new VerifiedCache();
+  return schemes.map((scheme) => {
+    const verify = verifierOf(scheme, credentials, specFile);
+    return {
+      scheme,
+      presented: presenterOf(scheme),
+      verify: async (raw: string, now: number) => {
+        const key = `${scheme.name}\u0000${createHash('sha256').update(raw).digest('base64url')}`;
+        const hit = cache.get(key, now);
+        if (hit) return { ok: true, principal: hit };
+        const result = await verify(raw, now);
+        if (result.ok) cache.put(key, result.principal, result.until, now);
+        return result;
+      },
+    };
+  });
+}
+
+class VerifiedCache {
+  readonly #entries = new Map<string, { readonly principal: Principal; readonly until: number }>();
+  get(key: string, now: number): Principal | undefined {
+    const e = this.#entries.get(key);
+    if (!e) return undefined;
+    if (e.until > now) return e.principal;
+    this.#entries.delete(key);
+    return undefined;
+  }
+  put(key: string, principal: Principal, until: number, now: number): void {
+    // Bounded: a flood of distinct credentials empties it rather than growing it.
+    if (this.#entries.size >= CACHE_LIMIT) this.#entries.clear();
+    if (until > now) this.#entries.set(key, { principal, until });
+  }
+}
+
+// ---- reading ---------------------------------------------------------------------------
+
+function single(value: string | string[] | undefined): Presented | undefined {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) return value.length === 1 ? { raw: value[0] } : { malformed: 'it is given more than once' };
+  return { raw: value };
+}
+
+/** `Authorization: <scheme> <credentials>`; the scheme name is case-insensitive (RFC 9110 §11.1). */
+function authorization(request: FastifyRequest, authScheme: 'bearer' | 'basic'): Presented | undefined {
+  const header = request.headers.authorization;
+  if (header === undefined) return undefined;
+  const space = header.indexOf(' ');
+  const name = (space < 0 ? header : header.slice(0, space)).toLowerCase();
+  if (name !== authScheme) return undefined;
+  const value = space < 0 ? '' : header.slice(space + 1).trim();
+  return value === '' ? { malformed: `the Authorization header names ${authScheme === 'bearer' ? 'Bearer' : 'Basic'} but carries no credentials` } : { raw: value };
+}
+
+function presenterOf(scheme: AuthScheme): SchemeReader['presented'] {
+  switch (scheme.type) {
+    case 'apiKey': {
+      const name = scheme.param;
+      if (scheme.in === 'header') {
+        const lower = name.toLowerCase();
+        return (request) => single(request.headers[lower]);
+      }
+      return (request) => single((request.query as Record<string, string | string[] | undefined> | undefined)?.[name]);
+    }
+    case 'bearer':
+    case 'oauth2':
+      return (request) => authorization(request, 'bearer');
+    case 'basic':
+      return (request) => authorization(request, 'basic');
+  }
+}
+
+// ---- verifying -------------------------------------------------------------------------
+
+type Verify = (raw: string, now: number) => Promise<(Verified & { ok: false }) | { readonly ok: true; readonly principal: Principal; readonly until: number }>;
+
+function verifierOf(scheme: AuthScheme, credentials: CredentialStore, specFile: string): Verify {
+  if (scheme.type === 'bearer' && scheme.tokens === 'jwt') return fromJwt(scheme.name, jwtVerifier(scheme, specFile));
+  if (scheme.type === 'basic') {
+    return async (raw, now) => {
+      const decoded = Buffer.from(raw, 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      if (colon <= 0) return { ok: false, reason: 'the Basic credentials are not base64 of user-id:password (RFC 7617 §2)' };
+      return stored(credentials, scheme.name, decoded.slice(0, colon), decoded.slice(colon + 1), now);
+    };
+  }
+  return async (raw, now) => {
+    const parts = splitToken(raw);
+    if (!parts) return { ok: false, reason: scheme.type === 'apiKey' ? 'the API key is not one this service issued' : 'the token is not one this service issued' };
+    return stored(credentials, scheme.name, parts.id, parts.secret, now);
+  };
+}
+
+async function stored(credentials: CredentialStore, scheme: string, id: string, secret: string, now: number): ReturnType<Verify> {
+  const c = await credentials.get(id);
+  // One answer for every way of being wrong: a client learns nothing about which ids exist.
+  const refused = { ok: false as const, reason: 'the credentials are not valid' };
+  if (!c || c.scheme !== scheme || !secretMatches(secret, c.secretHash)) return refused;
+  if (c.kind === 'client') return { ok: false, reason: 'a client secret is exchanged at the token endpoint; send the access token it gives' };
+  if (c.revokedAt !== undefined) return { ok: false, reason: 'the credentials have been revoked' };
+  if (c.expiresAt !== undefined && c.expiresAt <= now) return { ok: false, reason: 'the token has expired' };
+  const until = Math.min(now + STORED_CACHE_MS, c.expiresAt ?? Infinity);
+  return { ok: true, until, principal: { id: c.principal, scheme, scopes: new Set(c.scopes), credential: c.issuedTo ?? c.id } };
+}
+
+function fromJwt(scheme: string, verify: JwtVerifier): Verify {
+  return async (raw, now) => {
+    const r = await verify(raw, now);
+    if (!r.ok) return r;
+    const { subject, issuer, scopes, expiresAt } = r.token;
+    const until = Math.min(now + JWT_CACHE_MS, expiresAt ?? Infinity);
+    return { ok: true, until, principal: { id: subject, scheme, scopes: new Set(scopes), credential: `${issuer ?? ''}|${subject}` } };
+  };
+}

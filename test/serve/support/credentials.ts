@@ -1,0 +1,28 @@
+/**
+ * Credentials for serve tests: a client holding every scope the spec declares, so tests
+ * of the other parts act as an authorized caller of any endpoint, and clients of chosen
+ * scopes for the authentication tests themselves.
+ */
+import type { Spec } from '../../../src/spec/model.ts';
+import { issueCredential, issuingSchemes } from '../../../src/serve/auth/credentials.ts';
+import { hashSecret, joinToken, newCredentialId, newSecret } from '../../../src/serve/auth/secrets.ts';
+import type { Store } from '../../../src/store/store.ts';
+
+/** The headers of a client of the first issuing scheme (a token, for an oauth2 scheme) with the given scopes; none when the spec needs none. */
+export async function credentialHeaders(spec: Spec, store: Store, options: { scopes?: readonly string[]; principal?: string } = {}): Promise<Record<string, string>> {
+  if (spec.parts.authentication.statement !== 'given' || spec.authentication.schemes.length === 0) return {};
+  const scopes = options.scopes ?? spec.authentication.scopes.map((s) => s.name);
+  const scheme = issuingSchemes(spec).find((s) => s.type !== 'oauth2' && !(s.type === 'apiKey' && s.in === 'query'));
+  if (scheme) {
+    const r = await issueCredential(spec, store.credentials, { scheme: scheme.name, scopes, ...(options.principal ? { principal: options.principal } : {}) });
+    if (!r.ok) throw new Error(r.message);
+    return { ...r.issued.headers };
+  }
+  const oauth = spec.authentication.schemes.find((s) => s.type === 'oauth2');
+  if (!oauth) throw new Error('the spec has no scheme the tests can issue credentials for');
+  // A token as the token endpoint would issue it (the endpoint itself is tested in auth.test.ts).
+  const id = newCredentialId('token');
+  const secret = newSecret();
+  await store.credentials.put({ id, scheme: oauth.name, kind: 'token', secretHash: hashSecret(secret), scopes: [...scopes], principal: options.principal ?? id, createdAt: Date.now(), expiresAt: Date.now() + 3_600_000 });
+  return { authorization: `Bearer ${joinToken(id, secret)}` };
+}

@@ -1,0 +1,38 @@
+/** `svcspec serve` as a real child process, for tests of what only a process shows (durability, the CLI end to end). */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BIN = join(ROOT, 'bin/svcspec.js');
+
+/** Starts `svcspec serve <args>` and resolves with the base URL it prints. */
+export async function startServe(args: readonly string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${err}`)), 15_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+      const m = /serving .* at (http:\/\/[\d.]+:\d+)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${err}`)));
+  });
+  return { child, url };
+}
+
+/** Kills the children that still run, and waits until they are gone. */
+export async function killAll(children: readonly ChildProcess[]): Promise<void> {
+  await Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((r) => { c.once('exit', r); c.kill('SIGKILL'); })));
+}
+
+/** Runs the CLI to completion. */
+export function cli(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', env });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
