@@ -8,6 +8,7 @@ export { formatSarif } from './check/format/sarif.ts';
 export { DIAGNOSTIC_CATALOG } from './check/catalog.ts';
 export { renderDocument } from './doc/index.ts';
 export { toDocument } from './spec/serialize.ts';
+export { toOpenApi, toAsyncApi, liveVersions, type ExportOptions, type ExportResult } from './export/index.ts';
 export { FORMAT_SCHEMA } from './spec/format-schema.ts';
 export { PARTS, PART_NAMES, type PartName, type PartInfo } from './spec/parts.ts';
 export { HTTP_ERRORS } from './spec/http-errors.ts';

@@ -5,10 +5,16 @@
  * Fastify's own route schema (Ajv, compiled once), as strictly as svcspec checks it (no
  * coercion, unknown members refused, not stripped; every violation listed).
  *
- *   GET  /items/:id            SELECT data by id; the stored JSON text is the response body
+ *   GET  /items/:id            SELECT data by id; the stored JSON text is the response body;
+ *                              an ETag from the rowid
  *   GET  /items?after=&limit=  keyset page by rowid, 20 by default, at most 100;
- *                              { "items": [...], "next": "<rowid>" | null }, built as text
- *   POST /items                201, Location, the record with its new UUID
+ *                              { "items": [...], "next": "<rowid>" | null }, built as text;
+ *                              Link to the next page
+ *   POST /items                201, Location, ETag, the record with its new UUID
+ *
+ * The headers are svcspec's (an ETag on records, a Link to the next page, RFC 9110 §8.8.3,
+ * RFC 8288), so both answer the same bytes' worth. Records are never changed here, so the
+ * tag is the rowid and version 1, as svcspec's `"<seq>.<version>"` is.
  *
  * One table `items (id TEXT PRIMARY KEY, data TEXT)` (the JSON document, id included), WAL,
  * synchronous=NORMAL or FULL by the durability argument, prepared statements.
@@ -35,7 +41,7 @@ db.exec(`PRAGMA synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
 db.exec('CREATE TABLE IF NOT EXISTS items (id TEXT PRIMARY KEY, data TEXT NOT NULL)');
 
 const insert = db.prepare('INSERT INTO items (id, data) VALUES (?, ?)');
-const byId = db.prepare('SELECT data FROM items WHERE id = ?');
+const byId = db.prepare('SELECT rowid, data FROM items WHERE id = ?');
 const page = db.prepare('SELECT rowid, data FROM items WHERE rowid > ? ORDER BY rowid LIMIT ?');
 
 if (seedFile) {
@@ -68,9 +74,9 @@ const app = Fastify({
 });
 
 app.get('/items/:id', async (request, reply) => {
-  const row = byId.get((request.params as { id: string }).id) as { data: string } | undefined;
+  const row = byId.get((request.params as { id: string }).id) as { rowid: number; data: string } | undefined;
   if (!row) return reply.code(404).type('application/json').send('{"status":404,"title":"Not found"}');
-  return reply.type('application/json').send(row.data);
+  return reply.header('etag', `"${row.rowid.toString(36)}.1"`).type('application/json').send(row.data);
 });
 
 const notValid = (reply: FastifyReply, detail: string) =>
@@ -86,15 +92,16 @@ app.get('/items', async (request, reply) => {
   const rows = page.all(after, size + 1) as { rowid: number; data: string }[];
   const more = rows.length > size;
   const shown = more ? rows.slice(0, size) : rows;
-  const next = more ? `"${shown[shown.length - 1]!.rowid}"` : 'null';
-  return reply.type('application/json').send(`{"items":[${shown.map((r) => r.data).join(',')}],"next":${next}}`);
+  const last = more ? String(shown[shown.length - 1]!.rowid) : undefined;
+  if (last !== undefined) reply.header('link', `</items?limit=${size}&after=${last}>; rel="next"`);
+  return reply.type('application/json').send(`{"items":[${shown.map((r) => r.data).join(',')}],"next":${last === undefined ? 'null' : `"${last}"`}}`);
 });
 
 app.post('/items', { schema: { body: createSchema } }, async (request, reply) => {
   const id = randomUUID();
   const json = JSON.stringify({ id, ...(request.body as Record<string, unknown>) });
-  insert.run(id, json);
-  return reply.code(201).header('location', `/items/${id}`).type('application/json').send(json);
+  const { lastInsertRowid } = insert.run(id, json);
+  return reply.code(201).header('location', `/items/${id}`).header('etag', `"${lastInsertRowid.toString(36)}.1"`).type('application/json').send(json);
 });
 
 app.addHook('onClose', async () => db.close());

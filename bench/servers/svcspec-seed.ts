@@ -3,15 +3,20 @@
  * of `{ id, ...fields }`) go into the spec's first resource through the store itself, as the
  * service would store them, at durability normal (no fsync per record).
  *
- *   node bench/servers/svcspec-seed.ts <spec> <db file> <seed.json>
+ *   node bench/servers/svcspec-seed.ts <spec> <db file> <seed.json> [credential.json]
+ *
+ * With credential.json, a credential of the spec's one issuing scheme holding every declared
+ * scope is issued into the database too (as `svcspec credentials create` would), and the
+ * headers a client sends with it are written there as JSON.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { loadSpec } from '../../src/load/index.ts';
+import { issueCredential } from '../../src/serve/auth/credentials.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
 
-const [specFile, dbFile, seedFile] = process.argv.slice(2);
+const [specFile, dbFile, seedFile, credentialFile] = process.argv.slice(2);
 if (!specFile || !dbFile || !seedFile) {
-  console.error('usage: svcspec-seed.ts <spec> <db file> <seed.json>');
+  console.error('usage: svcspec-seed.ts <spec> <db file> <seed.json> [credential.json]');
   process.exit(2);
 }
 const spec = (await loadSpec(specFile)).value;
@@ -23,5 +28,16 @@ if (!spec || !resource) {
 const records = JSON.parse(readFileSync(seedFile, 'utf8')) as { id: string }[];
 const store = await openSqliteStore({ path: dbFile, durability: 'normal' });
 await store.migrate(spec.resources.map((r) => r.name));
-for (const { id, ...data } of records) await store.insert(resource.name, { id, data });
+// In chunks: the store group-commits the inserts of one turn (src/store/sqlite-commit.ts).
+for (let i = 0; i < records.length; i += 500) {
+  await Promise.all(records.slice(i, i + 500).map(({ id, ...data }) => store.insert(resource.name, { id, data })));
+}
+if (credentialFile) {
+  const issued = await issueCredential(spec, store.credentials, { scopes: spec.authentication.scopes.map((s) => s.name), label: 'serve bench' });
+  if (!issued.ok) {
+    console.error(`svcspec bench seed: no credential issued: ${issued.message}`);
+    process.exit(1);
+  }
+  writeFileSync(credentialFile, JSON.stringify(issued.issued.headers));
+}
 await store.close();

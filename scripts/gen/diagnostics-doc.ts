@@ -5,7 +5,7 @@ import type { DiagnosticDef } from '../../src/spec/diagnostics.ts';
 import { PARTS } from '../../src/spec/parts.ts';
 import { anchor, code, document, generatedNotice, table } from './markdown.ts';
 
-const INTRO = `Every finding of \`svcspec\` (loading, checking) has a stable code from one catalog. Each
+const INTRO = `Every finding of \`svcspec\` (loading, checking, exporting) has a stable code from one catalog. Each
 is shown with where it stands (\`file:line:column\`), its severity and its message. Errors make
 \`svcspec check\` fail; warnings are reported and fail the check only where said (gaps and partial
 parts fail it unless \`--allow-gaps\` is given). In the message templates, \`{name}\` is filled in
@@ -38,7 +38,7 @@ export function renderDiagnosticsDoc(): DiagnosticsDoc {
   const loading = new Set<string>(Object.values(LOAD_CODES).map((d) => d.code));
   const text = document([
     '# Diagnostics',
-    generatedNotice(['src/check/catalog.ts (src/load/codes.ts, src/check/codes.ts, src/check/rules/*.rule.ts)']),
+    generatedNotice(['src/check/catalog.ts (src/load/codes.ts, src/check/codes.ts, src/check/rules/*.rule.ts, src/export/codes.ts)']),
     INTRO,
     `${unique.length} codes: ${unique.filter((d) => d.severity === 'error').length} errors, ${unique.filter((d) => d.severity === 'warning').length} warnings, ${unique.filter((d) => d.severity === 'info').length} notes.`,
     group('Reading the file', unique.filter((d) => d.part === undefined && loading.has(d.code))),

@@ -1,7 +1,8 @@
 /**
- * The one catalog of diagnostic codes: the loaders', the checker's and every rule's.
+ * The one catalog of diagnostic codes: the loaders', the checker's, every rule's and the exporters'.
  * docs/diagnostics.md is generated from it (npm run gen); a test keeps codes unique.
  */
+import { EXPORT_CODES } from '../export/codes.ts';
 import { LOAD_CODES } from '../load/codes.ts';
 import type { DiagnosticDef } from '../spec/diagnostics.ts';
 import { CHECK_CODES } from './codes.ts';
@@ -11,6 +12,7 @@ export const DIAGNOSTIC_CATALOG: readonly DiagnosticDef[] = [
   ...Object.values(LOAD_CODES),
   ...Object.values(CHECK_CODES),
   ...RULES.flatMap((rule) => rule.diagnostics),
+  ...Object.values(EXPORT_CODES),
 ];
 
 export function findDiagnosticDef(code: string): DiagnosticDef | undefined {

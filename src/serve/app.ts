@@ -12,6 +12,7 @@
  */
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { renderDocument } from '../doc/index.ts';
+import { toAsyncApi, toOpenApi } from '../export/index.ts';
 import type { Endpoint, Spec } from '../spec/model.ts';
 import { SAFETY } from '../spec/defaults.ts';
 import type { Store } from '../store/store.ts';
@@ -68,9 +69,13 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler((request) => {
     throw new HttpError('not-found', { detail: `There is no ${request.method} ${request.url.split('?')[0]}.` });
   });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
-  });
+  // Without a logger the line would go nowhere: the hook is not registered, and costs nothing.
+  if (options.logger) {
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+      done();
+    });
+  }
 
   // Stable request shapes (Fastify's advice): every request has these, set by the part modules.
   app.decorateRequest('principal', undefined);
@@ -92,10 +97,16 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
-/** The spec's own document at GET /docs, unless the spec uses that path itself. */
+/** The spec's own document at GET /docs, unless the spec uses that path itself; its exports likewise. */
 export const DOCS_PATH = '/docs';
 
 function serveDocument(app: FastifyInstance, spec: Spec): void {
+  // The exports (src/export) of the default version at /openapi.json and /asyncapi.json, by the same rule; made on first request.
+  for (const [path, make] of [['/openapi.json', toOpenApi], ['/asyncapi.json', toAsyncApi]] as const) {
+    if (spec.endpoints.some((e) => e.path === path)) continue;
+    let json: string | undefined;
+    app.get(path, async (_request, reply) => reply.type('application/json; charset=utf-8').send((json ??= JSON.stringify(make(spec).document))));
+  }
   if (spec.endpoints.some((e) => e.path === DOCS_PATH || e.path.startsWith(`${DOCS_PATH}/`))) return;
   let html: string | undefined;
   app.get(DOCS_PATH, async (_request, reply) => reply.type('text/html; charset=utf-8').send((html ??= renderDocument(spec, { format: 'html' }))));

@@ -4,21 +4,29 @@
  * values of its sort fields and its insertion sequence — not an offset, so records
  * inserted while a client walks the pages never shift what follows.
  *
- *   cursor  = base64url( VERSION-byte  checksum(4 bytes)  JSON )
- *   JSON    = { "r": resource, "o": sort ("title,-createdAt", "" for none), "v": [values], "s": seq }
+ *   cursor  = "2"  checksum (8 hex digits)  base64url( JSON )
+ *   JSON    = [ resource, sort ("title,-createdAt", "" for none), [values], seq ]
  *
- * The checksum (the first 4 bytes of SHA-256 over the JSON) catches corrupted and edited
- * cursors; it is not a signature. A forged but well-formed cursor only moves the starting
- * point: filters and ownership are applied by the server on every page regardless.
- * A cursor made for another resource or another sort order is refused.
+ * The checksum (32-bit FNV-1a over the JSON text) catches corrupted and edited cursors; it
+ * is not a signature. A forged but well-formed cursor only moves the starting point:
+ * filters and ownership are applied by the server on every page regardless. A cursor made
+ * for another resource or another sort order is refused.
+ *
+ * Cursors are made and read on every page, so this is plain string work: no Buffer
+ * concatenation, no hash object. Cursors of the first format (version 1, SHA-256-checked,
+ * always starting with `A`) are still read, so a client walking pages across an upgrade
+ * keeps its place:
+ *   cursor  = base64url( 0x01  SHA-256(JSON)[0..4]  JSON )
+ *   JSON    = { "r": resource, "o": sort, "v": [values], "s": seq }
  */
 import { hash } from 'node:crypto';
 import type { ScalarValue, SortKey } from '../store/store.ts';
 
-const VERSION = 1;
-const CHECKSUM_BYTES = 4;
+const VERSION = '2';
+const CHECKSUM_CHARS = 8;
 /** Far above any honest cursor; stops a client from making the server parse megabytes. */
 const MAX_CURSOR_CHARS = 4096;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 export interface CursorPosition {
   readonly values: readonly ScalarValue[];
@@ -26,44 +34,75 @@ export interface CursorPosition {
 }
 
 export function sortSignature(sort: readonly SortKey[]): string {
+  if (sort.length === 0) return '';
   return sort.map((k) => (k.direction === 'desc' ? `-${k.field}` : k.field)).join(',');
 }
 
-function checksum(json: Buffer): Buffer {
-  // crypto.hash: the one-shot digest, cheaper than a Hash object for small inputs.
-  return hash('sha256', json, 'buffer').subarray(0, CHECKSUM_BYTES);
+/** 32-bit FNV-1a over the UTF-16 code units, as 8 hex digits. */
+function checksum(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(CHECKSUM_CHARS, '0');
 }
 
 export function encodeCursor(resource: string, sort: readonly SortKey[], position: CursorPosition): string {
-  const json = Buffer.from(JSON.stringify({ r: resource, o: sortSignature(sort), v: position.values, s: position.seq }), 'utf8');
-  return Buffer.concat([Buffer.from([VERSION]), checksum(json), json]).toString('base64url');
+  const json = JSON.stringify([resource, sortSignature(sort), position.values, position.seq]);
+  return `${VERSION}${checksum(json)}${Buffer.from(json, 'utf8').toString('base64url')}`;
 }
 
 export type CursorDecoding = { readonly ok: true; readonly position: CursorPosition } | { readonly ok: false; readonly message: string };
 
 const isScalar = (v: unknown): v is ScalarValue => v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 
+const BAD = { ok: false, message: 'is not a cursor this service issued, or it was altered; send the next cursor of the previous page as it is' } as const;
+
 /** Reads a cursor back; any defect is refused with a message for the client. */
 export function decodeCursor(token: string, resource: string, sort: readonly SortKey[]): CursorDecoding {
-  const bad = { ok: false, message: 'is not a cursor this service issued, or it was altered; send the next cursor of the previous page as it is' } as const;
-  if (token.length === 0 || token.length > MAX_CURSOR_CHARS || !/^[A-Za-z0-9_-]+$/.test(token)) return bad;
-  const bytes = Buffer.from(token, 'base64url');
-  // Buffer decoding is lenient; a canonical round trip makes any stray character count.
-  if (bytes.toString('base64url') !== token || bytes.length <= 1 + CHECKSUM_BYTES || bytes[0] !== VERSION) return bad;
-  const json = bytes.subarray(1 + CHECKSUM_BYTES);
-  if (!checksum(json).equals(bytes.subarray(1, 1 + CHECKSUM_BYTES))) return bad;
-  let data: unknown;
-  try {
-    data = JSON.parse(json.toString('utf8'));
-  } catch {
-    return bad;
-  }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return bad;
-  const { r, o, v, s } = data as Record<string, unknown>;
-  if (typeof s !== 'number' || !Number.isSafeInteger(s) || s < 0 || !Array.isArray(v) || !v.every(isScalar)) return bad;
+  if (token.length <= 1 + CHECKSUM_CHARS || token.length > MAX_CURSOR_CHARS || !BASE64URL.test(token)) return BAD;
+  const fields = token[0] === VERSION ? readV2(token) : token[0] === 'A' ? readV1(token) : undefined;
+  if (!fields) return BAD;
+  const { r, o, v, s } = fields;
+  if (typeof s !== 'number' || !Number.isSafeInteger(s) || s < 0 || !Array.isArray(v) || !v.every(isScalar)) return BAD;
   if (r !== resource) return { ok: false, message: 'is a cursor of another collection' };
   if (o !== sortSignature(sort) || v.length !== sort.length) {
     return { ok: false, message: `was issued for another sort order ('${String(o)}'); keep the sort of the first page while following its cursors` };
   }
   return { ok: true, position: { values: v, seq: s } };
+}
+
+interface Fields {
+  readonly r: unknown;
+  readonly o: unknown;
+  readonly v: unknown;
+  readonly s: unknown;
+}
+
+function readV2(token: string): Fields | undefined {
+  const body = token.slice(1 + CHECKSUM_CHARS);
+  const bytes = Buffer.from(body, 'base64url');
+  // Buffer decoding is lenient; a canonical round trip makes any stray character count.
+  if (bytes.toString('base64url') !== body) return undefined;
+  const json = bytes.toString('utf8');
+  if (checksum(json) !== token.slice(1, 1 + CHECKSUM_CHARS)) return undefined;
+  const data = parse(json);
+  if (!Array.isArray(data) || data.length !== 4) return undefined;
+  return { r: data[0], o: data[1], v: data[2], s: data[3] };
+}
+
+function readV1(token: string): Fields | undefined {
+  const bytes = Buffer.from(token, 'base64url');
+  if (bytes.toString('base64url') !== token || bytes.length <= 5 || bytes[0] !== 1) return undefined;
+  const json = bytes.subarray(5);
+  if (!hash('sha256', json, 'buffer').subarray(0, 4).equals(bytes.subarray(1, 5))) return undefined;
+  const data = parse(json.toString('utf8'));
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
+  return data as Fields;
+}
+
+function parse(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return undefined;
+  }
 }

@@ -4,8 +4,8 @@
  * the spec's catalog decides the code, status and title (a code named after the situation,
  * or `for: <situation>`), else the documented default. RFC 9457 problem details by default.
  */
-import type { ErrorCode, ErrorShape, Spec } from '../spec/model.ts';
-import { HTTP_ERRORS, type Situation } from '../spec/http-errors.ts';
+import type { ErrorShape, Spec } from '../spec/model.ts';
+import { resolveSituations, type Situation } from '../spec/http-errors.ts';
 import { problemShape } from '../load/normalize/errors.ts';
 
 export interface FieldViolation {
@@ -46,18 +46,9 @@ export interface RenderedError {
   readonly body: Record<string, unknown>;
 }
 
-/** Resolves situations to the spec's codes once, at start-up. */
+/** Resolves situations to the spec's codes once, at start-up (the rule lives with the format: src/spec/http-errors.ts). */
 export function errorCatalog(spec: Spec): (situation: Situation) => ResolvedError {
-  const bySituation = new Map<string, ErrorCode>();
-  for (const e of spec.errors.catalog) if (e.situation && !bySituation.has(e.situation)) bySituation.set(e.situation, e);
-  const resolved = new Map<string, ResolvedError>();
-  for (const d of HTTP_ERRORS) {
-    const declared = bySituation.get(d.situation);
-    // The time-out status is the one limits.timeouts declares, when it declares one.
-    const status = declared?.status ?? (d.situation === 'timeout' && spec.limits.timeouts ? spec.limits.timeouts.status : d.status);
-    resolved.set(d.situation, { code: declared?.code ?? d.situation, status, title: declared?.title ?? d.title });
-  }
-  return (situation) => resolved.get(situation) as ResolvedError;
+  return resolveSituations(spec);
 }
 
 export function errorShape(spec: Spec): ErrorShape {

@@ -24,7 +24,7 @@ import type { Store } from '../store/store.ts';
 import type { ServeContext } from './context.ts';
 import { HttpError } from './errors.ts';
 import { answered } from './limits/timeout.ts';
-import type { Outcome } from './representation.ts';
+import { JSON_TYPE, JsonText, jsonOf, type Outcome } from './representation.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotency-replayed';
@@ -40,7 +40,10 @@ export interface IdempotencyOptions {
 export function sendOutcome(reply: FastifyReply, outcome: Outcome): FastifyReply {
   if (answered(reply)) return reply;
   void reply.code(outcome.status).headers(outcome.headers);
-  return outcome.body === undefined ? reply.send() : reply.send(outcome.body);
+  const body = outcome.body;
+  if (body === undefined) return reply.send();
+  // Fastify sends a string as it is once the type is set; an object it serializes itself.
+  return body instanceof JsonText ? reply.type(JSON_TYPE).send(body.text) : reply.send(body);
 }
 
 /** The key of a request, or undefined; a malformed key is a validation error on the header. */
@@ -122,7 +125,7 @@ async function once(ctx: ServeContext, use: KeyUse, run: () => Promise<Outcome>)
         fingerprint: use.fingerprint,
         status: outcome.status,
         headers: { ...outcome.headers },
-        body: outcome.body === undefined ? '' : JSON.stringify(outcome.body),
+        body: outcome.body === undefined ? '' : jsonOf(outcome.body),
         createdAt: ctx.now(),
       });
     }
@@ -147,7 +150,7 @@ async function lookup(ctx: ServeContext, use: KeyUse): Promise<Outcome | undefin
       detail: 'This Idempotency-Key was used for a different request; use a new key for a new request.',
     });
   }
-  return { status: stored.status, headers: { ...stored.headers, [REPLAYED_HEADER]: 'true' }, body: stored.body === '' ? undefined : JSON.parse(stored.body) };
+  return { status: stored.status, headers: { ...stored.headers, [REPLAYED_HEADER]: 'true' }, body: stored.body === '' ? undefined : new JsonText(stored.body) };
 }
 
 /**

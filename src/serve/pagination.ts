@@ -25,7 +25,7 @@ import { encodeCursor } from './cursor.ts';
 import { HttpError } from './errors.ts';
 import { answered } from './limits/timeout.ts';
 import { listPlan, parseListQuery, type ListPlan, type ListRequest } from './list-query.ts';
-import { present, type Outcome } from './representation.ts';
+import { JSON_TYPE, JsonText, presentJson, type Outcome } from './representation.ts';
 
 export interface CursorPage {
   readonly items: readonly Record<string, unknown>[];
@@ -46,7 +46,7 @@ export function listHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandler
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const outcome = await listPage(ctx, plan, request, status);
     if (answered(reply)) return reply; // the time-out answered meanwhile
-    return reply.code(outcome.status).headers(outcome.headers).send(outcome.body);
+    return reply.code(outcome.status).headers(outcome.headers).type(JSON_TYPE).send((outcome.body as JsonText).text);
   };
 }
 
@@ -66,17 +66,20 @@ export async function listPage(ctx: ServeContext, plan: ListPlan, request: Fasti
     ...(q.offset !== undefined ? { offset: q.offset } : {}),
   };
   const result = await ctx.store.list(resource.name, query);
-  const items = result.records.map((r) => present(resource, r));
+  // The page is built as text (CursorPage, OffsetPage): each item is what a read sends, so
+  // the stored JSON of a record goes out without being parsed and serialized again.
+  let items = '';
+  for (const r of result.records) items += items === '' ? presentJson(resource, r) : `,${presentJson(resource, r)}`;
   const headers: Record<string, string> = {};
   if (settings.style === 'offset') {
     const offset = q.offset ?? 0;
     const next = result.hasMore ? offset + result.records.length : null;
     if (next !== null) headers.link = nextLink(path, q, settings.sizeParam, settings.positionParam, String(next));
-    return { status, headers, body: { items, offset, next } satisfies OffsetPage };
+    return { status, headers, body: new JsonText(`{"items":[${items}],"offset":${offset},"next":${next}}`) };
   }
   const next = nextCursor(resource, q, result);
   if (next !== null) headers.link = nextLink(path, q, settings.sizeParam, settings.positionParam, next);
-  return { status, headers, body: { items, next } satisfies CursorPage };
+  return { status, headers, body: new JsonText(`{"items":[${items}],"next":${next === null ? 'null' : JSON.stringify(next)}}`) };
 }
 
 function nextCursor(resource: Resource, q: ListRequest, result: ListResult): string | null {

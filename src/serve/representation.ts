@@ -21,8 +21,27 @@ export interface Outcome {
   readonly status: number;
   /** Lower-case header names. */
   readonly headers: Readonly<Record<string, string>>;
-  /** A JSON value; undefined for no body (204, 304). */
+  /** A JSON value, or JsonText; undefined for no body (204, 304). */
   readonly body?: unknown;
+}
+
+/**
+ * A JSON body serialized already (a record's stored text, a page built as text): sent as
+ * it is, and stored as it is for an idempotent replay.
+ */
+export class JsonText {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
+/** The media type Fastify gives a serialized object; JsonText bodies are sent with the same. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The text of a JSON body: JsonText as it is, any other value serialized. */
+export function jsonOf(body: unknown): string {
+  return body instanceof JsonText ? body.text : JSON.stringify(body);
 }
 
 export interface IdRule {
@@ -62,6 +81,22 @@ export function present(resource: Resource, record: StoredRecord): Record<string
   // The hot path of every read and list: nothing to strip, the stored order is the declared one.
   if (!project) return { [rule.field]: apiId(rule, record.id), ...record.data };
   return project(record.data, { [rule.field]: apiId(rule, record.id) });
+}
+
+/**
+ * present(resource, record) as JSON text. When the record's stored text is at hand and the
+ * presenter shows the stored data as it is (no writeOnly field, nothing of another version),
+ * the id is put in front of that text: no parse, no serialization. The stored text is
+ * JSON.stringify's own, so this is byte for byte what serializing present() gives. A text
+ * that might hold a member named like the id (a spec whose id field changed) takes the
+ * general way, as does any other record.
+ */
+export function presentJson(resource: Resource, record: StoredRecord): string {
+  const p = presenterOf(resource);
+  const json = record.json;
+  if (p.project || json === undefined || json.includes(p.idKey)) return JSON.stringify(present(resource, record));
+  const head = `{${p.idKey}${JSON.stringify(apiId(p.rule, record.id))}`;
+  return json.length <= 2 ? `${head}}` : `${head},${json.slice(1)}`;
 }
 
 /** A version's view of a resource: the spec's resource it is cut from, and the version's path prefix. */
@@ -123,6 +158,8 @@ export type Projector = (data: Readonly<Record<string, unknown>>, out?: Record<s
 
 interface Presenter {
   readonly rule: IdRule;
+  /** `"id":`, the id member's key as it starts in JSON text. */
+  readonly idKey: string;
   /** Undefined when the stored data is shown as it is: no writeOnly field, nothing of another version. */
   readonly project?: Projector;
   readonly prefix: string;
@@ -136,7 +173,7 @@ function presenterOf(resource: Resource): Presenter {
     const view = views.get(resource);
     const rule = idOf(resource);
     const project = projector(resource.fields, view?.base.fields ?? resource.fields, true, rule.field);
-    presenters.set(resource, (p = { rule, prefix: view?.prefix ?? '', ...(project ? { project } : {}) }));
+    presenters.set(resource, (p = { rule, idKey: `${JSON.stringify(rule.field)}:`, prefix: view?.prefix ?? '', ...(project ? { project } : {}) }));
   }
   return p;
 }
@@ -201,9 +238,9 @@ export function locationOf(resource: Resource, id: string | number): string {
 
 /** The usual answer with a record: its body, its ETag, and a Location when it was created. */
 export function recordOutcome(resource: Resource, record: StoredRecord, status = 200): Outcome {
-  const headers: Record<string, string> = { etag: etagOf(record) };
-  if (status === 201) headers.location = locationOf(resource, apiId(idOf(resource), record.id));
-  return { status, headers, body: present(resource, record) };
+  const etag = etagOf(record);
+  const headers: Record<string, string> = status === 201 ? { etag, location: locationOf(resource, apiId(presenterOf(resource).rule, record.id)) } : { etag };
+  return { status, headers, body: new JsonText(presentJson(resource, record)) };
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

@@ -30,7 +30,7 @@ import { changeRecord, type ChangeOptions, ifMatchOf, ifNoneMatchHits, ifNoneMat
 import { ownerOf } from './auth/ownership.ts';
 import type { ServeContext } from './context.ts';
 import { idempotent, sendOutcome } from './idempotency.ts';
-import { etagOf, idOf, isObject, keepUnseen, present, recordOutcome, type IdRule, type Outcome } from './representation.ts';
+import { etagOf, idOf, isObject, JsonText, keepUnseen, present, presentJson, recordOutcome, type IdRule, type Outcome } from './representation.ts';
 import { validateBody, validationFailed, validatorsFor, type BodyValidator, type ResourceValidators } from './validation.ts';
 
 interface Operation {
@@ -147,7 +147,7 @@ async function read(op: Operation, request: FastifyRequest): Promise<Outcome> {
   const inm = ifNoneMatchOf(request);
   // RFC 9110 §15.4.5: a 304 carries the ETag the 200 would have carried.
   if (inm !== undefined && ifNoneMatchHits(inm, record)) return { status: 304, headers: { etag: etagOf(record) } };
-  return { status: op.success.status, headers: { etag: etagOf(record) }, body: present(op.resource, record) };
+  return { status: op.success.status, headers: { etag: etagOf(record) }, body: new JsonText(presentJson(op.resource, record)) };
 }
 
 async function update(op: Operation, request: FastifyRequest): Promise<Outcome> {

@@ -5,6 +5,8 @@
  * A spec maps a situation to its own code by naming the code after the situation, or
  * with `for: <situation>` on a catalog entry. docs/http-errors.md is generated from this.
  */
+import type { ErrorCode, Spec } from './model.ts';
+
 export interface HttpErrorSituation {
   readonly situation: string;
   readonly status: number;
@@ -36,3 +38,28 @@ export const HTTP_ERRORS = [
 export type Situation = (typeof HTTP_ERRORS)[number]['situation'];
 
 export const SITUATIONS: readonly string[] = HTTP_ERRORS.map((e) => e.situation);
+
+/** What a spec answers a situation with: its own code (by name or `for:`), else the default above. */
+export interface ResolvedSituation {
+  readonly code: string;
+  readonly status: number;
+  readonly title: string;
+}
+
+/**
+ * Resolves every situation against a spec's catalog once. The reference service answers
+ * with it and the conformance tester expects it: both read the same rule of the format,
+ * neither the other's code.
+ */
+export function resolveSituations(spec: Spec): (situation: Situation) => ResolvedSituation {
+  const bySituation = new Map<string, ErrorCode>();
+  for (const e of spec.errors.catalog) if (e.situation && !bySituation.has(e.situation)) bySituation.set(e.situation, e);
+  const resolved = new Map<string, ResolvedSituation>();
+  for (const d of HTTP_ERRORS) {
+    const declared = bySituation.get(d.situation);
+    // The time-out status is the one limits.timeouts declares, when it declares one.
+    const status = declared?.status ?? (d.situation === 'timeout' && spec.limits.timeouts ? spec.limits.timeouts.status : d.status);
+    resolved.set(d.situation, { code: declared?.code ?? d.situation, status, title: declared?.title ?? d.title });
+  }
+  return (situation) => resolved.get(situation) as ResolvedSituation;
+}

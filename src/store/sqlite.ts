@@ -13,13 +13,18 @@
  * see the same row, in this process or any other on the same file. A write's promise
  * resolves after COMMIT returned. `node:sqlite` is synchronous, so no two transactions of
  * one store interleave; another connection waits up to the busy timeout for the lock.
+ * Inserts are group-committed: those of one event-loop turn share one transaction, and
+ * each is acknowledged after its COMMIT (src/store/sqlite-commit.ts).
  *
  * The data is stored as given: the store adds nothing to it, the id included (the id is the
- * `id` column; the API layer types it and puts it in the representation).
+ * `id` column; the API layer types it and puts it in the representation). A record read
+ * back keeps that JSON text (`json`) and parses it only when `data` is read: a presenter
+ * that sends the stored fields as they are never parses nor re-serializes them.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { GroupCommit } from './sqlite-commit.ts';
 import { CREDENTIALS_DDL, sqliteCredentials } from './sqlite-credentials.ts';
 import { listSql, ownerIndexName, quoteIdent, RECORD_COLUMNS, tableName } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
@@ -104,17 +109,54 @@ function transaction<T>(db: DatabaseSync, work: () => T): T {
   }
 }
 
-interface Row {
-  readonly seq: number;
+/**
+ * A row of RECORD_COLUMNS (seq, id, version, owner, data). Record statements return arrays
+ * (setReturnArrays): no object with named members is built per row, only to be copied.
+ */
+type Row = readonly [seq: number, id: string, version: number, owner: string | null, data: string];
+
+/**
+ * A stored record whose data is parsed on first read. `data` is an own enumerable accessor
+ * (one shared descriptor, so every record has the same shape), so comparisons and spreads
+ * of records see the data as they would a plain object's; `json` is the text as stored.
+ */
+class SqliteRecord implements StoredRecord {
   readonly id: string;
+  readonly seq: number;
   readonly version: number;
-  readonly owner: string | null;
-  readonly data: string;
+  declare readonly owner?: string;
+  declare readonly data: Readonly<Record<string, unknown>>;
+  readonly #json: string;
+  #data: Record<string, unknown> | undefined = undefined;
+
+  constructor(seq: number, id: string, version: number, owner: string | null, json: string) {
+    this.id = id;
+    this.seq = seq;
+    this.version = version;
+    if (owner !== null) (this as { owner?: string }).owner = owner;
+    this.#json = json;
+    Object.defineProperty(this, 'data', SqliteRecord.#lazyData);
+  }
+
+  get json(): string {
+    return this.#json;
+  }
+
+  static readonly #lazyData: PropertyDescriptor = {
+    get(this: SqliteRecord) {
+      return (this.#data ??= JSON.parse(this.#json) as Record<string, unknown>);
+    },
+    enumerable: true,
+  };
 }
 
 function toRecord(row: Row): StoredRecord {
-  const record = { id: row.id, seq: row.seq, version: row.version, data: JSON.parse(row.data) as Record<string, unknown> };
-  return row.owner === null ? record : { ...record, owner: row.owner };
+  return new SqliteRecord(row[0], row[1], row[2], row[3], row[4]);
+}
+
+function returningArrays(statement: StatementSync): StatementSync {
+  statement.setReturnArrays(true);
+  return statement;
 }
 
 /** The prepared statements of one resource table. */
@@ -134,10 +176,12 @@ class SqliteStoreImpl implements SqliteStore {
   readonly #lists = new Map<string, StatementSync>();
   readonly #idempotency: { get: StatementSync; put: StatementSync; expire: StatementSync };
   readonly credentials: CredentialStore;
+  readonly #group: GroupCommit;
   #closed = false;
 
   constructor(db: DatabaseSync) {
     this.#db = db;
+    this.#group = new GroupCommit(db);
     this.credentials = sqliteCredentials(db, () => this.#open());
     this.#idempotency = {
       get: db.prepare('SELECT fingerprint, status, headers, body, created_at FROM idempotency WHERE scope = ? AND key = ?'),
@@ -184,19 +228,19 @@ class SqliteStoreImpl implements SqliteStore {
     const s = this.#statements(resource);
     const data = JSON.stringify(record.data);
     const owner = record.owner ?? null;
-    if (record.id !== undefined) {
-      // A given id: one INSERT, atomic and durable on its own (autocommit); the UNIQUE
-      // constraint refuses a taken id inside that same statement.
-      const id = record.id;
-      try {
-        const inserted = s.insert.get(null, id, owner, data) as { seq: number };
-        return toRecord({ seq: inserted.seq, id, version: 1, owner, data });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new DuplicateIdError(resource, id);
-        throw error;
+    const given = record.id;
+    // Inside the group's transaction (see the header); each work's one write is its last statement.
+    return this.#group.run(() => {
+      if (given !== undefined) {
+        // The UNIQUE constraint refuses a taken id inside the INSERT itself.
+        try {
+          const inserted = s.insert.get(null, given, owner, data) as { seq: number };
+          return new SqliteRecord(inserted.seq, given, 1, owner, data);
+        } catch (error) {
+          if (isUniqueViolation(error)) throw new DuplicateIdError(resource, given);
+          throw error;
+        }
       }
-    }
-    return transaction(this.#db, () => {
       // The next sequence number, read under the write lock: AUTOINCREMENT's own counter,
       // which remembers deleted rows, so an id is never handed out twice.
       const seq = Number(s.nextSeq.get(s.table)?.next);
@@ -204,7 +248,7 @@ class SqliteStoreImpl implements SqliteStore {
       // A resource that mixes given and sequence ids can meet a taken id here too.
       if (s.get.get(id) !== undefined) throw new DuplicateIdError(resource, id);
       const inserted = s.insert.get(seq, id, owner, data) as { seq: number };
-      return toRecord({ seq: inserted.seq, id, version: 1, owner, data });
+      return new SqliteRecord(inserted.seq, id, 1, owner, data);
     });
   }
 
@@ -222,9 +266,9 @@ class SqliteStoreImpl implements SqliteStore {
       const current = toRecord(row);
       const refused = check(current, expect);
       if (refused) return refused;
-      const version = row.version + 1;
-      s.update.run(version, json, row.seq);
-      return { ok: true, record: toRecord({ ...row, version, data: json }) };
+      const version = current.version + 1;
+      s.update.run(version, json, current.seq);
+      return { ok: true, record: new SqliteRecord(current.seq, current.id, version, row[3], json) };
     });
   }
 
@@ -236,7 +280,7 @@ class SqliteStoreImpl implements SqliteStore {
       if (!row) return { ok: false, reason: 'missing' };
       const refused = check(toRecord(row), expect);
       if (refused) return refused as RemoveResult;
-      s.remove.run(row.seq);
+      s.remove.run(row[0]);
       return { ok: true };
     });
   }
@@ -270,6 +314,8 @@ class SqliteStoreImpl implements SqliteStore {
 
   async close(): Promise<void> {
     if (this.#closed) return;
+    // Inserts queued for the next group commit are written, not dropped.
+    this.#group.flush();
     this.#closed = true;
     this.#db.close();
   }
@@ -290,7 +336,7 @@ class SqliteStoreImpl implements SqliteStore {
     try {
       statements = {
         table,
-        get: db.prepare(`SELECT ${RECORD_COLUMNS} FROM ${q} WHERE id = ?`),
+        get: returningArrays(db.prepare(`SELECT ${RECORD_COLUMNS} FROM ${q} WHERE id = ?`)),
         nextSeq: db.prepare(`SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), coalesce((SELECT max(seq) FROM ${q}), 0)) + 1 AS next`),
         insert: db.prepare(`INSERT INTO ${q} (seq, id, version, owner, data) VALUES (?, ?, 1, ?, ?) RETURNING seq`),
         update: db.prepare(`UPDATE ${q} SET version = ?, data = ? WHERE seq = ?`),
@@ -310,7 +356,7 @@ class SqliteStoreImpl implements SqliteStore {
       // Most recently used last, so the first key is the one to evict.
       this.#lists.delete(sql);
     } else {
-      statement = this.#db.prepare(sql);
+      statement = returningArrays(this.#db.prepare(sql));
       if (this.#lists.size >= LIST_STATEMENT_CACHE) this.#lists.delete(this.#lists.keys().next().value as string);
     }
     this.#lists.set(sql, statement);

@@ -20,6 +20,11 @@ export interface StoredRecord {
   readonly owner?: string;
   /** The fields exactly as the service stored them; the id is kept beside them (`id`). */
   readonly data: Readonly<Record<string, unknown>>;
+  /**
+   * `data` as the JSON text the store holds, when it holds it verbatim (SQLite does): a
+   * presenter may send it as it is instead of serializing `data` again. Absent otherwise.
+   */
+  readonly json?: string;
 }
 
 export type ScalarValue = string | number | boolean | null;

@@ -14,7 +14,7 @@
  * Records of an owned resource belong to the principal that created them: src/serve/auth/ownership.ts.
  * The token endpoint of an oauth2 scheme: src/serve/auth/token-endpoint.ts.
  */
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { AuthScheme, Endpoint } from '../../spec/model.ts';
 import type { ServeContext } from '../context.ts';
 import { HttpError } from '../errors.ts';
@@ -32,15 +32,40 @@ export function registerAuthentication(app: FastifyInstance, ctx: ServeContext):
 
   // A route-level onRequest hook per guarded endpoint, its guard bound once: nothing is looked
   // up per request. Registered before the rate limits' (src/serve/limits/rate.ts), so it runs first.
+  // Callback style: a client whose credentials were verified within the cache's second is
+  // admitted synchronously, without a promise; anything else takes the full way (admit).
   app.addHook('onRoute', (route) => {
     const endpoint = route.config?.endpoint;
     const guard = endpoint && byEndpoint.get(endpoint);
     if (!guard) return;
-    const hook: onRequestAsyncHookHandler = async (request) => admit(guard, request, ctx.now());
+    const hook: onRequestHookHandler = (request, _reply, done) => {
+      const now = ctx.now();
+      if (admitCached(guard, request, now)) return done();
+      admit(guard, request, now).then(() => done(), done);
+    };
     route.onRequest = [...(route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]), hook];
   });
   registerTokenEndpoints(app, ctx);
   startTokenSweep(app, ctx);
+}
+
+/**
+ * admit() when the answer is in the verified-credentials cache: the first scheme whose
+ * credentials are present is a cache hit and the principal holds every scope needed. True
+ * when the request is admitted so; false when admit() must decide (it decides the same).
+ */
+function admitCached(guard: EndpointGuard, request: FastifyRequest, now: number): boolean {
+  for (const reader of guard.readers) {
+    const presented = reader.presented(request);
+    if (presented === undefined) continue;
+    if (!('raw' in presented)) return false;
+    const principal = reader.cached(presented.raw, now);
+    if (principal === undefined) return false;
+    for (const s of guard.scopes) if (!principal.scopes.has(s)) return false;
+    request.principal = principal;
+    return true;
+  }
+  return false;
 }
 
 async function admit(guard: EndpointGuard, request: FastifyRequest, now: number): Promise<void> {

@@ -8,10 +8,17 @@
  *   basic    `Authorization: Basic base64(id:secret)` (RFC 7617 §2)
  *
  * A verified credential is remembered for a second (JWTs: until they expire, at most a
- * minute), keyed by the SHA-256 of what was presented, so a busy client costs one look-up
- * a second, not one per request; a revocation takes effect within that second.
+ * minute), so a busy client costs one look-up a second, not one per request; a revocation
+ * takes effect within that second. The cache is one Map per scheme keyed by what was
+ * presented, as it was presented: the guards are on every request (issue #4 allows them
+ * 15%), and a digest per request was their largest single cost. What that key gives away:
+ *   - timing: a Map compares the contents of two strings only when their hashes are equal,
+ *     and V8 seeds its string hash randomly per process, so a guess learns nothing from how
+ *     long a miss takes (the store's own check stays constant-time: secrets.ts);
+ *   - memory: a secret the process was sent is kept while it is cached, and expired entries
+ *     are dropped by a verification (at most once a second) or when read, so an unused
+ *     secret stays at most until then; the database never holds one (only SHA-256 of it, src/store/credentials.ts).
  */
-import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { AuthScheme } from '../../spec/model.ts';
 import type { CredentialStore } from '../../store/credentials.ts';
@@ -29,6 +36,8 @@ export interface SchemeReader {
   /** What the request carries for this scheme; undefined when nothing. */
   presented(request: FastifyRequest): Presented | undefined;
   verify(raw: string, now: number): Promise<Verified>;
+  /** The principal of credentials verified within the cache's time, without a look-up; else undefined. */
+  cached(raw: string, now: number): Principal | undefined;
 }
 
 export const STORED_CACHE_MS = 1_000;
@@ -36,37 +45,44 @@ const JWT_CACHE_MS = 60_000;
 const CACHE_LIMIT = 10_000;
 
 export function schemeReaders(schemes: readonly AuthScheme[], credentials: CredentialStore, specFile: string): SchemeReader[] {
-  const cache = new VerifiedCache();
   return schemes.map((scheme) => {
     const verify = verifierOf(scheme, credentials, specFile);
+    const cache = new VerifiedCache();
     return {
       scheme,
       presented: presenterOf(scheme),
       verify: async (raw: string, now: number) => {
-        const key = `${scheme.name}\u0000${createHash('sha256').update(raw).digest('base64url')}`;
-        const hit = cache.get(key, now);
+        const hit = cache.get(raw, now);
         if (hit) return { ok: true, principal: hit };
         const result = await verify(raw, now);
-        if (result.ok) cache.put(key, result.principal, result.until, now);
+        if (result.ok) cache.put(raw, result.principal, result.until, now);
         return result;
       },
+      cached: (raw: string, now: number) => cache.get(raw, now),
     };
   });
 }
 
+/** Verified credentials of one scheme, by what was presented (see the header). */
 class VerifiedCache {
   readonly #entries = new Map<string, { readonly principal: Principal; readonly until: number }>();
-  get(key: string, now: number): Principal | undefined {
-    const e = this.#entries.get(key);
+  #sweptAt = 0;
+  get(presented: string, now: number): Principal | undefined {
+    const e = this.#entries.get(presented);
     if (!e) return undefined;
     if (e.until > now) return e.principal;
-    this.#entries.delete(key);
+    this.#entries.delete(presented);
     return undefined;
   }
-  put(key: string, principal: Principal, until: number, now: number): void {
-    // Bounded: a flood of distinct credentials empties it rather than growing it.
+  put(presented: string, principal: Principal, until: number, now: number): void {
+    // Bounded: a flood of distinct credentials empties it rather than growing it. A put is
+    // a verification: it drops what has expired, at most once a second.
     if (this.#entries.size >= CACHE_LIMIT) this.#entries.clear();
-    if (until > now) this.#entries.set(key, { principal, until });
+    else if (now - this.#sweptAt >= STORED_CACHE_MS) {
+      this.#sweptAt = now;
+      for (const [key, e] of this.#entries) if (e.until <= now) this.#entries.delete(key);
+    }
+    if (until > now) this.#entries.set(presented, { principal, until });
   }
 }
 

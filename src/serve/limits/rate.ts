@@ -52,6 +52,7 @@ import type { RateLimit, Spec } from '../../spec/model.ts';
 import { formatDuration } from '../../spec/units.ts';
 import type { ServeContext } from '../context.ts';
 import { HttpError } from '../errors.ts';
+import type { Principal } from '../principal.ts';
 
 /** The name of the policy of the main limit; an override's is its endpoint id. */
 export const DEFAULT_POLICY = 'default';
@@ -105,12 +106,20 @@ function sfString(s: string): string {
   return `"${s.replace(/[\\"]/g, '\\$&')}"`;
 }
 
+/**
+ * The keys of principals: authentication hands out one Principal object per credential for
+ * as long as it is cached, so the key is built (and hashed by the Map) once, not per request.
+ */
+const principalKeys = new WeakMap<Principal, string>();
+
 /** Whom a request counts against: its credential (by scheme), else its client address. */
 export function rateKey(scope: RateLimit['scope'], request: Pick<FastifyRequest, 'principal' | 'ip'>): string {
   const principal = request.principal;
+  if (scope !== 'credential' || principal === undefined) return request.ip;
+  let key = principalKeys.get(principal);
   // A space never occurs in an address, so a credential key never equals an address key.
-  if (scope === 'credential' && principal !== undefined) return `${principal.scheme} ${principal.credential}`;
-  return request.ip;
+  if (key === undefined) principalKeys.set(principal, (key = `${principal.scheme} ${principal.credential}`));
+  return key;
 }
 
 export function registerRateLimits(app: FastifyInstance, ctx: ServeContext): void {

@@ -29,11 +29,16 @@
  *     (`abandonableStore`): a write (insert, update, remove, putIdempotent,
  *     expireIdempotent) of an abandoned request is refused with AbandonedError before it
  *     starts. Reads pass: a late read changes nothing.
- *   - Each SQLite write is one synchronous transaction inside its call: one that started
- *     finishes before the ticker can run, and none starts after, so a timed-out request
- *     leaves each record either untouched or wholly written, never half. (An asynchronous
- *     store, PostgreSQL, may commit a write whose request timed out meanwhile: the client
- *     got the time-out and the record exists, the usual ambiguity of a time-out.)
+ *   - Each SQLite write is one transaction: updates and deletes run synchronously inside
+ *     their call; an insert is queued when called and committed with the others of its
+ *     event-loop turn in that turn's check phase (group commit, src/store/sqlite-commit.ts),
+ *     and the ticker runs in the timers phase, which no turn has between its I/O callbacks
+ *     (where handlers run) and its check phase. So a write that started finishes before the
+ *     ticker can run, none starts after, and a timed-out request leaves each record either
+ *     untouched or wholly written, never half. (An insert queued from a check-phase callback
+ *     commits in the next turn, after a tick, like a write of an asynchronous store,
+ *     PostgreSQL, which may commit a write whose request timed out meanwhile: the client got
+ *     the time-out and the record exists, the usual ambiguity of a time-out.)
  *   - A handler that resumes after its request was abandoned either meets AbandonedError
  *     at its next write, or reaches its send, where `answered(reply)` says the answer is
  *     out and nothing is sent. The route wrapper swallows any failure of an abandoned

@@ -162,9 +162,12 @@ export function registerVersionSelection(app: FastifyInstance, plan: VersionPlan
   });
   if ([...plan.live.values()].some((v) => v.tag !== undefined)) {
     app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) => {
-      const etag = reply.getHeader('etag');
+      // Most answers are in a version without a suffix (the default's): one Map look-up, no header read.
       const tag = request.apiVersion === undefined ? undefined : plan.live.get(request.apiVersion)?.tag;
-      if (typeof etag === 'string' && tag !== undefined) reply.header('etag', versionedTag(etag, tag));
+      if (tag !== undefined) {
+        const etag = reply.getHeader('etag');
+        if (typeof etag === 'string') reply.header('etag', versionedTag(etag, tag));
+      }
       done(null, payload);
     });
   }

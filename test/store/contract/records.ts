@@ -102,7 +102,8 @@ it('update replaces the data and increments the version; id, seq and owner stay'
   const r = await store.insert(R, { owner: 'ann', data: { a: 1, b: 2 } });
   const u = await store.update(R, r.id, { a: 3 });
   assert.ok(u.ok);
-  assert.deepEqual(u.record, { id: r.id, seq: r.seq, version: 2, owner: 'ann', data: { a: 3 } });
+  // Its members, not its class: an adapter may return its own record objects (SQLite's parse their data lazily).
+  assert.deepEqual({ ...u.record }, { id: r.id, seq: r.seq, version: 2, owner: 'ann', data: { a: 3 } });
   assert.deepEqual(await store.get(R, r.id), u.record);
   const u2 = await store.update(R, r.id, { a: 4 });
   assert.ok(u2.ok);

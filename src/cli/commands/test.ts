@@ -1,0 +1,97 @@
+import { readFile } from 'node:fs/promises';
+import { defineCommand } from 'citty';
+import { runConformance, TransportError, type Principal } from '../../conformance/index.ts';
+import { formatHuman, formatJson, formatJunit } from '../../conformance/report/format.ts';
+import { loadSpec } from '../../load/index.ts';
+import { didYouMean } from '../../spec/diagnostics.ts';
+import { PART_NAMES, type PartName } from '../../spec/parts.ts';
+import { CliError, EXIT } from '../errors.ts';
+import { emit, oneOf, printDiagnostics } from '../output.ts';
+
+export default defineCommand({
+  meta: { name: 'test', description: 'Check a running implementation, at a base URL, against every part of the spec; say what fails, where and why.' },
+  args: {
+    file: { type: 'positional', required: true, description: 'The spec' },
+    'base-url': { type: 'string', description: 'Where the implementation runs ({base_url}), e.g. http://127.0.0.1:3000', valueHint: 'URL' },
+    credentials: { type: 'string', description: 'A JSON file: {"principals": [{"name", "headers": {...}, "scopes": [...]}]}; the first acts for most checks, a second one is needed for ownership', valueHint: 'FILE' },
+    header: { type: 'string', description: "One principal's credentials as a header ('X-API-Key: sk…'), assumed to hold every scope" },
+    only: { type: 'string', description: 'Only these parts, comma-separated', valueHint: 'PART,…' },
+    skip: { type: 'string', description: 'Not these parts, comma-separated', valueHint: 'PART,…' },
+    include: { type: 'string', description: 'Opt-in checks: rate-limits (it spends a whole quota)', valueHint: 'rate-limits' },
+    seed: { type: 'string', description: 'Replay the generated inputs of an earlier run' },
+    report: { type: 'string', description: 'human, json or junit', default: 'human', valueHint: 'human|json|junit' },
+    out: { type: 'string', alias: 'o', description: 'Write the report to a file' },
+    'max-wait': { type: 'string', description: "Seconds to wait out an implementation's rate limit before retrying once (default 60)", default: '60' },
+  },
+  async run({ args }) {
+    const baseUrl = args['base-url'];
+    if (!baseUrl || !/^https?:\/\/[^/]+/.test(baseUrl)) throw new CliError(`--base-url must be the implementation's http(s) URL${baseUrl ? `; '${baseUrl}' is not` : ''}.`);
+    const format = oneOf('report', args.report, ['human', 'json', 'junit'] as const, 'human');
+    const seed = args.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(args.seed);
+    if (!Number.isSafeInteger(seed)) throw new CliError(`--seed must be a whole number; '${args.seed}' is not.`);
+    const maxWait = Number(args['max-wait']);
+    if (!Number.isFinite(maxWait) || maxWait < 0) throw new CliError(`--max-wait must be a number of seconds; '${args['max-wait']}' is not.`);
+    const loaded = await loadSpec(args.file);
+    const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+    if (!loaded.value || errors.length) {
+      printDiagnostics(errors.length ? errors : loaded.diagnostics);
+      throw new CliError(`cannot test against '${args.file}': the spec has errors.`);
+    }
+    const principals = await principalsOf(args.credentials, args.header);
+    const progress = process.stderr.isTTY === true && format === 'human' && args.out === undefined;
+    let done = 0;
+    const report = await runConformance({
+      spec: loaded.value,
+      baseUrl,
+      principals,
+      seed,
+      only: parts('only', args.only),
+      skip: parts('skip', args.skip),
+      include: (args.include ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      maxWaitMs: maxWait * 1000,
+      onWait: (ms, url) => process.stderr.write(`svcspec: rate limited at ${url}; waiting ${Math.ceil(ms / 1000)} s\n`),
+      onResult: (r) => {
+        done++;
+        if (progress) process.stderr.write(`\r\x1b[K${done} checks: ${r.part}: ${r.title.slice(0, 70)}`);
+      },
+    }).catch((error: unknown) => {
+      if (error instanceof TransportError) throw new CliError(`the implementation could not be reached: ${error.message}`, EXIT.findings);
+      throw error;
+    });
+    if (progress) process.stderr.write('\r\x1b[K');
+    const text = format === 'json' ? formatJson(report) : format === 'junit' ? formatJunit(report) : formatHuman(report);
+    await emit(text, args.out);
+    return report.counts.fail === 0 && !report.nothingToCheck ? EXIT.ok : EXIT.findings;
+  },
+});
+
+function parts(option: string, value: string | undefined): PartName[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const n of names) if (!(PART_NAMES as readonly string[]).includes(n)) throw new CliError(`--${option}: '${n}' is not a part.${didYouMean(n, PART_NAMES)} Parts: ${PART_NAMES.join(', ')}.`);
+  return names as PartName[];
+}
+
+async function principalsOf(file: string | undefined, header: string | undefined): Promise<Principal[]> {
+  const out: Principal[] = [];
+  if (header !== undefined) {
+    const colon = header.indexOf(':');
+    if (colon <= 0) throw new CliError(`--header must be 'Name: value'; '${header}' is not.`);
+    out.push({ name: 'header', headers: { [header.slice(0, colon).trim()]: header.slice(colon + 1).trim() } });
+  }
+  if (file === undefined) return out;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new CliError(`cannot read --credentials '${file}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const list = (parsed as { principals?: unknown }).principals;
+  if (!Array.isArray(list)) throw new CliError(`--credentials '${file}' must hold {"principals": [{"name", "headers", "scopes"}]}.`);
+  for (const [i, p] of list.entries()) {
+    const ok = typeof p?.name === 'string' && typeof p?.headers === 'object' && p.headers !== null && Object.values(p.headers).every((v) => typeof v === 'string') && (p.scopes === undefined || (Array.isArray(p.scopes) && p.scopes.every((s: unknown) => typeof s === 'string')));
+    if (!ok) throw new CliError(`--credentials '${file}': principal ${i + 1} needs a name, headers (strings) and optionally scopes (strings).`);
+    out.push({ name: p.name, headers: p.headers, ...(p.scopes ? { scopes: p.scopes } : {}) });
+  }
+  return out;
+}

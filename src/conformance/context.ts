@@ -1,0 +1,176 @@
+/**
+ * What every part's checks are given: the spec, the HTTP client, the principals to act as,
+ * the version to speak, the inputs' seed, and the recorder of results. Judged by the spec
+ * alone: nothing here reads the reference service's code.
+ */
+import { problemShape } from '../load/normalize/errors.ts';
+import type { Endpoint, ErrorShape, Field, Location, Resource, Spec } from '../spec/model.ts';
+import type { PartName } from '../spec/parts.ts';
+import { resolveSituations, type ResolvedSituation, type Situation } from '../spec/http-errors.ts';
+import { Draw } from './generate.ts';
+import { HttpClient, type Exchange, type RequestOptions } from './http.ts';
+
+/** Someone the tester acts as: the headers that authenticate them, and the scopes they hold. */
+export interface Principal {
+  readonly name: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Undefined: assumed to hold every scope the spec declares. */
+  readonly scopes?: readonly string[];
+}
+
+export type Outcome = 'pass' | 'fail' | 'skip';
+
+export interface CheckResult {
+  readonly part: PartName;
+  readonly id: string;
+  readonly title: string;
+  readonly outcome: Outcome;
+  /** The rule of the spec held to: where it stands, and what it says. */
+  readonly rule?: { readonly pointer: string; readonly location?: Location; readonly text: string };
+  /** Why it failed, or why it was skipped. */
+  readonly message?: string;
+  readonly exchange?: Exchange;
+}
+
+/** A check that failed: thrown inside a check body, recorded by `check()`. */
+export class Failure extends Error {
+  readonly exchange?: Exchange;
+  constructor(message: string, exchange?: Exchange) {
+    super(message);
+    this.name = 'Failure';
+    this.exchange = exchange;
+  }
+}
+
+/** Thrown inside a check body when what it needs is missing: the check is skipped, not failed. */
+export class Skip extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'Skip';
+  }
+}
+
+export interface RunOptions {
+  readonly spec: Spec;
+  readonly baseUrl: string;
+  readonly principals: readonly Principal[];
+  readonly seed: number;
+  readonly include?: readonly string[];
+  readonly timeoutMs?: number;
+  /** How long to wait out a rate limit before retrying a request once (ms). */
+  readonly maxWaitMs?: number;
+  readonly onWait?: (ms: number, url: string) => void;
+  /** How to wait out a rate limit (default: a timer). */
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly onResult?: (result: CheckResult) => void;
+}
+
+export class TestContext {
+  readonly spec: Spec;
+  readonly client: HttpClient;
+  readonly principals: readonly Principal[];
+  readonly draw: Draw;
+  readonly include: ReadonlySet<string>;
+  readonly results: CheckResult[] = [];
+  readonly errorShape: ErrorShape;
+  readonly resolve: (situation: Situation) => ResolvedSituation;
+  /** The version requests are made in, unless a check says otherwise. */
+  readonly version?: string;
+  readonly #onResult?: (result: CheckResult) => void;
+
+  constructor(options: RunOptions) {
+    this.spec = options.spec;
+    this.client = new HttpClient(options.baseUrl, options.timeoutMs, options.maxWaitMs);
+    if (options.onWait) this.client.onWait = options.onWait;
+    if (options.sleep) this.client.sleep = options.sleep;
+    this.principals = options.principals;
+    this.draw = new Draw(options.seed);
+    this.include = new Set(options.include ?? []);
+    this.errorShape = options.spec.errors.shape ?? problemShape('/errors/shape');
+    this.resolve = resolveSituations(options.spec);
+    this.version = workingVersion(options.spec);
+    this.#onResult = options.onResult;
+  }
+
+  get main(): Principal | undefined {
+    return this.principals[0];
+  }
+
+  resource(name: string): Resource | undefined {
+    return this.spec.resources.find((r) => r.name === name);
+  }
+
+  endpoint(resource: string, operation: string, transition?: string): Endpoint | undefined {
+    return this.spec.endpoints.find((e) => e.resource === resource && e.operation === operation && (transition === undefined || e.transition === transition));
+  }
+
+  /** Whether a principal holds what an endpoint needs. */
+  may(principal: Principal | undefined, endpoint: Endpoint): boolean {
+    const auth = endpoint.auth;
+    if (!auth || auth.public) return true;
+    if (!principal) return false;
+    return principal.scopes === undefined || auth.scopes.every((s) => principal.scopes?.includes(s));
+  }
+
+  /** The first principal that may call every one of the endpoints. */
+  principalFor(...endpoints: Endpoint[]): Principal | undefined {
+    if (endpoints.every((e) => !e.auth || e.auth.public)) return this.main;
+    return this.principals.find((p) => endpoints.every((e) => this.may(p, e)));
+  }
+
+  /** A request in the working version (or the one given), as a principal (or anonymously with null). */
+  async call(method: string, path: string, options: RequestOptions & { as?: Principal | null; version?: string | null; retry?: boolean } = {}): Promise<Exchange> {
+    const as = options.as === undefined ? this.main : options.as ?? undefined;
+    const version = options.version === null ? undefined : options.version ?? this.version;
+    const select = this.spec.versioning.select;
+    let url = path;
+    const headers: Record<string, string> = { ...(as?.headers ?? {}) };
+    if (version !== undefined && select) {
+      if (select.by === 'header') headers[select.name] = version;
+      else if (select.by === 'query') url = `${path}${path.includes('?') ? '&' : '?'}${encodeURIComponent(select.name)}=${encodeURIComponent(version)}`;
+      else url = `${select.prefix.replace('{version}', encodeURIComponent(version))}${path}`;
+    }
+    return this.client.send(method, url, { ...options, headers: { ...headers, ...(options.headers ?? {}) } });
+  }
+
+  /** Fields as the working version (or the one given) sees them: since <= version <= until, declared order. */
+  fieldsOf(resource: Resource, version: string | undefined = this.version): Field[] {
+    if (version === undefined) return [...resource.fields];
+    const order = new Map(this.spec.versioning.versions.map((v, i) => [v.name, i]));
+    const at = order.get(version);
+    if (at === undefined) return [...resource.fields];
+    return resource.fields.filter((f) => (f.since === undefined || (order.get(f.since) ?? 0) <= at) && (f.until === undefined || (order.get(f.until) ?? Infinity) >= at));
+  }
+
+  /**
+   * Runs one check: passes unless the body throws a Failure (failed) or a Skip (skipped).
+   * Anything else thrown (the implementation unreachable) ends the run.
+   */
+  async check(part: PartName, id: string, title: string, rule: { pointer: string; text: string } | undefined, body: () => Promise<void>): Promise<boolean> {
+    let result: CheckResult;
+    const located = rule ? { ...rule, location: this.spec.source.locate(rule.pointer) } : undefined;
+    try {
+      await body();
+      result = { part, id, title, outcome: 'pass', ...(located ? { rule: located } : {}) };
+    } catch (error) {
+      if (error instanceof Skip) result = { part, id, title, outcome: 'skip', message: error.message, ...(located ? { rule: located } : {}) };
+      else if (error instanceof Failure) result = { part, id, title, outcome: 'fail', message: error.message, ...(located ? { rule: located } : {}), ...(error.exchange ? { exchange: error.exchange } : {}) };
+      else throw error;
+    }
+    this.results.push(result);
+    this.#onResult?.(result);
+    return result.outcome === 'pass';
+  }
+
+  skip(part: PartName, id: string, title: string, why: string): void {
+    const result: CheckResult = { part, id, title, outcome: 'skip', message: why };
+    this.results.push(result);
+    this.#onResult?.(result);
+  }
+}
+
+/** The version the tester speaks by default: the declared default, else the current one, else none. */
+function workingVersion(spec: Spec): string | undefined {
+  if (!spec.versioning.select || spec.versioning.versions.length === 0) return undefined;
+  return spec.versioning.default ?? spec.versioning.versions.find((v) => v.status === 'current')?.name ?? spec.versioning.versions.find((v) => v.status !== 'retired')?.name;
+}

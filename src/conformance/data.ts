@@ -1,0 +1,141 @@
+/**
+ * Records the tester makes through the API: valid create bodies from the spec's fields
+ * (refs filled by creating the referenced record first), the created records' ids, and
+ * the clean-up at the end (delete, where the spec has a delete endpoint).
+ */
+import type { Endpoint, Field, Resource, StateMachine } from '../spec/model.ts';
+import { Failure, Skip, type Principal, type TestContext } from './context.ts';
+import { expectSuccess, isObject } from './expect.ts';
+import { REF, valueOf, type RefMarker } from './generate.ts';
+import type { Exchange } from './http.ts';
+
+export interface Made {
+  readonly resource: Resource;
+  readonly id: string;
+  /** The body sent. */
+  readonly sent: Record<string, unknown>;
+  /** The representation the create answered with. */
+  readonly body: Record<string, unknown>;
+  readonly exchange: Exchange;
+  readonly as?: Principal;
+}
+
+export class DataFactory {
+  readonly ctx: TestContext;
+  readonly #made: Made[] = [];
+  /** One record per resource to point refs at, made on first need. */
+  readonly #targets = new Map<string, Promise<string>>();
+
+  constructor(ctx: TestContext) {
+    this.ctx = ctx;
+  }
+
+  idField(resource: Resource): string {
+    return resource.id?.field ?? 'id';
+  }
+
+  machine(resource: Resource): StateMachine | undefined {
+    return this.ctx.spec.states.find((m) => m.resource === resource.name);
+  }
+
+  /** The fields a client writes on create: not readOnly, not the state, the id only when the client assigns it. */
+  writable(resource: Resource, version?: string): Field[] {
+    const state = this.machine(resource)?.field;
+    return this.ctx.fieldsOf(resource, version).filter((f) => !f.readOnly && f.name !== state && (f.name !== this.idField(resource) || resource.id?.assigned === 'client'));
+  }
+
+  /** The fields a create request carries: those its endpoint lists, else every writable one. */
+  createFields(resource: Resource, version?: string): Field[] {
+    const request = this.ctx.endpoint(resource.name, 'create')?.request;
+    const writable = this.writable(resource, version);
+    if (request?.kind === 'fields') return this.ctx.fieldsOf(resource, version).filter((f) => request.fields.includes(f.name));
+    if (request?.kind === 'none') return [];
+    return writable;
+  }
+
+  /** A body satisfying every constraint, with every field a create carries (refs to records made for them). */
+  async validBody(resource: Resource, options: { only?: readonly string[]; version?: string; as?: Principal } = {}): Promise<Record<string, unknown>> {
+    const body: Record<string, unknown> = {};
+    for (const f of this.createFields(resource, options.version)) {
+      if (options.only && !options.only.includes(f.name)) continue;
+      body[f.name] = await this.fill(this.ctx.draw.one(valueOf(f)), options.as);
+    }
+    return body;
+  }
+
+  /** A value for named fields only (a transition's requirements). */
+  async valuesFor(resource: Resource, names: readonly string[], as?: Principal): Promise<Record<string, unknown>> {
+    const body: Record<string, unknown> = {};
+    for (const name of names) {
+      const f = resource.fields.find((x) => x.name === name);
+      if (f) body[name] = await this.fill(this.ctx.draw.one(valueOf(f)), as);
+    }
+    return body;
+  }
+
+  async #fillRef(marker: RefMarker, as?: Principal): Promise<string | number> {
+    const target = this.ctx.resource(marker[REF]);
+    if (!target) throw new Skip(`a ref names resource '${marker[REF]}', which the spec does not declare`);
+    let id = this.#targets.get(target.name);
+    if (!id) {
+      id = this.create(target, { as }).then((m) => m.id);
+      this.#targets.set(target.name, id);
+    }
+    const value = await id;
+    return target.id?.assigned === 'sequence' && /^\d+$/.test(value) ? Number(value) : value;
+  }
+
+  async fill(value: unknown, as?: Principal): Promise<unknown> {
+    if (isObject(value) && REF in value) return this.#fillRef(value as unknown as RefMarker, as);
+    if (Array.isArray(value)) return Promise.all(value.map((v) => this.fill(v, as)));
+    if (isObject(value)) return Object.fromEntries(await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await this.fill(v, as)] as const)));
+    return value;
+  }
+
+  createEndpoint(resource: Resource): Endpoint {
+    const e = this.ctx.endpoint(resource.name, 'create');
+    if (!e) throw new Skip(`${resource.name} has no create endpoint, so the tester cannot make one`);
+    return e;
+  }
+
+  /** Creates a record through the API; fails the calling check when the create is refused. */
+  async create(resource: Resource, options: { as?: Principal; body?: Record<string, unknown>; version?: string } = {}): Promise<Made> {
+    const endpoint = this.createEndpoint(resource);
+    const as = options.as ?? this.ctx.principalFor(endpoint);
+    if (!as && endpoint.auth && !endpoint.auth.public) throw new Skip(`no principal given may call ${endpoint.id}`);
+    const sent = options.body ?? (await this.validBody(resource, { as, ...(options.version ? { version: options.version } : {}) }));
+    const ex = await this.ctx.call('POST', endpoint.path, { body: sent, as: as ?? null, ...(options.version ? { version: options.version } : {}) });
+    if (ex.response.status < 200 || ex.response.status >= 300) throw new Failure(`creating a ${resource.name} with a valid body was refused (${ex.response.status}): ${ex.response.text.slice(0, 300)}`, ex);
+    expectSuccess(endpoint, ex);
+    const body = ex.response.json as Record<string, unknown>;
+    const id = body[this.idField(resource)];
+    if (typeof id !== 'string' && typeof id !== 'number') throw new Failure(`the created ${resource.name} has no '${this.idField(resource)}'`, ex);
+    const made: Made = { resource, id: String(id), sent, body, exchange: ex, ...(as ? { as } : {}) };
+    this.#made.push(made);
+    return made;
+  }
+
+  /** The path of an item endpoint for a record. */
+  itemPath(endpoint: Endpoint, id: string): string {
+    const names = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    const param = names.includes('id') ? 'id' : names.at(-1);
+    return endpoint.path.replace(`{${param}}`, encodeURIComponent(id));
+  }
+
+  /** Deletes what the run made, newest first, where the spec has a delete endpoint; failures are ignored. */
+  async cleanup(): Promise<number> {
+    let removed = 0;
+    for (const made of this.#made.reverse()) {
+      const del = this.ctx.endpoint(made.resource.name, 'delete');
+      if (!del) continue;
+      try {
+        const ex = await this.ctx.call('DELETE', this.itemPath(del, made.id), { as: made.as ?? null });
+        if (ex.response.status < 300) removed++;
+      } catch {
+        // Best effort: the run's verdict does not depend on clean-up.
+      }
+    }
+    this.#made.length = 0;
+    return removed;
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The assertions of the checks, each failing with a message in the spec's terms and the
+ * exchange that broke it. Errors are held to the declared shape (part 7) wherever they
+ * are met, whichever part's check met them.
+ */
+import type { Situation } from '../spec/http-errors.ts';
+import type { Endpoint } from '../spec/model.ts';
+import { Failure, type TestContext } from './context.ts';
+import { mediaTypeOf, type Exchange } from './http.ts';
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The success statuses an endpoint declares (the format's conventional one when it declares none). */
+export function successStatuses(endpoint: Endpoint): number[] {
+  const declared = endpoint.responses.filter((r) => r.status >= 200 && r.status < 300).map((r) => r.status);
+  if (declared.length) return declared;
+  return [endpoint.operation === 'create' ? 201 : endpoint.operation === 'delete' ? 204 : 200];
+}
+
+/** A success the endpoint declares; with a JSON body when it returns one. */
+export function expectSuccess(endpoint: Endpoint, ex: Exchange): void {
+  const allowed = successStatuses(endpoint);
+  if (!allowed.includes(ex.response.status)) {
+    throw new Failure(`${endpoint.id} answered ${ex.response.status}; the spec declares ${allowed.join(' or ')}${detailOf(ex)}`, ex);
+  }
+  const declared = endpoint.responses.find((r) => r.status === ex.response.status);
+  const withBody = ex.response.status !== 204 && (declared ? declared.body === 'resource' || declared.body === 'page' : endpoint.operation !== 'delete');
+  if (withBody) {
+    if (!/^application\/([\w.+-]+\+)?json$/.test(mediaTypeOf(ex))) throw new Failure(`${endpoint.id} answered with content type '${ex.response.headers['content-type'] ?? '(none)'}', not JSON`, ex);
+    if (!isObject(ex.response.json)) throw new Failure(`${endpoint.id} answered a body that is not a JSON object`, ex);
+  }
+}
+
+/** The error of a situation, in the declared shape: status, media type, code, title and members. */
+export function expectError(ctx: TestContext, ex: Exchange, situation: Situation, pointer?: string): void {
+  const want = ctx.resolve(situation);
+  const shape = ctx.errorShape;
+  if (ex.response.status !== want.status) {
+    throw new Failure(`expected ${want.status} (${want.code}, the ${situation} situation), got ${ex.response.status}${detailOf(ex)}`, ex);
+  }
+  problems(ctx, ex, want.code, want.status);
+  if (pointer !== undefined && shape.members.errors) {
+    const list = (ex.response.json as Record<string, unknown>)[shape.members.errors];
+    if (!Array.isArray(list) || !list.some((item) => JSON.stringify(item).includes(JSON.stringify(pointer)))) {
+      throw new Failure(`the error lists no violation at '${pointer}' in '${shape.members.errors}'`, ex);
+    }
+  }
+}
+
+/** Any error response, held to the declared shape whatever its code. */
+export function expectErrorShape(ctx: TestContext, ex: Exchange): void {
+  const json = ex.response.json;
+  const code = isObject(json) ? json[ctx.errorShape.members.code] : undefined;
+  const known = ctx.spec.errors.catalog.find((e) => e.code === code);
+  problems(ctx, ex, typeof code === 'string' ? code : '(a code)', known?.status ?? ex.response.status);
+}
+
+function problems(ctx: TestContext, ex: Exchange, code: string, status: number): void {
+  const shape = ctx.errorShape;
+  const media = mediaTypeOf(ex);
+  if (media !== shape.mediaType.toLowerCase()) throw new Failure(`the error's content type is '${ex.response.headers['content-type'] ?? '(none)'}', not the declared '${shape.mediaType}'`, ex);
+  const body = ex.response.json;
+  if (!isObject(body)) throw new Failure('the error body is not a JSON object', ex);
+  const m = shape.members;
+  if (body[m.code] !== code) throw new Failure(`the error's '${m.code}' is ${JSON.stringify(body[m.code])}, not '${code}'`, ex);
+  if (typeof body[m.title] !== 'string') throw new Failure(`the error has no '${m.title}' string`, ex);
+  if (m.status && body[m.status] !== status) throw new Failure(`the error's '${m.status}' is ${JSON.stringify(body[m.status])}, not ${status}`, ex);
+  if (ex.response.status !== status) throw new Failure(`code '${code}' is declared with status ${status}, answered with ${ex.response.status}`, ex);
+}
+
+function detailOf(ex: Exchange): string {
+  const text = ex.response.text;
+  return text ? `: ${text.length > 200 ? `${text.slice(0, 200)}…` : text}` : '';
+}
+
+/** Deep equality of JSON values (member order ignored). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
+  if (isObject(a) && isObject(b)) {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => k in b && jsonEqual(a[k], b[k]));
+  }
+  return false;
+}

@@ -1,0 +1,112 @@
+/**
+ * The tester's HTTP client: every request it makes is kept as an exchange (the request and
+ * the response, body included), so a failed check can show exactly what was sent and what
+ * came back. Plain `fetch`, one time-out per request; nothing of the reference service.
+ */
+
+export interface Exchange {
+  readonly request: { readonly method: string; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body?: string };
+  readonly response: {
+    readonly status: number;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly text: string;
+    /** The body parsed as JSON; undefined when it is empty or not JSON. */
+    readonly json: unknown;
+  };
+  /** Milliseconds. */
+  readonly ms: number;
+}
+
+export interface RequestOptions {
+  readonly body?: unknown;
+  /** A body sent as is (malformed JSON, a wrong media type). */
+  readonly raw?: { readonly text: string; readonly contentType: string };
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export class HttpClient {
+  readonly baseUrl: string;
+  readonly timeoutMs: number;
+  /** Every exchange so far, in order. */
+  readonly log: Exchange[] = [];
+
+  /** How long to wait for a rate limit to reset before a request is retried once (ms); 0: never. */
+  readonly maxWaitMs: number;
+  /** Told when the client waits for a rate limit. */
+  onWait?: (ms: number, url: string) => void;
+  /** How to wait; tests of the tester pass one that moves the implementation's clock instead. */
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  constructor(baseUrl: string, timeoutMs = 10_000, maxWaitMs = 60_000) {
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    this.timeoutMs = timeoutMs;
+    this.maxWaitMs = maxWaitMs;
+  }
+
+  /**
+   * Sends a request. A 429 with a Retry-After within `maxWaitMs` is waited out and the request
+   * sent once more: the checks of the other parts are not about the implementation's quota,
+   * and the rate-limit check itself sends with `retry: false`.
+   */
+  async send(method: string, path: string, options: RequestOptions & { retry?: boolean } = {}): Promise<Exchange> {
+    const first = await this.#send(method, path, options);
+    if (first.response.status !== 429 || options.retry === false) return first;
+    const after = Number(first.response.headers['retry-after']);
+    if (!Number.isFinite(after) || after * 1000 > this.maxWaitMs) return first;
+    this.onWait?.(after * 1000, first.request.url);
+    await this.sleep(after * 1000 + 50);
+    return this.#send(method, path, options);
+  }
+
+  async #send(method: string, path: string, options: RequestOptions): Promise<Exchange> {
+    const headers: Record<string, string> = { accept: 'application/json, application/problem+json;q=0.9, */*;q=0.1' };
+    let body: string | undefined;
+    if (options.raw) {
+      body = options.raw.text;
+      headers['content-type'] = options.raw.contentType;
+    } else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = v;
+    const url = `${this.baseUrl}${path}`;
+    const started = performance.now();
+    let response: Response;
+    try {
+      response = await fetch(url, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(this.timeoutMs) });
+    } catch (error) {
+      const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : `the request failed: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`;
+      throw new TransportError(`${method} ${url}: ${reason}`);
+    }
+    const text = await response.text();
+    const exchange: Exchange = {
+      request: { method, url, headers, ...(body !== undefined ? { body } : {}) },
+      response: { status: response.status, headers: Object.fromEntries(response.headers), text, json: parseJson(text) },
+      ms: performance.now() - started,
+    };
+    this.log.push(exchange);
+    return exchange;
+  }
+}
+
+/** The implementation could not be reached or did not answer: not a failed check, a failed run. */
+export class TransportError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TransportError';
+  }
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The media type of a response, without parameters, lower case. */
+export function mediaTypeOf(exchange: Exchange): string {
+  return (exchange.response.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+}

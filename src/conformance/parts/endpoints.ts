@@ -1,0 +1,31 @@
+/**
+ * Part 4: endpoints. Every declared status and content type is held to where the other
+ * parts call an endpoint; here, the paths themselves: each path answers the methods the
+ * spec does not declare on it with 405 and an `Allow` listing the declared ones (RFC 9110
+ * §15.5.6), and a path the spec does not have is 404 in the declared shape.
+ */
+import { HTTP_METHODS } from '../../spec/model.ts';
+import { Failure, type TestContext } from '../context.ts';
+import { expectError } from '../expect.ts';
+
+export async function checkEndpoints(ctx: TestContext): Promise<void> {
+  const byPath = new Map<string, Set<string>>();
+  for (const e of ctx.spec.endpoints) byPath.set(e.path, (byPath.get(e.path) ?? new Set()).add(e.method));
+  for (const [path, methods] of byPath) {
+    const concrete = path.replace(/\{\w+\}/g, 'svcspec-conformance-0');
+    const first = ctx.spec.endpoints.find((e) => e.path === path);
+    for (const method of HTTP_METHODS.filter((m) => !methods.has(m))) {
+      await ctx.check('endpoints', `405 ${method} ${path}`, `${method} ${path} is not declared: 405 with Allow`, first ? { pointer: first.pointer, text: `${[...methods].join(', ')} ${path}` } : undefined, async () => {
+        const ex = await ctx.call(method, concrete, method === 'GET' || method === 'DELETE' ? {} : { body: {} });
+        expectError(ctx, ex, 'method-not-allowed');
+        const allow = (ex.response.headers.allow ?? '').split(',').map((s) => s.trim().toUpperCase());
+        const missing = [...methods].filter((m) => !allow.includes(m));
+        if (missing.length) throw new Failure(`Allow is '${ex.response.headers.allow ?? '(none)'}': it leaves out ${missing.join(', ')}`, ex);
+        if (allow.includes(method)) throw new Failure(`Allow lists ${method}, which was refused`, ex);
+      });
+    }
+  }
+  await ctx.check('endpoints', '404 unknown path', 'a path the spec does not have is 404 in the declared shape', undefined, async () => {
+    expectError(ctx, await ctx.call('GET', '/svcspec-conformance-no-such-path'), 'not-found');
+  });
+}

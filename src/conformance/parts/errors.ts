@@ -1,0 +1,23 @@
+/**
+ * Part 7: errors. Every error met by any check is held to the declared shape, status and
+ * media type there (src/conformance/expect.ts); here, the errors the HTTP layer itself
+ * must answer: a body that is not JSON (malformed-body) and a body of another media type
+ * (unsupported-media-type), on the first endpoint that takes a body.
+ */
+import type { TestContext } from '../context.ts';
+import { expectError } from '../expect.ts';
+
+export async function checkErrors(ctx: TestContext): Promise<void> {
+  const create = ctx.spec.endpoints.find((e) => e.operation === 'create' && ctx.may(ctx.main, e)) ?? ctx.spec.endpoints.find((e) => e.request.kind !== 'none' && ctx.may(ctx.main, e));
+  if (!create) {
+    ctx.skip('errors', 'malformed-body', 'a body that is not JSON is refused', 'no endpoint that takes a body can be called by the principals given');
+    return;
+  }
+  const rule = ctx.spec.errors.shape ? { pointer: ctx.spec.errors.shape.pointer, text: 'the declared error shape' } : undefined;
+  await ctx.check('errors', 'malformed-body', `${create.id}: a body that is not JSON is refused (malformed-body)`, rule, async () => {
+    expectError(ctx, await ctx.call(create.method, create.path.replace(/\{\w+\}/g, 'x'), { raw: { text: '{"unterminated": ', contentType: 'application/json' } }), 'malformed-body');
+  });
+  await ctx.check('errors', 'unsupported-media-type', `${create.id}: a body that is not application/json is refused (unsupported-media-type)`, rule, async () => {
+    expectError(ctx, await ctx.call(create.method, create.path.replace(/\{\w+\}/g, 'x'), { raw: { text: 'title=x', contentType: 'text/plain' } }), 'unsupported-media-type');
+  });
+}

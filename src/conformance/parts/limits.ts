@@ -1,0 +1,91 @@
+/**
+ * Part 8: limits. Pagination as declared: pages hold at most the default size, a walk of
+ * the whole list returns each record exactly once, a size above the maximum is clamped or
+ * refused as declared; a body above the declared size is 413; rate limits give 429 with
+ * `Retry-After` and the RateLimit fields (opt-in, `--include rate-limits`: it spends a quota).
+ */
+import type { Resource } from '../../spec/model.ts';
+import { Failure, Skip, type TestContext } from '../context.ts';
+import type { DataFactory } from '../data.ts';
+import { expectError } from '../expect.ts';
+import { getPage, pageParams, walk } from './list-walk.ts';
+
+export async function checkLimits(ctx: TestContext, data: DataFactory): Promise<void> {
+  const p = pageParams(ctx);
+  const resource = ctx.spec.resources.find((r) => ctx.endpoint(r.name, 'list') && ctx.endpoint(r.name, 'create') && !r.owned) ?? ctx.spec.resources.find((r) => ctx.endpoint(r.name, 'list') && ctx.endpoint(r.name, 'create'));
+  const pagination = ctx.spec.limits.pagination;
+  if (!resource || !pagination) {
+    ctx.skip('limits', 'pagination', 'pages as declared', !pagination ? 'the spec declares no pagination' : 'no resource has both a create and a list endpoint');
+  } else {
+    await checkPagination(ctx, data, resource, p);
+  }
+  await checkBodySize(ctx);
+  await checkRateLimit(ctx);
+}
+
+async function checkPagination(ctx: TestContext, data: DataFactory, resource: Resource, p: ReturnType<typeof pageParams>): Promise<void> {
+  const rule = { pointer: ctx.spec.limits.pagination!.pointer, text: `${ctx.spec.limits.pagination!.style} pages, default ${p.defaultSize}, maximum ${p.maxSize}, ${p.overMax} above it` };
+  // Enough records for more than one page at the smallest size the walk uses.
+  const size = Math.max(1, Math.min(p.defaultSize, 3));
+  await ctx.check('limits', `${resource.name}.walk`, `${resource.name}: walking every page (size ${size}) returns each record exactly once`, rule, async () => {
+    const made = [];
+    for (let i = 0; i < size * 2 + 1; i++) made.push(await data.create(resource));
+    const { items, pages } = await walk(ctx, resource, size);
+    const idField = data.idField(resource);
+    const ids = items.map((i) => String(i[idField]));
+    const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
+    if (repeated.length) throw new Failure(`the walk returned ${repeated[0]} more than once`, pages.at(-1)!.exchange);
+    for (const m of made) if (!ids.includes(m.id)) throw new Failure(`the walk never returned ${resource.name} '${m.id}'`, pages.at(-1)!.exchange);
+    const over = pages.find((pg) => pg.items.length > size);
+    if (over) throw new Failure(`a page of size ${size} held ${over.items.length} items`, over.exchange);
+  });
+  await ctx.check('limits', `${resource.name}.default-size`, `${resource.name}: a page without a size holds at most ${p.defaultSize}`, rule, async () => {
+    const page = await getPage(ctx, resource, '');
+    if (page.items.length > p.defaultSize) throw new Failure(`a page holds ${page.items.length} items; the default size is ${p.defaultSize}`, page.exchange);
+  });
+  await ctx.check('limits', `${resource.name}.over-max`, `${resource.name}: a size above the maximum ${p.maxSize} is ${p.overMax === 'clamp' ? 'clamped' : 'refused'}`, rule, async () => {
+    const query = `${encodeURIComponent(p.size)}=${p.maxSize + 1}`;
+    if (p.overMax === 'reject') {
+      const list = ctx.endpoint(resource.name, 'list')!;
+      expectError(ctx, await ctx.call('GET', `${list.path}?${query}`, { as: ctx.principalFor(list) ?? null }), 'validation-failed');
+    } else {
+      const page = await getPage(ctx, resource, query);
+      if (page.items.length > p.maxSize) throw new Failure(`a page holds ${page.items.length} items; the maximum is ${p.maxSize}`, page.exchange);
+    }
+  });
+}
+
+async function checkBodySize(ctx: TestContext): Promise<void> {
+  const limit = ctx.spec.limits.body;
+  const create = ctx.spec.endpoints.find((e) => e.operation === 'create' && ctx.may(ctx.main, e));
+  if (!limit || !create) {
+    ctx.skip('limits', 'body-size', 'a body above the size limit is refused', !limit ? 'the spec declares no body size limit' : 'no create endpoint can be called');
+    return;
+  }
+  await ctx.check('limits', 'body-size', `${create.id}: a body of ${limit.maxBytes + 1} bytes (limit ${limit.maxBytes}) is refused with 413`, { pointer: limit.pointer, text: `body: ${limit.maxBytes} bytes at most` }, async () => {
+    const filler = 'x'.repeat(limit.maxBytes);
+    expectError(ctx, await ctx.call('POST', create.path, { raw: { text: JSON.stringify({ filler }), contentType: 'application/json' } }), 'payload-too-large');
+  });
+}
+
+async function checkRateLimit(ctx: TestContext): Promise<void> {
+  const rate = ctx.spec.limits.rate;
+  const title = 'requests beyond the rate limit get 429 with Retry-After and the RateLimit fields';
+  if (!rate) return ctx.skip('limits', 'rate-limit', title, 'the spec declares no rate limit');
+  if (!ctx.include.has('rate-limits')) return ctx.skip('limits', 'rate-limit', title, 'opt-in: it spends a whole quota; run with --include rate-limits');
+  const endpoint = ctx.spec.endpoints.find((e) => e.operation === 'list' && ctx.may(ctx.main, e) && !rate.overrides.some((o) => o.endpoint === e.id));
+  await ctx.check('limits', 'rate-limit', title, { pointer: rate.pointer, text: `${rate.limit} requests per ${rate.windowMs} ms per ${rate.scope}` }, async () => {
+    if (!endpoint) throw new Skip('no list endpoint under the default rate limit can be called');
+    if (rate.limit > 1000) throw new Skip(`the limit (${rate.limit}) is too high to exhaust in a test run`);
+    for (let i = 0; i <= rate.limit; i++) {
+      const ex = await ctx.call('GET', endpoint.path, { as: ctx.principalFor(endpoint) ?? null, retry: false });
+      if (ex.response.status !== 429) continue;
+      expectError(ctx, ex, 'rate-limited');
+      if (!ex.response.headers['retry-after']) throw new Failure('the 429 has no Retry-After', ex);
+      if (!ex.response.headers.ratelimit || !ex.response.headers['ratelimit-policy']) throw new Failure('the 429 lacks the RateLimit and RateLimit-Policy fields', ex);
+      if (i < rate.limit) throw new Failure(`refused after ${i} requests; the limit is ${rate.limit}`, ex);
+      return;
+    }
+    throw new Failure(`${rate.limit + 1} requests in a row were all let through`);
+  });
+}

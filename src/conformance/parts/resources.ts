@@ -1,0 +1,130 @@
+/**
+ * Part 2: resources and their fields. For each resource with a create endpoint: a valid
+ * create is accepted and answered with what was sent (writeOnly fields left out), read back
+ * equal; every declared constraint broken one at a time is refused with validation-failed
+ * naming the field; an unknown field and a readOnly field sent are refused; writeOnly
+ * fields never come back (create, read, list); update and replace change what they say;
+ * after delete the record is gone: 404 on read, absent from the list.
+ */
+import type { Field, Resource } from '../../spec/model.ts';
+import { Failure, Skip, type TestContext } from '../context.ts';
+import type { DataFactory, Made } from '../data.ts';
+import { expectError, expectSuccess, isObject, jsonEqual } from '../expect.ts';
+import { breaches, valueOf } from '../generate.ts';
+import { findInList } from './list-walk.ts';
+
+export async function checkResources(ctx: TestContext, data: DataFactory): Promise<void> {
+  for (const resource of ctx.spec.resources) {
+    if (!ctx.endpoint(resource.name, 'create')) {
+      ctx.skip('resources', `${resource.name}.create`, `${resource.name}: create and read back`, 'the spec declares no create endpoint for it');
+      continue;
+    }
+    let made: Made | undefined;
+    await ctx.check('resources', `${resource.name}.create`, `${resource.name}: a valid create is accepted, answered with what was sent, and reads back equal`, { pointer: resource.pointer, text: `resource ${resource.name}` }, async () => {
+      made = await data.create(resource);
+      const sent = made.sent;
+      for (const f of data.createFields(resource, ctx.version)) {
+        if (!(f.name in sent) || f.writeOnly) continue;
+        if (!jsonEqual(made.body[f.name], sent[f.name])) throw new Failure(`'${f.name}' was sent as ${JSON.stringify(sent[f.name])} and answered as ${JSON.stringify(made.body[f.name])}`, made.exchange);
+      }
+      const read = ctx.endpoint(resource.name, 'read');
+      if (!read) return;
+      const ex = await ctx.call('GET', data.itemPath(read, made.id));
+      expectSuccess(read, ex);
+      if (!jsonEqual(ex.response.json, made.body)) throw new Failure('the record read back differs from the one the create answered', ex);
+    });
+    if (!made) continue;
+    const record = made;
+    await checkWriteOnly(ctx, data, resource, record);
+    await checkRefusals(ctx, data, resource);
+    await checkUpdates(ctx, data, resource, record);
+    await checkDelete(ctx, data, resource);
+  }
+}
+
+async function checkWriteOnly(ctx: TestContext, data: DataFactory, resource: Resource, made: Made): Promise<void> {
+  const hidden = ctx.fieldsOf(resource).filter((f) => f.writeOnly);
+  if (!hidden.length) return;
+  await ctx.check('resources', `${resource.name}.writeOnly`, `${resource.name}: writeOnly fields (${hidden.map((f) => f.name).join(', ')}) never come back`, { pointer: hidden[0].pointer, text: `${hidden[0].name}: writeOnly` }, async () => {
+    const leak = (body: unknown, ex: Made['exchange'], where: string) => {
+      for (const f of hidden) if (isObject(body) && f.name in body) throw new Failure(`writeOnly '${f.name}' came back in the ${where}`, ex);
+    };
+    leak(made.body, made.exchange, 'create response');
+    const read = ctx.endpoint(resource.name, 'read');
+    if (read) {
+      const ex = await ctx.call('GET', data.itemPath(read, made.id));
+      leak(ex.response.json, ex, 'read');
+    }
+    const found = await findInList(ctx, data, resource, made.id);
+    if (found) leak(found.item, found.exchange, 'list');
+  });
+}
+
+async function checkRefusals(ctx: TestContext, data: DataFactory, resource: Resource): Promise<void> {
+  const create = data.createEndpoint(resource);
+  const as = ctx.principalFor(create);
+  for (const field of data.createFields(resource, ctx.version)) {
+    for (const breach of breaches(field, ctx.draw)) {
+      await ctx.check('resources', `${resource.name}.${field.name}.${breach.constraint.replace(/\s+/g, '-')}`, `${resource.name}.${field.name}: a value breaking '${breach.constraint}' is refused`, { pointer: field.pointer, text: `${field.name}: ${breach.constraint}` }, async () => {
+        const body = await data.validBody(resource, { as });
+        if (breach.omit) delete body[field.name];
+        else body[field.name] = breach.value;
+        const ex = await ctx.call('POST', create.path, { body, as: as ?? null });
+        expectError(ctx, ex, 'validation-failed', `/${field.name}`);
+      });
+    }
+  }
+  await ctx.check('resources', `${resource.name}.unknown-field`, `${resource.name}: a field the spec does not declare is refused`, { pointer: resource.pointer, text: `the fields of ${resource.name}` }, async () => {
+    const body = { ...(await data.validBody(resource, { as })), svcspecUndeclaredField: 1 };
+    expectError(ctx, await ctx.call('POST', create.path, { body, as: as ?? null }), 'validation-failed', '/svcspecUndeclaredField');
+  });
+  const readOnly = ctx.fieldsOf(resource).find((f) => f.readOnly && f.name !== data.idField(resource) && f.name !== data.machine(resource)?.field);
+  const sample = readOnly ?? ctx.fieldsOf(resource).find((f) => f.readOnly);
+  if (sample) {
+    await ctx.check('resources', `${resource.name}.readOnly`, `${resource.name}: a readOnly field sent by a client is refused`, { pointer: sample.pointer, text: `${sample.name}: readOnly` }, async () => {
+      const body = { ...(await data.validBody(resource, { as })), [sample.name]: await readOnlyValue(ctx, data, sample) };
+      expectError(ctx, await ctx.call('POST', create.path, { body, as: as ?? null }), 'validation-failed', `/${sample.name}`);
+    });
+  }
+}
+
+async function readOnlyValue(ctx: TestContext, data: DataFactory, field: Field): Promise<unknown> {
+  return data.fill(ctx.draw.one(valueOf(field)));
+}
+
+async function checkUpdates(ctx: TestContext, data: DataFactory, resource: Resource, made: Made): Promise<void> {
+  const writable = data.writable(resource, ctx.version).filter((f) => f.name !== data.idField(resource));
+  for (const op of ['update', 'replace'] as const) {
+    const endpoint = ctx.endpoint(resource.name, op);
+    if (!endpoint) continue;
+    await ctx.check('resources', `${resource.name}.${op}`, `${resource.name}: ${op} (${endpoint.method}) changes the record and reads back`, { pointer: endpoint.pointer, text: endpoint.id }, async () => {
+      const field = writable.find((f) => !f.writeOnly && f.type !== 'ref' && !f.enum) ?? writable.find((f) => !f.writeOnly);
+      if (!field) throw new Skip(`${resource.name} has no writable field to change`);
+      const as = ctx.principalFor(endpoint) ?? null;
+      const next = await data.validBody(resource, { as: as ?? undefined });
+      const body = op === 'update' ? { [field.name]: next[field.name] } : next;
+      const ex = await ctx.call(endpoint.method, data.itemPath(endpoint, made.id), { body, as });
+      expectSuccess(endpoint, ex);
+      const read = ctx.endpoint(resource.name, 'read');
+      if (!read) return;
+      const back = await ctx.call('GET', data.itemPath(read, made.id));
+      if (!isObject(back.response.json) || !jsonEqual(back.response.json[field.name], next[field.name])) {
+        throw new Failure(`after ${op}, '${field.name}' reads ${JSON.stringify(isObject(back.response.json) ? back.response.json[field.name] : undefined)}, not the ${JSON.stringify(next[field.name])} sent`, back);
+      }
+    });
+  }
+}
+
+async function checkDelete(ctx: TestContext, data: DataFactory, resource: Resource): Promise<void> {
+  const del = ctx.endpoint(resource.name, 'delete');
+  if (!del) return;
+  await ctx.check('resources', `${resource.name}.delete`, `${resource.name}: after delete the record is gone, from reads and lists`, { pointer: del.pointer, text: del.id }, async () => {
+    const made = await data.create(resource);
+    const ex = await ctx.call('DELETE', data.itemPath(del, made.id), { as: ctx.principalFor(del) ?? null });
+    expectSuccess(del, ex);
+    const read = ctx.endpoint(resource.name, 'read');
+    if (read) expectError(ctx, await ctx.call('GET', data.itemPath(read, made.id)), 'not-found');
+    const found = await findInList(ctx, data, resource, made.id);
+    if (found) throw new Failure(`the deleted ${resource.name} '${made.id}' is still listed`, found.exchange);
+  });
+}

@@ -1,0 +1,120 @@
+/**
+ * Part 3: states and transitions. For each state machine: a created record starts in the
+ * initial state; from every state reachable from it (by the shortest route of transitions),
+ * every legal transition succeeds and sets its target state, and every illegal one is
+ * refused with invalid-transition; the state field cannot be written directly.
+ */
+import type { Endpoint, Resource, StateMachine, Transition } from '../../spec/model.ts';
+import { Failure, Skip, type TestContext } from '../context.ts';
+import type { DataFactory } from '../data.ts';
+import { expectError, expectSuccess, isObject } from '../expect.ts';
+
+export async function checkStates(ctx: TestContext, data: DataFactory): Promise<void> {
+  for (const machine of ctx.spec.states) {
+    const resource = ctx.resource(machine.resource);
+    if (!resource) continue;
+    const routes = routesTo(machine);
+    await ctx.check('states', `${machine.resource}.initial`, `${machine.resource}: a new record is in the initial state '${machine.initial}'`, { pointer: machine.pointer, text: `initial: ${machine.initial}` }, async () => {
+      const made = await data.create(resource);
+      if (made.body[machine.field] !== machine.initial) throw new Failure(`'${machine.field}' is ${JSON.stringify(made.body[machine.field])} after create, not '${machine.initial}'`, made.exchange);
+    });
+    for (const [state, route] of routes) {
+      // One record in the state takes every refusal (a refusal leaves it there) and then the
+      // first legal transition; each further legal one needs a record of its own. Fewer
+      // creates: an implementation's rate limit is spent slowly.
+      let spare: Promise<string> | undefined;
+      const inState = () => {
+        const id = spare ?? recordIn(ctx, data, resource, machine, route);
+        spare = undefined;
+        return id;
+      };
+      const ordered = [...machine.transitions].sort((a, b) => Number(a.from.includes(state)) - Number(b.from.includes(state)));
+      for (const t of ordered) {
+        const legal = t.from.includes(state);
+        const endpoint = transitionEndpoint(ctx, machine, t);
+        const title = legal ? `${machine.resource}: ${t.name} from '${state}' moves it to '${t.to}'` : `${machine.resource}: ${t.name} from '${state}' is refused`;
+        if (!endpoint) {
+          ctx.skip('states', `${machine.resource}.${state}.${t.name}`, title, `the spec declares no endpoint for the transition ${t.name}`);
+          continue;
+        }
+        await ctx.check('states', `${machine.resource}.${state}.${t.name}`, title, { pointer: t.pointer, text: `${t.name}: from [${t.from.join(', ')}] to ${t.to}` }, async () => {
+          const id = await inState();
+          const ex = await fire(ctx, data, resource, endpoint, t, id);
+          if (legal) {
+            expectSuccess(endpoint, ex);
+            const state2 = await currentState(ctx, data, resource, machine, id);
+            if (state2 !== undefined && state2 !== t.to) throw new Failure(`after ${t.name} the record is in '${String(state2)}', not '${t.to}'`, ex);
+          } else {
+            spare = Promise.resolve(id);
+            expectError(ctx, ex, 'invalid-transition');
+            const after = await currentState(ctx, data, resource, machine, id);
+            if (after !== undefined && after !== state) {
+              spare = undefined;
+              throw new Failure(`a refused ${t.name} moved the record from '${state}' to '${String(after)}'`, ex);
+            }
+          }
+        });
+      }
+    }
+    await checkStateNotWritable(ctx, data, resource, machine);
+  }
+}
+
+async function checkStateNotWritable(ctx: TestContext, data: DataFactory, resource: Resource, machine: StateMachine): Promise<void> {
+  const update = ctx.endpoint(resource.name, 'update') ?? ctx.endpoint(resource.name, 'replace');
+  const other = machine.states.find((s) => s !== machine.initial);
+  if (!update || !other) return;
+  await ctx.check('states', `${machine.resource}.state-not-writable`, `${machine.resource}: '${machine.field}' cannot be written by ${update.operation}`, { pointer: machine.pointer, text: `${machine.field} changes only by transitions` }, async () => {
+    const made = await data.create(resource);
+    const body = update.operation === 'update' ? { [machine.field]: other } : { ...(await data.validBody(resource)), [machine.field]: other };
+    const ex = await ctx.call(update.method, data.itemPath(update, made.id), { body, as: ctx.principalFor(update) ?? null });
+    if (ex.response.status >= 200 && ex.response.status < 300) {
+      const now = await currentState(ctx, data, resource, machine, made.id);
+      if (now !== machine.initial) throw new Failure(`${update.method} set '${machine.field}' to '${String(now)}'`, ex);
+    } else expectError(ctx, ex, 'validation-failed', `/${machine.field}`);
+  });
+}
+
+/** For every state reachable from the initial one, the transitions that lead there (BFS, shortest). */
+export function routesTo(machine: StateMachine): Map<string, Transition[]> {
+  const routes = new Map<string, Transition[]>([[machine.initial, []]]);
+  const queue = [machine.initial];
+  while (queue.length) {
+    const state = queue.shift() as string;
+    for (const t of machine.transitions) {
+      if (!t.from.includes(state) || routes.has(t.to)) continue;
+      routes.set(t.to, [...(routes.get(state) as Transition[]), t]);
+      queue.push(t.to);
+    }
+  }
+  return routes;
+}
+
+function transitionEndpoint(ctx: TestContext, machine: StateMachine, t: Transition): Endpoint | undefined {
+  return ctx.endpoint(machine.resource, 'transition', t.name);
+}
+
+async function fire(ctx: TestContext, data: DataFactory, resource: Resource, endpoint: Endpoint, t: Transition, id: string) {
+  const as = ctx.principalFor(endpoint);
+  const body = t.requires.length ? await data.valuesFor(resource, t.requires, as) : undefined;
+  return ctx.call(endpoint.method, data.itemPath(endpoint, id), { ...(body ? { body } : {}), as: as ?? null });
+}
+
+/** A new record walked to a state through the API. */
+async function recordIn(ctx: TestContext, data: DataFactory, resource: Resource, machine: StateMachine, route: readonly Transition[]): Promise<string> {
+  const made = await data.create(resource);
+  for (const t of route) {
+    const endpoint = transitionEndpoint(ctx, machine, t);
+    if (!endpoint) throw new Skip(`the state is reached through ${t.name}, which has no endpoint`);
+    const ex = await fire(ctx, data, resource, endpoint, t, made.id);
+    if (ex.response.status < 200 || ex.response.status >= 300) throw new Failure(`on the way to the state under test, ${t.name} was refused (${ex.response.status})`, ex);
+  }
+  return made.id;
+}
+
+async function currentState(ctx: TestContext, data: DataFactory, resource: Resource, machine: StateMachine, id: string): Promise<unknown> {
+  const read = ctx.endpoint(resource.name, 'read');
+  if (!read) return undefined;
+  const ex = await ctx.call('GET', data.itemPath(read, id), { as: ctx.principalFor(read) ?? null });
+  return isObject(ex.response.json) ? ex.response.json[machine.field] : undefined;
+}

@@ -1,0 +1,280 @@
+/**
+ * One OpenAPI operation per endpoint of part 4: its parameters (path, the version
+ * selector, conditional and idempotency headers, a list's query), its request body, its
+ * responses (success, 304, and an error response per status it can answer) and its
+ * security. Each says what the reference service does on that route; the module of
+ * src/serve that does it is named where it is used.
+ */
+import type { Endpoint, Resource, StateMachine } from '../../spec/model.ts';
+import { SORT_PARAM } from '../../serve/list-query.ts';
+import { idOf } from '../../serve/representation.ts';
+import { idParamOf } from '../../serve/resources.ts';
+import { recordSchema, requestBodyOf, transitionSentence } from '../records.ts';
+import { idSchema, pascal, withNull, type JsonSchema } from '../schema.ts';
+import { schemaRef, type OpenApiContext } from './context.ts';
+import { errorCases, errorDescription, errorResponseSchema, type ErrorCase } from './errors.ts';
+
+const JSON_TYPE = 'application/json';
+
+export function operationOf(ctx: OpenApiContext, endpoint: Endpoint, resource: Resource): JsonSchema {
+  const machine = ctx.machines.get(resource.name);
+  const P = pascal(resource.name);
+  const record = () => schemaRef(ctx, `record:${resource.name}`, P, () => recordSchema(resource, machine, ctx.schema));
+  const op: JsonSchema = {
+    tags: [resource.name],
+    operationId: endpoint.id,
+    summary: endpoint.summary ?? defaultSummary(endpoint, resource),
+  };
+  const description = describe(ctx, endpoint, resource, machine);
+  if (description) op.description = description;
+  if (ctx.version?.status === 'deprecated') op.deprecated = true;
+  const parameters = parametersOf(ctx, endpoint, resource, machine);
+  if (parameters.length) op.parameters = parameters;
+  const body = requestBodyOf(endpoint, resource, machine, ctx.schema);
+  if (body) {
+    const kind = endpoint.operation === 'transition' || endpoint.request.kind === 'fields' ? `${pascal(endpoint.transition ?? endpoint.operation)}Request`
+      : endpoint.operation === 'create' ? 'Create' : endpoint.operation === 'update' ? 'Patch' : 'Replace';
+    const key = kind.endsWith('Request') ? `body:${endpoint.id}` : `body:${resource.name}:${kind}`;
+    const schema = schemaRef(ctx, key, `${P}${kind}`, () => body.schema);
+    const content: Record<string, JsonSchema> = {};
+    // app.ts: a PATCH body is a JSON merge patch (RFC 7396), sent with either media type.
+    if (body.mergePatch) content['application/merge-patch+json'] = { schema };
+    content[JSON_TYPE] = { schema };
+    op.requestBody = {
+      required: body.required,
+      content,
+      ...(body.required ? {} : { description: 'Optional: nothing in it is required, so the request may come without a body.' }),
+    };
+  }
+  op.responses = responsesOf(ctx, endpoint, resource, record);
+  const security = securityOf(ctx, endpoint);
+  if (security) op.security = security;
+  return op;
+}
+
+function defaultSummary(e: Endpoint, r: Resource): string {
+  switch (e.operation) {
+    case 'create': return `Create a ${r.name}`;
+    case 'read': return `Read a ${r.name}`;
+    case 'update': return `Update a ${r.name} (JSON merge patch)`;
+    case 'replace': return `Replace a ${r.name}`;
+    case 'delete': return `Delete a ${r.name}`;
+    case 'list': return `List ${r.plural}`;
+    default: return `${e.transition ?? 'Transition'}: a transition of a ${r.name}`;
+  }
+}
+
+function describe(ctx: OpenApiContext, e: Endpoint, r: Resource, machine: StateMachine | undefined): string {
+  const out: string[] = [];
+  if (e.operation === 'transition' && machine && e.transition) {
+    const sentence = transitionSentence(r.name, machine, e.transition);
+    if (sentence) out.push(sentence);
+    const t = machine.transitions.find((x) => x.name === e.transition);
+    if (t?.description) out.push(t.description);
+    out.push(`From any other state it is refused (invalid-transition) with \`currentState\` and \`allowedTransitions\`.`);
+  }
+  if (e.operation === 'update') out.push('A JSON merge patch (RFC 7396): members sent replace theirs, objects merge, `null` removes an optional member.');
+  if (r.owned) out.push(`Records of ${r.name} belong to the principal that created them: another caller gets 404${e.operation === 'list' ? ' and never sees them in a list' : ''}.`);
+  if (e.auth?.public && e.auth.schemes.length === 0 && ctx.spec.authentication.schemes.length > 0) out.push('Public: no credentials needed. Credentials sent anyway are checked (a bad one is 401) and make the caller known.');
+  return out.join('\n\n');
+}
+
+// ---- parameters -------------------------------------------------------------------------
+
+function parametersOf(ctx: OpenApiContext, e: Endpoint, r: Resource, machine: StateMachine | undefined): JsonSchema[] {
+  const out: JsonSchema[] = [];
+  const idParam = idParamOf(e.path);
+  for (const [, name] of e.path.matchAll(/\{(\w+)\}/g)) {
+    const schema = name === idParam ? idSchema(r, ctx.schema) : { type: 'string' };
+    delete schema.readOnly;
+    out.push({ name, in: 'path', required: true, schema, ...(name === idParam ? { description: `The id of the ${r.name}.` } : {}) });
+  }
+  if (ctx.versionParam) out.push({ $ref: '#/components/parameters/ApiVersion' });
+  const op = e.operation;
+  // concurrency.ts: If-Match on writes to a record, If-None-Match on reads (RFC 9110 §13.1).
+  if (op === 'update' || op === 'replace' || op === 'delete' || op === 'transition') {
+    out.push({ name: 'If-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'RFC 9110 §13.1.1: the ETag of the record as last read; on a mismatch the request is refused with 412 and nothing is written. `*` matches any current record.' });
+  }
+  if (op === 'read') out.push({ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'RFC 9110 §13.1.2: ETags of copies the client holds; 304 when one is current.' });
+  if (e.method === 'POST' && (op === 'create' || op === 'transition')) out.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (op === 'list') out.push(...listParameters(ctx, r, machine));
+  return out;
+}
+
+/** The query of a list (src/serve/list-query.ts): page size and position, sort, and exact-match filters. */
+function listParameters(ctx: OpenApiContext, r: Resource, machine: StateMachine | undefined): JsonSchema[] {
+  const p = ctx.page;
+  const note = ctx.pageIsDefault ? ' (a safety default: the spec gives no pagination)' : '';
+  const size: JsonSchema = { type: 'integer', minimum: 1, default: p.defaultSize };
+  if (p.overMax === 'reject') size.maximum = p.maxSize;
+  const out: JsonSchema[] = [
+    {
+      name: p.sizeParam, in: 'query', required: false, schema: size,
+      description: `Records per page: ${p.defaultSize} unless given, at most ${p.maxSize}${p.overMax === 'clamp' ? `; a larger size is clamped to ${p.maxSize}` : '; a larger size is refused'}${note}.`,
+    },
+    p.style === 'offset'
+      ? { name: p.positionParam, in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 }, description: 'How many records to skip: the `next` of the previous page.' }
+      : { name: p.positionParam, in: 'query', required: false, schema: { type: 'string' }, description: 'The opaque `next` of the previous page; it is read against the same sort.' },
+  ];
+  const fields = queryFields(ctx, r, machine);
+  const taken = new Set<string>([p.sizeParam, p.positionParam, SORT_PARAM]);
+  if (ctx.versionParam?.in === 'query') taken.add(ctx.versionParam.name);
+  for (const s of ctx.spec.authentication.schemes) if (s.type === 'apiKey' && s.in === 'query') taken.add(s.param);
+  const sortable = [...fields.keys()].filter((n) => !taken.has(n));
+  if (sortable.length) {
+    out.push({
+      name: SORT_PARAM, in: 'query', required: false, style: 'form', explode: false,
+      schema: { type: 'array', uniqueItems: true, items: { type: 'string', enum: sortable.flatMap((n) => [n, `-${n}`]) } },
+      description: 'Sort keys, comma-separated, each ascending or, with a leading `-`, descending (`sort=a,-b`); ties and no sort keep insertion order.',
+    });
+  }
+  for (const name of sortable) {
+    out.push({ name, in: 'query', required: false, schema: fields.get(name) as JsonSchema, description: `Only records whose ${name} equals this value${(fields.get(name) as JsonSchema).type instanceof Array ? ' (`null` matches null)' : ''}.` });
+  }
+  return out;
+}
+
+/** The filterable (and sortable) fields: top-level scalars but the id and writeOnly ones, and the state. */
+function queryFields(ctx: OpenApiContext, r: Resource, machine: StateMachine | undefined): Map<string, JsonSchema> {
+  const out = new Map<string, JsonSchema>();
+  const id = r.id?.field ?? 'id';
+  const seen = new Set<string>();
+  for (const f of r.fields) {
+    seen.add(f.name);
+    if (f.name === id || f.writeOnly || f.type === 'object' || f.type === 'array') continue;
+    let schema: JsonSchema;
+    if (f.type === 'ref') {
+      const target = ctx.resources.get(f.resource ?? '');
+      schema = { type: target ? idOf(target).type : 'string' };
+    } else schema = { type: f.type };
+    if (f.enum) schema.enum = [...f.enum];
+    out.set(f.name, f.nullable ? withNull(schema) : schema);
+  }
+  if (machine && !seen.has(machine.field)) out.set(machine.field, { type: 'string', enum: [...machine.states] });
+  return out;
+}
+
+// ---- responses --------------------------------------------------------------------------
+
+function responsesOf(ctx: OpenApiContext, e: Endpoint, r: Resource, record: () => JsonSchema): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  const op = e.operation;
+  const declaredErrors = new Map<number, string | undefined>();
+  for (const resp of e.responses) {
+    if (resp.body === 'error' || resp.status >= 400) {
+      declaredErrors.set(resp.status, resp.description);
+      continue;
+    }
+    const headers: Record<string, JsonSchema> = {};
+    // representation.ts recordOutcome: every record answer has its ETag, a 201 its Location; a delete has neither.
+    if (op !== 'delete' && op !== 'list') headers.ETag = { $ref: '#/components/headers/ETag' };
+    if (resp.status === 201 && op !== 'delete' && op !== 'list') headers.Location = { $ref: '#/components/headers/Location' };
+    if (e.method === 'POST' && (op === 'create' || op === 'transition')) headers['Idempotency-Replayed'] = { $ref: '#/components/headers/IdempotencyReplayed' };
+    const response: JsonSchema = { description: resp.description ?? successText(e, r, resp.body) };
+    // RFC 9110 §15.3.5: a 204 has no content, whatever the body says.
+    if (resp.status !== 204 && resp.body === 'resource') response.content = { [JSON_TYPE]: { schema: record() } };
+    if (resp.status !== 204 && resp.body === 'page') {
+      response.content = { [JSON_TYPE]: { schema: schemaRef(ctx, `page:${r.name}`, `${pascal(r.name)}Page`, () => pageSchema(ctx, record())) } };
+      headers.Link = linkHeader(ctx, true);
+    }
+    const all = { ...headers, ...commonHeaders(ctx, e, resp.status) };
+    if (Object.keys(all).length) response.headers = all;
+    out[String(resp.status)] = response;
+  }
+  if (op === 'read') out['304'] = { description: 'Not modified: the ETag in If-None-Match is current.', headers: { ETag: { $ref: '#/components/headers/ETag' }, ...commonHeaders(ctx, e, 304) } };
+  const cases = errorCases(ctx.spec, e, { hasSchemes: ctx.spec.parts.authentication.statement === 'given' && ctx.spec.authentication.schemes.length > 0, hasRateLimit: ctx.policies.has(e.id), versionParam: ctx.versionParam !== undefined, someRetired: ctx.someRetired });
+  for (const status of declaredErrors.keys()) if (!cases.has(status)) cases.set(status, []);
+  for (const [status, list] of [...cases].sort(([a], [b]) => a - b)) out[String(status)] = errorResponse(ctx, e, status, list, declaredErrors.get(status));
+  return out;
+}
+
+function successText(e: Endpoint, r: Resource, body: string): string {
+  if (body === 'page') return `A page of ${r.plural}: \`items\`, and \`next\` to ask for the following page (null on the last).`;
+  if (body === 'none') return 'Done; no content.';
+  return e.operation === 'create' ? `The new ${r.name}.` : `The ${r.name}${e.operation === 'transition' ? ' in its new state' : ''}.`;
+}
+
+function pageSchema(ctx: OpenApiContext, item: JsonSchema): JsonSchema {
+  const items = { type: 'array', items: item };
+  if (ctx.page.style === 'offset') {
+    return {
+      type: 'object',
+      properties: {
+        items, offset: { type: 'integer', minimum: 0, description: 'The offset of the first item.' },
+        next: { type: ['integer', 'null'], minimum: 0, description: 'The offset of the following page; null on the last page.' },
+      },
+      required: ['items', 'offset', 'next'],
+    };
+  }
+  return {
+    type: 'object',
+    properties: { items, next: { type: ['string', 'null'], description: 'The cursor of the following page; null on the last page.' } },
+    required: ['items', 'next'],
+  };
+}
+
+function errorResponse(ctx: OpenApiContext, e: Endpoint, status: number, cases: readonly ErrorCase[], declared: string | undefined): JsonSchema {
+  const headers: Record<string, JsonSchema> = {};
+  const has = (s: string) => cases.some((c) => c.situation === s);
+  if (has('unauthenticated')) headers['WWW-Authenticate'] = { required: true, schema: { type: 'string' }, description: 'RFC 9110 §11.6.1: one challenge per accepted scheme; a refused bearer token says why (RFC 6750 §3.1).' };
+  // auth/index.ts: only a bearer token's 403 carries a challenge (RFC 6750 §3.1).
+  const bearer = ctx.spec.authentication.schemes.some((s) => e.auth?.schemes.includes(s.name) && (s.type === 'bearer' || s.type === 'oauth2'));
+  if (has('forbidden') && !has('unauthenticated') && bearer) headers['WWW-Authenticate'] = { schema: { type: 'string' }, description: 'For a bearer token: `error="insufficient_scope"` and the scopes needed (RFC 6750 §3.1).' };
+  if (has('rate-limited')) headers['Retry-After'] = { required: true, schema: { type: 'integer', minimum: 0 }, description: 'RFC 9110 §10.2.3: seconds until the window closes.' };
+  if (has('precondition-failed') || has('invalid-transition')) headers.ETag = { $ref: '#/components/headers/ETag' };
+  const all = { ...headers, ...commonHeaders(ctx, e, status) };
+  return {
+    description: errorDescription(cases, declared),
+    ...(Object.keys(all).length ? { headers: all } : {}),
+    content: { [ctx.errorShape.mediaType]: { schema: errorResponseSchema(ctx.errorShape, status, cases) } },
+  };
+}
+
+/** Fields every answer of the endpoint carries: the version's, and the rate limit's where it applies. */
+function commonHeaders(ctx: OpenApiContext, e: Endpoint, status: number): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  // versioning/index.ts: a request refused for its version (400 unknown-version, 410) was served in none, so has none of its fields.
+  const refusable = ctx.versionParam !== undefined && (status === 400 || status === 410);
+  if (refusable && status === 410) return commonRateHeaders(ctx, e, status);
+  const required = refusable ? {} : { required: true };
+  const d = ctx.deprecation;
+  if (d.deprecation) out.Deprecation = { ...required, schema: { type: 'string', const: d.deprecation }, description: `RFC 9745: version ${ctx.version?.name} is deprecated since ${ctx.version?.deprecated}.` };
+  if (d.sunset) out.Sunset = { ...required, schema: { type: 'string', const: d.sunset }, description: `RFC 8594: version ${ctx.version?.name} stops being served on ${ctx.version?.sunset}.` };
+  if (d.link) out.Link = linkHeader(ctx, e.operation === 'list');
+  if (ctx.versionParam?.in === 'header' && ctx.version) {
+    out[ctx.versionParam.name] = { ...required, schema: { type: 'string', const: ctx.version.name }, description: 'The version that served the request.' };
+    out.Vary = { schema: { type: 'string' }, description: `Names ${ctx.versionParam.name}: each version is its own representation (RFC 9110 §12.5.5).` };
+  }
+  return { ...out, ...commonRateHeaders(ctx, e, status) };
+}
+
+function commonRateHeaders(ctx: OpenApiContext, e: Endpoint, status: number): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  // limits/rate.ts: versioning and authentication refuse before the limit, so 401, 403 and 410 carry no fields.
+  const policy = ctx.policies.get(e.id);
+  if (policy && status !== 401 && status !== 403 && status !== 410) {
+    // A 400 may be unknown-version, refused before the limit, or a malformed body, counted.
+    const required = ctx.versionParam !== undefined && status === 400 ? {} : { required: true };
+    out['RateLimit-Policy'] = { ...required, schema: { type: 'string', const: policy.field }, description: `draft-ietf-httpapi-ratelimit-headers: ${policy.limit} requests per ${Math.ceil(policy.windowMs / 1000)} s, counted per ${policy.scope === 'credential' ? 'credential (an anonymous request by its client address)' : 'client address'}.` };
+    out.RateLimit = { ...required, schema: { type: 'string' }, description: 'What is left in the current window (`r`) and the seconds until it closes (`t`).' };
+  }
+  return out;
+}
+
+function linkHeader(ctx: OpenApiContext, next: boolean): JsonSchema {
+  const parts: string[] = [];
+  if (next) parts.push('`rel="next"` (RFC 8288): the URL of the following page, when there is one');
+  if (ctx.deprecation.link) parts.push(`\`rel="deprecation"\` (RFC 9745): \`${ctx.deprecation.link}\``);
+  return { schema: { type: 'string' }, description: parts.join('; ') };
+}
+
+// ---- security ---------------------------------------------------------------------------
+
+/** public -> [] (no credentials needed); otherwise any one accepted scheme, with the scopes the endpoint needs. */
+function securityOf(ctx: OpenApiContext, e: Endpoint): JsonSchema[] | undefined {
+  if (!e.auth) return undefined; // authentication is a gap: nothing is known
+  if (e.auth.public) return [];
+  const schemes = e.auth.schemes.filter((s) => s in ctx.components.securitySchemes);
+  if (!schemes.length) return undefined;
+  return schemes.map((s) => ({ [s]: [...e.auth!.scopes] }));
+}

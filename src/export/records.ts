@@ -1,0 +1,126 @@
+/**
+ * The schemas of a resource's records and of the request bodies its endpoints take, shared
+ * by the OpenAPI and AsyncAPI exports. What a body may carry follows the reference service
+ * exactly: src/serve/resources.ts `requestValidator` and src/serve/states.ts (transitions),
+ * both over src/serve/validation.ts.
+ */
+import type { Endpoint, Field, Resource, StateMachine } from '../spec/model.ts';
+import { idOf } from '../serve/representation.ts';
+import { fieldSchema, idSchema, members, type Direction, type JsonSchema, type SchemaContext } from './schema.ts';
+
+/** A record as the service shows it (a read, a list item, a resource payload of an event). */
+export function recordSchema(resource: Resource, machine: StateMachine | undefined, c: SchemaContext): JsonSchema {
+  const rule = idOf(resource);
+  const declaredId = resource.fields.find((f) => f.name === rule.field);
+  const id: JsonSchema = { ...idSchema(resource, c) };
+  if (declaredId?.description !== undefined) id.description = declaredId.description;
+  if (rule.assigned !== 'client') id.readOnly = true;
+  const rest = members(resource.fields.filter((f) => f.name !== rule.field), 'read', c);
+  const properties: Record<string, JsonSchema> = { [rule.field]: id, ...rest.properties };
+  const required = [rule.field, ...rest.required];
+  const out: JsonSchema = { type: 'object' };
+  if (resource.description !== undefined) out.description = resource.description;
+  if (machine) {
+    // The state is set on create and moved by transitions, so every record has one.
+    const declared = properties[machine.field];
+    properties[machine.field] = {
+      ...(declared ?? { type: 'string', enum: [...machine.states] }),
+      readOnly: true,
+      description: `${typeof declared?.description === 'string' ? `${declared.description} ` : ''}The state: ${machine.initial} when created, then moved only by the transitions (${machine.transitions.map((t) => t.name).join(', ') || 'none'}).`,
+    };
+    if (!required.includes(machine.field)) required.push(machine.field);
+    out['x-svcspec-states'] = statesExtension(machine);
+  }
+  out.properties = properties;
+  out.required = required;
+  return out;
+}
+
+/** `x-svcspec-states`: the state machine of part 3, which neither OpenAPI nor JSON Schema has a keyword for. */
+export function statesExtension(machine: StateMachine): JsonSchema {
+  const transitions: Record<string, JsonSchema> = {};
+  for (const t of machine.transitions) {
+    transitions[t.name] = {
+      from: [...t.from], to: t.to,
+      ...(t.requires.length ? { requires: [...t.requires] } : {}),
+      ...(t.description !== undefined ? { description: t.description } : {}),
+    };
+  }
+  return { field: machine.field, states: [...machine.states], initial: machine.initial, transitions };
+}
+
+/** "Moves a loan from active, overdue to returned." */
+export function transitionSentence(resource: string, machine: StateMachine, name: string): string | undefined {
+  const t = machine.transitions.find((x) => x.name === name);
+  if (!t) return undefined;
+  return `Moves a ${resource} from ${t.from.join(', ')} to ${t.to}${t.requires.length ? `; the body carries ${t.requires.join(', ')}` : ''}.`;
+}
+
+export interface RequestBodyShape {
+  readonly schema: JsonSchema;
+  /** False when the service also takes no body at all (nothing in it is required). */
+  readonly required: boolean;
+  /** A merge patch: `application/merge-patch+json` as well as `application/json`. */
+  readonly mergePatch: boolean;
+}
+
+/** What the endpoint's request body may carry; undefined when it takes none. */
+export function requestBodyOf(endpoint: Endpoint, resource: Resource, machine: StateMachine | undefined, c: SchemaContext): RequestBodyShape | undefined {
+  const r = endpoint.request;
+  const rule = idOf(resource);
+  const clientId = rule.assigned === 'client';
+  const op = endpoint.operation;
+  // Never writable: the state (only transitions move it) and a service-assigned id, or any id but on create.
+  const refused = new Set<string>();
+  if (machine) refused.add(machine.field);
+  if (!(clientId && op === 'create')) refused.add(rule.field);
+
+  if (op === 'transition') {
+    const t = machine?.transitions.find((x) => x.name === endpoint.transition);
+    if (!t) return undefined;
+    const listed = r.kind === 'fields' ? r.fields : r.kind === 'none' ? [] : resource.fields.filter((f) => !f.readOnly).map((f) => f.name);
+    const names = [...new Set([...listed, ...t.requires])];
+    const onlyRequired = names.every((n) => t.requires.includes(n));
+    // src/serve/states.ts: only required fields are written in full; with optional ones beside, a patch's rules.
+    return named(resource, names, onlyRequired ? 'write' : 'patch', (f) => t.requires.includes(f.name), refused, c, false);
+  }
+  if (r.kind === 'none') return undefined;
+  if (r.kind === 'fields') {
+    const names = op === 'create' && clientId && !r.fields.includes(rule.field) ? [rule.field, ...r.fields] : r.fields;
+    const dir: Direction = op === 'update' ? 'patch' : 'write';
+    return named(resource, names, dir, (f) => (dir === 'write' && f.required) || (op === 'create' && clientId && f.name === rule.field), refused, c, op === 'update');
+  }
+  const dir: Direction = op === 'update' ? 'patch' : 'write';
+  const writable = resource.fields.filter((f) => !refused.has(f.name) && !(f.readOnly && !(clientId && op === 'create' && f.name === rule.field)));
+  const m = members(writable.map((f) => (f.name === rule.field ? { ...f, readOnly: false } : f)), dir, c);
+  if (op === 'create' && clientId) {
+    if (!m.properties[rule.field]) m.properties = { [rule.field]: { type: rule.type, ...(rule.type === 'string' ? { minLength: 1 } : {}) }, ...m.properties };
+    if (!m.required.includes(rule.field)) m.required.unshift(rule.field);
+  }
+  return { schema: objectSchema(m.properties, m.required), required: true, mergePatch: op === 'update' };
+}
+
+/** A body of only the named fields (an endpoint that names them may take a readOnly one). */
+function named(
+  resource: Resource, names: readonly string[], dir: Direction, isRequired: (f: Field) => boolean,
+  refused: ReadonlySet<string>, c: SchemaContext, mergePatch: boolean,
+): RequestBodyShape {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const name of names) {
+    const f = resource.fields.find((x) => x.name === name);
+    if (!f || refused.has(name)) continue;
+    const plain = { ...f, readOnly: false };
+    properties[name] = fieldSchema(plain, dir, c);
+    if (isRequired(f)) {
+      required.push(name);
+      // Required in a patch-like body: present, so null only where the field allows it.
+      if (dir === 'patch' && !f.nullable) properties[name] = fieldSchema({ ...plain, required: true }, dir, c);
+    }
+  }
+  return { schema: objectSchema(properties, required), required: required.length > 0, mergePatch };
+}
+
+function objectSchema(properties: Record<string, JsonSchema>, required: readonly string[]): JsonSchema {
+  return { type: 'object', properties, ...(required.length ? { required: [...required] } : {}), additionalProperties: false };
+}

@@ -1,0 +1,102 @@
+/**
+ * The tester against deliberately broken implementations: the reference service with one
+ * fault slipped in by a hook. Each fault is caught, and the report names the broken rule.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { runConformance, type CheckResult } from '../../src/conformance/index.ts';
+import type { PartName } from '../../src/spec/parts.ts';
+import { exampleSpec } from '../serve/support/open-app.ts';
+import { serveForTester } from './support.ts';
+
+/** Rewrites JSON answers: the hook of a service that gets something wrong. */
+function rewrite(app: FastifyInstance, change: (url: string, method: string, status: number, body: any, headers: (name: string, value?: string) => void) => { status?: number; body?: unknown } | void): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (typeof payload !== 'string' || !payload.startsWith('{')) return payload;
+    const body = JSON.parse(payload);
+    const out = change(request.url, request.method, reply.statusCode, body, (name, value) => (value === undefined ? reply.removeHeader(name) : reply.header(name, value)));
+    if (!out) return payload;
+    if (out.status) reply.code(out.status);
+    return JSON.stringify(out.body ?? body);
+  });
+}
+
+const FAULTS: { name: string; part: PartName; rule: RegExp; tweak: (app: FastifyInstance) => void }[] = [
+  {
+    name: 'accepts an illegal transition',
+    part: 'states',
+    rule: /from \[/,
+    tweak: (app) => rewrite(app, (_u, _m, status) => (status === 409 ? { status: 200 } : undefined)),
+  },
+  {
+    name: 'drops a required-field check',
+    part: 'resources',
+    rule: /: required$/,
+    tweak: (app) => rewrite(app, (_u, method, status, body) => (method === 'POST' && status === 422 && body.errors?.some((e: { message: string }) => /required|missing/.test(e.message)) ? { status: 201, body: { id: 'x' } } : undefined)),
+  },
+  {
+    name: 'leaks a writeOnly field',
+    part: 'resources',
+    rule: /writeOnly/,
+    tweak: (app) => rewrite(app, (url, _m, status, body) => (status < 300 && /^\/members/.test(url) && body.id ? { body: { ...body, pin: '0000' } } : undefined)),
+  },
+  {
+    name: 'ignores a missing credential',
+    part: 'authentication',
+    rule: /needs/,
+    tweak: (app) => rewrite(app, (_u, _m, status) => (status === 401 ? { status: 404 } : undefined)),
+  },
+  {
+    name: "lets one principal read another's record",
+    part: 'authentication',
+    rule: /owned/,
+    tweak: (app) => {
+      let ann: string | undefined;
+      app.addHook('onRequest', async (request) => {
+        const key = request.headers['x-api-key'] as string | undefined;
+        ann ??= key;
+        if (key && request.method === 'GET' && /^\/reading-lists\//.test(request.url)) request.headers['x-api-key'] = ann;
+      });
+    },
+  },
+  {
+    name: 'omits the Sunset header',
+    part: 'versioning',
+    rule: /deprecated/,
+    tweak: (app) => rewrite(app, (_u, _m, _s, _b, header) => void header('sunset')),
+  },
+  {
+    name: 'repeats a record across pages',
+    part: 'limits',
+    rule: /pages/,
+    tweak: (app) => {
+      let last: unknown;
+      rewrite(app, (url, method, status, body) => {
+        if (method !== 'GET' || status !== 200 || !Array.isArray(body.items) || !/[?&]cursor=/.test(url)) {
+          if (Array.isArray(body?.items)) last = body.items[0];
+          return undefined;
+        }
+        return last ? { body: { ...body, items: [last, ...body.items.slice(1)] } } : undefined;
+      });
+    },
+  },
+  {
+    name: 'answers errors in another shape',
+    part: 'errors',
+    rule: /error shape/,
+    tweak: (app) => rewrite(app, (_u, _m, status, body, header) => (status >= 400 ? (header('content-type', 'application/json'), { body: { error: body.title } }) : undefined)),
+  },
+];
+
+for (const fault of FAULTS) {
+  test(`conformance catches a service that ${fault.name}`, async (t) => {
+    const spec = await exampleSpec('library.yaml');
+    const { baseUrl, principals, sleep } = await serveForTester(t, spec, fault.tweak);
+    const report = await runConformance({ spec, baseUrl, principals, seed: 7, sleep, only: [fault.part] });
+    const failed = report.results.filter((r: CheckResult) => r.outcome === 'fail');
+    assert.ok(failed.length > 0, `nothing failed in ${fault.part}`);
+    assert.ok(failed.some((r) => r.rule && fault.rule.test(r.rule.text) && r.rule.location), `no failure names the rule ${fault.rule}: ${failed.map((r) => `${r.title} [${r.rule?.text}]`).join('; ')}`);
+    assert.ok(failed.every((r) => r.message), 'every failure says why');
+  });
+}

@@ -1,0 +1,35 @@
+/**
+ * The tester against the reference service, for every example spec: every check passes,
+ * no false failures; and the founding document gets "nothing to check".
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { runConformance } from '../../src/conformance/index.ts';
+import { formatHuman } from '../../src/conformance/report/format.ts';
+import { exampleSpec } from '../serve/support/open-app.ts';
+import { mustLoad } from '../support/spec.ts';
+import { serveForTester } from './support.ts';
+
+for (const file of ['library.yaml', 'helpdesk.yaml', 'orders.yaml']) {
+  test(`conformance: svcspec serve ${file} passes every check`, async (t) => {
+    const spec = await exampleSpec(file);
+    const { baseUrl, principals, sleep } = await serveForTester(t, spec);
+    let waits = 0;
+    const report = await runConformance({ spec, baseUrl, principals, seed: 20261121, sleep, onWait: () => waits++ });
+    t.diagnostic(`${report.counts.pass} passed, ${report.counts.skip} skipped, ${waits} rate-limit waits, ${report.ms} ms`);
+    assert.equal(report.counts.fail, 0, formatHuman(report));
+    assert.ok(report.counts.pass > 100, `only ${report.counts.pass} checks passed`);
+    for (const part of ['resources', 'states', 'endpoints', 'authentication', 'errors', 'limits', 'versioning'] as const) {
+      assert.ok(report.results.some((r) => r.part === part && r.outcome === 'pass'), `no check of ${part} passed`);
+    }
+    assert.ok(report.results.some((r) => r.id.endsWith('.ownership') && r.outcome === 'pass'), 'ownership was checked');
+    assert.ok(report.results.some((r) => r.id.endsWith('.missing-scope') && r.outcome === 'pass'), 'a missing scope was checked');
+  });
+}
+
+test('conformance: a spec whose resources and endpoints are gaps has nothing to check', async () => {
+  const spec = mustLoad('svcspec: 1\npurpose: {name: X, summary: X., users: [{name: a, tasks: [b]}]}\n');
+  const report = await runConformance({ spec, baseUrl: 'http://127.0.0.1:9', principals: [], seed: 1 });
+  assert.match(report.nothingToCheck ?? '', /nothing to check/);
+  assert.equal(report.results.length, 0);
+});

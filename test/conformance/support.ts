@@ -1,0 +1,40 @@
+/**
+ * Serving an example for the tester: the reference service on a loopback port, and the
+ * principals the tester acts as: two with every scope (ann, bob: ownership needs two) and
+ * one holding a single scope (for the 403 checks). The tester itself never sees this code.
+ */
+import type { TestContext } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import type { Principal } from '../../src/conformance/index.ts';
+import { createApp } from '../../src/serve/app.ts';
+import type { Spec } from '../../src/spec/model.ts';
+import { openSqliteStore } from '../../src/store/sqlite.ts';
+import { credentialHeaders } from '../serve/support/credentials.ts';
+
+export interface Running {
+  readonly app: FastifyInstance;
+  readonly baseUrl: string;
+  readonly principals: Principal[];
+  /** Waits by moving the service's clock: the tester's rate-limit waits take no real time. */
+  readonly sleep: (ms: number) => Promise<void>;
+}
+
+/** The app is built, `tweak` may add hooks (a deliberately broken implementation), then it listens. */
+export async function serveForTester(t: TestContext, spec: Spec, tweak?: (app: FastifyInstance) => void): Promise<Running> {
+  const store = await openSqliteStore({ path: ':memory:' });
+  let skew = 0;
+  const app = await createApp({ spec, store, now: () => Date.now() + skew });
+  tweak?.(app);
+  t.after(async () => {
+    await app.close();
+    await store.close();
+  });
+  const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+  const all = spec.authentication.scopes.map((s) => s.name);
+  const principals: Principal[] = [];
+  if (spec.parts.authentication.statement === 'given' && spec.authentication.schemes.length) {
+    for (const name of ['ann', 'bob']) principals.push({ name, headers: await credentialHeaders(spec, store, { principal: name }), scopes: all });
+    if (all.length > 1) principals.push({ name: 'carl', headers: await credentialHeaders(spec, store, { principal: 'carl', scopes: [all[0]] }), scopes: [all[0]] });
+  }
+  return { app, baseUrl, principals, sleep: async (ms) => void (skew += ms) };
+}

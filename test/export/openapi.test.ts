@@ -1,0 +1,273 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { liveVersions, toOpenApi } from '../../src/export/index.ts';
+import type { Spec } from '../../src/spec/model.ts';
+import { mustLoad } from '../support/spec.ts';
+import { EXAMPLES, GAP_CASES, example, openApiErrors, schemaValidator } from './support.ts';
+
+type Json = Record<string, any>;
+
+const op = (doc: Json, path: string, method: string): Json => {
+  const o = doc.paths[path]?.[method];
+  assert.ok(o, `no ${method} ${path}`);
+  return o;
+};
+const param = (o: Json, name: string): Json | undefined => o.parameters?.find((p: Json) => p.name === name);
+
+/** Every operation's path parameters are declared, operation ids are unique, every schema compiles as 2020-12. */
+function structural(doc: Json): string[] {
+  const problems: string[] = [];
+  const ids = new Set<string>();
+  for (const [path, item] of Object.entries(doc.paths as Json)) {
+    for (const [method, o] of Object.entries(item as Json)) {
+      if (ids.has(o.operationId)) problems.push(`duplicate operationId ${o.operationId}`);
+      ids.add(o.operationId);
+      for (const [, name] of path.matchAll(/\{(\w+)\}/g)) {
+        if (!o.parameters?.some((p: Json) => p.in === 'path' && p.name === name)) problems.push(`${method} ${path}: path parameter ${name} undeclared`);
+      }
+    }
+  }
+  const check = schemaValidator(doc);
+  for (const name of Object.keys(doc.components?.schemas ?? {})) {
+    try {
+      check({ $ref: `#/components/schemas/${name}` }, null);
+    } catch (error) {
+      problems.push(`schema ${name}: ${(error as Error).message}`);
+    }
+  }
+  return problems;
+}
+
+for (const name of EXAMPLES) {
+  test(`openapi: ${name} exports a valid OpenAPI 3.1 document for every version served`, async () => {
+    const spec = await example(name);
+    const versions = liveVersions(spec).map((v) => v.name);
+    for (const version of versions.length ? versions : [undefined]) {
+      const { document } = toOpenApi(spec, version ? { version } : {});
+      assert.equal(document.openapi, '3.1.0');
+      assert.deepEqual(await openApiErrors(document), [], `${name} version ${version}`);
+      assert.deepEqual(structural(document), [], `${name} version ${version}`);
+      assert.equal(Object.keys(document.paths as object).length > 0, spec.endpoints.length > 0);
+    }
+  });
+}
+
+for (const [title, make] of Object.entries(GAP_CASES)) {
+  test(`openapi: ${title}: a valid document`, async () => {
+    const spec = make();
+    const { document, findings } = toOpenApi(spec);
+    assert.deepEqual(await openApiErrors(document), []);
+    assert.deepEqual(structural(document), []);
+    assert.equal((document.info as Json).version, 'unversioned');
+    assert.equal(findings.some((f) => f.code === 'export-part-gap'), spec.parts.endpoints.statement !== 'given');
+  });
+}
+
+test('openapi: a field becomes JSON Schema with its constraints, per direction', async () => {
+  const { document: doc } = toOpenApi(await example('library.yaml'));
+  const s = (doc as Json).components.schemas;
+  assert.deepEqual(s.Book.properties.title, { type: 'string', minLength: 1, maxLength: 300, description: 'The title as printed on the title page.' });
+  assert.deepEqual(s.Book.properties.coverUrl.type, ['string', 'null']);
+  assert.equal(s.Book.properties.coverUrl.format, 'uri');
+  assert.equal(s.Book.properties.available.readOnly, true);
+  assert.equal(s.Book.properties.language.default, 'en');
+  assert.equal(s.Book.properties.replacementCost.multipleOf, 0.01);
+  // Every record has its id and state; defaults are always there; required writable fields too.
+  assert.deepEqual(s.Member.required, ['id', 'name', 'email', 'maxLoans', 'status']);
+  // writeOnly: accepted on create, never shown.
+  assert.equal(s.Member.properties.pin, undefined);
+  assert.equal(s.MemberCreate.properties.pin.writeOnly, true);
+  assert.ok(s.MemberCreate.required.includes('pin'));
+  // readOnly fields and the state are not part of a request; unknown members are refused.
+  assert.equal(s.BookCreate.properties.available, undefined);
+  assert.equal(s.MemberCreate.properties.status, undefined);
+  assert.equal(s.BookCreate.additionalProperties, false);
+  // limits.fields caps request strings without a maxLength of their own (4000), not responses.
+  assert.equal(s.BookCreate.properties.publishedOn.maxLength, 4000);
+  assert.equal(s.Book.properties.publishedOn.maxLength, undefined);
+  // A merge patch: nothing required, null removes an optional member, not a required one.
+  assert.equal(s.BookPatch.required, undefined);
+  assert.deepEqual(s.BookPatch.properties.pages.type, ['integer', 'null']);
+  assert.equal(s.BookPatch.properties.title.type, 'string');
+  // A ref is the referenced id: a UUID string for book, an integer for member (sequence).
+  assert.deepEqual([s.Loan.properties.book.type, s.Loan.properties.book.format, s.Loan.properties.book['x-svcspec-ref']], ['string', 'uuid', 'book']);
+  assert.equal(s.Loan.properties.member.type, 'integer');
+  // Nested objects keep their required members and refuse others in requests.
+  assert.deepEqual(s.MemberCreate.properties.address.required, ['street', 'city', 'postalCode']);
+  assert.equal(s.MemberCreate.properties.address.additionalProperties, false);
+});
+
+test('openapi: request bodies per endpoint: create, merge patch, transitions with what they require', async () => {
+  const { document: doc } = toOpenApi(await example('library.yaml'));
+  const patch = op(doc, '/books/{id}', 'patch').requestBody;
+  assert.deepEqual(Object.keys(patch.content), ['application/merge-patch+json', 'application/json']);
+  const s = (doc as Json).components.schemas;
+  // loan.create names its fields; approve requires dueDate; verify requires nothing (the body may be absent).
+  assert.deepEqual(Object.keys(s.LoanCreateRequest.properties), ['book', 'member', 'dueDate', 'notes']);
+  assert.deepEqual(s.LoanCreateRequest.required, ['book', 'member']);
+  assert.deepEqual(s.LoanApproveRequest.required, ['dueDate']);
+  assert.equal(op(doc, '/members/{id}/verify', 'post').requestBody.required, false);
+  assert.equal(op(doc, '/loans/{id}/approve', 'post').requestBody.required, true);
+});
+
+test('openapi: responses: the resource with ETag and Location, pages, 204, 304', async () => {
+  const { document: doc } = toOpenApi(await example('library.yaml'));
+  const created = op(doc, '/books', 'post').responses['201'];
+  assert.deepEqual(created.content['application/json'].schema, { $ref: '#/components/schemas/Book' });
+  assert.ok(created.headers.ETag && created.headers.Location);
+  const page = (doc as Json).components.schemas.BookPage;
+  assert.deepEqual(page.required, ['items', 'next']);
+  assert.deepEqual(page.properties.next.type, ['string', 'null']);
+  assert.ok(op(doc, '/books', 'get').responses['200'].headers.Link);
+  const deleted = op(doc, '/books/{id}', 'delete').responses['204'];
+  assert.equal(deleted.content, undefined);
+  assert.ok(op(doc, '/books/{id}', 'get').responses['304']);
+  // Offset pages (helpdesk) carry their offset.
+  const { document: help } = toOpenApi(await example('helpdesk.yaml'));
+  assert.deepEqual((help as Json).components.schemas.TicketPage.required, ['items', 'offset', 'next']);
+});
+
+test('openapi: every error an endpoint can answer, declared and runtime, in the declared shape', async () => {
+  const { document: doc } = toOpenApi(await example('library.yaml'));
+  const approve = op(doc, '/loans/{id}/approve', 'post').responses;
+  assert.deepEqual(Object.keys(approve).sort(), ['200', '400', '401', '403', '404', '409', '412', '413', '415', '422', '429', '500', '504'].sort());
+  assert.deepEqual(approve['409'].content['application/problem+json'].schema.properties.code.enum.sort(), ['book-unavailable', 'invalid-transition']);
+  assert.ok(approve['409'].content['application/problem+json'].schema.properties.allowedTransitions);
+  assert.equal(approve['401'].headers['WWW-Authenticate'].required, true);
+  assert.equal(approve['429'].headers['Retry-After'].required, true);
+  // A public list: credentials are still checked (401), no scope is needed (no 403); no body (no 413).
+  const list = op(doc, '/books', 'get').responses;
+  assert.ok(list['401'] && !list['403'] && !list['413'] && list['422']);
+  const error = (doc as Json).components.schemas.Error;
+  assert.deepEqual(error.required, ['type', 'title', 'status', 'instance', 'code']);
+  // A custom shape (orders): its media type and members.
+  const { document: orders } = toOpenApi(await example('orders.yaml'));
+  const custom = (orders as Json).components.schemas.Error;
+  assert.deepEqual(Object.keys(custom.properties).sort(), ['detail', 'error', 'message', 'status', 'violations']);
+  assert.ok(op(orders, '/orders', 'post').responses['422'].content['application/json']);
+});
+
+test('openapi: security schemes and each operation\'s security', async () => {
+  const { document: doc } = toOpenApi(await example('library.yaml'));
+  const schemes = (doc as Json).components.securitySchemes;
+  assert.deepEqual({ ...schemes.staffKey, description: undefined }, { type: 'apiKey', in: 'header', name: 'X-API-Key', description: undefined });
+  assert.equal(schemes.memberToken.bearerFormat, 'JWT');
+  assert.deepEqual(op(doc, '/books', 'get').security, []);
+  assert.deepEqual(op(doc, '/books', 'post').security, [{ staffKey: ['catalog:write'] }, { memberToken: ['catalog:write'] }]);
+  assert.deepEqual(op(doc, '/loans/{id}', 'get').security, [{ staffKey: ['loans:read'] }, { memberToken: ['loans:read'] }]);
+  const { document: orders } = toOpenApi(await example('orders.yaml'));
+  const partner = (orders as Json).components.securitySchemes.partner;
+  assert.equal(partner.flows.clientCredentials.tokenUrl, '/oauth/token');
+  assert.equal(partner.flows.clientCredentials.scopes['orders:refund'], 'Refund orders and payments.');
+  const { document: help } = toOpenApi(await example('helpdesk.yaml'));
+  assert.deepEqual((help as Json).components.securitySchemes.agentLogin, { type: 'http', scheme: 'basic', description: (help as Json).components.securitySchemes.agentLogin.description });
+});
+
+test('openapi: list parameters: pagination, sort and filters as the service reads them', async () => {
+  const { document: doc } = toOpenApi(await example('library.yaml'));
+  const list = op(doc, '/loans', 'get');
+  assert.deepEqual(param(list, 'limit')?.schema, { type: 'integer', minimum: 1, default: 20 }); // clamp: no maximum refused
+  assert.equal(param(list, 'cursor')?.schema.type, 'string');
+  assert.ok(param(list, 'sort')?.schema.items.enum.includes('-dueDate'));
+  assert.deepEqual(param(list, 'status')?.schema.enum, ['requested', 'active', 'overdue', 'returned', 'cancelled', 'lost']);
+  assert.equal(param(list, 'id'), undefined); // the id is not a filter
+  assert.equal(param(list, 'lateFee'), undefined); // nor is an object
+  const { document: orders } = toOpenApi(await example('orders.yaml'));
+  const products = op(orders, '/products', 'get');
+  assert.deepEqual(param(products, 'pageSize')?.schema, { type: 'integer', minimum: 1, default: 25, maximum: 100 }); // reject
+  assert.ok(param(products, 'pageToken'));
+});
+
+test('openapi: conditional and idempotency headers where the service honours them; rate-limit fields', async () => {
+  const { document: doc } = toOpenApi(await example('library.yaml'));
+  assert.ok(param(op(doc, '/loans/{id}/approve', 'post'), 'If-Match'));
+  assert.ok(param(op(doc, '/books/{id}', 'patch'), 'If-Match'));
+  assert.ok(param(op(doc, '/books/{id}', 'get'), 'If-None-Match'));
+  assert.equal(param(op(doc, '/books/{id}', 'get'), 'If-Match'), undefined);
+  assert.ok(op(doc, '/loans', 'post').parameters.some((p: Json) => p.$ref === '#/components/parameters/IdempotencyKey'));
+  assert.ok(!op(doc, '/books/{id}', 'patch').parameters.some((p: Json) => p.$ref === '#/components/parameters/IdempotencyKey'));
+  assert.equal(op(doc, '/books', 'post').responses['201'].headers['RateLimit-Policy'].schema.const, '"default";q=600;w=60');
+  assert.equal(op(doc, '/loans', 'post').responses['201'].headers['RateLimit-Policy'].schema.const, '"loan.create";q=30;w=60');
+  assert.equal(op(doc, '/books', 'post').responses['401'].headers['RateLimit-Policy'], undefined);
+});
+
+test('openapi: one version per document; versioned fields only in theirs; deprecation', async () => {
+  const spec = await example('library.yaml');
+  const v2 = toOpenApi(spec);
+  const v1 = toOpenApi(spec, { version: '1' });
+  const book = (d: Json) => d.components.schemas.Book.properties;
+  assert.equal((v2.document.info as Json).version, '2');
+  assert.ok(book(v2.document).isbn && !book(v2.document).isbn10);
+  assert.ok(book(v1.document).isbn10 && !book(v1.document).isbn);
+  assert.ok(v2.findings.some((f) => f.code === 'export-version-field' && f.pointer === '/resources/book/fields/isbn10'));
+  // The version selector: optional in the default version, required and fixed in another.
+  assert.deepEqual([(v2.document as Json).components.parameters.ApiVersion.required, (v1.document as Json).components.parameters.ApiVersion.required], [false, true]);
+  const old = op(v1.document, '/books', 'post');
+  assert.equal(old.deprecated, true);
+  assert.equal(old.responses['201'].headers.Deprecation.schema.const, '@1780272000');
+  assert.equal(old.responses['201'].headers.Sunset.schema.const, 'Wed, 30 Jun 2027 00:00:00 GMT');
+  assert.equal(op(v2.document, '/books', 'post').deprecated, undefined);
+  assert.throws(() => toOpenApi(spec, { version: '9' }), RangeError);
+  // Path selection puts the prefix in the server URL.
+  const { document: orders } = toOpenApi(await example('orders.yaml'));
+  assert.deepEqual((orders.servers as Json[]).map((s) => s.url), ['{base_url}/v2', '{base_url}']);
+  assert.equal((orders.servers as Json[])[0].variables.base_url.default, 'http://127.0.0.1:3000');
+});
+
+test('openapi: the state machine as x-svcspec-states, and transitions described', async () => {
+  const { document: doc } = toOpenApi(await example('library.yaml'));
+  const states = (doc as Json).components.schemas.Loan['x-svcspec-states'];
+  assert.equal(states.field, 'status');
+  assert.equal(states.initial, 'requested');
+  assert.deepEqual(states.transitions.return, { from: ['active', 'overdue'], to: 'returned', requires: ['returnCondition'], description: 'The copy is back at the desk.' });
+  assert.match(op(doc, '/loans/{id}/return', 'post').description, /^Moves a loan from active, overdue to returned/);
+  assert.deepEqual((doc as Json).tags.map((t: Json) => t.name), ['book', 'member', 'loan', 'readingList']);
+});
+
+test('openapi: what OpenAPI cannot express is a finding with its pointer, never dropped silently', async () => {
+  const spec = await example('library.yaml');
+  const { document, findings } = toOpenApi(spec);
+  const at = (code: string) => findings.filter((f) => f.code === code).map((f) => f.pointer);
+  assert.deepEqual(at('export-limits-timeouts'), ['/limits/timeouts']);
+  assert.deepEqual(at('export-limits-body'), ['/limits/body']);
+  assert.deepEqual(at('export-purpose-users'), ['/purpose/users']);
+  assert.deepEqual(at('export-events-elsewhere'), ['/events']);
+  assert.deepEqual(at('export-ownership'), ['/resources/readingList']);
+  assert.deepEqual(at('export-auth-scheme-details'), ['/authentication/schemes/memberToken']);
+  assert.deepEqual(at('export-version-others'), ['/versioning']);
+  assert.ok(findings.every((f) => f.severity === 'warning' && f.location?.line));
+  // And the prose keeps them: the users and the time-out are in the description.
+  const description = (document.info as Json).description as string;
+  assert.match(description, /\*\*librarian\*\*/);
+  assert.match(description, /after 5s is answered 504/);
+});
+
+test('openapi: a spec with several versions and no default describes the newest, and says so', () => {
+  const spec: Spec = mustLoad(`
+svcspec: 1
+purpose: { name: T, summary: T. }
+resources:
+  thing:
+    plural: things
+    id: { field: id, assigned: uuid }
+    fields:
+      id: { type: string, format: uuid, readOnly: true }
+      old: { type: string, until: "1" }
+      new: { type: string, since: "2" }
+endpoints:
+  thing: [create, read]
+versioning:
+  select: { header: API-Version }
+  versions:
+    "1": { status: current }
+    "2": { status: current }
+`);
+  const { document, findings } = toOpenApi(spec);
+  assert.equal((document.info as Json).version, '2');
+  assert.ok(findings.some((f) => f.code === 'export-version-chosen'));
+  assert.ok((document as Json).components.schemas.Thing.properties.new);
+  assert.equal((document as Json).components.schemas.Thing.properties.old, undefined);
+  // No default: the selector is required, and unknown versions are answered 400.
+  assert.equal((document as Json).components.parameters.ApiVersion.required, true);
+  assert.ok(op(document, '/things', 'post').responses['400']);
+});

@@ -1,0 +1,73 @@
+/** The reference service serves its exports, and what it answers fits the exported schemas. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { toAsyncApi, toOpenApi } from '../../src/export/index.ts';
+import { exampleSpec, serve } from '../serve/support/open-app.ts';
+import { openApiErrors, schemaValidator } from './support.ts';
+
+type Json = Record<string, any>;
+
+test('served: GET /openapi.json and /asyncapi.json answer the exports of the default version', async (t) => {
+  const spec = await exampleSpec('library.yaml');
+  const { app } = await serve(t, spec);
+  const res = await app.inject({ method: 'GET', url: '/openapi.json' });
+  assert.equal(res.statusCode, 200);
+  assert.match(String(res.headers['content-type']), /^application\/json/);
+  assert.deepEqual(res.json(), toOpenApi(spec).document);
+  assert.deepEqual(await openApiErrors(res.json()), []);
+  const events = await app.inject({ method: 'GET', url: '/asyncapi.json' });
+  assert.deepEqual(events.json(), toAsyncApi(spec).document);
+  // Not an endpoint: no credentials needed.
+  const anonymous = await app.inject({ method: 'GET', url: '/openapi.json', headers: { 'x-api-key': '' } });
+  assert.equal(anonymous.statusCode, 200);
+});
+
+test('served: a spec that uses the path keeps it', async (t) => {
+  const { app } = await serve(t, `
+svcspec: 1
+purpose: { name: T, summary: T. }
+resources:
+  doc:
+    plural: docs
+    id: { field: id, assigned: uuid }
+    fields:
+      id: { type: string, format: uuid, readOnly: true }
+endpoints:
+  doc: { list: { path: /openapi.json } }
+`);
+  const res = await app.inject({ method: 'GET', url: '/openapi.json' });
+  assert.deepEqual(Object.keys(res.json()), ['items', 'next']);
+});
+
+test('served: records, pages and errors the service answers fit the exported schemas', async (t) => {
+  const spec = await exampleSpec('library.yaml');
+  const { app } = await serve(t, spec);
+  const doc = toOpenApi(spec).document as Json;
+  const fits = schemaValidator(doc);
+  const schemaOf = (path: string, method: string, status: number) => {
+    const r = doc.paths[path][method].responses[String(status)];
+    return (Object.values(r.content) as Json[])[0].schema;
+  };
+  const created = await app.inject({ method: 'POST', url: '/books', payload: { title: 'Dune', authors: ['Frank Herbert'], coverUrl: null } });
+  assert.equal(created.statusCode, 201);
+  assert.deepEqual(fits(schemaOf('/books', 'post', 201), created.json()), []);
+  const page = await app.inject({ method: 'GET', url: '/books?sort=-title&limit=5' });
+  assert.deepEqual(fits(schemaOf('/books', 'get', 200), page.json()), []);
+  const member = await app.inject({ method: 'POST', url: '/members', payload: { name: 'Ann', email: 'ann@example.org', pin: '1234' } });
+  assert.equal(member.statusCode, 201);
+  assert.deepEqual(fits(schemaOf('/members', 'post', 201), member.json()), []);
+  // The request the export describes is one the service accepts, and the one it refuses is refused by both.
+  const body = { title: 'Emma', authors: ['Jane Austen'] };
+  assert.deepEqual(fits({ $ref: '#/components/schemas/BookCreate' }, body), []);
+  assert.notDeepEqual(fits({ $ref: '#/components/schemas/BookCreate' }, { ...body, available: 3 }), []);
+  const refused = await app.inject({ method: 'POST', url: '/books', payload: { ...body, available: 3 } });
+  assert.equal(refused.statusCode, 422);
+  assert.deepEqual(fits(schemaOf('/books', 'post', 422), refused.json()), []);
+  const missing = await app.inject({ method: 'GET', url: '/books/00000000-0000-4000-8000-000000000000' });
+  assert.equal(missing.statusCode, 404);
+  assert.deepEqual(fits(schemaOf('/books/{id}', 'get', 404), missing.json()), []);
+  const loan = await app.inject({ method: 'POST', url: '/loans', payload: { book: created.json().id, member: member.json().id } });
+  const illegal = await app.inject({ method: 'POST', url: `/loans/${loan.json().id}/return`, payload: { returnCondition: 'good' } });
+  assert.equal(illegal.statusCode, 409);
+  assert.deepEqual(fits(schemaOf('/loans/{id}/return', 'post', 409), illegal.json()), []);
+});

@@ -1,0 +1,113 @@
+/**
+ * What a client sees of a stored record, and of a page position, made cheaply: the stored
+ * JSON text sent as it is when the view shows every stored field (presentJson), and the
+ * cursors of src/serve/cursor.ts (the current format, and the first one still read).
+ */
+import assert from 'node:assert/strict';
+import { hash } from 'node:crypto';
+import { describe, test } from 'node:test';
+import { decodeCursor, encodeCursor } from '../../src/serve/cursor.ts';
+import { declareView, present, presentJson } from '../../src/serve/representation.ts';
+import type { Resource } from '../../src/spec/model.ts';
+import { openSqliteStore } from '../../src/store/sqlite.ts';
+import type { StoredRecord } from '../../src/store/store.ts';
+import { mustLoad } from '../support/spec.ts';
+
+const SPEC = mustLoad(`
+svcspec: 1
+purpose: {name: Things, summary: Keeps things., users: [{name: keeper, tasks: [keep things]}]}
+resources:
+  plain:
+    plural: plains
+    fields:
+      id: {type: string, readOnly: true}
+      title: {type: string}
+      tags: {type: array, items: {type: string}}
+  hidden:
+    plural: hiddens
+    fields:
+      id: {type: string, readOnly: true}
+      title: {type: string}
+      secret: {type: string, writeOnly: true}
+  counted:
+    plural: counteds
+    id: {field: n, assigned: sequence}
+    fields:
+      n: {type: integer, readOnly: true}
+      title: {type: string}
+states: {none: none}
+endpoints: {plain: [read], hidden: [read], counted: [read]}
+authentication: {none: none}
+events: {none: none}
+errors: {none: none}
+limits: {none: none}
+versioning: {none: none}
+`);
+const resource = (name: string) => SPEC.resources.find((r) => r.name === name) as Resource;
+
+async function stored(name: string, data: Record<string, unknown>, id?: string): Promise<StoredRecord> {
+  const store = await openSqliteStore({ path: ':memory:' });
+  await store.migrate([name]);
+  await store.insert(name, { ...(id !== undefined ? { id } : {}), data });
+  const [record] = (await store.list(name, { limit: 1 })).records;
+  await store.close();
+  return record as StoredRecord;
+}
+
+describe('presentJson', () => {
+  const cases: [string, string, Record<string, unknown>, string?][] = [
+    ['the stored text, the id in front', 'plain', { title: 'a "quoted" ünïcode \u2028 title', tags: ['x', 'y'] }, 'id-1'],
+    ['no fields at all', 'plain', {}, 'id-2'],
+    ['an integer id', 'counted', { title: 't' }],
+    ['writeOnly fields left out', 'hidden', { title: 't', secret: 's' }, 'h'],
+    ['a member named like the id (an old record) as present() shows it', 'plain', { id: 'stale', title: 't' }, 'id-3'],
+  ];
+  for (const [what, name, data, id] of cases) {
+    test(`is JSON.stringify(present()) byte for byte: ${what}`, async () => {
+      const record = await stored(name, data, id);
+      assert.equal(typeof record.json, 'string', 'the SQLite store keeps the text');
+      assert.equal(presentJson(resource(name), record), JSON.stringify(present(resource(name), record)));
+    });
+  }
+
+  test('a record without its text (another store) is serialized', () => {
+    const record: StoredRecord = { id: 'p', seq: 1, version: 1, data: { title: 't' } };
+    assert.equal(presentJson(resource('plain'), record), '{"id":"p","title":"t"}');
+  });
+
+  test("a version's view shows only its fields", async () => {
+    const base = resource('plain');
+    const view: Resource = { ...base, fields: base.fields.filter((f) => f.name !== 'tags') };
+    declareView(view, { base, version: '1', prefix: '' });
+    const record = await stored('plain', { title: 't', tags: ['x'] }, 'v');
+    assert.equal(presentJson(view, record), '{"id":"v","title":"t"}');
+  });
+});
+
+describe('cursors', () => {
+  const sort = [{ field: 'title', direction: 'desc' as const }];
+
+  test('round trip, with sort values of every scalar type', () => {
+    for (const values of [['t'], [1.5], [true], [null]] as const) {
+      const cursor = encodeCursor('things', sort, { values, seq: 42 });
+      assert.match(cursor, /^[A-Za-z0-9_-]+$/);
+      assert.deepEqual(decodeCursor(cursor, 'things', sort), { ok: true, position: { values, seq: 42 } });
+    }
+  });
+
+  test('a cursor of the first format (version 1) is still read', () => {
+    const json = Buffer.from(JSON.stringify({ r: 'things', o: '-title', v: ['t'], s: 7 }));
+    const v1 = Buffer.concat([Buffer.from([1]), hash('sha256', json, 'buffer').subarray(0, 4), json]).toString('base64url');
+    assert.deepEqual(decodeCursor(v1, 'things', sort), { ok: true, position: { values: ['t'], seq: 7 } });
+    const altered = v1.slice(0, 10) + (v1[10] === 'A' ? 'B' : 'A') + v1.slice(11);
+    assert.equal(decodeCursor(altered, 'things', sort).ok, false);
+  });
+
+  test('every single-character change is refused', () => {
+    const cursor = encodeCursor('things', sort, { values: ['t'], seq: 42 });
+    for (let i = 0; i < cursor.length; i++) {
+      const changed = cursor.slice(0, i) + (cursor[i] === 'B' ? 'C' : 'B') + cursor.slice(i + 1);
+      assert.equal(decodeCursor(changed, 'things', sort).ok, false, `position ${i}`);
+    }
+  });
+});
