@@ -6,20 +6,8 @@
 import type { Endpoint, Field, Resource, Spec, StateMachine, Transition } from '../../../src/spec/model.ts';
 import type { Store } from '../../../src/store/store.ts';
 
-/** For every state reachable from the initial one, the transitions that lead there (BFS, shortest). */
-export function routesTo(machine: StateMachine): Map<string, Transition[]> {
-  const routes = new Map<string, Transition[]>([[machine.initial, []]]);
-  const queue = [machine.initial];
-  while (queue.length) {
-    const state = queue.shift() as string;
-    for (const t of machine.transitions) {
-      if (!t.from.includes(state) || routes.has(t.to)) continue;
-      routes.set(t.to, [...(routes.get(state) as Transition[]), t]);
-      queue.push(t.to);
-    }
-  }
-  return routes;
-}
+/** For every state reachable from the initial one, the transitions that lead there (BFS, shortest); the tester's own walk. */
+export { routesTo } from '../../../src/conformance/parts/states.ts';
 
 export function endpointOf(spec: Spec, resource: string, transition: string): Endpoint {
   const e = spec.endpoints.find((x) => x.resource === resource && x.operation === 'transition' && x.transition === transition);
