@@ -22,6 +22,7 @@
  */
 import type { Field, Limits, Resource, Shape, Spec } from '../spec/model.ts';
 import { idOf } from '../serve/representation.ts';
+import { validPattern } from '../spec/pattern.ts';
 
 export type JsonSchema = Record<string, unknown>;
 export type Direction = 'read' | 'write' | 'patch';
@@ -148,15 +149,6 @@ export function withNull(schema: JsonSchema): JsonSchema {
   const out: JsonSchema = { ...schema, type: Array.isArray(type) ? [...new Set([...type, 'null'])] : [type, 'null'] };
   if (Array.isArray(schema.enum)) out.enum = [...new Set([...schema.enum, null])];
   return out;
-}
-
-function validPattern(pattern: string): boolean {
-  try {
-    new RegExp(pattern, 'u');
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** `readingList` -> `ReadingList`, `order-line` -> `OrderLine`: a component name (^[a-zA-Z0-9._-]+$). */

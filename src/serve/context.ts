@@ -5,7 +5,8 @@
 import type { ErrorShape, Resource, Spec, StateMachine } from '../spec/model.ts';
 import type { Situation } from '../spec/http-errors.ts';
 import type { Store } from '../store/store.ts';
-import { errorCatalog, errorShape, type ResolvedError } from './errors.ts';
+import { resolveSituations } from '../spec/http-errors.ts';
+import { errorShape, type ResolvedError } from './errors.ts';
 
 export interface ServeContext {
   readonly spec: Spec;
@@ -26,6 +27,6 @@ export function createContext(spec: Spec, store: Store, now: () => number = Date
     resources: new Map(spec.resources.map((r) => [r.name, r])),
     machines: new Map(spec.states.map((m) => [m.resource, m])),
     errorShape: errorShape(spec),
-    resolveError: errorCatalog(spec),
+    resolveError: resolveSituations(spec),
   };
 }

@@ -5,7 +5,7 @@
  * or `for: <situation>`), else the documented default. RFC 9457 problem details by default.
  */
 import type { ErrorShape, Spec } from '../spec/model.ts';
-import { resolveSituations, type Situation } from '../spec/http-errors.ts';
+import type { ResolvedSituation, Situation } from '../spec/http-errors.ts';
 import { problemShape } from '../load/normalize/errors.ts';
 
 export interface FieldViolation {
@@ -33,22 +33,14 @@ export class HttpError extends Error {
   }
 }
 
-export interface ResolvedError {
-  readonly code: string;
-  readonly status: number;
-  readonly title: string;
-}
+/** A situation as the spec answers it (src/spec/http-errors.ts resolveSituations). */
+export type ResolvedError = ResolvedSituation;
 
 export interface RenderedError {
   readonly status: number;
   readonly contentType: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Record<string, unknown>;
-}
-
-/** Resolves situations to the spec's codes once, at start-up (the rule lives with the format: src/spec/http-errors.ts). */
-export function errorCatalog(spec: Spec): (situation: Situation) => ResolvedError {
-  return resolveSituations(spec);
 }
 
 export function errorShape(spec: Spec): ErrorShape {

@@ -32,6 +32,7 @@ import { idOf, isObject, unseenDropped, viewOf } from './representation.ts';
 import { outsideVersion, resourceAt } from './versioning/views.ts';
 import { notAnObject, violationsDetail, violationsOf } from './violations.ts';
 import { child } from '../spec/pointer.ts';
+import { validPattern } from '../spec/pattern.ts';
 
 // ajv-formats is CommonJS; under ESM its function is the default export's default.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -303,15 +304,6 @@ function numberKeywords(s: Shape): Schema {
   const out: Schema = {};
   for (const k of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'] as const) if (s[k] !== undefined) out[k] = s[k];
   return out;
-}
-
-function validPattern(pattern: string): boolean {
-  try {
-    new RegExp(pattern, 'u');
-    return true;
-  } catch {
-    return false; // check reports it (field-pattern-invalid)
-  }
 }
 
 /** A ref holds the referenced resource's id: a whole number for sequence ids, else text (or a client id's declared type). */

@@ -6,6 +6,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FieldType, Shape } from '../../spec/model.ts';
 import { FORMAT_NAMES, TYPE_WORDS } from './support.ts';
+import { validPattern } from '../../spec/pattern.ts';
 
 // ajv-formats is CommonJS; under ESM its function is the default export's default.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -28,15 +29,6 @@ type Schema = Record<string, unknown>;
 
 /** How the id of a referenced resource is typed, for `ref` values; undefined when unknown. */
 export type RefType = (resource: string | undefined) => 'string' | 'integer' | undefined;
-
-function validPattern(pattern: string): boolean {
-  try {
-    new RegExp(pattern, 'u');
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function jsonType(type: FieldType, shape: Shape, refType: RefType): string | string[] {
   if (type !== 'ref') return type;

@@ -2,6 +2,7 @@ import { defineDiagnostic } from '../../spec/diagnostics.ts';
 import { child } from '../../spec/pointer.ts';
 import { defineRule } from '../rule.ts';
 import { eachShape, fieldLabel } from './support.ts';
+import { patternProblem as problem } from '../../spec/pattern.ts';
 
 const invalid = defineDiagnostic({
   code: 'field-pattern-invalid',
@@ -10,19 +11,6 @@ const invalid = defineDiagnostic({
   message: "The pattern of field '{field}' of '{resource}' is not a valid regular expression: {reason}.",
   description: "`pattern` is an ECMA-262 regular expression, compiled with the `u` (Unicode) flag as JSON Schema validators do; under that flag, escapes of ordinary characters (`\\-` outside a class, `\\a`) and lone braces are errors. Correct the expression; in YAML, write it in single quotes so backslashes stay as they are.",
 });
-
-/** Why a pattern does not compile, or undefined when it does. */
-function problem(pattern: string): string | undefined {
-  try {
-    new RegExp(pattern, 'u');
-    return undefined;
-  } catch (error) {
-    // "Invalid regular expression: /(/u: Unterminated group" -> "unterminated group"
-    const text = String((error as Error).message);
-    const reason = text.slice(text.lastIndexOf(': ') + 2);
-    return reason.charAt(0).toLowerCase() + reason.slice(1);
-  }
-}
 
 export default defineRule({
   name: 'field-pattern-invalid',

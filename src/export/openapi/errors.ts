@@ -3,11 +3,11 @@
  * member, or the spec's custom shape, as src/serve/errors.ts renders it) and, for each
  * endpoint, one response per status it can answer with an error: the codes it declares
  * plus the runtime situations of src/spec/http-errors.ts that apply to it, each resolved
- * to the spec's own code exactly as the service resolves it (errorCatalog).
+ * to the spec's own code exactly as the service resolves it (resolveSituations, src/spec/http-errors.ts).
  */
 import type { Endpoint, ErrorShape, Spec } from '../../spec/model.ts';
-import { HTTP_ERRORS, type Situation } from '../../spec/http-errors.ts';
-import { errorCatalog, errorShape } from '../../serve/errors.ts';
+import { HTTP_ERRORS, resolveSituations, type Situation } from '../../spec/http-errors.ts';
+import { errorShape } from '../../serve/errors.ts';
 import type { JsonSchema } from '../schema.ts';
 
 export const ERROR_SCHEMA = 'Error';
@@ -95,7 +95,7 @@ export function situationsOf(endpoint: Endpoint, facts: EndpointFacts): Situatio
 
 /** Every error the endpoint can answer with, by status: declared codes and the runtime's. */
 export function errorCases(spec: Spec, endpoint: Endpoint, facts: EndpointFacts): Map<number, ErrorCase[]> {
-  const resolve = errorCatalog(spec);
+  const resolve = resolveSituations(spec);
   const byCode = new Map<string, ErrorCase>();
   for (const situation of situationsOf(endpoint, facts)) {
     const r = resolve(situation);
