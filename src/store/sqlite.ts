@@ -7,6 +7,7 @@
  *                    version INTEGER, owner TEXT, data TEXT (the JSON document, verbatim)
  *   idempotency      (scope, key) → the first response
  *   credentials      issued credentials, secrets hashed (src/store/sqlite-credentials.ts)
+ *   events, webhook_*  the event log (outbox) and webhook delivery state (src/store/sqlite-events.ts)
  *
  * Every write is one `BEGIN IMMEDIATE … COMMIT`: the write lock is taken up front, so the
  * reads that decide a compare-and-set (version, state, owner) and the write that follows
@@ -26,8 +27,10 @@ import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { GroupCommit } from './sqlite-commit.ts';
 import { CREDENTIALS_DDL, sqliteCredentials } from './sqlite-credentials.ts';
+import { eventAppender, EVENTS_DDL, sqliteEvents } from './sqlite-events.ts';
 import { listSql, ownerIndexName, quoteIdent, RECORD_COLUMNS, tableName } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
+import type { EventStore, WriteOptions } from './events.ts';
 import { DuplicateIdError, type ChangeResult, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type RemoveResult, type Store, type StoredRecord } from './store.ts';
 
 export interface SqliteStoreOptions {
@@ -55,7 +58,7 @@ export interface SqliteStore extends Store {
 }
 
 /** The layout this code reads and writes, kept in `PRAGMA user_version`. */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 /** List statements differ by filter fields and sort; enough for any spec, bounded for a hostile one. */
 const LIST_STATEMENT_CACHE = 256;
 
@@ -81,6 +84,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
       db.exec('CREATE INDEX IF NOT EXISTS idempotency_by_age ON idempotency (created_at)');
       // Schema 2 added the credentials table; creating it is all a schema-1 file needs.
       for (const ddl of CREDENTIALS_DDL) db.exec(ddl);
+      // Schema 3 added the event log and webhook tables, likewise.
+      for (const ddl of EVENTS_DDL) db.exec(ddl);
       if (version < SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     });
   } catch (error) {
@@ -176,6 +181,8 @@ class SqliteStoreImpl implements SqliteStore {
   readonly #lists = new Map<string, StatementSync>();
   readonly #idempotency: { get: StatementSync; put: StatementSync; expire: StatementSync };
   readonly credentials: CredentialStore;
+  readonly events: EventStore;
+  readonly #append: ReturnType<typeof eventAppender>;
   readonly #group: GroupCommit;
   #closed = false;
 
@@ -183,6 +190,8 @@ class SqliteStoreImpl implements SqliteStore {
     this.#db = db;
     this.#group = new GroupCommit(db);
     this.credentials = sqliteCredentials(db, () => this.#open());
+    this.events = sqliteEvents(db, () => this.#open());
+    this.#append = eventAppender(db);
     this.#idempotency = {
       get: db.prepare('SELECT fingerprint, status, headers, body, created_at FROM idempotency WHERE scope = ? AND key = ?'),
       put: db.prepare('INSERT INTO idempotency (scope, key, fingerprint, status, headers, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO NOTHING'),
@@ -224,13 +233,12 @@ class SqliteStoreImpl implements SqliteStore {
     });
   }
 
-  async insert(resource: string, record: { readonly id?: string; readonly owner?: string; readonly data: Record<string, unknown> }): Promise<StoredRecord> {
+  async insert(resource: string, record: { readonly id?: string; readonly owner?: string; readonly data: Record<string, unknown> }, options: WriteOptions = {}): Promise<StoredRecord> {
     const s = this.#statements(resource);
     const data = JSON.stringify(record.data);
     const owner = record.owner ?? null;
     const given = record.id;
-    // Inside the group's transaction (see the header); each work's one write is its last statement.
-    return this.#group.run(() => {
+    const write = (): StoredRecord => {
       if (given !== undefined) {
         // The UNIQUE constraint refuses a taken id inside the INSERT itself.
         try {
@@ -249,7 +257,17 @@ class SqliteStoreImpl implements SqliteStore {
       if (s.get.get(id) !== undefined) throw new DuplicateIdError(resource, id);
       const inserted = s.insert.get(seq, id, owner, data) as { seq: number };
       return new SqliteRecord(inserted.seq, id, 1, owner, data);
-    });
+    };
+    const events = options.events;
+    // Inside the group's transaction (see the header); each work's one write is its last
+    // statement. With events a work writes more than once: a savepoint undoes all of it
+    // if any statement fails, so the record is never kept without its events.
+    if (!events) return this.#group.run(write);
+    return this.#group.run(() => this.#savepoint(() => {
+      const written = write();
+      this.#append(events(written));
+      return written;
+    }));
   }
 
   async get(resource: string, id: string): Promise<StoredRecord | undefined> {
@@ -257,7 +275,7 @@ class SqliteStoreImpl implements SqliteStore {
     return row && toRecord(row);
   }
 
-  async update(resource: string, id: string, data: Record<string, unknown>, expect: Expectation = {}): Promise<ChangeResult> {
+  async update(resource: string, id: string, data: Record<string, unknown>, expect: Expectation = {}, options: WriteOptions = {}): Promise<ChangeResult> {
     const s = this.#statements(resource);
     const json = JSON.stringify(data);
     return transaction(this.#db, (): ChangeResult => {
@@ -268,19 +286,23 @@ class SqliteStoreImpl implements SqliteStore {
       if (refused) return refused;
       const version = current.version + 1;
       s.update.run(version, json, current.seq);
-      return { ok: true, record: new SqliteRecord(current.seq, current.id, version, row[3], json) };
+      const record = new SqliteRecord(current.seq, current.id, version, row[3], json);
+      if (options.events) this.#append(options.events(record));
+      return { ok: true, record };
     });
   }
 
-  async remove(resource: string, id: string, expect: Expectation = {}): Promise<RemoveResult> {
+  async remove(resource: string, id: string, expect: Expectation = {}, options: WriteOptions = {}): Promise<RemoveResult> {
     if (expect.state) throw new Error('bug: remove takes no state expectation (RemoveResult has no state reason)');
     const s = this.#statements(resource);
     return transaction(this.#db, (): RemoveResult => {
       const row = s.get.get(id) as Row | undefined;
       if (!row) return { ok: false, reason: 'missing' };
-      const refused = check(toRecord(row), expect);
+      const current = toRecord(row);
+      const refused = check(current, expect);
       if (refused) return refused as RemoveResult;
       s.remove.run(row[0]);
+      if (options.events) this.#append(options.events(current));
       return { ok: true };
     });
   }
@@ -318,6 +340,23 @@ class SqliteStoreImpl implements SqliteStore {
     this.#group.flush();
     this.#closed = true;
     this.#db.close();
+  }
+
+  /** Runs work inside a savepoint of the open transaction: all of it, or none of it. */
+  #savepoint<T>(work: () => T): T {
+    const db = this.#db;
+    db.exec('SAVEPOINT write');
+    try {
+      const result = work();
+      db.exec('RELEASE write');
+      return result;
+    } catch (error) {
+      if (db.isTransaction) {
+        db.exec('ROLLBACK TO write');
+        db.exec('RELEASE write');
+      }
+      throw error;
+    }
   }
 
   #open(): DatabaseSync {

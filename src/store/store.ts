@@ -6,9 +6,11 @@
  * them: an insertion sequence (stable cursors), a version (ETags, If-Match), an owner
  * (object-level authorization). Every write is one transaction: it is acknowledged only
  * once committed. Conditional writes (a version, a state) are compare-and-set inside the
- * transaction, so two concurrent transitions of one record never both succeed.
+ * transaction, so two concurrent transitions of one record never both succeed. A write's
+ * events (WriteOptions.events) are appended to the event log in its transaction.
  */
 import type { CredentialStore } from './credentials.ts';
+import type { EventStore, WriteOptions } from './events.ts';
 
 export interface StoredRecord {
   /** The id as stored (text); the API layer types it (sequence ids are integers). */
@@ -84,11 +86,12 @@ export interface Store {
   /** Creates what the resources need; safe to call on every start. */
   migrate(resources: readonly string[]): Promise<void>;
   /** Inserts a record. Without an id, the store assigns the sequence number as the id. Fails with DuplicateIdError on a taken id. */
-  insert(resource: string, record: { readonly id?: string; readonly owner?: string; readonly data: Record<string, unknown> }): Promise<StoredRecord>;
+  insert(resource: string, record: { readonly id?: string; readonly owner?: string; readonly data: Record<string, unknown> }, options?: WriteOptions): Promise<StoredRecord>;
   get(resource: string, id: string): Promise<StoredRecord | undefined>;
   /** Replaces the data of a record if it meets the expectation; the version increases by one. */
-  update(resource: string, id: string, data: Record<string, unknown>, expect?: Expectation): Promise<ChangeResult>;
-  remove(resource: string, id: string, expect?: Expectation): Promise<RemoveResult>;
+  update(resource: string, id: string, data: Record<string, unknown>, expect?: Expectation, options?: WriteOptions): Promise<ChangeResult>;
+  /** Removes a record if it meets the expectation; its events are made from the record as it was. */
+  remove(resource: string, id: string, expect?: Expectation, options?: WriteOptions): Promise<RemoveResult>;
   list(resource: string, query: ListQuery): Promise<ListResult>;
   /** Idempotency-Key records, by a scope (principal, method, path) and the key. */
   getIdempotent(scope: string, key: string): Promise<IdempotentResponse | undefined>;
@@ -98,6 +101,8 @@ export interface Store {
   expireIdempotent(before: number): Promise<number>;
   /** Credentials the service issued (part 5). */
   readonly credentials: CredentialStore;
+  /** The event log, webhook subscriptions and deliveries (part 6); src/store/events.ts. */
+  readonly events: EventStore;
   close(): Promise<void>;
 }
 

@@ -18,6 +18,7 @@ function failingReads(store: Store): Store {
     migrate: bound(store.migrate), insert: bound(store.insert), update: bound(store.update), remove: bound(store.remove), list: bound(store.list),
     getIdempotent: bound(store.getIdempotent), putIdempotent: bound(store.putIdempotent), expireIdempotent: bound(store.expireIdempotent), close: bound(store.close),
     credentials: store.credentials,
+    events: store.events,
     get: async () => {
       throw new Error('disk I/O error at /var/secret/path.db');
     },

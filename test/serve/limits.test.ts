@@ -276,10 +276,11 @@ function slowReads(inner: Store) {
   const store: Store = {
     kind: inner.kind,
     credentials: inner.credentials,
+    events: inner.events,
     migrate: (r) => inner.migrate(r),
-    insert: counted((r, rec) => inner.insert(r, rec)),
-    update: counted((r, id, d, e) => inner.update(r, id, d, e)),
-    remove: counted((r, id, e) => inner.remove(r, id, e)),
+    insert: counted((r, rec, o) => inner.insert(r, rec, o)),
+    update: counted((r, id, d, e, o) => inner.update(r, id, d, e, o)),
+    remove: counted((r, id, e, o) => inner.remove(r, id, e, o)),
     putIdempotent: counted((s, k, v) => inner.putIdempotent(s, k, v)),
     list: async (r, q) => {
       await wait('list');

@@ -22,6 +22,7 @@ import type { Store } from '../../src/store/store.ts';
 import { R, type Case } from './contract/case.ts';
 import { credentialCases } from './contract/credentials.ts';
 import { concurrencyCases } from './contract/concurrency.ts';
+import { eventCases } from './contract/events.ts';
 import { idempotencyCases } from './contract/idempotency.ts';
 import { listCases } from './contract/list.ts';
 import { recordCases } from './contract/records.ts';
@@ -31,7 +32,7 @@ export interface ContractOptions {
   readonly skip?: Readonly<Record<string, string>>;
 }
 
-const cases: readonly Case[] = [...recordCases, ...listCases, ...idempotencyCases, ...credentialCases, ...concurrencyCases];
+const cases: readonly Case[] = [...recordCases, ...listCases, ...idempotencyCases, ...credentialCases, ...eventCases, ...concurrencyCases];
 
 export function storeContract(name: string, open: () => Promise<Store>, options: ContractOptions = {}): void {
   const skip = options.skip ?? {};

@@ -266,6 +266,10 @@ class AbandonableStore implements Store {
     return this.#inner.credentials;
   }
 
+  get events(): Store['events'] {
+    return this.#inner.events;
+  }
+
   migrate(resources: readonly string[]): Promise<void> {
     return this.#inner.migrate(resources);
   }

@@ -12,15 +12,16 @@ export function gatedStore(inner: Store): { store: Store; gate(n: number): Promi
   const store: Store = {
     kind: inner.kind,
     migrate: (r) => inner.migrate(r),
-    insert: (r, rec) => inner.insert(r, rec),
+    insert: (r, rec, o) => inner.insert(r, rec, o),
     get,
-    update: (r, id, d, e) => inner.update(r, id, d, e),
-    remove: (r, id, e) => inner.remove(r, id, e),
+    update: (r, id, d, e, o) => inner.update(r, id, d, e, o),
+    remove: (r, id, e, o) => inner.remove(r, id, e, o),
     list: (r, q) => inner.list(r, q),
     getIdempotent: (s, k) => inner.getIdempotent(s, k),
     putIdempotent: (s, k, v) => inner.putIdempotent(s, k, v),
     expireIdempotent: (b) => inner.expireIdempotent(b),
     credentials: inner.credentials,
+    events: inner.events,
     close: () => inner.close(),
   };
   async function get(resource: string, id: string): Promise<StoredRecord | undefined> {

@@ -1,0 +1,236 @@
+/**
+ * Events of the SQLite store (src/store/events.ts), in tables beside the resource tables:
+ *
+ *   events                  seq AUTOINCREMENT (never reused), name, resource, record_id,
+ *                           owner, payloads (JSON by version), created_at
+ *   webhook_subscriptions   id, url, events JSON, …, secrets JSON, created_seq
+ *   webhook_deliveries      id, subscription_id, event_seq UNIQUE per subscription, status,
+ *                           attempts, next_attempt_at (the lease, while in flight), …
+ *   event_cursor            the last event fanned out into deliveries
+ *
+ * Events are appended by the record writes (sqlite.ts) inside their transactions through
+ * `append`. Subscription secrets are kept as they are: the service needs them to sign
+ * (unlike credential secrets, which it only verifies, and keeps hashed).
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type {
+  ClaimedDelivery, DeliveryRecord, DeliveryStatus, EventRecord, EventStore, NewEvent, SubscriptionRecord, SubscriptionSecret, SubscriptionStatus,
+} from './events.ts';
+
+export const EVENTS_DDL = [
+  `CREATE TABLE IF NOT EXISTS events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, resource TEXT NOT NULL, record_id TEXT NOT NULL,
+    owner TEXT, payloads TEXT NOT NULL, created_at INTEGER NOT NULL
+  )`,
+  `CREATE TABLE IF NOT EXISTS webhook_subscriptions (
+    id TEXT PRIMARY KEY, url TEXT NOT NULL, events TEXT NOT NULL, description TEXT, status TEXT NOT NULL,
+    api_version TEXT, principal TEXT, scopes TEXT, secrets TEXT NOT NULL, created_at INTEGER NOT NULL,
+    created_seq INTEGER NOT NULL, disabled_reason TEXT
+  )`,
+  `CREATE TABLE IF NOT EXISTS webhook_deliveries (
+    id TEXT PRIMARY KEY, subscription_id TEXT NOT NULL, event_seq INTEGER NOT NULL, status TEXT NOT NULL,
+    attempts INTEGER NOT NULL, next_attempt_at INTEGER, last_status INTEGER, last_error TEXT,
+    created_at INTEGER NOT NULL, delivered_at INTEGER,
+    UNIQUE (subscription_id, event_seq)
+  )`,
+  "CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'",
+  'CREATE INDEX IF NOT EXISTS webhook_deliveries_by_subscription ON webhook_deliveries (subscription_id, created_at)',
+  'CREATE TABLE IF NOT EXISTS event_cursor (name TEXT PRIMARY KEY, seq INTEGER NOT NULL)',
+];
+
+type EventRow = { seq: number; name: string; resource: string; record_id: string; owner: string | null; payloads: string; created_at: number };
+type SubscriptionRow = {
+  id: string; url: string; events: string; description: string | null; status: string; api_version: string | null; principal: string | null;
+  scopes: string | null; secrets: string; created_at: number; created_seq: number; disabled_reason: string | null;
+};
+type DeliveryRow = {
+  id: string; subscription_id: string; event_seq: number; status: string; attempts: number; next_attempt_at: number | null;
+  last_status: number | null; last_error: string | null; created_at: number; delivered_at: number | null;
+};
+
+const EVENT_COLUMNS = 'seq, name, resource, record_id, owner, payloads, created_at';
+const SUBSCRIPTION_COLUMNS = 'id, url, events, description, status, api_version, principal, scopes, secrets, created_at, created_seq, disabled_reason';
+const DELIVERY_COLUMNS = 'id, subscription_id, event_seq, status, attempts, next_attempt_at, last_status, last_error, created_at, delivered_at';
+
+function toEvent(row: EventRow): EventRecord {
+  return {
+    seq: row.seq, name: row.name, resource: row.resource, recordId: row.record_id,
+    ...(row.owner !== null ? { owner: row.owner } : {}),
+    payloads: JSON.parse(row.payloads) as Record<string, unknown>, createdAt: row.created_at,
+  };
+}
+
+function toSubscription(row: SubscriptionRow): SubscriptionRecord {
+  return {
+    id: row.id, url: row.url, events: JSON.parse(row.events) as string[],
+    ...(row.description !== null ? { description: row.description } : {}),
+    status: row.status as SubscriptionStatus,
+    ...(row.api_version !== null ? { apiVersion: row.api_version } : {}),
+    ...(row.principal !== null ? { principal: row.principal } : {}),
+    ...(row.scopes !== null ? { scopes: JSON.parse(row.scopes) as string[] } : {}),
+    secrets: JSON.parse(row.secrets) as SubscriptionSecret[],
+    createdAt: row.created_at, createdSeq: row.created_seq,
+    ...(row.disabled_reason !== null ? { disabledReason: row.disabled_reason } : {}),
+  };
+}
+
+function toDelivery(row: DeliveryRow): DeliveryRecord {
+  return {
+    id: row.id, subscriptionId: row.subscription_id, eventSeq: row.event_seq, status: row.status as DeliveryStatus, attempts: row.attempts,
+    ...(row.next_attempt_at !== null ? { nextAttemptAt: row.next_attempt_at } : {}),
+    ...(row.last_status !== null ? { lastStatus: row.last_status } : {}),
+    ...(row.last_error !== null ? { lastError: row.last_error } : {}),
+    createdAt: row.created_at,
+    ...(row.delivered_at !== null ? { deliveredAt: row.delivered_at } : {}),
+  };
+}
+
+/** The statement that appends one event; run inside the record write's transaction. */
+export function eventAppender(db: DatabaseSync): (events: readonly NewEvent[]) => void {
+  const insert = db.prepare('INSERT INTO events (name, resource, record_id, owner, payloads, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+  return (events) => {
+    for (const e of events) insert.run(e.name, e.resource, e.recordId, e.owner ?? null, JSON.stringify(e.payloads), e.createdAt);
+  };
+}
+
+/** Runs `work` in one write transaction (BEGIN IMMEDIATE: the lock is taken up front). */
+function inTransaction<T>(db: DatabaseSync, work: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = work();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+export function sqliteEvents(db: DatabaseSync, open: () => void): EventStore {
+  const p = (sql: string): StatementSync => db.prepare(sql);
+  const s = {
+    after: p(`SELECT ${EVENT_COLUMNS} FROM events WHERE seq > ? ORDER BY seq LIMIT ?`),
+    event: p(`SELECT ${EVENT_COLUMNS} FROM events WHERE seq = ?`),
+    latest: p('SELECT coalesce(max(seq), 0) AS seq FROM events'),
+    addSubscription: p(`INSERT INTO webhook_subscriptions (${SUBSCRIPTION_COLUMNS})
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) FROM events), ?) RETURNING created_seq`),
+    getSubscription: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = ?`),
+    allSubscriptions: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions ORDER BY created_at, rowid`),
+    subscriptionsOf: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE principal = ? ORDER BY created_at, rowid`),
+    changeSubscription: p(`UPDATE webhook_subscriptions SET status = coalesce(?, status), secrets = coalesce(?, secrets),
+      disabled_reason = CASE WHEN ? IS NULL THEN disabled_reason ELSE ? END WHERE id = ?`),
+    removeSubscription: p('DELETE FROM webhook_subscriptions WHERE id = ?'),
+    removeDeliveriesOf: p('DELETE FROM webhook_deliveries WHERE subscription_id = ?'),
+    cursor: p("SELECT seq FROM event_cursor WHERE name = 'dispatch'"),
+    setCursor: p("INSERT INTO event_cursor (name, seq) VALUES ('dispatch', ?) ON CONFLICT (name) DO UPDATE SET seq = excluded.seq"),
+    addDelivery: p(`INSERT INTO webhook_deliveries (id, subscription_id, event_seq, status, attempts, next_attempt_at, created_at)
+      VALUES (?, ?, ?, 'pending', 0, ?, ?) ON CONFLICT (subscription_id, event_seq) DO NOTHING`),
+    due: p(`SELECT d.id FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+      WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND s.status = 'enabled' ORDER BY d.next_attempt_at, d.event_seq LIMIT ?`),
+    lease: p('UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ?'),
+    nextDue: p(`SELECT min(d.next_attempt_at) AS due FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+      WHERE d.status = 'pending' AND s.status = 'enabled'`),
+    delivery: p(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ?`),
+    settle: p(`UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ?, delivered_at = ? WHERE id = ?`),
+    deliveriesOf: p(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE subscription_id = ? ORDER BY created_at DESC, event_seq DESC LIMIT ?`),
+    deliveriesOfWith: p(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE subscription_id = ? AND status = ? ORDER BY created_at DESC, event_seq DESC LIMIT ?`),
+    replay: p(`UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?, delivered_at = NULL WHERE id = ?`),
+  };
+  const delivery = (id: string): DeliveryRecord | undefined => {
+    const row = s.delivery.get(id) as DeliveryRow | undefined;
+    return row && toDelivery(row);
+  };
+  return {
+    async after(seq, limit) {
+      open();
+      return (s.after.all(seq, limit) as unknown as EventRow[]).map(toEvent);
+    },
+    async latest() {
+      open();
+      return Number((s.latest.get() as { seq: number }).seq);
+    },
+    async addSubscription(x) {
+      open();
+      const row = s.addSubscription.get(
+        x.id, x.url, JSON.stringify(x.events), x.description ?? null, x.status, x.apiVersion ?? null, x.principal ?? null,
+        x.scopes ? JSON.stringify(x.scopes) : null, JSON.stringify(x.secrets), x.createdAt, x.disabledReason ?? null,
+      ) as { created_seq: number };
+      return { ...x, createdSeq: row.created_seq };
+    },
+    async getSubscription(id) {
+      open();
+      const row = s.getSubscription.get(id) as SubscriptionRow | undefined;
+      return row && toSubscription(row);
+    },
+    async listSubscriptions(principal) {
+      open();
+      const rows = (principal === undefined ? s.allSubscriptions.all() : s.subscriptionsOf.all(principal)) as unknown as SubscriptionRow[];
+      return rows.map(toSubscription);
+    },
+    async changeSubscription(id, change) {
+      open();
+      const reason = change.disabledReason ?? null;
+      const r = s.changeSubscription.run(change.status ?? null, change.secrets ? JSON.stringify(change.secrets) : null, reason, reason, id);
+      return Number(r.changes) === 1;
+    },
+    async removeSubscription(id) {
+      open();
+      return inTransaction(db, () => {
+        s.removeDeliveriesOf.run(id);
+        return Number(s.removeSubscription.run(id).changes) === 1;
+      });
+    },
+    async dispatched() {
+      open();
+      return Number((s.cursor.get() as { seq: number } | undefined)?.seq ?? 0);
+    },
+    async fanOut(from, to, deliveries) {
+      open();
+      return inTransaction(db, () => {
+        const at = Number((s.cursor.get() as { seq: number } | undefined)?.seq ?? 0);
+        if (at !== from) return false;
+        for (const d of deliveries) s.addDelivery.run(d.id, d.subscriptionId, d.eventSeq, d.createdAt, d.createdAt);
+        s.setCursor.run(to);
+        return true;
+      });
+    },
+    async claimDue(now, limit, leaseUntil) {
+      open();
+      return inTransaction(db, () => {
+        const ids = (s.due.all(now, limit) as { id: string }[]).map((r) => r.id);
+        const claimed: ClaimedDelivery[] = [];
+        for (const id of ids) {
+          s.lease.run(leaseUntil, id);
+          const d = delivery(id) as DeliveryRecord;
+          const event = s.event.get(d.eventSeq) as EventRow | undefined;
+          const sub = s.getSubscription.get(d.subscriptionId) as SubscriptionRow | undefined;
+          if (event && sub) claimed.push({ delivery: d, event: toEvent(event), subscription: toSubscription(sub) });
+        }
+        return claimed;
+      });
+    },
+    async nextDue() {
+      open();
+      const due = (s.nextDue.get() as { due: number | null }).due;
+      return due === null ? undefined : Number(due);
+    },
+    async settle(id, c) {
+      open();
+      s.settle.run(c.status, c.attempts, c.nextAttemptAt ?? null, c.lastStatus ?? null, c.lastError ?? null, c.deliveredAt ?? null, id);
+    },
+    async getDelivery(id) {
+      open();
+      return delivery(id);
+    },
+    async listDeliveries(subscriptionId, { status, limit }) {
+      open();
+      const rows = (status === undefined ? s.deliveriesOf.all(subscriptionId, limit) : s.deliveriesOfWith.all(subscriptionId, status, limit)) as unknown as DeliveryRow[];
+      return rows.map(toDelivery);
+    },
+    async replay(id, now) {
+      open();
+      if (Number(s.replay.run(now, id).changes) !== 1) return undefined;
+      return delivery(id);
+    },
+  };
+}
