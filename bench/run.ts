@@ -3,10 +3,14 @@
  * tests: a missed target is reported and the run still exits 0. It exits 1 only when a
  * bench cannot measure what it should (its input is invalid, say).
  *
+ * Run some only by naming them: `npm run bench -- events` (or `-- check serve`); an
+ * unknown name is refused, listing the names.
+ *
  * Add a bench: write `<name>.bench.ts` exporting an async function that prints its figures
  * and returns a BenchOutcome, and list it in BENCHES.
  */
 import { checkBench } from './check.bench.ts';
+import { eventsBench } from './events.bench.ts';
 import { serveBench } from './serve.bench.ts';
 
 export interface BenchOutcome {
@@ -18,6 +22,7 @@ export interface BenchOutcome {
 const BENCHES: readonly { readonly name: string; readonly run: () => Promise<BenchOutcome> }[] = [
   { name: 'check', run: checkBench },
   { name: 'serve', run: serveBench },
+  { name: 'events', run: eventsBench },
 ];
 
 async function main(): Promise<number> {
@@ -27,8 +32,14 @@ async function main(): Promise<number> {
     console.error('The benches need Node 24 (the project pins it): run them with `npm run bench`.');
     return 1;
   }
+  const names = process.argv.slice(2);
+  const unknown = names.filter((n) => !BENCHES.some((b) => b.name === n));
+  if (unknown.length) {
+    console.error(`no bench named ${unknown.join(', ')}; the benches: ${BENCHES.map((b) => b.name).join(', ')}`);
+    return 1;
+  }
   const failed: string[] = [];
-  for (const bench of BENCHES) {
+  for (const bench of BENCHES.filter((b) => names.length === 0 || names.includes(b.name))) {
     console.log(`\n== ${bench.name} ==`);
     const outcome = await bench.run();
     if (!outcome.ok) failed.push(outcome.name);

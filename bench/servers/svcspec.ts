@@ -1,21 +1,24 @@
 /**
- * The svcspec reference service for the serve bench, in a process of its own: what
+ * The svcspec reference service for the serve and events benches, in a process of its own: what
  * `svcspec serve --quiet` runs (createApp on an openSqliteStore), without the CLI around it.
  *
- *   node bench/servers/svcspec.ts <spec> <db file> <normal|full>
+ *   node bench/servers/svcspec.ts <spec> <db file> <normal|full> [--allow-private-webhooks]
+ *
+ * `--allow-private-webhooks` is serve's flag of that name (the events bench delivers to a
+ * receiver on loopback); webhook delivery otherwise runs with serve's defaults.
  *
  * Listens on a free loopback port and prints `{"port":N}` on stdout. SIGTERM closes the app
- * and the store and exits 0, so a `--cpu-prof` profile is written. The records are seeded
- * beforehand by bench/servers/svcspec-seed.ts, in a process of its own, so a profile of
+ * and the store and exits 0, so a `--cpu-prof` profile is written. The serve bench seeds its records
+ * beforehand with bench/servers/svcspec-seed.ts, in a process of its own, so a profile of
  * this one is of serving only.
  */
 import { createApp } from '../../src/serve/app.ts';
 import { loadSpec } from '../../src/load/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
 
-const [specFile, dbFile, durability = 'full'] = process.argv.slice(2);
-if (!specFile || !dbFile || (durability !== 'normal' && durability !== 'full')) {
-  console.error('usage: svcspec.ts <spec> <db file> <normal|full>');
+const [specFile, dbFile, durability = 'full', ...flags] = process.argv.slice(2);
+if (!specFile || !dbFile || (durability !== 'normal' && durability !== 'full') || flags.some((f) => f !== '--allow-private-webhooks')) {
+  console.error('usage: svcspec.ts <spec> <db file> <normal|full> [--allow-private-webhooks]');
   process.exit(2);
 }
 
@@ -28,7 +31,7 @@ if (!spec || errors.length) {
 }
 
 const store = await openSqliteStore({ path: dbFile, durability });
-const app = await createApp({ spec, store, logger: false });
+const app = await createApp({ spec, store, logger: false, ...(flags.includes('--allow-private-webhooks') ? { events: { allowPrivateWebhooks: true } } : {}) });
 app.addHook('onClose', async () => store.close());
 await app.listen({ port: 0, host: '127.0.0.1' });
 const bound = app.server.address();

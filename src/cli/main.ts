@@ -12,9 +12,11 @@ const COMMANDS: Record<string, () => Promise<CommandDef<any>>> = {
   credentials: () => import('./commands/credentials.ts').then((m) => m.default),
   doc: () => import('./commands/doc.ts').then((m) => m.default),
   export: () => import('./commands/export.ts').then((m) => m.default),
+  import: () => import('./commands/import.ts').then((m) => m.default),
   init: () => import('./commands/init.ts').then((m) => m.default),
   serve: () => import('./commands/serve.ts').then((m) => m.default),
   test: () => import('./commands/test.ts').then((m) => m.default),
+  webhooks: () => import('./commands/webhooks.ts').then((m) => m.default),
 };
 
 const root = defineCommand({

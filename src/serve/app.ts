@@ -6,23 +6,27 @@
  *   onRequest   time-out (8) first, so it covers the whole request; then versioning (9),
  *               authentication (5), rate limits (8, per credential, so after authentication)
  *   parsing     JSON bodies only (415 otherwise), size cap (413), malformed (400)
- *   handler     resources (2) and states (3) by endpoint (4), validation, ETags, idempotency
+ *   handler     resources (2) and states (3) by endpoint (4), validation, ETags, idempotency;
+ *               writes append their events (6) in their transactions
+ *   events      the stream and webhook subscription routes, the delivery worker (6)
  *   errors      every failure in the declared shape (7)
  *   onResponse  one structured log line per request
  */
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { renderDocument } from '../doc/index.ts';
-import { toAsyncApi, toOpenApi } from '../export/index.ts';
 import type { Endpoint, Spec } from '../spec/model.ts';
 import { SAFETY } from '../spec/defaults.ts';
 import type { Store } from '../store/store.ts';
 import { registerAuthentication } from './auth/index.ts';
+import { planEmitting } from './events/emit.ts';
+import { registerEvents, serviceEndpoints, type EventServeOptions } from './events/index.ts';
 import { createContext } from './context.ts';
+import { serveDocument } from './docs.ts';
 import { HttpError, renderError } from './errors.ts';
 import { startIdempotencySweep } from './idempotency.ts';
 import { registerRateLimits } from './limits/rate.ts';
 import { abandonableStore, registerTimeouts } from './limits/timeout.ts';
 import { registerRoutes } from './routes.ts';
+import { closeIdleOnShutdown } from './shutdown.ts';
 import { planVersions, registerVersionedRoutes, registerVersionSelection } from './versioning/index.ts';
 import './principal.ts';
 
@@ -33,6 +37,8 @@ export interface AppOptions {
   readonly now?: () => number;
   /** A pino logger configuration, or false for silence (the default for tests). */
   readonly logger?: FastifyServerOptions['logger'];
+  /** Webhook delivery settings (part 6): the SSRF guard, concurrency, polling. */
+  readonly events?: EventServeOptions;
 }
 
 declare module 'fastify' {
@@ -45,7 +51,8 @@ declare module 'fastify' {
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const { spec, store } = options;
   // The part modules' store refuses the calls of a request abandoned by its time-out (src/serve/limits/timeout.ts).
-  const ctx = createContext(spec, abandonableStore(store), options.now);
+  const now = options.now ?? Date.now;
+  const ctx = createContext(spec, abandonableStore(store), now, planEmitting(spec, now));
   const bodyLimit = spec.limits.body?.maxBytes ?? SAFETY.bodyMaxBytes;
   const app = Fastify({
     logger: options.logger ?? false,
@@ -60,6 +67,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   acceptJsonOnly(app);
+  closeIdleOnShutdown(app);
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const httpError = toHttpError(error, bodyLimit);
     if (httpError.situation === 'internal') request.log.error({ err: error }, 'unexpected fault');
@@ -85,32 +93,22 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // versioning (9), then authentication (5), go here
   const versions = planVersions(ctx);
   if (versions) registerVersionSelection(app, versions);
-  registerAuthentication(app, ctx);
+  const eventEndpoints = serviceEndpoints(spec);
+  registerAuthentication(app, ctx, eventEndpoints.values());
   registerRateLimits(app, ctx);
   // ---- end of the onRequest part modules ----
 
   await store.migrate(spec.resources.map((r) => r.name));
   if (versions) registerVersionedRoutes(app, versions);
   else registerRoutes(app, ctx);
+  registerEvents(app, ctx, eventEndpoints, options.events);
   startIdempotencySweep(app, ctx);
   serveDocument(app, spec);
   return app;
 }
 
-/** The spec's own document at GET /docs, unless the spec uses that path itself; its exports likewise. */
-export const DOCS_PATH = '/docs';
-
-function serveDocument(app: FastifyInstance, spec: Spec): void {
-  // The exports (src/export) of the default version at /openapi.json and /asyncapi.json, by the same rule; made on first request.
-  for (const [path, make] of [['/openapi.json', toOpenApi], ['/asyncapi.json', toAsyncApi]] as const) {
-    if (spec.endpoints.some((e) => e.path === path)) continue;
-    let json: string | undefined;
-    app.get(path, async (_request, reply) => reply.type('application/json; charset=utf-8').send((json ??= JSON.stringify(make(spec).document))));
-  }
-  if (spec.endpoints.some((e) => e.path === DOCS_PATH || e.path.startsWith(`${DOCS_PATH}/`))) return;
-  let html: string | undefined;
-  app.get(DOCS_PATH, async (_request, reply) => reply.type('text/html; charset=utf-8').send((html ??= renderDocument(spec, { format: 'html' }))));
-}
+/** The API reference at GET /docs, the spec's document at /docs/spec and the exports (./docs.ts), unless the spec uses those paths itself. */
+export { DOCS_PATH } from './docs.ts';
 
 /**
  * Bodies are JSON (RFC 8259) or JSON merge patches (RFC 7396) for PATCH; anything else is

@@ -8,6 +8,7 @@
  * tag is 412 even when the body would not validate.
  */
 import type { FastifyRequest } from 'fastify';
+import type { EventMaker } from '../store/events.ts';
 import type { Expectation, StoredRecord, Store } from '../store/store.ts';
 import { HttpError } from './errors.ts';
 import { etagOf } from './representation.ts';
@@ -70,6 +71,8 @@ export interface ChangeOptions {
   readonly expect?: Omit<Expectation, 'version'>;
   /** The error for a record that is no longer in an expected state (a transition lost a race). */
   readonly stateMismatch?: (current: StoredRecord) => HttpError;
+  /** The events the change triggers (part 6), written in its transaction. */
+  readonly events?: EventMaker;
 }
 
 /**
@@ -92,7 +95,7 @@ export async function changeRecord(
     if (!current || (owner !== undefined && current.owner !== owner)) throw notFound(resource, id);
     if (ifMatch !== undefined && !ifMatchPasses(ifMatch, current)) throw preconditionFailed(current);
     const data = await compute(current);
-    const result = await store.update(resource, id, data, { ...options.expect, version: current.version });
+    const result = await store.update(resource, id, data, { ...options.expect, version: current.version }, options.events ? { events: options.events } : undefined);
     if (result.ok) return result.record;
     if (result.reason === 'missing') throw notFound(resource, id);
     if (result.reason === 'state' && options.stateMismatch) throw options.stateMismatch(result.current);
@@ -102,12 +105,12 @@ export async function changeRecord(
 }
 
 /** Removes a record, honouring If-Match with compare-and-set and the owner; returns the record as it was. */
-export async function removeRecord(store: Store, resource: string, id: string, ifMatch: string | undefined, owner?: string): Promise<StoredRecord> {
+export async function removeRecord(store: Store, resource: string, id: string, ifMatch: string | undefined, owner?: string, events?: EventMaker): Promise<StoredRecord> {
   const current = await store.get(resource, id);
   if (!current || (owner !== undefined && current.owner !== owner)) throw notFound(resource, id);
   if (ifMatch !== undefined && !ifMatchPasses(ifMatch, current)) throw preconditionFailed(current);
   const expect = { ...(ifMatch !== undefined ? { version: current.version } : {}), ...(owner !== undefined ? { owner } : {}) };
-  const result = await store.remove(resource, id, expect);
+  const result = await store.remove(resource, id, expect, events ? { events } : undefined);
   if (result.ok) return current;
   if (result.reason === 'missing') throw notFound(resource, id);
   throw preconditionFailed(result.current);

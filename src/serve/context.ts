@@ -7,6 +7,7 @@ import type { Situation } from '../spec/http-errors.ts';
 import type { Store } from '../store/store.ts';
 import { resolveSituations } from '../spec/http-errors.ts';
 import { errorShape, type ResolvedError } from './errors.ts';
+import type { EventEmitting } from './events/emit.ts';
 
 export interface ServeContext {
   readonly spec: Spec;
@@ -17,10 +18,13 @@ export interface ServeContext {
   readonly machines: ReadonlyMap<string, StateMachine>;
   readonly errorShape: ErrorShape;
   readonly resolveError: (situation: Situation) => ResolvedError;
+  /** Which writes emit which events (part 6); undefined when the spec emits none. */
+  readonly events?: EventEmitting;
 }
 
-export function createContext(spec: Spec, store: Store, now: () => number = Date.now): ServeContext {
+export function createContext(spec: Spec, store: Store, now: () => number = Date.now, events?: EventEmitting): ServeContext {
   return {
+    ...(events ? { events } : {}),
     spec,
     store,
     now,

@@ -25,6 +25,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Endpoint, Field, Resource, Shape, StateMachine } from '../spec/model.ts';
+import type { EventMaker } from '../store/events.ts';
 import { DuplicateIdError, type StoredRecord } from '../store/store.ts';
 import { changeRecord, type ChangeOptions, ifMatchOf, ifNoneMatchHits, ifNoneMatchOf, notFound, removeRecord } from './concurrency.ts';
 import { ownerOf } from './auth/ownership.ts';
@@ -44,6 +45,8 @@ interface Operation {
   readonly body?: BodyValidator;
   readonly success: { readonly status: number; readonly withBody: boolean };
   readonly idParam: string;
+  /** The events each write triggers (part 6); undefined where it triggers none. */
+  readonly events: { readonly created?: EventMaker; readonly updated?: EventMaker; readonly deleted?: EventMaker };
 }
 
 export function resourceHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandlerMethod {
@@ -58,6 +61,7 @@ export function resourceHandler(ctx: ServeContext, endpoint: Endpoint): RouteHan
     body: requestValidator(validators, endpoint),
     success: successOf(endpoint),
     idParam: idParamOf(endpoint.path),
+    events: makersOf(ctx, resource.name),
   };
   switch (endpoint.operation) {
     case 'create':
@@ -93,6 +97,15 @@ function successOf(endpoint: Endpoint): Operation['success'] {
   const status = declared?.status ?? (endpoint.operation === 'create' ? 201 : endpoint.operation === 'delete' ? 204 : 200);
   // RFC 9110 §15.3.5: a 204 has no content, whatever the spec says of its body.
   return { status, withBody: status !== 204 && (declared ? declared.body === 'resource' : endpoint.operation !== 'delete') };
+}
+
+function makersOf(ctx: ServeContext, resource: string): Operation['events'] {
+  const e = ctx.events;
+  if (!e) return {};
+  const created = e.maker(resource, 'created');
+  const updated = e.maker(resource, 'updated');
+  const deleted = e.maker(resource, 'deleted');
+  return { ...(created ? { created } : {}), ...(updated ? { updated } : {}), ...(deleted ? { deleted } : {}) };
 }
 
 /** The path parameter that holds the id: `{id}` by the convention, else the last one. */
@@ -131,7 +144,8 @@ async function create(op: Operation, request: FastifyRequest): Promise<Outcome> 
   if (machine) data[machine.field] = machine.initial;
   try {
     const owner = ownerOf(resource, request);
-    const record = await ctx.store.insert(resource.name, { ...(storeId !== undefined ? { id: storeId } : {}), ...(owner !== undefined ? { owner } : {}), data });
+    const events = op.events.created;
+    const record = await ctx.store.insert(resource.name, { ...(storeId !== undefined ? { id: storeId } : {}), ...(owner !== undefined ? { owner } : {}), data }, events ? { events } : undefined);
     return outcome(op, record);
   } catch (error) {
     if (error instanceof DuplicateIdError) throw validationFailed([{ pointer: `/${id.field}`, message: `is taken: a ${resource.name} with this id exists` }]);
@@ -183,14 +197,15 @@ async function replace(op: Operation, request: FastifyRequest): Promise<Outcome>
 }
 
 async function remove(op: Operation, request: FastifyRequest): Promise<Outcome> {
-  const removed = await removeRecord(op.ctx.store, op.resource.name, pathId(op, request), ifMatchOf(request), ownerOf(op.resource, request));
+  const removed = await removeRecord(op.ctx.store, op.resource.name, pathId(op, request), ifMatchOf(request), ownerOf(op.resource, request), op.events.deleted);
   if (!op.success.withBody) return { status: op.success.status, headers: {} };
   return { status: op.success.status, headers: {}, body: present(op.resource, removed) };
 }
 
 function changeOptions(op: Operation, request: FastifyRequest): ChangeOptions {
   const owner = ownerOf(op.resource, request);
-  return { ifMatch: ifMatchOf(request), ...(owner !== undefined ? { expect: { owner } } : {}) };
+  const events = op.events.updated;
+  return { ifMatch: ifMatchOf(request), ...(owner !== undefined ? { expect: { owner } } : {}), ...(events ? { events } : {}) };
 }
 
 // ---- data -------------------------------------------------------------------------

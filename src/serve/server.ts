@@ -21,6 +21,8 @@ export interface ServerOptions {
   readonly db?: string;
   readonly durability?: 'full' | 'normal';
   readonly quiet?: boolean;
+  /** Let webhooks go to loopback and private addresses (local development, tests): docs/events.md. */
+  readonly allowPrivateWebhooks?: boolean;
 }
 
 export type StartResult =
@@ -41,7 +43,7 @@ export async function startServer(options: ServerOptions): Promise<StartResult> 
   const store: Store = await openSqliteStore({ path: db, durability: options.durability ?? 'full' });
   let app: FastifyInstance;
   try {
-    app = await createApp({ spec, store, logger: options.quiet ? false : { level: 'info' } });
+    app = await createApp({ spec, store, logger: options.quiet ? false : { level: 'info' }, events: { allowPrivateWebhooks: options.allowPrivateWebhooks === true } });
   } catch (error) {
     await store.close();
     if (error instanceof SetupError) return { ok: false, diagnostics: [], reasons: [error.message] };
@@ -63,6 +65,17 @@ export async function openServiceStore(file: string, db?: string): Promise<{ ok:
   if (!loaded.value || loaded.diagnostics.some((d) => d.severity === 'error')) return { ok: false, diagnostics: loaded.diagnostics };
   const path = db ?? defaultDbPath(file);
   return { ok: true, spec: loaded.value, store: await openSqliteStore({ path, durability: 'full' }), db: path };
+}
+
+/** Where part 6 is served, for the start-up banner. */
+export function eventLines(spec: Spec): string[] {
+  if (spec.parts.events.statement !== 'given' || spec.events.catalog.length === 0) return [];
+  const out: string[] = [];
+  const { stream, webhooks } = spec.events;
+  if (stream) out.push(`event stream: GET {base_url}${stream.path} (text/event-stream; Last-Event-ID resumes)`);
+  if (webhooks?.subscriptions === 'api' && webhooks.path) out.push(`webhook subscriptions: {base_url}${webhooks.path} (docs/events.md)`);
+  else if (webhooks) out.push('webhook subscriptions: configured with `svcspec webhooks add`');
+  return out;
 }
 
 /** `POST   /loans/{id}/approve   loan.approve` lines for the start-up banner. */

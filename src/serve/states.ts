@@ -25,6 +25,7 @@
  */
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Endpoint, Resource, StateMachine, Transition } from '../spec/model.ts';
+import type { EventMaker } from '../store/events.ts';
 import type { StoredRecord } from '../store/store.ts';
 import { ownerOf } from './auth/ownership.ts';
 import { changeRecord, ifMatchOf } from './concurrency.ts';
@@ -55,7 +56,8 @@ export function transitionHandler(ctx: ServeContext, endpoint: Endpoint): RouteH
   const body = requestValidator(ctx, resource, endpoint, transition);
   const idParam = idParamOf(endpoint.path);
   const status = endpoint.responses.find((r) => r.status >= 200 && r.status < 300)?.status ?? 200;
-  const plan: Plan = { resource, machine, transition, body, status };
+  const events = ctx.events?.maker(resource.name, 'transition', transition.name);
+  const plan: Plan = { resource, machine, transition, body, status, ...(events ? { events } : {}) };
   // A repeat of a transition with the same Idempotency-Key is replayed, not refused as illegal.
   return idempotent(ctx, (request) => runTransition(ctx, plan, (request.params as Record<string, string>)[idParam] ?? '', request));
 }
@@ -66,6 +68,8 @@ interface Plan {
   readonly transition: Transition;
   readonly body: RequestCheck;
   readonly status: number;
+  /** The events the transition triggers (part 6), written in its transaction. */
+  readonly events?: EventMaker;
 }
 
 async function runTransition(ctx: ServeContext, plan: Plan, id: string, request: FastifyRequest): Promise<Outcome> {
@@ -85,9 +89,9 @@ async function runTransition(ctx: ServeContext, plan: Plan, id: string, request:
       ifMatch: ifMatchOf(request),
       expect: { state: { field: machine.field, from: transition.from }, ...ownerExpectation(resource, request) },
       stateMismatch: (current) => invalidTransition(resource, machine, transition, current),
+      ...(plan.events ? { events: plan.events } : {}),
     },
   );
-  // Events (part 6) triggered by `<resource>.<transition>` are emitted here, after the commit.
   const outcome = recordOutcome(resource, record, plan.status);
   return plan.status === 204 ? { status: 204, headers: outcome.headers } : outcome;
 }

@@ -17,13 +17,16 @@ export interface Running {
   readonly principals: Principal[];
   /** Waits by moving the service's clock: the tester's rate-limit waits take no real time. */
   readonly sleep: (ms: number) => Promise<void>;
+  /** The service's clock, moved by `sleep`: the tester judges the times it writes (events) by it. */
+  readonly now: () => number;
 }
 
 /** The app is built, `tweak` may add hooks (a deliberately broken implementation), then it listens. */
 export async function serveForTester(t: TestContext, spec: Spec, tweak?: (app: FastifyInstance) => void): Promise<Running> {
   const store = await openSqliteStore({ path: ':memory:' });
   let skew = 0;
-  const app = await createApp({ spec, store, now: () => Date.now() + skew });
+  // The tester's webhook receiver listens on loopback, which the SSRF guard refuses unless told (docs/events.md).
+  const app = await createApp({ spec, store, now: () => Date.now() + skew, events: { allowPrivateWebhooks: true, deliveryPollMs: 50 } });
   tweak?.(app);
   t.after(async () => {
     await app.close();
@@ -36,5 +39,5 @@ export async function serveForTester(t: TestContext, spec: Spec, tweak?: (app: F
     for (const name of ['ann', 'bob']) principals.push({ name, headers: await credentialHeaders(spec, store, { principal: name }), scopes: all });
     if (all.length > 1) principals.push({ name: 'carl', headers: await credentialHeaders(spec, store, { principal: 'carl', scopes: [all[0]] }), scopes: [all[0]] });
   }
-  return { app, baseUrl, principals, sleep: async (ms) => void (skew += ms) };
+  return { app, baseUrl, principals, sleep: async (ms) => void (skew += ms), now: () => Date.now() + skew };
 }

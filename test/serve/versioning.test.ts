@@ -92,16 +92,19 @@ describe('selection by header', () => {
     assert.deepEqual((await send(app, 'GET', `/books/${made.body.id}`)).body, { id: made.body.id, title: 'Dune', isbn: '9780441013593' });
   });
 
-  test('no default declared: a request naming no version is refused, listing the versions; /docs and OPTIONS still answer', async (t) => {
+  test('no default declared: a request naming no version is refused, listing the versions; /docs (and under it) and OPTIONS still answer', async (t) => {
     const { app } = await serve(t, shelf({ fallback: '' }));
     const r = await send(app, 'GET', '/books');
     assert.equal(r.status, 400);
     assert.equal(r.body.code, 'unknown-version');
     assert.match(r.body.detail, /names no version, and the API has no default; the versions served are '1' and '2', named in the API-Version header\./);
     assert.equal((await send(app, 'GET', '/books', undefined, IN('2'))).status, 200, 'naming one works');
-    const docs = await app.inject({ method: 'GET', url: '/docs' });
-    assert.equal(docs.statusCode, 200);
-    assert.match(docs.headers['content-type'] as string, /^text\/html/);
+    for (const url of ['/docs', '/docs/spec']) {
+      const docs = await app.inject({ method: 'GET', url });
+      assert.equal(docs.statusCode, 200, url);
+      assert.match(docs.headers['content-type'] as string, /^text\/html/);
+    }
+    assert.equal((await app.inject({ method: 'GET', url: '/docs/scalar.js' })).statusCode, 200);
     const options = await app.inject({ method: 'OPTIONS', url: '/books' });
     assert.equal(options.statusCode, 204);
     assert.equal(options.headers.allow, 'POST, GET, HEAD, OPTIONS');
@@ -322,7 +325,7 @@ describe('selection by path prefix', () => {
     assert.equal(options.statusCode, 204);
     assert.match(options.headers.allow as string, /PATCH/);
     assert.equal((await send(app, 'POST', '/v1/books/1')).status, 405);
-    assert.equal((await app.inject({ method: 'GET', url: '/docs' })).statusCode, 200);
+    for (const url of ['/docs', '/docs/spec', '/docs/scalar.js']) assert.equal((await app.inject({ method: 'GET', url })).statusCode, 200, url);
   });
 
   test('no default declared: a path without a prefix is refused with the versions listed', async (t) => {

@@ -22,13 +22,14 @@ import type { Principal } from '../principal.ts';
 import { schemeReaders, type SchemeReader, type Verified } from './schemes.ts';
 import { registerTokenEndpoints, startTokenSweep } from './token-endpoint.ts';
 
-export function registerAuthentication(app: FastifyInstance, ctx: ServeContext): void {
+/** `service`: routes of the service's own that are guarded like endpoints (the event stream and webhook subscriptions, src/serve/events). */
+export function registerAuthentication(app: FastifyInstance, ctx: ServeContext, service: Iterable<Endpoint> = []): void {
   const { spec } = ctx;
   if (spec.parts.authentication.statement !== 'given' || spec.authentication.schemes.length === 0) return;
   const readers = schemeReaders(spec.authentication.schemes, ctx.store.credentials, spec.source.file);
   const realm = (spec.purpose.name ?? spec.title ?? 'svcspec').replace(/["\\]/g, '');
   const byEndpoint = new Map<Endpoint, EndpointGuard>();
-  for (const e of spec.endpoints) if (e.auth) byEndpoint.set(e, guardOf(e, readers, realm));
+  for (const e of [...spec.endpoints, ...service]) if (e.auth) byEndpoint.set(e, guardOf(e, readers, realm));
 
   // A route-level onRequest hook per guarded endpoint, its guard bound once: nothing is looked
   // up per request. Registered before the rate limits' (src/serve/limits/rate.ts), so it runs first.

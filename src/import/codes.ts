@@ -1,0 +1,163 @@
+/**
+ * What `svcspec import` reports: input it cannot read (errors), and everything of the
+ * OpenAPI document the nine-part format cannot hold or that the document does not say
+ * (warnings and notes). Part of the one catalog (src/check/catalog.ts), so
+ * docs/diagnostics.md lists them. Each finding points into the OpenAPI document, at the
+ * node it concerns. The import is the export's mirror: nothing is dropped without a
+ * word, and nothing is supplied where the document is silent.
+ */
+import { defineDiagnostic } from '../spec/diagnostics.ts';
+
+export const IMPORT_CODES = {
+  // ---- the input ------------------------------------------------------------------------
+  notOpenApi: defineDiagnostic({
+    code: 'import-not-openapi', severity: 'error',
+    message: "'{file}' is not an OpenAPI 3.0 or 3.1 document: {reason}.",
+    description: 'svcspec imports OpenAPI 3.0.x and 3.1.x documents (YAML or JSON) whose top level has `openapi: 3.x.y`. A Swagger 2.0 document must be converted to OpenAPI 3 first.',
+  }),
+  invalid: defineDiagnostic({
+    code: 'import-openapi-invalid', severity: 'error',
+    message: "'{file}' is not a valid OpenAPI {version} document: {reason}.",
+    description: 'The document breaks the OpenAPI specification (checked by @apidevtools/swagger-parser against the official schema, with every $ref resolved). Correct it first: an invalid document cannot be read faithfully.',
+  }),
+  partGap: defineDiagnostic({
+    code: 'import-part-gap', severity: 'warning',
+    message: 'Part {number}, {title}, is not in the OpenAPI document and is written as a gap: {why}.',
+    description: 'OpenAPI has no place for this part (states, events, limits, versioning), or the document leaves it out. Nothing is supplied in its place: the imported spec shows the part empty, and `svcspec check` reports it until you write it.',
+  }),
+  notCarried: defineDiagnostic({
+    code: 'import-not-carried', severity: 'info',
+    message: "The document uses '{keyword}' ({count} in all); svcspec has no place for it, so it is not carried.",
+    description: 'Annotations such as examples, XML names, titles, external documentation and `x-` extensions have no counterpart in the format. They do not change what the service accepts or answers.',
+  }),
+
+  // ---- 1. purpose ------------------------------------------------------------------------
+  purposeUsers: defineDiagnostic({
+    code: 'import-purpose-users', severity: 'warning', part: 'purpose',
+    message: 'OpenAPI does not name the users of the service nor their tasks; purpose.users is left for you to write.',
+    description: 'The purpose part says who uses the service and what for. An OpenAPI document has a title and a description, no users.',
+  }),
+
+  // ---- 2. resources ----------------------------------------------------------------------
+  schemaNotResource: defineDiagnostic({
+    code: 'import-schema-not-resource', severity: 'info', part: 'resources',
+    message: "The schema '{schema}' is {what}; it is not a resource{use}.",
+    description: 'A resource is an object schema of components.schemas. Other component schemas (arrays, strings, numbers) are written into the fields that reference them; schemas used only for error bodies become the error shape of part 7.',
+  }),
+  resourceId: defineDiagnostic({
+    code: 'import-resource-id', severity: 'warning', part: 'resources',
+    message: 'OpenAPI does not say which field identifies a record, nor who assigns it: the id of {resources} is left for you to write.',
+    description: 'A resource\'s `id: {field, assigned}` says which field is the id and whether the service (uuid, sequence) or the client assigns it. OpenAPI has no such statement, so none is guessed.',
+  }),
+  embeddedRecord: defineDiagnostic({
+    code: 'import-embedded-record', severity: 'info', part: 'resources',
+    message: "Field '{field}' of '{resource}' holds a whole {target} ({ref}), not its id; it is written as a nested object with its fields. If the service takes only the id, write it as {type: ref, resource: {target}}.",
+    description: "An OpenAPI `$ref` to an object schema puts the whole object in the body. A svcspec `ref` field holds only the id of another record, a different body, so the import keeps the object's shape.",
+  }),
+  schemaInexpressible: defineDiagnostic({
+    code: 'import-schema-inexpressible', severity: 'warning', part: 'resources',
+    message: '{subject} uses {keyword}, which svcspec cannot express; {done}.',
+    description: 'The format describes a field by one type and its constraints. Alternatives (oneOf, anyOf), negation (not), several types, maps with free keys (additionalProperties) and conditional schemas have no counterpart; the import keeps what it can and says what it dropped.',
+  }),
+  fieldName: defineDiagnostic({
+    code: 'import-field-name', severity: 'warning', part: 'resources',
+    message: "The property '{name}' of {schema} is not a valid field name (a letter, then letters, digits, _ or -); it is left out.",
+    description: 'Field names are keys of the format and follow its naming rule. A property whose name breaks it (`@type`, `_links`, `1st`) cannot be renamed, since the name is what travels in the body.',
+  }),
+  formatUnknown: defineDiagnostic({
+    code: 'import-format-unknown', severity: 'warning', part: 'resources',
+    message: "{subject} has the format '{format}', which svcspec does not validate; the format is left out.",
+    description: 'svcspec knows the formats of ajv-formats (date-time, email, uuid, int64, ...). An unknown format would make `check` fail, and OpenAPI lets tools ignore it; describe the rule with a `pattern` if it matters.',
+  }),
+  nullableIgnored: defineDiagnostic({
+    code: 'import-nullable-ignored', severity: 'info', part: 'resources',
+    message: "{subject} says 'nullable: true', a keyword of OpenAPI 3.0 that a 3.1 document does not have; it is not applied.",
+    description: "OpenAPI 3.1 schemas are JSON Schema 2020-12, where null is allowed by `type: [string, 'null']`. A 3.1 validator ignores `nullable`, so the import does too (the strict reading).",
+  }),
+
+  // ---- 4. endpoints ----------------------------------------------------------------------
+  endpointNamed: defineDiagnostic({
+    code: 'import-endpoint-named', severity: 'warning', part: 'endpoints',
+    message: "{method} {path} is not a standard operation of '{resource}'; it is written as the endpoint '{id}', which check reads as a transition of {resource} until the states part declares one.",
+    description: 'The format names an endpoint by a standard operation (create, read, update, replace, delete, list on `/{plural}` and `/{plural}/{id}`) or by a transition of its resource. Other operations keep their method, path and shapes under their operationId, so nothing is lost, but `check` reports them until they are declared as transitions or reshaped.',
+  }),
+  endpointResource: defineDiagnostic({
+    code: 'import-endpoint-resource', severity: 'warning', part: 'endpoints',
+    message: '{method} {path} carries no record of a resource schema; it is filed under {how}.',
+    description: 'The format keys endpoints by resource. An operation whose bodies name no resource is filed with the other operations of its path, or under the resource its path names, or else under a new resource named after its path, without fields.',
+  }),
+  listPage: defineDiagnostic({
+    code: 'import-list-page', severity: 'warning', part: 'endpoints',
+    message: '{method} {path} answers a bare JSON array of {resource}; svcspec answers lists with pages ({items, next}), so its response is written as a page.',
+    description: 'A svcspec list endpoint answers `{"items": [...], "next": cursor}`. An OpenAPI array response has no page around it; the spec says page, and a service that keeps the bare array differs from it there.',
+  }),
+  bodyInexpressible: defineDiagnostic({
+    code: 'import-body-inexpressible', severity: 'warning', part: 'endpoints',
+    message: 'The {what} of {method} {path} ({shape}) is not {expected}; svcspec cannot describe it, {done}.',
+    description: 'A request body is nothing, the resource, or some of its fields; a response body is a record, a page, nothing or an error. Other bodies (files, forms, other schemas, maps) have no counterpart.',
+  }),
+  parameters: defineDiagnostic({
+    code: 'import-parameters', severity: 'warning', part: 'endpoints',
+    message: '{method} {path} takes parameters svcspec has no place for: {params}; they are left out.',
+    description: 'An endpoint path has only `{id}`, the record id; query parameters are the format\'s own (pagination, sort, filters on fields), headers and cookies are the schemes\'. Other parameters are not carried.',
+  }),
+  responseDefault: defineDiagnostic({
+    code: 'import-response-default', severity: 'warning', part: 'endpoints',
+    message: "{method} {path} has a 'default' response, which names no status; it is left out{more}.",
+    description: 'Endpoint responses are keyed by status. A `default` response stands for every status not listed, which the format cannot say; its error body still informs the error shape.',
+  }),
+  methodUnsupported: defineDiagnostic({
+    code: 'import-method-unsupported', severity: 'warning', part: 'endpoints',
+    message: '{method} {path}: svcspec endpoints use GET, POST, PUT, PATCH or DELETE; this operation is left out.',
+    description: 'HEAD, OPTIONS and TRACE are answered by the service itself (OPTIONS lists the methods); the format has no endpoints for them.',
+  }),
+
+  // ---- 5. authentication -----------------------------------------------------------------
+  authScheme: defineDiagnostic({
+    code: 'import-auth-scheme', severity: 'warning', part: 'authentication',
+    message: "The security scheme '{scheme}' ({kind}) has no counterpart in svcspec; it is left out.",
+    description: 'The format has API keys in a header or the query, bearer tokens, HTTP basic, and OAuth 2.0 client credentials with a token endpoint under {base_url}. Cookies, other HTTP schemes, other OAuth 2.0 flows, OpenID Connect discovery and mutual TLS are not among them.',
+  }),
+  authBearer: defineDiagnostic({
+    code: 'import-auth-bearer', severity: 'warning', part: 'authentication',
+    message: "The bearer scheme '{scheme}' does not say what its tokens are (no bearerFormat); it is written as opaque tokens, the format's reading of a token the client does not look into. Write tokens: jwt if they are JWTs.",
+    description: 'A svcspec bearer scheme says `tokens: opaque` or `tokens: jwt`, and the format requires one. OpenAPI\'s bearerFormat is optional; `JWT` reads as jwt, its absence as opaque, which this finding points out.',
+  }),
+  authSchemes: defineDiagnostic({
+    code: 'import-auth-schemes', severity: 'warning', part: 'authentication',
+    message: '{count} operation(s), such as {example}, accept only {schemes}; svcspec accepts any scheme of part 5 on every endpoint that needs a credential.',
+    description: 'OpenAPI names the schemes each operation accepts; in svcspec every declared scheme is accepted wherever a credential is needed, and endpoints differ only in their scopes and in being public.',
+  }),
+  authScopes: defineDiagnostic({
+    code: 'import-auth-scopes', severity: 'warning', part: 'authentication',
+    message: '{operation} accepts alternatives that ask for different scopes ({alternatives}); svcspec gives an endpoint one set, so it asks only for the scopes every alternative asks for: {scopes}.',
+    description: 'Each OpenAPI security alternative has its own scopes. The format has one list of scopes per endpoint for every scheme; the import keeps the scopes common to all alternatives, so no caller that OpenAPI admits is refused.',
+  }),
+  authCombined: defineDiagnostic({
+    code: 'import-auth-combined', severity: 'warning', part: 'authentication',
+    message: '{operation} requires {schemes} together in one request; svcspec accepts one credential per request, so any one of them is accepted.',
+    description: 'An OpenAPI security requirement with several schemes means all of them at once. The format has no such combination.',
+  }),
+
+  // ---- 7. errors -------------------------------------------------------------------------
+  errorShape: defineDiagnostic({
+    code: 'import-error-shape', severity: 'warning', part: 'errors',
+    message: 'The error bodies ({schema}) have no member for the error {role}; the error shape needs a code and a title member, so it is left out.',
+    description: 'The format\'s error shape names the member holding the error code and the one holding its short title (RFC 9457 problem details with a `code` member, or a custom body). Members are recognised by their names: code, errorCode, error_code or error; title, message or error.',
+  }),
+  errorShapes: defineDiagnostic({
+    code: 'import-error-shapes', severity: 'warning', part: 'errors',
+    message: 'Error responses use {count} body schemas ({schemas}); svcspec has one error shape, and the one used most, {schema}, is written.',
+    description: 'Every error of a svcspec service has the same body shape. An OpenAPI document may give each error its own.',
+  }),
+  errorMembers: defineDiagnostic({
+    code: 'import-error-members', severity: 'info', part: 'errors',
+    message: 'Error bodies ({schema}) are read by their member names: {members}.',
+    description: 'Which member carries the code, the title and the rest is recognised by name, not stated by OpenAPI; the finding shows the reading so it can be corrected.',
+  }),
+  errorCodes: defineDiagnostic({
+    code: 'import-error-codes', severity: 'warning', part: 'errors',
+    message: 'OpenAPI gives error statuses ({statuses}), not error codes; the errors catalog is left empty for you to fill.',
+    description: 'A catalog entry is a code (what the body carries), a status and a title. OpenAPI documents responses by status only, so no code is guessed; the endpoints keep their error statuses.',
+  }),
+} as const;

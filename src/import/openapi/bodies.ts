@@ -1,0 +1,162 @@
+/**
+ * The payload shapes of one operation, in the format's words: a request body is nothing, the
+ * resource or some of its fields; a response is a record, a page, nothing or an error, keyed
+ * by status. What falls outside is reported where it stands in the document.
+ */
+import type { EndpointResponse, RequestShape, Resource, ResponseBody } from '../../spec/model.ts';
+import { child } from '../../spec/pointer.ts';
+import { defined } from '../../load/normalize/read.ts';
+import { IMPORT_CODES } from '../codes.ts';
+import { componentOf, isObject, jsonContent, notCarried, report, resolve, type ImportContext } from './context.ts';
+import { bodyComponent, type Operation } from './resources.ts';
+import { mergeAllOf, type SchemaScope } from './schema.ts';
+
+/** What the bodies of an operation name, before it is placed under a resource. */
+export interface BodySummary {
+  /** The component of the first successful JSON response (or its array items). */
+  readonly success?: { readonly component: string; readonly array: boolean };
+  /** The component of the JSON request body. */
+  readonly request?: string;
+}
+
+export function summarize(ctx: ImportContext, op: Operation): BodySummary {
+  let success: BodySummary['success'];
+  for (const [status, value] of statuses(op)) {
+    if (!/^2\d\d$/.test(status)) continue;
+    const r = resolve(ctx, value, child(op.pointer, 'responses', status));
+    const json = r && jsonContent(r.node.content);
+    if (!json) continue;
+    success = bodyComponent(ctx, json.schema, child(r.pointer, 'content', json.mediaType, 'schema'));
+    break;
+  }
+  const body = resolve(ctx, op.node.requestBody, child(op.pointer, 'requestBody'));
+  const json = body && jsonContent(body.node.content);
+  const request = json ? componentOf(json.schema) : undefined;
+  return defined({ success, request });
+}
+
+/** The responses by status, in numeric order (`default` and ranges last). */
+export function statuses(op: Operation): [string, unknown][] {
+  const responses = isObject(op.node.responses) ? op.node.responses : {};
+  return Object.entries(responses).sort(([a], [b]) => (Number(a) || 1000) - (Number(b) || 1000));
+}
+
+/**
+ * Whether a response is an error's: 4xx and 5xx, and `default` when the operation lists a
+ * successful status (then `default` stands for the failures; alone, it is the answer).
+ */
+export function isErrorResponse(op: Operation, status: string): boolean {
+  if (/^[45]/.test(status)) return true;
+  return status === 'default' && statuses(op).some(([s]) => /^2/.test(s));
+}
+
+type RequestReading =
+  | { readonly shape: RequestShape }
+  | { readonly problem: Readonly<Record<string, unknown>>; readonly at: string }
+  | undefined;
+
+/** The request body in the format's words, or what keeps it from them. */
+function readRequest(scope: SchemaScope, op: Operation, resource: Resource, partial: boolean): RequestReading {
+  const { ctx } = scope;
+  if (op.node.requestBody === undefined) return { shape: { kind: 'none' } };
+  const body = resolve(ctx, op.node.requestBody, child(op.pointer, 'requestBody'));
+  if (!body) return undefined;
+  const json = jsonContent(body.node.content);
+  const media = Object.keys(isObject(body.node.content) ? body.node.content : {});
+  if (!json) return { problem: { shape: media.join(', ') || 'no content', expected: 'JSON' }, at: child(body.pointer, 'content') };
+  const at = child(body.pointer, 'content', json.mediaType, 'schema');
+  const component = componentOf(json.schema);
+  if (component !== undefined && scope.resources.get(component) === resource.name) return { shape: { kind: 'resource', partial } };
+  const r = resolve(ctx, json.schema, at);
+  const node = r ? mergeAllOf(scope, r.node, r.pointer) : undefined;
+  const names = node && isObject(node.properties) ? Object.keys(node.properties) : [];
+  const fields = new Set(resource.fields.map((f) => f.name));
+  if (node && (node.type === 'object' || node.type === undefined) && names.length > 0 && names.every((n) => fields.has(n))) return { shape: { kind: 'fields', fields: names } };
+  return { problem: { shape: describeSchema(json.schema, node), expected: `the resource '${resource.name}' nor some of its fields` }, at };
+}
+
+/** Whether the request body is the resource or some of its fields (a create, replace or update can take it). */
+export function requestFits(scope: SchemaScope, op: Operation, resource: Resource): boolean {
+  const reading = readRequest(scope, op, resource, false);
+  return reading !== undefined && 'shape' in reading && reading.shape.kind !== 'none';
+}
+
+/** The request shape, or undefined (reported) when the format cannot say it. */
+export function requestShape(scope: SchemaScope, op: Operation, resource: Resource, partial: boolean): RequestShape | undefined {
+  const reading = readRequest(scope, op, resource, partial);
+  if (reading === undefined) return undefined;
+  if ('shape' in reading) {
+    const content = resolve(scope.ctx, op.node.requestBody, child(op.pointer, 'requestBody'))?.node.content;
+    if (isObject(content) && Object.keys(content).length > 1) notCarried(scope.ctx, 'media types other than JSON', child(op.pointer, 'requestBody'));
+    return reading.shape;
+  }
+  report(scope.ctx, IMPORT_CODES.bodyInexpressible, { what: 'request body', method: op.method.toUpperCase(), path: op.path, ...reading.problem, done: 'so it is left out' }, reading.at);
+  return undefined;
+}
+
+/** The responses in the format's words; undefined when none could be written. */
+export function responsesOf(scope: SchemaScope, op: Operation, resource: Resource): EndpointResponse[] | undefined {
+  const { ctx } = scope;
+  const out: EndpointResponse[] = [];
+  const where = { method: op.method.toUpperCase(), path: op.path };
+  const unkeyed: [string, string][] = [];
+  for (const [status, value] of statuses(op)) {
+    const at = child(op.pointer, 'responses', status);
+    if (!/^[1-5]\d\d$/.test(status)) {
+      unkeyed.push([status, at]);
+      continue;
+    }
+    const r = resolve(ctx, value, at);
+    const description = r && typeof r.node.description === 'string' && r.node.description.trim() ? r.node.description.trim() : undefined;
+    const code = Number(status);
+    let body: ResponseBody = code >= 400 ? 'error' : 'none';
+    const content = r && isObject(r.node.content) ? r.node.content : {};
+    if (code < 400 && Object.keys(content).length > 0) {
+      const json = jsonContent(content);
+      const schemaAt = json ? child(r!.pointer, 'content', json.mediaType, 'schema') : child(r!.pointer, 'content');
+      const found = json ? bodyComponent(ctx, json.schema, schemaAt) : undefined;
+      if (Object.keys(content).length > 1 && json) notCarried(ctx, 'media types other than JSON', child(r!.pointer, 'content'));
+      if (found && scope.resources.get(found.component) === resource.name) {
+        body = found.array ? 'page' : 'resource';
+        if (found.array) report(ctx, IMPORT_CODES.listPage, { ...where, resource: resource.name }, schemaAt);
+      } else {
+        const shape = json ? describeSchema(json.schema, resolve(ctx, json.schema, schemaAt)?.node) : `a ${Object.keys(content).join(', ')} body`;
+        report(ctx, IMPORT_CODES.bodyInexpressible, {
+          what: `${status} response`, ...where, shape, expected: `a record of '${resource.name}', a page of them, or nothing`, done: 'so it is written as none',
+        }, schemaAt);
+      }
+    }
+    out.push(defined({ status: code, body, description }));
+  }
+  const more = out.length === 0 ? '; with no other response, the endpoint keeps the convention\'s responses' : '';
+  for (const [key, at] of unkeyed) {
+    if (key === 'default') report(ctx, IMPORT_CODES.responseDefault, { ...where, more }, at);
+    else report(ctx, IMPORT_CODES.bodyInexpressible, { what: `${key} responses`, ...where, shape: 'a range of statuses', expected: 'one status', done: `so they are left out${more}` }, at);
+  }
+  return out.length ? out : undefined;
+}
+
+/** The parameters the format has no place for, all but the path's record id. */
+export function extraParameters(ctx: ImportContext, op: Operation, idParam: string | undefined): void {
+  const params = new Map<string, string>();
+  const add = (list: readonly unknown[], base: string) => list.forEach((p, i) => {
+    const r = resolve(ctx, p, child(base, 'parameters', i));
+    if (r && typeof r.node.name === 'string' && typeof r.node.in === 'string') params.set(`${r.node.in} ${r.node.name}`, r.node.in);
+  });
+  add(op.shared, op.pointer.slice(0, op.pointer.lastIndexOf('/')));
+  add(Array.isArray(op.node.parameters) ? op.node.parameters : [], op.pointer);
+  const extra = [...params.keys()].filter((k) => k !== `path ${idParam}`);
+  if (!extra.length) return;
+  const at = Array.isArray(op.node.parameters) && op.node.parameters.length ? child(op.pointer, 'parameters') : op.pointer;
+  report(ctx, IMPORT_CODES.parameters, { method: op.method.toUpperCase(), path: op.path, params: extra.join(', ') }, at);
+}
+
+/** A schema in a few words, for findings: `an array of Pet`, `a string`, `the schema ApiResponse`. */
+function describeSchema(schema: unknown, node: Record<string, unknown> | undefined): string {
+  const component = componentOf(schema);
+  if (component !== undefined) return `the schema ${component}`;
+  if (!node) return 'an unreadable schema';
+  if (node.type === 'array') return componentOf(node.items) ? `an array of ${componentOf(node.items)}` : 'an array';
+  if (typeof node.type === 'string') return node.type === 'object' && isObject(node.additionalProperties) ? 'a map' : `${/^[aeiou]/.test(node.type) ? 'an' : 'a'} ${node.type}`;
+  return 'a schema without a type';
+}

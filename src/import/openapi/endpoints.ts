@@ -1,0 +1,258 @@
+/**
+ * Part 4 from paths. Every operation with a method the format has (GET, POST, PUT, PATCH,
+ * DELETE) becomes an endpoint of one resource, keeping its method and path:
+ *
+ * - its resource is the one its bodies name (the successful response's record or array
+ *   items, else the request body); else that of the other operations of its path; else the
+ *   resource its first path segment names; else a new resource named after that segment,
+ *   without fields (reported);
+ * - it is a standard operation where it is one honestly: on the resource's main collection
+ *   path `/base` (the one most of its CRUD-looking operations use), GET answering an array of
+ *   the resource is `list`, POST taking it (or some of its fields) `create`; on `/base/{x}`
+ *   GET answering it is `read`, PUT `replace`, PATCH `update`, DELETE `delete`. `{x}` is then
+ *   the record id and written `{id}`;
+ * - any other operation keeps its operationId (else method and path) as an explicit endpoint,
+ *   which the format reads as a transition (reported: check wants it declared).
+ */
+import { CONVENTIONS, conventionalPath } from '../../spec/conventions.ts';
+import {
+  STANDARD_OPERATIONS, type Endpoint, type HttpMethod, type Operation as OperationName, type Resource, type StandardOperation,
+} from '../../spec/model.ts';
+import { pointer } from '../../spec/pointer.ts';
+import { defined } from '../../load/normalize/read.ts';
+import { IMPORT_CODES } from '../codes.ts';
+import { KEY_NAME, keyName, report, unique, type ImportContext } from './context.ts';
+import { extraParameters, requestFits, requestShape, responsesOf, summarize, type BodySummary } from './bodies.ts';
+import type { Operation } from './resources.ts';
+import type { SchemaScope } from './schema.ts';
+
+const METHODS: ReadonlySet<string> = new Set(['get', 'post', 'put', 'patch', 'delete']);
+const PLURAL = /^[a-z0-9][a-z0-9_-]*$/;
+
+export interface Placed {
+  readonly op: Operation;
+  readonly endpoint: Endpoint;
+}
+
+export interface ImportedEndpoints {
+  /** The resources, with the plurals their paths show, and any made for operations without one. */
+  readonly resources: Resource[];
+  readonly endpoints: Endpoint[];
+  readonly placed: Placed[];
+}
+
+interface Draft {
+  readonly op: Operation;
+  readonly bodies: BodySummary;
+  resource?: string;
+  /** Placed by what its path or bodies name (not after the other operations of its path). */
+  readonly named: boolean;
+  /** The collection path and, for an item path, its last parameter. */
+  readonly shape: { base: string; param?: string } | undefined;
+  candidate?: StandardOperation;
+}
+
+export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], resources: readonly Resource[]): ImportedEndpoints {
+  const { ctx } = scope;
+  const all = [...resources];
+  const byName = new Map(all.map((r) => [r.name, r]));
+  const drafts: Draft[] = [];
+  for (const op of ops) {
+    if (!METHODS.has(op.method)) {
+      report(ctx, IMPORT_CODES.methodUnsupported, { method: op.method.toUpperCase(), path: op.path }, op.pointer);
+      continue;
+    }
+    const bodies = summarize(ctx, op);
+    const byBodies = [bodies.success?.component, bodies.request].map((c) => (c === undefined ? undefined : scope.resources.get(c))).find((r) => r !== undefined);
+    const resource = recordOf(op.path, all) ?? byBodies;
+    drafts.push({ op, bodies, resource, named: resource !== undefined, shape: pathShape(op.path) });
+  }
+  placeOrphans(ctx, drafts, all, byName);
+
+  // Standard operations: candidates first, then each resource's main collection path.
+  for (const d of drafts) d.candidate = candidateOf(scope, d, byName.get(d.resource!)!);
+  const mainBase = new Map<string, string>();
+  for (const r of all) {
+    const counts = new Map<string, number>();
+    for (const d of drafts) if (d.resource === r.name && d.candidate && d.shape) counts.set(d.shape.base, (counts.get(d.shape.base) ?? 0) + 1);
+    const best = [...counts].sort(([a, x], [b, y]) => y - x || a.length - b.length)[0];
+    if (best) mainBase.set(r.name, best[0]);
+  }
+  // A plural is also a resource's name when it has none: the one-segment collection path, unless another resource has it.
+  const plurals = new Set(all.map((r) => r.name));
+  const withPlural = all.map((r) => {
+    const seg = mainBase.get(r.name)?.slice(1);
+    if (!seg || seg === r.name || !PLURAL.test(seg) || plurals.has(seg)) return r;
+    plurals.add(seg);
+    return { ...r, plural: seg };
+  });
+  const final = new Map(withPlural.map((r) => [r.name, r]));
+
+  const keys = new Map<string, Set<string>>();
+  const placed: Placed[] = [];
+  for (const d of drafts) {
+    const resource = final.get(d.resource!)!;
+    const taken = keys.get(resource.name) ?? keys.set(resource.name, new Set(STANDARD_OPERATIONS)).get(resource.name)!;
+    const base = mainBase.get(resource.name);
+    const standard = d.candidate && d.shape?.base === base && !usedStandard(placed, resource.name, d.candidate) ? d.candidate : undefined;
+    let key: string;
+    let operation: OperationName;
+    if (standard) {
+      key = standard;
+      operation = standard;
+    } else {
+      key = unique(operationKey(d.op), taken);
+      taken.add(key);
+      operation = 'transition';
+    }
+    const { path, idParam } = endpointPath(d.op.path, base);
+    const id = `${resource.name}.${key}`;
+    if (!standard) report(ctx, IMPORT_CODES.endpointNamed, { method: d.op.method.toUpperCase(), path: d.op.path, resource: resource.name, id }, d.op.pointer);
+    extraParameters(ctx, d.op, idParam);
+    const convention = CONVENTIONS[operation];
+    const request = requestShape(scope, d.op, resource, operation === 'update') ?? convention.request;
+    const responses = responsesOf(scope, d.op, resource) ?? convention.responses;
+    const summary = text(d.op.node.summary) ?? text(d.op.node.description);
+    const endpoint: Endpoint = defined({
+      id,
+      resource: resource.name,
+      operation,
+      transition: standard ? undefined : key,
+      method: d.op.method.toUpperCase() as HttpMethod,
+      path,
+      summary,
+      request,
+      responses,
+      errors: [],
+      explicit: true,
+      pointer: pointer('endpoints', resource.name, key),
+    });
+    placed.push({ op: d.op, endpoint });
+  }
+  // Grouped by resource, in the resources' order, so the part reads resource by resource.
+  const order = new Map(withPlural.map((r, i) => [r.name, i]));
+  const endpoints = placed.map((p) => p.endpoint).map((e) => conventional(e, final.get(e.resource)!)).sort((a, b) => order.get(a.resource)! - order.get(b.resource)!);
+  return { resources: withPlural, endpoints, placed };
+}
+
+function usedStandard(placed: readonly Placed[], resource: string, op: StandardOperation): boolean {
+  return placed.some((p) => p.endpoint.resource === resource && p.endpoint.operation === op);
+}
+
+/** Operations whose bodies name no resource: the path's other operations, the path's first segment, or a new resource. */
+function placeOrphans(ctx: ImportContext, drafts: Draft[], all: Resource[], byName: Map<string, Resource>): void {
+  for (const d of drafts) {
+    if (d.resource !== undefined) continue;
+    const where = { method: d.op.method.toUpperCase(), path: d.op.path };
+    const sibling = drafts.find((o) => o.op.path === d.op.path && o.named);
+    if (sibling) {
+      d.resource = sibling.resource;
+      report(ctx, IMPORT_CODES.endpointResource, { ...where, how: `'${d.resource}', the resource of the other operations of its path` }, d.op.pointer);
+      continue;
+    }
+    const segments = d.op.path.split('/').filter((s) => s && !s.startsWith('{'));
+    const match = segments.map((s) => all.find((r) => sameName(s, r.name))).find((r) => r !== undefined);
+    if (match) {
+      d.resource = match.name;
+      report(ctx, IMPORT_CODES.endpointResource, { ...where, how: `'${match.name}', the resource its path names` }, d.op.pointer);
+      continue;
+    }
+    const name = keyName(segments[0] ?? 'root', 'root');
+    if (!byName.has(name)) {
+      const made: Resource = { name, plural: name, owned: false, fields: [], pointer: pointer('resources', name) };
+      all.push(made);
+      byName.set(name, made);
+    }
+    d.resource = name;
+    report(ctx, IMPORT_CODES.endpointResource, { ...where, how: `a resource named after its path, '${name}', without fields` }, d.op.pointer);
+  }
+}
+
+/**
+ * The resource a sub-path of one record acts on: `/pet/{petId}/uploadImage` acts on a pet,
+ * whatever its bodies are (a generic answer, an image).
+ */
+function recordOf(path: string, resources: readonly Resource[]): string | undefined {
+  const segments = path.split('/').filter(Boolean);
+  for (let i = 0; i + 2 < segments.length; i++) {
+    if (segments[i].startsWith('{') || !/^\{[^}]+\}$/.test(segments[i + 1])) continue;
+    const match = resources.find((r) => sameName(segments[i], r.name));
+    if (match) return match.name;
+  }
+  return undefined;
+}
+
+/** `pets` names `pet`, `special-events` names `specialEvent`. */
+function sameName(segment: string, name: string): boolean {
+  const norm = (s: string) => s.toLowerCase().replace(/[-_]/g, '');
+  const s = norm(segment);
+  const n = norm(name);
+  return s === n || s === `${n}s` || s === `${n}es` || (n.endsWith('y') && s === `${n.slice(0, -1)}ies`);
+}
+
+/** A collection path (`/pets`) or an item path (`/pets/{petId}`), when every other segment is static. */
+function pathShape(path: string): Draft['shape'] {
+  const segments = path.split('/').filter(Boolean);
+  const isParam = (s: string) => /^\{[^}]+\}$/.test(s);
+  const last = segments.at(-1);
+  if (last !== undefined && isParam(last) && !segments.slice(0, -1).some(isParam) && segments.length > 1) {
+    return { base: `/${segments.slice(0, -1).join('/')}`, param: last.slice(1, -1) };
+  }
+  if (segments.length > 0 && !segments.some(isParam)) return { base: `/${segments.join('/')}` };
+  return undefined;
+}
+
+/** The standard operation this operation would be, on its own path. */
+function candidateOf(scope: SchemaScope, d: Draft, resource: Resource): StandardOperation | undefined {
+  if (!d.shape) return undefined;
+  const mine = (c: string | undefined) => c !== undefined && scope.resources.get(c) === d.resource;
+  const success = d.bodies.success;
+  const takesIt = requestFits(scope, d.op, resource);
+  const item = d.shape.param !== undefined;
+  switch (d.op.method) {
+    case 'get':
+      if (!item && success?.array && mine(success.component)) return 'list';
+      if (item && success && !success.array && mine(success.component)) return 'read';
+      return undefined;
+    case 'post':
+      return !item && takesIt ? 'create' : undefined;
+    case 'put':
+      return item && takesIt ? 'replace' : undefined;
+    case 'patch':
+      return item && takesIt ? 'update' : undefined;
+    case 'delete':
+      return item ? 'delete' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The path with the record's parameter written `{id}`, where it is the one after the main collection path. */
+function endpointPath(path: string, base: string | undefined): { path: string; idParam?: string } {
+  if (base === undefined || !path.startsWith(`${base}/`)) return { path };
+  const m = /^\/\{([^}]+)\}(\/.*)?$/.exec(path.slice(base.length));
+  if (!m) return { path };
+  return { path: `${base}/{id}${m[2] ?? ''}`, idParam: m[1] };
+}
+
+/** The name of an operation that is no standard one: its operationId, else its method and path words. */
+function operationKey(op: Operation): string {
+  const id = op.node.operationId;
+  if (typeof id === 'string' && KEY_NAME.test(id)) return id;
+  if (typeof id === 'string' && id.trim()) return keyName(id, 'operation');
+  const words = op.path.split('/').filter((s) => s && !s.startsWith('{')).map((s) => s.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase()));
+  return op.method + words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+}
+
+/** Marks an endpoint the short form can write: nothing but the convention. */
+function conventional(e: Endpoint, resource: Resource): Endpoint {
+  if (e.operation === 'transition' || e.summary !== undefined) return e;
+  const c = CONVENTIONS[e.operation];
+  const same = e.method === c.method && e.path === conventionalPath(resource.plural, e.operation)
+    && JSON.stringify(e.request) === JSON.stringify(c.request) && JSON.stringify(e.responses) === JSON.stringify(c.responses);
+  return same ? { ...e, explicit: false } : e;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}

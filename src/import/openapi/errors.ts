@@ -1,0 +1,97 @@
+/**
+ * Part 7 from the error responses (4xx, 5xx and `default`). Where their body schema is
+ * visible, it becomes the error shape: RFC 9457 problem details (`application/problem+json`
+ * with a `code` member) or a custom body, its members recognised by name. OpenAPI documents
+ * statuses, not error codes, so the catalog stays empty (reported); the endpoints keep their
+ * error statuses.
+ */
+import type { ErrorMembers, Errors } from '../../spec/model.ts';
+import { child, pointer } from '../../spec/pointer.ts';
+import { defined } from '../../load/normalize/read.ts';
+import { PROBLEM_MEMBERS } from '../../load/normalize/errors.ts';
+import { IMPORT_CODES } from '../codes.ts';
+import { componentOf, isObject, jsonContent, report, resolve } from './context.ts';
+import { isErrorResponse, statuses } from './bodies.ts';
+import type { Operation } from './resources.ts';
+import { mergeAllOf, type SchemaScope } from './schema.ts';
+
+export type ImportedErrors = { readonly errors: Errors; readonly gap?: undefined } | { readonly gap: string };
+
+interface Body {
+  readonly name: string;
+  readonly schema: unknown;
+  readonly at: string;
+  readonly mediaType: string;
+  count: number;
+}
+
+/** Members by role, each recognised by the first of these names the body has. */
+const ROLES: readonly [keyof ErrorMembers, readonly string[]][] = [
+  ['code', ['code', 'errorCode', 'error_code', 'error']],
+  ['title', ['title', 'message', 'error', 'msg']],
+  ['status', ['status', 'statusCode', 'status_code']],
+  ['detail', ['detail', 'details', 'description']],
+  ['errors', ['errors', 'violations']],
+  ['type', ['type']],
+  ['instance', ['instance']],
+];
+
+export function importErrors(scope: SchemaScope, ops: readonly Operation[]): ImportedErrors {
+  const { ctx } = scope;
+  const codes = new Set<number>();
+  const bodies = new Map<string, Body>();
+  for (const op of ops) {
+    for (const [status, value] of statuses(op)) {
+      if (!isErrorResponse(op, status)) continue;
+      if (/^\d+$/.test(status)) codes.add(Number(status));
+      const r = resolve(ctx, value, child(op.pointer, 'responses', status));
+      const json = r && jsonContent(r.node.content);
+      if (!json || json.schema === undefined) continue;
+      const at = child(r.pointer, 'content', json.mediaType, 'schema');
+      const name = componentOf(json.schema) ?? at;
+      const seen = bodies.get(name);
+      if (seen) seen.count++;
+      else bodies.set(name, { name, schema: json.schema, at, mediaType: json.mediaType, count: 1 });
+    }
+  }
+  const statusList = [...codes].sort((a, b) => a - b).join(', ');
+  if (bodies.size === 0) return { gap: codes.size ? `its error responses (${statusList}) show no body schema` : 'it documents no error responses' };
+  const ranked = [...bodies.values()].sort((a, b) => b.count - a.count);
+  const chosen = ranked[0];
+  if (ranked.length > 1) {
+    report(ctx, IMPORT_CODES.errorShapes, { count: ranked.length, schemas: ranked.map((b) => label(b)).join(', '), schema: label(chosen) }, chosen.at);
+  }
+  const r = resolve(ctx, chosen.schema, chosen.at);
+  const node = r ? mergeAllOf(scope, r.node, r.pointer) : {};
+  const names = isObject(node.properties) ? Object.keys(node.properties) : [];
+  const members: Partial<Record<keyof ErrorMembers, string>> = {};
+  const used = new Set<string>();
+  for (const [role, candidates] of ROLES) {
+    const found = candidates.find((c) => names.includes(c) && !used.has(c));
+    if (found) {
+      members[role] = found;
+      used.add(found);
+    }
+  }
+  for (const role of ['code', 'title'] as const) {
+    if (members[role] !== undefined) continue;
+    report(ctx, IMPORT_CODES.errorShape, { schema: label(chosen), role }, chosen.at);
+    return { gap: `its error bodies (${label(chosen)}) have no member for the error ${role}` };
+  }
+  const problem = /^application\/problem\+json/i.test(chosen.mediaType) && members.code === 'code' && members.title === 'title';
+  report(ctx, IMPORT_CODES.errorMembers, { schema: label(chosen), members: Object.entries(members).map(([role, name]) => `${role} in '${name}'`).join(', ') }, chosen.at);
+  if (codes.size) report(ctx, IMPORT_CODES.errorCodes, { statuses: statusList }, chosen.at);
+  const shapePointer = pointer('errors', 'shape');
+  return {
+    errors: {
+      shape: problem
+        ? { kind: 'problem', mediaType: 'application/problem+json', members: PROBLEM_MEMBERS, pointer: shapePointer }
+        : { kind: 'custom', mediaType: chosen.mediaType, members: defined({ ...members, code: members.code!, title: members.title! }), pointer: shapePointer },
+      catalog: [],
+    },
+  };
+}
+
+function label(body: Body): string {
+  return body.name.startsWith('/') ? `the schema at ${body.at}` : body.name;
+}

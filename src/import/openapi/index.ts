@@ -1,0 +1,117 @@
+/**
+ * The OpenAPI 3.0 / 3.1 import, the mirror of the export (src/export/openapi): an OpenAPI
+ * document to a nine-part spec. The document is read and validated (./read.ts), then each
+ * part that OpenAPI can give is built into the normalized model, and the model is written in
+ * the authoring format by the project's one serializer (src/spec/serialize.ts):
+ *
+ *   info                                 1 purpose (name, summary; users are a gap)
+ *   components.schemas                   2 resources and their fields (./resources.ts, ./schema.ts)
+ *   paths                                4 endpoints (./endpoints.ts, ./bodies.ts)
+ *   securitySchemes + security           5 authentication (./authentication.ts)
+ *   4xx/5xx/default responses            7 errors: the shape; no codes (./errors.ts)
+ *   -                                    3 states, 6 events, 8 limits, 9 versioning: gaps (./parts.ts)
+ *
+ * Nothing is supplied where the document is silent; what it says that the format cannot
+ * hold, and every part left a gap, is a finding pointing into the OpenAPI document.
+ */
+import { loadSpecText, byPosition } from '../../load/index.ts';
+import { hasErrors, type Result } from '../../spec/diagnostics.ts';
+import type { Authentication, Errors, PartState, Spec, SpecSource } from '../../spec/model.ts';
+import { PART_NAMES, type PartName } from '../../spec/parts.ts';
+import { pointer } from '../../spec/pointer.ts';
+import { toDocument, type RawDocument } from '../../spec/serialize.ts';
+import { IMPORT_CODES } from '../codes.ts';
+import { renderJson, renderYaml } from '../write.ts';
+import { importAuthentication } from './authentication.ts';
+import { report, type ImportContext } from './context.ts';
+import { importEndpoints } from './endpoints.ts';
+import { importErrors } from './errors.ts';
+import { importPurpose, reportGap, reportUnsayableParts } from './parts.ts';
+import { readOpenApi } from './read.ts';
+import { importResources, operations, schemaUsage } from './resources.ts';
+
+export interface ImportOptions {
+  /** The name the spec will have (for the positions of the returned Spec); default `imported.yaml`. */
+  readonly file?: string;
+}
+
+export interface ImportResult {
+  /** The spec in the authoring format, every given part (gaps left out, as toDocument writes them). */
+  readonly document: RawDocument;
+  /** The spec as YAML, with each part's comment and the import's notes. */
+  readonly yaml: string;
+  /** The spec as JSON, all nine parts, gaps as `{}`. */
+  readonly json: string;
+  /** The imported spec, loaded from `yaml` as `svcspec check` would load it. */
+  readonly spec: Spec;
+  /** The OpenAPI version read (`3.0.2`). */
+  readonly openapi: string;
+}
+
+export async function importOpenApi(file: string, options: ImportOptions = {}): Promise<Result<ImportResult | undefined>> {
+  const read = await readOpenApi(file);
+  if (!read.value) return { value: undefined, diagnostics: read.diagnostics };
+  const source = read.value;
+  const ctx: ImportContext = { doc: source.doc, version: source.version, locate: source.locate, findings: [], notCarried: new Map() };
+
+  const ops = operations(ctx);
+  const purpose = importPurpose(ctx);
+  const imported = importResources(ctx, schemaUsage(ctx, ops));
+  const { resources, endpoints, placed } = importEndpoints(imported.scope, ops, imported.resources);
+  const auth = importAuthentication(ctx, placed);
+  const errors = importErrors(imported.scope, ops);
+  const statements: Record<PartName, 'given' | 'gap'> = {
+    purpose: purpose.name !== undefined || purpose.summary !== undefined ? 'given' : 'gap',
+    resources: resources.length ? 'given' : 'gap',
+    states: 'gap',
+    endpoints: endpoints.length ? 'given' : 'gap',
+    authentication: auth.gap === undefined ? 'given' : 'gap',
+    events: 'gap',
+    errors: errors.gap === undefined ? 'given' : 'gap',
+    limits: 'gap',
+    versioning: 'gap',
+  };
+  if (statements.resources === 'gap') reportGap(ctx, 'resources', 'it has no object schemas in components.schemas, nor operations', '');
+  if (statements.endpoints === 'gap') reportGap(ctx, 'endpoints', 'it has no operations with a method the format has', '/paths');
+  if (auth.gap !== undefined) reportGap(ctx, 'authentication', auth.gap, '/components');
+  if (errors.gap !== undefined) reportGap(ctx, 'errors', errors.gap, '/paths');
+  reportUnsayableParts(ctx, resources, ops);
+  for (const [keyword, pointers] of ctx.notCarried) report(ctx, IMPORT_CODES.notCarried, { keyword, count: pointers.size }, [...pointers][0]);
+
+  const spec: Spec = {
+    formatVersion: '1',
+    source: NO_SOURCE,
+    parts: Object.fromEntries(PART_NAMES.map((p): [PartName, PartState] => [p, { name: p, statement: statements[p], pointer: pointer(p) }])) as Record<PartName, PartState>,
+    purpose,
+    resources,
+    states: [],
+    endpoints,
+    authentication: auth.gap === undefined ? auth.authentication : NO_AUTHENTICATION,
+    events: { catalog: [] },
+    errors: errors.gap === undefined ? errors.errors : NO_ERRORS,
+    limits: {},
+    versioning: { versions: [], pointer: pointer('versioning') },
+  };
+  const document = toDocument(spec);
+  const findings = byPosition(ctx.findings);
+  const yaml = renderYaml(document, { source: `${file} (OpenAPI ${source.openapi})`, findings });
+  // The written spec must load as check loads it; if it does not, that is a bug of the import.
+  const loaded = loadSpecText(yaml, { file: options.file ?? 'imported.yaml', kind: 'yaml' });
+  if (!loaded.value || hasErrors(loaded.diagnostics)) {
+    throw new Error(`the imported spec does not load: ${loaded.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.location?.line}:${d.location?.column} ${d.message}`).join('; ')}`);
+  }
+  return { value: { document, yaml, json: renderJson(document), spec: loaded.value, openapi: source.openapi }, diagnostics: findings };
+}
+
+/** The model built here is written, then loaded again: it has no source of its own. */
+const NO_SOURCE: SpecSource = {
+  file: '<import>',
+  kind: 'yaml',
+  locate: () => ({ file: '<import>', line: 1, column: 1 }),
+  locateKey: () => ({ file: '<import>', line: 1, column: 1 }),
+  has: () => false,
+};
+
+const NO_AUTHENTICATION: Authentication = { schemes: [], scopes: [], defaultScopes: [], rules: [] };
+const NO_ERRORS: Errors = { catalog: [] };
+

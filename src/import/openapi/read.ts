@@ -1,0 +1,89 @@
+/**
+ * Reading the OpenAPI document: the file, its YAML or JSON with the position of every node
+ * (the project's own parser, so findings name file:line:column), the version, and validity
+ * as @apidevtools/swagger-parser judges it against the official schema. A document with
+ * references to other files is bundled into one, its references made internal.
+ * Every failure is a finding, never a throw.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { extname } from 'node:path';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { LOAD_CODES } from '../../load/codes.ts';
+import { SourceMap } from '../../load/source.ts';
+import { parseYaml } from '../../load/yaml.ts';
+import { diagnostic, type Diagnostic, type Result } from '../../spec/diagnostics.ts';
+import type { Location } from '../../spec/model.ts';
+import { IMPORT_CODES } from '../codes.ts';
+import { isObject, type Json } from './context.ts';
+
+export interface OpenApiSource {
+  readonly file: string;
+  /** The `openapi` member: 3.0.x or 3.1.x. */
+  readonly openapi: string;
+  readonly version: '3.0' | '3.1';
+  readonly doc: Json;
+  readonly locate: (pointer: string) => Location;
+}
+
+export async function readOpenApi(file: string): Promise<Result<OpenApiSource | undefined>> {
+  const whole: Location = { file, line: 1, column: 1 };
+  const fail = (d: Diagnostic) => ({ value: undefined, diagnostics: [d] });
+  let text: string;
+  try {
+    const info = await stat(file);
+    if (info.isDirectory()) return fail(diagnostic(LOAD_CODES.fileUnreadable, { file, reason: 'it is a directory' }, { location: whole }));
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return fail(diagnostic(LOAD_CODES.fileNotFound, { file }, { location: whole }));
+    return fail(diagnostic(LOAD_CODES.fileUnreadable, { file, reason: code ?? String(error) }, { location: whole }));
+  }
+  const sourceMap = new SourceMap(file, extname(file).toLowerCase() === '.json' ? 'json' : 'yaml');
+  const notOpenApi = (reason: string, pointer = '') => fail(diagnostic(IMPORT_CODES.notOpenApi, { file, reason }, { pointer, location: sourceMap.locate(pointer) }));
+  if (text.trim() === '') return notOpenApi('the file is empty');
+  const parsed = parseYaml(text, { file, language: sourceMap.kind === 'json' ? 'JSON' : 'YAML', sourceMap });
+  if (parsed.data === undefined || parsed.diagnostics.length > 0) return { value: undefined, diagnostics: parsed.diagnostics };
+  const doc = parsed.data;
+  if (!isObject(doc)) return notOpenApi(`its top level is ${Array.isArray(doc) ? 'a list' : doc === null ? 'empty' : `a ${typeof doc}`}, not a map`);
+  if ('swagger' in doc) return notOpenApi(`it is Swagger ${String(doc.swagger)}; convert it to OpenAPI 3 first`, '/swagger');
+  if (!('openapi' in doc)) return notOpenApi("it has no 'openapi' member naming its version");
+  if (typeof doc.openapi !== 'string') return notOpenApi(`its 'openapi' version must be a string ("3.1.0"), not ${JSON.stringify(doc.openapi)}`, '/openapi');
+  const m = /^3\.([01])\.\d+$/.exec(doc.openapi);
+  if (!m) return notOpenApi(`its version is ${doc.openapi}; svcspec imports 3.0.x and 3.1.x`, '/openapi');
+  const version = m[1] === '0' ? '3.0' : '3.1';
+  const invalid = (reason: string, pointer = '') =>
+    fail(diagnostic(IMPORT_CODES.invalid, { file, version: doc.openapi, reason }, { pointer, location: sourceMap.locate(pointer) }));
+  if (!isObject(doc.paths) && !(version === '3.1' && (isObject(doc.webhooks) || isObject(doc.components)))) return invalid("it has no 'paths'");
+  try {
+    await SwaggerParser.validate(file);
+  } catch (error) {
+    const { reason, pointer } = validationReason(error);
+    return invalid(reason, pointer);
+  }
+  let bundled: Json = doc;
+  if (hasExternalRef(doc)) {
+    try {
+      bundled = (await SwaggerParser.bundle(file)) as unknown as Json;
+    } catch (error) {
+      return invalid(validationReason(error).reason);
+    }
+  }
+  return { value: { file, openapi: doc.openapi, version, doc: bundled, locate: (p) => sourceMap.locate(p) }, diagnostics: [] };
+}
+
+/** swagger-parser's message in our words: its first problems, and the pointer of the first. */
+function validationReason(error: unknown): { reason: string; pointer?: string } {
+  const message = error instanceof Error ? error.message : String(error);
+  const lines = message.split('\n').map((l) => l.trim()).filter((l) => l && !/validation failed\.?$/i.test(l));
+  const shown = lines.slice(0, 3).map((l) => l.replace(/\.$/, '').replace(/^#(\/\S*) /, 'at $1, it '));
+  const more = lines.length > 3 ? ` (and ${lines.length - 3} more)` : '';
+  const pointer = /^#(\/\S*)/.exec(lines[0] ?? '')?.[1];
+  return { reason: `${shown.join('; ') || 'it could not be read'}${more}`, ...(pointer ? { pointer: decodeURIComponent(pointer) } : {}) };
+}
+
+function hasExternalRef(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasExternalRef);
+  if (!isObject(value)) return false;
+  if (typeof value.$ref === 'string' && !value.$ref.startsWith('#')) return true;
+  return Object.values(value).some(hasExternalRef);
+}

@@ -1,0 +1,146 @@
+/**
+ * Part 2 from components.schemas: every object schema is a resource, its properties its
+ * fields (./schema.ts). Schemas that are not objects (arrays, strings) are written into the
+ * fields that reference them; schemas used only as error bodies are part 7's shape.
+ * OpenAPI never says which field is a record's id nor who assigns it, so no `id` is written.
+ */
+import type { Resource } from '../../spec/model.ts';
+import { child, pointer } from '../../spec/pointer.ts';
+import { defined } from '../../load/normalize/read.ts';
+import { IMPORT_CODES } from '../codes.ts';
+import { componentOf, isObject, jsonContent, keyName, report, resolve, unique, type ImportContext, type Json } from './context.ts';
+import { mergeAllOf, objectFields, type SchemaScope } from './schema.ts';
+import { isErrorResponse } from './bodies.ts';
+
+export const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+export interface Operation {
+  readonly path: string;
+  readonly method: (typeof OPERATION_METHODS)[number];
+  readonly node: Json;
+  readonly pointer: string;
+  /** Path-level parameters, which every operation of the path shares. */
+  readonly shared: readonly unknown[];
+}
+
+/** Every operation of the document, in its order. */
+export function operations(ctx: ImportContext): Operation[] {
+  const out: Operation[] = [];
+  const paths = isObject(ctx.doc.paths) ? ctx.doc.paths : {};
+  for (const [path, value] of Object.entries(paths)) {
+    const item = resolve(ctx, value, child('/paths', path));
+    if (!item) continue;
+    const shared = Array.isArray(item.node.parameters) ? item.node.parameters : [];
+    for (const method of OPERATION_METHODS) {
+      const node = item.node[method];
+      if (isObject(node)) out.push({ path, method, node, pointer: child(item.pointer, method), shared });
+    }
+  }
+  return out;
+}
+
+export type Role = 'success' | 'request' | 'error';
+
+/** The component schema a body names, directly or as the items of an array. */
+export function bodyComponent(ctx: ImportContext, schema: unknown, at: string): { component: string; array: boolean } | undefined {
+  const direct = componentOf(schema);
+  if (direct !== undefined) {
+    const r = resolve(ctx, schema, at);
+    // A component that is itself an array (`Pets: {type: array, items: Pet}`) names its items.
+    if (r && r.node.type === 'array' && componentOf(r.node.items) !== undefined) return { component: componentOf(r.node.items)!, array: true };
+    return { component: direct, array: false };
+  }
+  if (isObject(schema) && schema.type === 'array' && componentOf(schema.items) !== undefined) return { component: componentOf(schema.items)!, array: true };
+  return undefined;
+}
+
+/** How each component schema is used as a body: for success responses, requests, errors. */
+export function schemaUsage(ctx: ImportContext, ops: readonly Operation[]): Map<string, Set<Role>> {
+  const usage = new Map<string, Set<Role>>();
+  const use = (schema: unknown, at: string, role: Role) => {
+    const found = bodyComponent(ctx, schema, at);
+    if (found) (usage.get(found.component) ?? usage.set(found.component, new Set()).get(found.component)!).add(role);
+  };
+  for (const op of ops) {
+    const body = resolve(ctx, op.node.requestBody, child(op.pointer, 'requestBody'));
+    const json = body && jsonContent(body.node.content);
+    if (json) use(json.schema, child(body.pointer, 'content', json.mediaType, 'schema'), 'request');
+    for (const [status, value] of Object.entries(isObject(op.node.responses) ? op.node.responses : {})) {
+      const response = resolve(ctx, value, child(op.pointer, 'responses', status));
+      const content = response && jsonContent(response.node.content);
+      if (!content) continue;
+      const role: Role = isErrorResponse(op, status) ? 'error' : 'success';
+      use(content.schema, child(response.pointer, 'content', content.mediaType, 'schema'), role);
+    }
+  }
+  return usage;
+}
+
+export interface ImportedResources {
+  readonly resources: Resource[];
+  /** Component schema name -> resource name. */
+  readonly byComponent: Map<string, string>;
+  readonly scope: SchemaScope;
+}
+
+export function importResources(ctx: ImportContext, usage: ReadonlyMap<string, ReadonlySet<Role>>): ImportedResources {
+  const schemas = isObject(ctx.doc.components) && isObject(ctx.doc.components.schemas) ? ctx.doc.components.schemas : {};
+  const byComponent = new Map<string, string>();
+  const taken = new Set<string>();
+  const chosen: [string, Json, string][] = [];
+  for (const [name, value] of Object.entries(schemas)) {
+    const at = child('/components/schemas', name);
+    const r = resolve(ctx, value, at);
+    if (!r) continue;
+    const node = mergeAllOf({ ctx, resources: byComponent }, r.node, r.pointer);
+    const roles = usage.get(name);
+    const isObjectSchema = node.type === 'object' || (node.type === undefined && (isObject(node.properties) || Array.isArray(node.required)));
+    const hasProperties = isObject(node.properties) && Object.keys(node.properties).length > 0;
+    let what: string | undefined;
+    if (roles?.has('error') && !roles.has('success') && !roles.has('request')) what = 'an error body, used only by error responses';
+    else if (!isObjectSchema) what = describe(node);
+    else if (!hasProperties) what = 'an object without named properties';
+    if (what) {
+      report(ctx, IMPORT_CODES.schemaNotResource, { schema: name, what, use: what.startsWith('an error') ? ' (part 7 reads it)' : ' (fields that reference it take its constraints)' }, at);
+      continue;
+    }
+    const resource = unique(keyName(name, 'resource'), taken);
+    taken.add(resource);
+    byComponent.set(name, resource);
+    chosen.push([name, node, r.pointer]);
+  }
+  const scope: SchemaScope = { ctx, resources: byComponent };
+  const resources = chosen.map(([component, node, at]): Resource => {
+    const name = byComponent.get(component)!;
+    const target = pointer('resources', name);
+    return defined({
+      name,
+      plural: name,
+      description: typeof node.description === 'string' ? node.description : undefined,
+      owned: false,
+      fields: objectFields(scope, node, at, { target: child(target, 'fields'), resource: name, stack: [component] }),
+      pointer: target,
+    });
+  });
+  if (resources.length) report(ctx, IMPORT_CODES.resourceId, { resources: listOf(resources.map((r) => r.name)) }, '/components/schemas');
+  return { resources, byComponent, scope };
+}
+
+function describe(node: Json): string {
+  const type = Array.isArray(node.type) ? node.type.join(' or ') : node.type;
+  if (type === 'array') {
+    const items = componentOf(node.items);
+    return items ? `an array of ${items}` : 'an array';
+  }
+  if (typeof type === 'string') return `a ${type}`;
+  if (Array.isArray(node.oneOf) || Array.isArray(node.anyOf)) return 'a choice between schemas';
+  return 'not an object';
+}
+
+/** `a, b and c`; long lists end with how many more. */
+export function listOf(names: readonly string[], max = 8): string {
+  const shown = names.slice(0, max);
+  const rest = names.length - shown.length;
+  if (rest > 0) return `${shown.join(', ')} and ${rest} more`;
+  return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}` : (shown[0] ?? '');
+}

@@ -1,0 +1,297 @@
+/**
+ * Webhook delivery, at least once (docs/events.md "Delivery is at least once"). It runs
+ * apart from request handling: request handlers only append to the event log (in their
+ * write's transaction) and ring the bus; this worker, woken by the bus, by the due time of
+ * the next retry, or by a poll (for changes made by another process, `svcspec webhooks
+ * replay` say), does the rest from the store:
+ *
+ *   fan-out   events after the dispatch cursor become one delivery per subscription that
+ *             existed before the event, wants its type, may see it and has its version;
+ *             the deliveries and the moved cursor commit together
+ *   claim     due deliveries, at most `concurrency` in flight, each leased past its time-out
+ *   attempt   POST, signed; 2xx within the time-out is delivered; 410 disables the
+ *             subscription; anything else is retried with backoff and jitter (Retry-After
+ *             honoured when longer) until the attempts run out, then the delivery is dead
+ *
+ * A slow receiver holds one of the `concurrency` slots, never a request. Nothing is in
+ * memory that a crash could lose: a delivery in flight when the process dies is due again
+ * when its lease runs out, and keeps its webhook-id (the event's id).
+ */
+import { randomBytes } from 'node:crypto';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { FastifyBaseLogger } from 'fastify';
+import { SAFETY } from '../../spec/defaults.ts';
+import type { RetryPolicy, Spec } from '../../spec/model.ts';
+import type { ClaimedDelivery, EventRecord, SubscriptionRecord } from '../../store/events.ts';
+import type { Store } from '../../store/store.ts';
+import type { EventBus } from './emit.ts';
+import { envelope, eventId } from './envelope.ts';
+import { signedHeaders } from './signing.ts';
+import { guardedLookup } from './ssrf.ts';
+import { visibility, type Viewer } from './visibility.ts';
+
+export interface DeliveryOptions {
+  readonly spec: Spec;
+  readonly store: Store;
+  readonly bus: EventBus;
+  readonly now?: () => number;
+  /** Lift the SSRF guard (serve --allow-private-webhooks). */
+  readonly allowPrivate?: boolean;
+  /** Attempts in flight at once, per process. */
+  readonly concurrency?: number;
+  /** How often the store is looked at when nothing rang: other processes' changes. */
+  readonly pollMs?: number;
+  /** Draws the jitter; tests pass a fixed one. */
+  readonly random?: () => number;
+  readonly log?: FastifyBaseLogger;
+}
+
+export const DELIVERY_CONCURRENCY = 8;
+/** A claimed delivery's lease runs this long past its time-out before another claim may take it. */
+const LEASE_GRACE_MS = 1_000;
+/** Events fanned out per transaction. */
+const FAN_OUT_BATCH = 500;
+/** A Retry-After asking for more than a day is read as a day. */
+const RETRY_AFTER_MAX_MS = 86_400_000;
+/** Bytes of a receiver's answer read (and dropped); the rest is cut off. */
+const ANSWER_MAX_BYTES = 64 * 1024;
+
+export class DeliveryWorker {
+  readonly #o: Required<Omit<DeliveryOptions, 'log'>> & { log?: FastifyBaseLogger };
+  readonly #policy: Required<Omit<RetryPolicy, 'pointer' | 'maxDelayMs'>> & { maxDelayMs: number };
+  readonly #timeoutMs: number;
+  readonly #visible: ReturnType<typeof visibility>;
+  readonly #inFlight = new Set<AbortController>();
+  /**
+   * Connections to receivers are kept alive between deliveries. The SSRF guard is in the
+   * lookup of each new connection, so a kept one goes on to the address that was checked.
+   */
+  readonly #agents: { readonly http: HttpAgent; readonly https: HttpsAgent };
+  #running = false;
+  #soon = false;
+  #again = false;
+  #stopped = true;
+  #timer: NodeJS.Timeout | undefined;
+  #unlisten: (() => void) | undefined;
+
+  constructor(options: DeliveryOptions) {
+    this.#o = { now: Date.now, allowPrivate: false, concurrency: DELIVERY_CONCURRENCY, pollMs: 1_000, random: Math.random, ...options };
+    const retry = options.spec.events.retry ?? SAFETY.retry;
+    this.#policy = { attempts: Math.max(1, retry.attempts), backoff: retry.backoff, initialDelayMs: retry.initialDelayMs, maxDelayMs: retry.maxDelayMs ?? Number.POSITIVE_INFINITY };
+    this.#timeoutMs = options.spec.events.webhooks?.timeoutMs ?? SAFETY.webhookTimeoutMs;
+    this.#visible = visibility(options.spec);
+    const agent = { keepAlive: true, maxSockets: this.#o.concurrency, maxFreeSockets: this.#o.concurrency };
+    this.#agents = { http: new HttpAgent(agent), https: new HttpsAgent(agent) };
+  }
+
+  start(): void {
+    if (!this.#stopped) return;
+    this.#stopped = false;
+    this.#unlisten = this.#o.bus.listen(() => this.wake());
+    this.wake();
+  }
+
+  /** Stops claiming; attempts in flight are cut off unsettled, so their leases bring them back after a restart. */
+  stop(): void {
+    this.#stopped = true;
+    this.#unlisten?.();
+    if (this.#timer) clearTimeout(this.#timer);
+    for (const c of this.#inFlight) c.abort();
+    this.#agents.http.destroy();
+    this.#agents.https.destroy();
+  }
+
+  wake(): void {
+    if (this.#stopped) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    this.#running = true;
+    void this.#run();
+  }
+
+  /** One wake for every attempt that ends in this turn: their free slots are claimed together. */
+  #wakeSoon(): void {
+    if (this.#soon) return;
+    this.#soon = true;
+    setImmediate(() => {
+      this.#soon = false;
+      this.wake();
+    });
+  }
+
+  async #run(): Promise<void> {
+    try {
+      do {
+        this.#again = false;
+        if (await this.#fanOut()) this.#again = true;
+        await this.#claim();
+      } while (this.#again && !this.#stopped);
+    } catch (err) {
+      // The store failed (a locked or closed database): logged, and tried again at the next poll.
+      if (!this.#stopped) this.#o.log?.error({ err }, 'webhook delivery: the store failed');
+    } finally {
+      this.#running = false;
+      if (!this.#stopped) await this.#schedule().catch(() => undefined);
+    }
+  }
+
+  /** Fans out one batch; true when there may be more. */
+  async #fanOut(): Promise<boolean> {
+    const { store } = this.#o;
+    const subscriptions = (await store.events.listSubscriptions()).filter((s) => s.status === 'enabled');
+    // Nobody to deliver to: nothing is written. A subscription made later receives only the
+    // events after it (createdSeq), so the cursor can start there instead of catching up.
+    if (subscriptions.length === 0) return false;
+    const at = await store.events.dispatched();
+    const from = Math.max(at, Math.min(...subscriptions.map((s) => s.createdSeq)));
+    const batch = await store.events.after(from, FAN_OUT_BATCH);
+    if (batch.length === 0) return false;
+    const now = this.#o.now();
+    const deliveries = [];
+    for (const event of batch) {
+      for (const s of subscriptions) {
+        if (wants(s, event) && this.#visible(event, viewerOf(s))) deliveries.push({ id: `dlv_${randomBytes(12).toString('base64url')}`, subscriptionId: s.id, eventSeq: event.seq, createdAt: now });
+      }
+    }
+    await store.events.fanOut(at, (batch.at(-1) as EventRecord).seq, deliveries);
+    // Moved by us or by another process: either way there may be more after it.
+    return true;
+  }
+
+  async #claim(): Promise<void> {
+    const free = this.#o.concurrency - this.#inFlight.size;
+    if (free <= 0 || this.#stopped) return;
+    const now = this.#o.now();
+    const claimed = await this.#o.store.events.claimDue(now, free, now + this.#timeoutMs + LEASE_GRACE_MS);
+    for (const c of claimed) this.#attempt(c);
+  }
+
+  async #schedule(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    const due = await this.#o.store.events.nextDue();
+    const wait = due === undefined ? this.#o.pollMs : Math.min(this.#o.pollMs, Math.max(0, due - this.#o.now()));
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => this.wake(), wait);
+    // The listening server keeps the process alive, not this timer.
+    this.#timer.unref();
+  }
+
+  #attempt(c: ClaimedDelivery): void {
+    const abort = new AbortController();
+    this.#inFlight.add(abort);
+    void this.#deliver(c, abort)
+      .catch((err) => this.#o.log?.error({ err }, 'webhook delivery: settling an attempt failed'))
+      .finally(() => {
+        this.#inFlight.delete(abort);
+        this.#wakeSoon();
+      });
+  }
+
+  async #deliver(c: ClaimedDelivery, abort: AbortController): Promise<void> {
+    const { spec, store } = this.#o;
+    const { delivery, event, subscription } = c;
+    const at = this.#o.now();
+    const body = envelope(spec, event, subscription.apiVersion);
+    const id = eventId(event);
+    const headers: Record<string, string> = {
+      'content-type': body.contentType,
+      'user-agent': 'svcspec-webhooks',
+      ...(spec.events.webhooks?.signing === 'standard-webhooks' ? signedHeaders(subscription.secrets, id, at, body.text) : { 'webhook-id': id }),
+    };
+    const answer = await post(subscription.url, headers, body.text, this.#timeoutMs, abort.signal, this.#o.allowPrivate, this.#agents);
+    // Stopped mid-attempt: leave the delivery leased, to be attempted again after a restart.
+    if (this.#stopped) return;
+    const attempts = delivery.attempts + 1;
+    const done = this.#o.now();
+    if (answer.status !== undefined && answer.status >= 200 && answer.status < 300) {
+      await store.events.settle(delivery.id, { status: 'delivered', attempts, lastStatus: answer.status, deliveredAt: done });
+      return;
+    }
+    const lastError = answer.error ?? `the receiver answered ${answer.status}`;
+    if (answer.status === 410) {
+      // RFC 9110 §15.5.11: gone for good. The subscription stops; its deliveries wait, listed.
+      await store.events.changeSubscription(subscription.id, { status: 'disabled', disabledReason: `${subscription.url} answered 410 Gone` });
+      await store.events.settle(delivery.id, { status: 'dead', attempts, lastStatus: 410, lastError });
+      return;
+    }
+    const status = answer.status !== undefined ? { lastStatus: answer.status } : {};
+    if (attempts >= this.#policy.attempts) {
+      await store.events.settle(delivery.id, { status: 'dead', attempts, ...status, lastError });
+      return;
+    }
+    const wait = Math.max(this.#backoff(attempts), answer.retryAfterMs ?? 0);
+    await store.events.settle(delivery.id, { status: 'pending', attempts, nextAttemptAt: done + wait, ...status, lastError });
+  }
+
+  /** The wait after the n-th failed attempt: the policy's, capped, from the upper half ("equal jitter"). */
+  #backoff(n: number): number {
+    const p = this.#policy;
+    const full = Math.min(p.maxDelayMs, p.backoff === 'fixed' ? p.initialDelayMs : p.initialDelayMs * 2 ** (n - 1));
+    return Math.round(full / 2 + (this.#o.random() * full) / 2);
+  }
+}
+
+function wants(s: SubscriptionRecord, event: EventRecord): boolean {
+  if (event.seq <= s.createdSeq) return false;
+  if (s.events.length > 0 && !s.events.includes(event.name)) return false;
+  return Object.hasOwn(event.payloads, s.apiVersion ?? '');
+}
+
+function viewerOf(s: SubscriptionRecord): Viewer {
+  return s.principal === undefined ? 'operator' : { principal: s.principal, scopes: s.scopes ?? [] };
+}
+
+interface Answer {
+  readonly status?: number;
+  readonly retryAfterMs?: number;
+  readonly error?: string;
+}
+
+/** One POST; never throws: a failure to connect, a time-out or a refusal is an answer without a status. */
+function post(url: string, headers: Record<string, string>, body: string, timeoutMs: number, stop: AbortSignal, allowPrivate: boolean, agents: { readonly http: HttpAgent; readonly https: HttpsAgent }): Promise<Answer> {
+  return new Promise((resolve) => {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return resolve({ error: `'${url}' is not a URL` });
+    }
+    const https = target.protocol === 'https:';
+    const send = https ? httpsRequest : httpRequest;
+    const signal = AbortSignal.any([stop, AbortSignal.timeout(timeoutMs)]);
+    const req = send(target, {
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      signal,
+      agent: https ? agents.https : agents.http,
+      ...(allowPrivate ? {} : { lookup: guardedLookup }),
+    });
+    req.on('response', (res: IncomingMessage) => {
+      let read = 0;
+      res.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > ANSWER_MAX_BYTES) res.destroy();
+      });
+      const settle = () => resolve({ status: res.statusCode ?? 0, ...retryAfter(res.headers['retry-after']) });
+      res.on('end', settle);
+      res.on('close', settle);
+      res.on('error', settle);
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      const timedOut = signal.aborted && !stop.aborted;
+      resolve({ error: timedOut ? `no answer within ${timeoutMs} ms` : err.code === 'ESSRF' ? err.message : `${err.code ?? 'error'}: ${err.message}` });
+    });
+    req.end(body);
+  });
+}
+
+/** RFC 9110 §10.2.3: delay-seconds or an HTTP date. */
+function retryAfter(value: string | undefined): { retryAfterMs?: number } {
+  if (value === undefined) return {};
+  const seconds = /^\s*(\d+)\s*$/.exec(value);
+  const ms = seconds ? Number(seconds[1]) * 1000 : Date.parse(value) - Date.now();
+  return Number.isFinite(ms) && ms > 0 ? { retryAfterMs: Math.min(ms, RETRY_AFTER_MAX_MS) } : {};
+}

@@ -1,0 +1,66 @@
+/** `svcspec import` as a real process: output to a file or stdout, findings on stderr, exit codes. */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { cli, ROOT } from '../support/child-server.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'svcspec-import-cli-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const PETSTORE = join(ROOT, 'test/import/fixtures/petstore.yaml');
+const FINDING = /^\S+:\d+:\d+: (error|warning|info): .+ \[[a-z0-9-]+\]$/;
+
+test('cli: svcspec import writes the spec, prints its findings to stderr as export does, and check loads it', () => {
+  const out = join(dir, 'specs', 'petstore.yaml');
+  const r = cli(['import', PETSTORE, '-o', out]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, '');
+  const lines = r.stderr.trim().split('\n');
+  assert.equal(lines.at(-1), `svcspec: wrote ${out}. Next: svcspec check ${out}`);
+  for (const line of lines.slice(0, -1)) assert.match(line, FINDING);
+  assert.ok(lines.some((l) => l.startsWith(`${PETSTORE}:`) && l.endsWith('[import-part-gap]') && l.includes('Part 3, States and transitions')));
+  const text = readFileSync(out, 'utf8');
+  assert.match(text, /^# Imported by 'svcspec import' from /);
+  assert.match(text, /\nresources:\n {2}pet:\n {4}plural: pets\n/);
+  // Every gap and partial part is reported by check, which --allow-gaps accepts: nothing is wrong, much is missing.
+  const check = cli(['check', out, '--allow-gaps']);
+  assert.equal(check.status, 0, check.stdout + check.stderr);
+  assert.match(check.stdout, /0 errors, \d+ warnings, 5 gaps/);
+});
+
+test('cli: svcspec import writes YAML to stdout, and JSON with --format json or a .json output', () => {
+  const yaml = cli(['import', PETSTORE]);
+  assert.equal(yaml.status, 0);
+  assert.match(yaml.stdout, /\nsvcspec: 1\n/);
+  const json = cli(['import', PETSTORE, '--format', 'json']);
+  assert.equal(json.status, 0);
+  assert.equal(JSON.parse(json.stdout).resources.pet.plural, 'pets');
+  const out = join(dir, 'petstore.json');
+  assert.equal(cli(['import', PETSTORE, '-o', out]).status, 0);
+  assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')).states, {});
+});
+
+test('cli: svcspec import refuses what it cannot read with exit 2 and a plain message, never a stack', () => {
+  const broken = join(dir, 'broken.yaml');
+  writeFileSync(broken, 'openapi: 3.0.3\ninfo: [unclosed\n');
+  const swagger = join(dir, 'swagger.json');
+  writeFileSync(swagger, JSON.stringify({ swagger: '2.0', info: { title: 'T', version: '1' }, paths: {} }));
+  const cases: [string[], RegExp][] = [
+    [['import', join(dir, 'missing.yaml')], /There is no file '.*missing\.yaml'\. \[file-not-found\]/],
+    [['import', broken], /broken\.yaml:\d+:\d+: error: YAML syntax: .+ \[syntax-error\]/],
+    [['import', swagger], /is not an OpenAPI 3\.0 or 3\.1 document: it is Swagger 2\.0; convert it to OpenAPI 3 first\. \[import-not-openapi\]/],
+    [['import', join(ROOT, 'examples/library.yaml')], /is not an OpenAPI 3\.0 or 3\.1 document: it has no 'openapi' member naming its version\. \[import-not-openapi\]/],
+    [['import', PETSTORE, '--format', 'xml'], /--format must be one of yaml, json; 'xml' is not\./],
+    [['import'], /svcspec: /],
+  ];
+  for (const [args, message] of cases) {
+    const r = cli(args);
+    assert.equal(r.status, 2, `${args.join(' ')}\n${r.stderr}`);
+    assert.match(r.stderr, message);
+    assert.doesNotMatch(r.stderr, /\n\s+at |internal error/);
+    assert.equal(r.stdout, '');
+  }
+  assert.match(cli(['import', broken]).stderr, /svcspec: cannot import '.*broken\.yaml': it could not be read as an OpenAPI 3\.0 or 3\.1 document\./);
+  assert.equal(existsSync(join(dir, 'missing.yaml')), false);
+});

@@ -1,0 +1,282 @@
+/**
+ * The import's mapping, case by case, on small documents: fields and their constraints in
+ * OpenAPI 3.0 and 3.1 (nullable, exclusive bounds, $ref siblings), what cannot be expressed,
+ * security schemes and requirements, the error shape, and input that is not OpenAPI at all.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { importOpenApi } from '../../src/import/index.ts';
+import type { Diagnostic } from '../../src/spec/diagnostics.ts';
+import type { Field, Spec } from '../../src/spec/model.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'svcspec-import-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+
+function write(text: string, ext = 'yaml'): string {
+  const file = join(dir, `doc${n++}.${ext}`);
+  writeFileSync(file, text);
+  return file;
+}
+
+async function run(text: string): Promise<{ spec: Spec; findings: readonly Diagnostic[] }> {
+  const r = await importOpenApi(write(text));
+  assert.ok(r.value, r.diagnostics.map((d) => `${d.code} ${d.message}`).join('\n'));
+  return { spec: r.value.spec, findings: r.diagnostics };
+}
+
+const fieldOf = (spec: Spec, resource: string, name: string): Field | undefined => spec.resources.find((r) => r.name === resource)?.fields.find((f) => f.name === name);
+const codes = (findings: readonly Diagnostic[], code: string) => findings.filter((f) => f.code === code).map((f) => f.message);
+
+const THING_PATHS = `
+paths:
+  /things:
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Thing' } } } }
+      responses: { '201': { description: Created, content: { application/json: { schema: { $ref: '#/components/schemas/Thing' } } } } }
+`;
+
+test('import 3.0: types, formats, enums, bounds, lengths, patterns, required, readOnly, writeOnly, defaults, descriptions', async () => {
+  const { spec, findings } = await run(`openapi: 3.0.3
+info: { title: Things, version: '1' }
+${THING_PATHS}
+components:
+  schemas:
+    Thing:
+      type: object
+      required: [id, name, secret]
+      properties:
+        id: { type: string, format: uuid, readOnly: true }
+        name: { type: string, minLength: 1, maxLength: 80, pattern: '^[a-z]+$', description: The name. }
+        secret: { type: string, writeOnly: true }
+        price: { type: number, minimum: 0, exclusiveMinimum: true, maximum: 100, multipleOf: 0.01 }
+        note: { type: string, nullable: true, default: hi }
+        kind: { type: string, enum: [a, b] }
+        tags: { type: array, minItems: 1, maxItems: 5, uniqueItems: true, items: { type: string, maxLength: 10 } }
+        size: { $ref: '#/components/schemas/Size', description: Ignored in 3.0. }
+        extra: { allOf: [{ $ref: '#/components/schemas/Base' }, { type: object, properties: { more: { type: boolean } } }] }
+    Size: { type: integer, minimum: 1, description: A size. }
+    Base: { type: object, required: [a], properties: { a: { type: string } } }
+`);
+  const f = (name: string) => fieldOf(spec, 'thing', name)!;
+  // readOnly + required: required in responses only (OAS 3.0.3), so not what a client must send.
+  assert.deepEqual([f('id').readOnly, f('id').required, f('id').format], [true, false, 'uuid']);
+  assert.deepEqual([f('name').required, f('name').minLength, f('name').maxLength, f('name').pattern, f('name').description], [true, 1, 80, '^[a-z]+$', 'The name.']);
+  assert.deepEqual([f('secret').writeOnly, f('secret').required], [true, true]);
+  // 3.0's boolean exclusiveMinimum makes minimum exclusive.
+  assert.deepEqual([f('price').exclusiveMinimum, f('price').minimum, f('price').maximum, f('price').multipleOf], [0, undefined, 100, 0.01]);
+  assert.deepEqual([f('note').nullable, f('note').default, f('note').hasDefault], [true, 'hi', true]);
+  assert.deepEqual(f('kind').enum, ['a', 'b']);
+  assert.deepEqual([f('tags').minItems, f('tags').maxItems, f('tags').uniqueItems, f('tags').items?.type, f('tags').items?.maxLength], [1, 5, true, 'string', 10]);
+  // A $ref to a non-object schema takes its constraints; 3.0 ignores the siblings of $ref.
+  assert.deepEqual([f('size').type, f('size').minimum, f('size').description], ['integer', 1, 'A size.']);
+  // allOf: properties and required lists united.
+  assert.deepEqual(f('extra').properties?.map((p) => [p.name, p.type, p.required]), [['a', 'string', true], ['more', 'boolean', false]]);
+  assert.deepEqual(spec.resources.map((r) => r.name), ['thing', 'base']);
+  assert.equal(codes(findings, 'import-schema-not-resource').length, 1);
+  assert.deepEqual(spec.endpoints.map((e) => `${e.id} ${e.path}`), ['thing.create /things']);
+});
+
+test('import 3.1: type arrays with null, numeric exclusive bounds, const, $ref siblings; nullable is not a 3.1 keyword', async () => {
+  const { spec, findings } = await run(`openapi: 3.1.0
+info: { title: Things, version: '1' }
+${THING_PATHS}
+components:
+  schemas:
+    Thing:
+      type: object
+      properties:
+        note: { type: [string, 'null'], maxLength: 5 }
+        price: { type: number, exclusiveMinimum: 0, exclusiveMaximum: 10 }
+        legacy: { type: string, nullable: true }
+        kind: { const: fixed }
+        size: { $ref: '#/components/schemas/Size', description: The thing's size. }
+        multi: { type: [string, integer] }
+    Size: { type: integer, minimum: 1, description: A size. }
+`);
+  const f = (name: string) => fieldOf(spec, 'thing', name);
+  assert.deepEqual([f('note')?.type, f('note')?.nullable, f('note')?.maxLength], ['string', true, 5]);
+  assert.deepEqual([f('price')?.exclusiveMinimum, f('price')?.exclusiveMaximum], [0, 10]);
+  assert.equal(f('legacy')?.nullable, undefined);
+  assert.equal(codes(findings, 'import-nullable-ignored').length, 1);
+  assert.deepEqual([f('kind')?.type, f('kind')?.enum], ['string', ['fixed']]);
+  assert.deepEqual([f('size')?.minimum, f('size')?.description], [1, "The thing's size."]);
+  assert.equal(f('multi'), undefined);
+  assert.match(codes(findings, 'import-schema-inexpressible').join('\n'), /'multi' of 'thing' uses several types \(string, integer\)/);
+});
+
+test('import: what a field cannot say is reported where it stands, and the rest kept', async () => {
+  const text = `openapi: 3.0.3
+info: { title: Things, version: '1' }
+${THING_PATHS}
+components:
+  schemas:
+    Thing:
+      type: object
+      properties:
+        code: { type: string, format: phone }
+        choice: { oneOf: [{ type: string }, { type: integer }] }
+        either: { anyOf: [{ type: string, maxLength: 3 }, { type: string, format: email }] }
+        '@type': { type: string }
+        labels: { type: object, additionalProperties: { type: string } }
+        free: {}
+`;
+  const { spec, findings } = await run(text);
+  const f = (name: string) => fieldOf(spec, 'thing', name);
+  assert.deepEqual([f('code')?.type, f('code')?.format], ['string', undefined]);
+  assert.match(codes(findings, 'import-format-unknown')[0], /'code' of 'thing' has the format 'phone'/);
+  assert.equal(f('choice'), undefined);
+  assert.equal(f('either')?.type, 'string');
+  assert.equal(f('@type'), undefined);
+  assert.match(codes(findings, 'import-field-name')[0], /'@type'/);
+  assert.equal(f('labels')?.type, 'object');
+  assert.equal(f('free'), undefined);
+  const inexpressible = codes(findings, 'import-schema-inexpressible').join('\n');
+  for (const what of ['oneOf of string, integer', 'anyOf', 'additionalProperties', 'no type']) assert.ok(inexpressible.includes(what), what);
+  const located = findings.find((d) => d.code === 'import-format-unknown');
+  assert.equal(located?.pointer, '/components/schemas/Thing/properties/code/format');
+  const lines = text.split('\n');
+  const line = lines.findIndex((l) => l.includes('format: phone'));
+  assert.deepEqual([located?.location?.line, located?.location?.column], [line + 1, lines[line].indexOf('phone') + 1]);
+});
+
+test('import: paths become CRUD where they are, explicit endpoints otherwise, other parameters and methods reported', async () => {
+  const { spec, findings } = await run(`openapi: 3.0.3
+info: { title: Shop, version: '1' }
+paths:
+  /orders:
+    get: { operationId: listOrders, responses: { '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Order' } } } } } } }
+  /orders/{orderId}:
+    patch:
+      requestBody: { content: { application/json: { schema: { type: object, properties: { note: { type: string } } } } } }
+      responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } } }
+    head: { responses: { '200': { description: OK } } }
+  /orders/{orderId}/cancel:
+    post: { operationId: cancelOrder, responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } } } }
+  /customers/{customerId}/orders:
+    get:
+      parameters: [{ name: customerId, in: path, required: true, schema: { type: string } }, { name: since, in: query, schema: { type: string } }]
+      responses: { '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Order' } } } } } }
+components:
+  schemas:
+    Order: { type: object, properties: { id: { type: integer, readOnly: true }, note: { type: string } } }
+`);
+  assert.deepEqual(spec.endpoints.map((e) => `${e.id} ${e.method} ${e.path}`), [
+    'order.list GET /orders', 'order.update PATCH /orders/{id}', 'order.cancelOrder POST /orders/{id}/cancel', 'order.getCustomersOrders GET /customers/{customerId}/orders',
+  ]);
+  const update = spec.endpoints.find((e) => e.id === 'order.update')!;
+  assert.deepEqual(update.request, { kind: 'fields', fields: ['note'] });
+  assert.equal(spec.resources[0].plural, 'orders');
+  assert.match(codes(findings, 'import-method-unsupported')[0], /^HEAD \/orders\/\{orderId\}/);
+  assert.match(codes(findings, 'import-parameters')[0], /path customerId, query since/);
+  assert.match(codes(findings, 'import-endpoint-named').join('\n'), /POST \/orders\/\{orderId\}\/cancel is not a standard operation of 'order'; it is written as the endpoint 'order.cancelOrder'/);
+});
+
+test('import: security schemes and requirements become part 5; what the format lacks is reported', async () => {
+  const { spec, findings } = await run(`openapi: 3.0.3
+info: { title: Notes, version: '1' }
+security: [{ jwt: [] }]
+paths:
+  /notes:
+    get: { security: [], responses: { '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Note' } } } } } } }
+    post:
+      security: [{ oauth: [notes:write] }]
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Note' } } } }
+      responses: { '201': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Note' } } } } }
+  /notes/{id}:
+    get:
+      security: [{ key: [], jwt: [] }]
+      responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Note' } } } } }
+components:
+  schemas:
+    Note: { type: object, properties: { title: { type: string } } }
+  securitySchemes:
+    key: { type: apiKey, in: query, name: api_key }
+    jwt: { type: http, scheme: bearer, bearerFormat: JWT }
+    oauth: { type: oauth2, flows: { clientCredentials: { tokenUrl: /oauth/token, scopes: { 'notes:write': Write notes } } } }
+    session: { type: apiKey, in: cookie, name: sid }
+`);
+  const auth = spec.authentication;
+  assert.deepEqual(auth.schemes.map((s) => s.type === 'apiKey' ? [s.name, s.in, s.param] : s.type === 'bearer' ? [s.name, s.tokens] : s.type === 'oauth2' ? [s.name, s.tokenPath] : [s.name]), [
+    ['key', 'query', 'api_key'], ['jwt', 'jwt'], ['oauth', '/oauth/token'],
+  ]);
+  assert.deepEqual(auth.scopes.map((s) => [s.name, s.description]), [['notes:write', 'Write notes']]);
+  assert.deepEqual(auth.defaultScopes, []);
+  const by = (id: string) => spec.endpoints.find((e) => e.id === id)!.auth;
+  assert.deepEqual(by('note.list'), { public: true, schemes: [], scopes: [] });
+  assert.deepEqual(by('note.create')?.scopes, ['notes:write']);
+  assert.deepEqual(by('note.read'), { public: false, schemes: ['key', 'jwt', 'oauth'], scopes: [] });
+  assert.match(codes(findings, 'import-auth-scheme')[0], /'session' \(an API key in a cookie\)/);
+  assert.match(codes(findings, 'import-auth-combined')[0], /GET \/notes\/\{id\} requires key and jwt together/);
+  assert.equal(codes(findings, 'import-auth-schemes').length, 2);
+});
+
+test('import: an RFC 9457 error body with a code member is the problem shape; OpenAPI statuses are no codes', async () => {
+  const { spec, findings } = await run(`openapi: 3.0.3
+info: { title: Notes, version: '1' }
+paths:
+  /notes:
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Note' } } } }
+      responses:
+        '201': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Note' } } } }
+        '422': { $ref: '#/components/responses/Problem' }
+        '409': { $ref: '#/components/responses/Problem' }
+components:
+  responses:
+    Problem: { description: Refused, content: { application/problem+json: { schema: { $ref: '#/components/schemas/Problem' } } } }
+  schemas:
+    Note: { type: object, properties: { title: { type: string } } }
+    Problem: { type: object, properties: { type: { type: string }, title: { type: string }, status: { type: integer }, detail: { type: string }, code: { type: string } } }
+`);
+  assert.equal(spec.errors.shape?.kind, 'problem');
+  assert.deepEqual(spec.errors.catalog, []);
+  assert.match(codes(findings, 'import-error-codes')[0], /\(409, 422\)/);
+  assert.deepEqual(spec.endpoints[0].responses.map((r) => [r.status, r.body]), [[201, 'resource'], [409, 'error'], [422, 'error']]);
+  assert.deepEqual(spec.resources.map((r) => r.name), ['note']);
+});
+
+test('import: input that is not an OpenAPI 3.0/3.1 document is refused with a clear finding', async () => {
+  const cases: [string, string, RegExp, number?][] = [
+    ['swagger: "2.0"\ninfo: { title: T, version: "1" }\npaths: {}\n', 'import-not-openapi', /it is Swagger 2\.0; convert it to OpenAPI 3 first/, 1],
+    ['openapi: 3.0\ninfo: { title: T, version: "1" }\npaths: {}\n', 'import-not-openapi', /must be a string \("3\.1\.0"\), not 3/, 1],
+    ['openapi: 3.2.0\ninfo: { title: T, version: "1" }\npaths: {}\n', 'import-not-openapi', /its version is 3\.2\.0/],
+    ['svcspec: 1\npurpose: { name: X }\n', 'import-not-openapi', /has no 'openapi' member/],
+    ['- a\n- b\n', 'import-not-openapi', /its top level is a list, not a map/],
+    ['', 'import-not-openapi', /the file is empty/],
+    ['openapi: 3.0.3\ninfo: { title: T, version: "1" }\npaths:\n  /a:\n    get: { summary: no responses }\n', 'import-openapi-invalid', /at \/paths\/~1a\/get, it must have required property 'responses'/, 5],
+    ['openapi: 3.0.3\ninfo: { title: T, version: "1" }\n', 'import-openapi-invalid', /it has no 'paths'/],
+    ['openapi: 3.0.3\ninfo: [unclosed\n', 'syntax-error', /YAML syntax/],
+  ];
+  for (const [text, code, message, line] of cases) {
+    const r = await importOpenApi(write(text));
+    assert.equal(r.value, undefined, text);
+    assert.equal(r.diagnostics.length, 1, text);
+    const [d] = r.diagnostics;
+    assert.equal(d.code, code, text);
+    assert.equal(d.severity, 'error');
+    assert.match(d.message, message);
+    if (line !== undefined) assert.equal(d.location?.line, line, text);
+  }
+  const missing = await importOpenApi(join(dir, 'nope.yaml'));
+  assert.deepEqual(missing.diagnostics.map((d) => d.code), ['file-not-found']);
+  const folder = await importOpenApi(dir);
+  assert.deepEqual(folder.diagnostics.map((d) => d.code), ['file-unreadable']);
+});
+
+test('import: a JSON document reads as well as YAML, with positions', async () => {
+  const file = write(JSON.stringify({
+    openapi: '3.1.0', info: { title: 'J', version: '1' },
+    paths: { '/items': { get: { responses: { 200: { description: 'OK', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Item' } } } } } } } } },
+    components: { schemas: { Item: { type: 'object', properties: { name: { type: 'string' } } } } },
+  }, null, 2), 'json');
+  const r = await importOpenApi(file);
+  assert.ok(r.value);
+  assert.deepEqual(r.value.spec.endpoints.map((e) => e.id), ['item.list']);
+  const page = r.diagnostics.find((d) => d.code === 'import-list-page');
+  assert.equal(page?.location?.file, file);
+  assert.ok((page?.location?.line ?? 0) > 1);
+});
