@@ -62,8 +62,27 @@ export interface RunOptions {
   readonly onWait?: (ms: number, url: string) => void;
   /** How to wait out a rate limit (default: a timer). */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** The implementation's clock, for the checks of the times it writes (default: this machine's). Tests that move its clock instead of waiting (`sleep`) pass it. */
+  readonly now?: () => number;
   readonly onResult?: (result: CheckResult) => void;
+  /** Part 6: the webhook receiver and how long to wait for an event. */
+  readonly events?: EventRunOptions;
 }
+
+/** How the events part listens (docs/events.md is the convention it checks). */
+export interface EventRunOptions {
+  /** How long an event may take to arrive after the change that triggers it (ms; default 10 s). */
+  readonly timeoutMs?: number;
+  /** The host name put in the receiver's URL when the implementation runs elsewhere; the receiver then listens on every interface. */
+  readonly callbackHost?: string;
+  /** The receiver's port (default: any free one). */
+  readonly callbackPort?: number;
+  /** With `subscriptions: config`: the secret of the subscription the operator registered for the receiver. */
+  readonly webhookSecret?: string;
+}
+
+/** The tester's own time-out for an event to arrive; the spec's webhook timeout is the receiver's, not this. */
+export const DEFAULT_EVENT_TIMEOUT_MS = 10_000;
 
 export class TestContext {
   readonly spec: Spec;
@@ -76,6 +95,9 @@ export class TestContext {
   readonly resolve: (situation: Situation) => ResolvedSituation;
   /** The version requests are made in, unless a check says otherwise. */
   readonly version?: string;
+  readonly events: EventRunOptions;
+  /** Epoch ms on the implementation's clock (see RunOptions.now). */
+  readonly now: () => number;
   readonly #onResult?: (result: CheckResult) => void;
 
   constructor(options: RunOptions) {
@@ -89,6 +111,8 @@ export class TestContext {
     this.errorShape = options.spec.errors.shape ?? problemShape('/errors/shape');
     this.resolve = resolveSituations(options.spec);
     this.version = workingVersion(options.spec);
+    this.events = options.events ?? {};
+    this.now = options.now ?? Date.now;
     this.#onResult = options.onResult;
   }
 
@@ -120,6 +144,12 @@ export class TestContext {
 
   /** A request in the working version (or the one given), as a principal (or anonymously with null). */
   async call(method: string, path: string, options: RequestOptions & { as?: Principal | null; version?: string | null; retry?: boolean } = {}): Promise<Exchange> {
+    const { url, headers } = this.address(path, options);
+    return this.client.send(method, url, { ...options, headers: { ...headers, ...(options.headers ?? {}) } });
+  }
+
+  /** The path (relative to the base URL) and headers of a request in a version, as a principal: the credentials and the version selector. */
+  address(path: string, options: { as?: Principal | null; version?: string | null } = {}): { url: string; headers: Record<string, string> } {
     const as = options.as === undefined ? this.main : options.as ?? undefined;
     const version = options.version === null ? undefined : options.version ?? this.version;
     const select = this.spec.versioning.select;
@@ -130,16 +160,21 @@ export class TestContext {
       else if (select.by === 'query') url = `${path}${path.includes('?') ? '&' : '?'}${encodeURIComponent(select.name)}=${encodeURIComponent(version)}`;
       else url = `${select.prefix.replace('{version}', encodeURIComponent(version))}${path}`;
     }
-    return this.client.send(method, url, { ...options, headers: { ...headers, ...(options.headers ?? {}) } });
+    return { url, headers };
   }
 
   /** Fields as the working version (or the one given) sees them: since <= version <= until, declared order. */
   fieldsOf(resource: Resource, version: string | undefined = this.version): Field[] {
-    if (version === undefined) return [...resource.fields];
+    return resource.fields.filter((f) => this.inVersion(f, version));
+  }
+
+  /** Whether something with since/until (a field, an event) exists in a version (inclusive bounds; no version: everything). */
+  inVersion(item: { readonly since?: string; readonly until?: string }, version: string | undefined = this.version): boolean {
+    if (version === undefined) return true;
     const order = new Map(this.spec.versioning.versions.map((v, i) => [v.name, i]));
     const at = order.get(version);
-    if (at === undefined) return [...resource.fields];
-    return resource.fields.filter((f) => (f.since === undefined || (order.get(f.since) ?? 0) <= at) && (f.until === undefined || (order.get(f.until) ?? Infinity) >= at));
+    if (at === undefined) return true;
+    return (item.since === undefined || (order.get(item.since) ?? 0) <= at) && (item.until === undefined || (order.get(item.until) ?? Infinity) >= at);
   }
 
   /**

@@ -7,7 +7,8 @@
  *   purpose         nothing to check against an implementation: it is for people
  *   resources       parts/resources.ts     states          parts/states.ts
  *   endpoints       parts/endpoints.ts     authentication  parts/authentication.ts
- *   events          not checked yet (webhooks and streams come with the events issue)
+ *   events          parts/events.ts (docs/events.md): webhooks to the tester's receiver
+ *                   (receiver.ts, signatures verified in signature.ts) and the stream (stream.ts)
  *   errors          parts/errors.ts, and every error met anywhere (expect.ts)
  *   limits          parts/limits.ts        versioning      parts/versioning.ts
  */
@@ -18,12 +19,14 @@ import { DataFactory } from './data.ts';
 import { checkAuthentication } from './parts/authentication.ts';
 import { checkEndpoints } from './parts/endpoints.ts';
 import { checkErrors } from './parts/errors.ts';
+import { checkEvents } from './parts/events.ts';
 import { checkLimits } from './parts/limits.ts';
 import { checkResources } from './parts/resources.ts';
 import { checkStates } from './parts/states.ts';
 import { checkVersioning } from './parts/versioning.ts';
 
-export type { CheckResult, Principal, RunOptions } from './context.ts';
+export type { CheckResult, EventRunOptions, Principal, RunOptions } from './context.ts';
+export { DEFAULT_EVENT_TIMEOUT_MS } from './context.ts';
 export { TransportError } from './http.ts';
 
 export interface ConformanceOptions extends RunOptions {
@@ -50,7 +53,7 @@ const RUNNERS: Readonly<Record<PartName, PartRunner | string>> = {
   states: checkStates,
   endpoints: checkEndpoints,
   authentication: checkAuthentication,
-  events: 'events are not checked yet: webhooks and the event stream come with the events issue',
+  events: checkEvents,
   errors: checkErrors,
   limits: checkLimits,
   versioning: checkVersioning,

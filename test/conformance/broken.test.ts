@@ -82,6 +82,18 @@ const FAULTS: { name: string; part: PartName; rule: RegExp; tweak: (app: Fastify
     },
   },
   {
+    name: 'answers a subscription without its secret',
+    part: 'events',
+    rule: /^webhooks: subscriptions api at \/webhooks/,
+    tweak: (app) => rewrite(app, (url, method, status, body) => (method === 'POST' && url === '/webhooks' && status === 201 ? { body: { ...body, secret: undefined } } : undefined)),
+  },
+  {
+    name: 'resumes its event stream ignoring Last-Event-ID',
+    part: 'events',
+    rule: /^stream: \/events$/,
+    tweak: (app) => app.addHook('onRequest', async (request) => void delete request.headers['last-event-id']),
+  },
+  {
     name: 'answers errors in another shape',
     part: 'errors',
     rule: /error shape/,
@@ -92,8 +104,8 @@ const FAULTS: { name: string; part: PartName; rule: RegExp; tweak: (app: Fastify
 for (const fault of FAULTS) {
   test(`conformance catches a service that ${fault.name}`, async (t) => {
     const spec = await exampleSpec('library.yaml');
-    const { baseUrl, principals, sleep } = await serveForTester(t, spec, fault.tweak);
-    const report = await runConformance({ spec, baseUrl, principals, seed: 7, sleep, only: [fault.part] });
+    const { baseUrl, principals, sleep, now } = await serveForTester(t, spec, fault.tweak);
+    const report = await runConformance({ spec, baseUrl, principals, seed: 7, sleep, now, only: [fault.part], events: { timeoutMs: 2000 } });
     const failed = report.results.filter((r: CheckResult) => r.outcome === 'fail');
     assert.ok(failed.length > 0, `nothing failed in ${fault.part}`);
     assert.ok(failed.some((r) => r.rule && fault.rule.test(r.rule.text) && r.rule.location), `no failure names the rule ${fault.rule}: ${failed.map((r) => `${r.title} [${r.rule?.text}]`).join('; ')}`);

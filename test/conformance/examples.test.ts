@@ -13,13 +13,13 @@ import { serveForTester } from './support.ts';
 for (const file of ['library.yaml', 'helpdesk.yaml', 'orders.yaml']) {
   test(`conformance: svcspec serve ${file} passes every check`, async (t) => {
     const spec = await exampleSpec(file);
-    const { baseUrl, principals, sleep } = await serveForTester(t, spec);
+    const { baseUrl, principals, sleep, now } = await serveForTester(t, spec);
     let waits = 0;
-    const report = await runConformance({ spec, baseUrl, principals, seed: 20261121, sleep, onWait: () => waits++ });
+    const report = await runConformance({ spec, baseUrl, principals, seed: 20261121, sleep, now, onWait: () => waits++ });
     t.diagnostic(`${report.counts.pass} passed, ${report.counts.skip} skipped, ${waits} rate-limit waits, ${report.ms} ms`);
     assert.equal(report.counts.fail, 0, formatHuman(report));
     assert.ok(report.counts.pass > 100, `only ${report.counts.pass} checks passed`);
-    for (const part of ['resources', 'states', 'endpoints', 'authentication', 'errors', 'limits', 'versioning'] as const) {
+    for (const part of ['resources', 'states', 'endpoints', 'authentication', 'events', 'errors', 'limits', 'versioning'] as const) {
       assert.ok(report.results.some((r) => r.part === part && r.outcome === 'pass'), `no check of ${part} passed`);
     }
     assert.ok(report.results.some((r) => r.id.endsWith('.ownership') && r.outcome === 'pass'), 'ownership was checked');

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { defineCommand } from 'citty';
-import { runConformance, TransportError, type Principal } from '../../conformance/index.ts';
+import { runConformance, TransportError, type EventRunOptions, type Principal } from '../../conformance/index.ts';
 import { formatHuman, formatJson, formatJunit } from '../../conformance/report/format.ts';
 import { loadSpec } from '../../load/index.ts';
 import { didYouMean } from '../../spec/diagnostics.ts';
@@ -22,6 +22,10 @@ export default defineCommand({
     report: { type: 'string', description: 'human, json or junit', default: 'human', valueHint: 'human|json|junit' },
     out: { type: 'string', alias: 'o', description: 'Write the report to a file' },
     'max-wait': { type: 'string', description: "Seconds to wait out an implementation's rate limit before retrying once (default 60)", default: '60' },
+    'event-timeout': { type: 'string', description: 'Seconds an event may take to arrive after the change that makes it (default 10)', default: '10', valueHint: 'SECONDS' },
+    'callback-host': { type: 'string', description: "The host name the implementation reaches the tester's webhook receiver by; given, the receiver listens on every interface (default 127.0.0.1, loopback only)", valueHint: 'HOST' },
+    'callback-port': { type: 'string', description: "The webhook receiver's port (default: any free one; fix it for subscriptions: config)", valueHint: 'PORT' },
+    'webhook-secret': { type: 'string', description: 'With subscriptions: config, the secret of the subscription the operator registered for the receiver', valueHint: 'whsec_…' },
   },
   async run({ args }) {
     const baseUrl = args['base-url'];
@@ -31,6 +35,7 @@ export default defineCommand({
     if (!Number.isSafeInteger(seed)) throw new CliError(`--seed must be a whole number; '${args.seed}' is not.`);
     const maxWait = Number(args['max-wait']);
     if (!Number.isFinite(maxWait) || maxWait < 0) throw new CliError(`--max-wait must be a number of seconds; '${args['max-wait']}' is not.`);
+    const events = eventOptions(args['event-timeout'], args['callback-host'], args['callback-port'], args['webhook-secret']);
     const loaded = await loadSpec(args.file);
     const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
     if (!loaded.value || errors.length) {
@@ -49,6 +54,7 @@ export default defineCommand({
       skip: parts('skip', args.skip),
       include: (args.include ?? '').split(',').map((s) => s.trim()).filter(Boolean),
       maxWaitMs: maxWait * 1000,
+      events,
       onWait: (ms, url) => process.stderr.write(`svcspec: rate limited at ${url}; waiting ${Math.ceil(ms / 1000)} s\n`),
       onResult: (r) => {
         done++;
@@ -64,6 +70,16 @@ export default defineCommand({
     return report.counts.fail === 0 && !report.nothingToCheck ? EXIT.ok : EXIT.findings;
   },
 });
+
+function eventOptions(timeout: string, host: string | undefined, port: string | undefined, secret: string | undefined): EventRunOptions {
+  const seconds = Number(timeout);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new CliError(`--event-timeout must be a positive number of seconds; '${timeout}' is not.`);
+  if (host !== undefined && !/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+|[0-9a-fA-F:]+)$/.test(host)) throw new CliError(`--callback-host must be a host name or address; '${host}' is not.`);
+  const portNumber = port === undefined ? undefined : Number(port);
+  if (portNumber !== undefined && (!Number.isInteger(portNumber) || portNumber < 1 || portNumber > 65535)) throw new CliError(`--callback-port must be a port number (1-65535); '${port}' is not.`);
+  if (secret !== undefined && !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret)) throw new CliError("--webhook-secret must be a Standard Webhooks secret, 'whsec_' and base64.");
+  return { timeoutMs: seconds * 1000, ...(host !== undefined ? { callbackHost: host } : {}), ...(portNumber !== undefined ? { callbackPort: portNumber } : {}), ...(secret !== undefined ? { webhookSecret: secret } : {}) };
+}
 
 function parts(option: string, value: string | undefined): PartName[] | undefined {
   if (value === undefined) return undefined;

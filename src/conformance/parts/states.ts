@@ -5,7 +5,7 @@
  * refused with invalid-transition; the state field cannot be written directly.
  */
 import type { Endpoint, Resource, StateMachine, Transition } from '../../spec/model.ts';
-import { Failure, Skip, type TestContext } from '../context.ts';
+import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
 import { expectError, expectSuccess, isObject } from '../expect.ts';
 
@@ -90,23 +90,24 @@ export function routesTo(machine: StateMachine): Map<string, Transition[]> {
   return routes;
 }
 
-function transitionEndpoint(ctx: TestContext, machine: StateMachine, t: Transition): Endpoint | undefined {
+export function transitionEndpoint(ctx: TestContext, machine: StateMachine, t: Transition): Endpoint | undefined {
   return ctx.endpoint(machine.resource, 'transition', t.name);
 }
 
-async function fire(ctx: TestContext, data: DataFactory, resource: Resource, endpoint: Endpoint, t: Transition, id: string) {
-  const as = ctx.principalFor(endpoint);
+/** Sends a transition's request (with the fields it requires), as the given principal or the first that may. */
+export async function fire(ctx: TestContext, data: DataFactory, resource: Resource, endpoint: Endpoint, t: Transition, id: string, by?: Principal) {
+  const as = by ?? ctx.principalFor(endpoint);
   const body = t.requires.length ? await data.valuesFor(resource, t.requires, as) : undefined;
   return ctx.call(endpoint.method, data.itemPath(endpoint, id), { ...(body ? { body } : {}), as: as ?? null });
 }
 
-/** A new record walked to a state through the API. */
-async function recordIn(ctx: TestContext, data: DataFactory, resource: Resource, machine: StateMachine, route: readonly Transition[]): Promise<string> {
-  const made = await data.create(resource);
+/** A new record walked to a state through the API (made and moved by `by`, when given). */
+export async function recordIn(ctx: TestContext, data: DataFactory, resource: Resource, machine: StateMachine, route: readonly Transition[], by?: Principal): Promise<string> {
+  const made = await data.create(resource, by ? { as: by } : {});
   for (const t of route) {
     const endpoint = transitionEndpoint(ctx, machine, t);
     if (!endpoint) throw new Skip(`the state is reached through ${t.name}, which has no endpoint`);
-    const ex = await fire(ctx, data, resource, endpoint, t, made.id);
+    const ex = await fire(ctx, data, resource, endpoint, t, made.id, by);
     if (ex.response.status < 200 || ex.response.status >= 300) throw new Failure(`on the way to the state under test, ${t.name} was refused (${ex.response.status})`, ex);
   }
   return made.id;

@@ -41,11 +41,12 @@ function failure(r: CheckResult): string[] {
 }
 
 function exchangeLines(ex: Exchange): string[] {
-  const clip = (s: string) => (s.length > 300 ? `${s.slice(0, 300)}…` : s);
+  // A body of several lines (an event stream) keeps its lines, each indented; blank ones dropped.
+  const clip = (s: string) => (s.length > 300 ? `${s.slice(0, 300)}…` : s).split(/\r?\n/).filter((l) => l.trim() !== '').map((l) => `          ${l}`);
   const lines = [`request:  ${ex.request.method} ${ex.request.url}`];
-  if (ex.request.body !== undefined) lines.push(`          ${clip(ex.request.body)}`);
+  if (ex.request.body !== undefined) lines.push(...clip(ex.request.body));
   lines.push(`response: ${ex.response.status} ${ex.response.headers['content-type'] ?? ''}`.trimEnd());
-  if (ex.response.text) lines.push(`          ${clip(ex.response.text)}`);
+  if (ex.response.text) lines.push(...clip(ex.response.text));
   return lines;
 }
 
