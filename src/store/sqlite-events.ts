@@ -16,6 +16,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type {
   ClaimedDelivery, DeliveryRecord, DeliveryStatus, EventRecord, EventStore, NewEvent, SubscriptionRecord, SubscriptionSecret, SubscriptionStatus,
 } from './events.ts';
+import { transaction } from './sqlite-sql.ts';
 
 export const EVENTS_DDL = [
   `CREATE TABLE IF NOT EXISTS events (
@@ -93,19 +94,6 @@ export function eventAppender(db: DatabaseSync): (events: readonly NewEvent[]) =
   };
 }
 
-/** Runs `work` in one write transaction (BEGIN IMMEDIATE: the lock is taken up front). */
-function inTransaction<T>(db: DatabaseSync, work: () => T): T {
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    const result = work();
-    db.exec('COMMIT');
-    return result;
-  } catch (error) {
-    if (db.isTransaction) db.exec('ROLLBACK');
-    throw error;
-  }
-}
-
 export function sqliteEvents(db: DatabaseSync, open: () => void): EventStore {
   const p = (sql: string): StatementSync => db.prepare(sql);
   const s = {
@@ -175,7 +163,7 @@ export function sqliteEvents(db: DatabaseSync, open: () => void): EventStore {
     },
     async removeSubscription(id) {
       open();
-      return inTransaction(db, () => {
+      return transaction(db, () => {
         s.removeDeliveriesOf.run(id);
         return Number(s.removeSubscription.run(id).changes) === 1;
       });
@@ -186,7 +174,7 @@ export function sqliteEvents(db: DatabaseSync, open: () => void): EventStore {
     },
     async fanOut(from, to, deliveries) {
       open();
-      return inTransaction(db, () => {
+      return transaction(db, () => {
         const at = Number((s.cursor.get() as { seq: number } | undefined)?.seq ?? 0);
         if (at !== from) return false;
         for (const d of deliveries) s.addDelivery.run(d.id, d.subscriptionId, d.eventSeq, d.createdAt, d.createdAt);
@@ -196,7 +184,7 @@ export function sqliteEvents(db: DatabaseSync, open: () => void): EventStore {
     },
     async claimDue(now, limit, leaseUntil) {
       open();
-      return inTransaction(db, () => {
+      return transaction(db, () => {
         const ids = (s.due.all(now, limit) as { id: string }[]).map((r) => r.id);
         const claimed: ClaimedDelivery[] = [];
         for (const id of ids) {

@@ -5,7 +5,7 @@
  * Values never enter SQL text: they are bound parameters. Identifiers (tables, indexes)
  * are quoted; field names travel as bound JSON paths.
  */
-import type { SQLInputValue } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { ListQuery, ScalarValue } from './store.ts';
 
 const RESOURCE_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
@@ -142,4 +142,17 @@ export function listSql(table: string, query: ListQuery): { sql: string; args: S
 
   const sql = `SELECT ${RECORD_COLUMNS} FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`;
   return { sql, args };
+}
+
+/** Runs work in one write transaction: committed if it returns, rolled back if it throws. */
+export function transaction<T>(db: DatabaseSync, work: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = work();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
 }

@@ -28,7 +28,7 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { GroupCommit } from './sqlite-commit.ts';
 import { CREDENTIALS_DDL, sqliteCredentials } from './sqlite-credentials.ts';
 import { eventAppender, EVENTS_DDL, sqliteEvents } from './sqlite-events.ts';
-import { listSql, ownerIndexName, quoteIdent, RECORD_COLUMNS, tableName } from './sqlite-sql.ts';
+import { listSql, ownerIndexName, quoteIdent, RECORD_COLUMNS, tableName, transaction } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
 import type { EventStore, WriteOptions } from './events.ts';
 import { DuplicateIdError, type ChangeResult, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type RemoveResult, type Store, type StoredRecord } from './store.ts';
@@ -99,19 +99,6 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
 function isUniqueViolation(error: unknown): boolean {
   const code = (error as { errcode?: number }).errcode;
   return code === 2067 || code === 1555;
-}
-
-/** Runs work in one write transaction: committed if it returns, rolled back if it throws. */
-function transaction<T>(db: DatabaseSync, work: () => T): T {
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    const result = work();
-    db.exec('COMMIT');
-    return result;
-  } catch (error) {
-    if (db.isTransaction) db.exec('ROLLBACK');
-    throw error;
-  }
 }
 
 /**
