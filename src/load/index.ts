@@ -22,19 +22,25 @@ export function kindOf(file: string): SourceKind | undefined {
   return undefined;
 }
 
+/** A source file's text, or why it cannot be read (not found, a directory, no permission). */
+export async function readSourceFile(file: string): Promise<string | Diagnostic> {
+  const whole = { file, line: 1, column: 1 };
+  try {
+    const info = await stat(file);
+    if (info.isDirectory()) return diagnostic(LOAD_CODES.fileUnreadable, { file, reason: 'it is a directory' }, { location: whole });
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return diagnostic(LOAD_CODES.fileNotFound, { file }, { location: whole });
+    return diagnostic(LOAD_CODES.fileUnreadable, { file, reason: code ?? String(error) }, { location: whole });
+  }
+}
+
 export async function loadSpec(file: string): Promise<Result<Spec | undefined>> {
   const whole = { file, line: 1, column: 1 };
   const kind = kindOf(file);
-  let text: string;
-  try {
-    const info = await stat(file);
-    if (info.isDirectory()) return fail(diagnostic(LOAD_CODES.fileUnreadable, { file, reason: 'it is a directory' }, { location: whole }));
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return fail(diagnostic(LOAD_CODES.fileNotFound, { file }, { location: whole }));
-    return fail(diagnostic(LOAD_CODES.fileUnreadable, { file, reason: code ?? String(error) }, { location: whole }));
-  }
+  const text = await readSourceFile(file);
+  if (typeof text !== 'string') return fail(text);
   if (!kind) return fail(diagnostic(LOAD_CODES.fileType, { file }, { location: whole }));
   return loadSpecText(text, { file, kind });
 }

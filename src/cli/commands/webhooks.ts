@@ -1,4 +1,5 @@
 import { defineCommand } from 'citty';
+import { eventId } from '../../serve/events/envelope.ts';
 import { addSubscription, enableSubscription, listDeliveries, removeSubscription, replayDelivery, rotateSecret } from '../../serve/events/operator.ts';
 import { presentDelivery, presentSubscription } from '../../serve/events/subscriptions.ts';
 import { openServiceStore } from '../../serve/server.ts';
@@ -76,7 +77,7 @@ export default defineCommand({
         }
         case 'deliveries': {
           const list = check(await listDeliveries(store, id, status as DeliveryStatus | undefined));
-          print(list.map(presentDelivery), list.length === 0 ? 'No deliveries.\n' : list.map((d) => `${d.id}  evt_${d.eventSeq}  ${d.status.padEnd(9)}  attempts ${d.attempts}${d.lastStatus !== undefined ? `  last ${d.lastStatus}` : ''}${d.lastError ? `  ${d.lastError}` : ''}\n`).join(''));
+          print(list.map(presentDelivery), list.length === 0 ? 'No deliveries.\n' : list.map((d) => `${d.id}  ${eventId(d.eventSeq)}  ${d.status.padEnd(9)}  attempts ${d.attempts}${d.lastStatus !== undefined ? `  last ${d.lastStatus}` : ''}${d.lastError ? `  ${d.lastError}` : ''}\n`).join(''));
           break;
         }
         case 'replay': {

@@ -5,10 +5,9 @@
  * references to other files is bundled into one, its references made internal.
  * Every failure is a finding, never a throw.
  */
-import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { LOAD_CODES } from '../../load/codes.ts';
+import { readSourceFile } from '../../load/index.ts';
 import { SourceMap } from '../../load/source.ts';
 import { parseYaml } from '../../load/yaml.ts';
 import { diagnostic, type Diagnostic, type Result } from '../../spec/diagnostics.ts';
@@ -26,18 +25,9 @@ export interface OpenApiSource {
 }
 
 export async function readOpenApi(file: string): Promise<Result<OpenApiSource | undefined>> {
-  const whole: Location = { file, line: 1, column: 1 };
   const fail = (d: Diagnostic) => ({ value: undefined, diagnostics: [d] });
-  let text: string;
-  try {
-    const info = await stat(file);
-    if (info.isDirectory()) return fail(diagnostic(LOAD_CODES.fileUnreadable, { file, reason: 'it is a directory' }, { location: whole }));
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return fail(diagnostic(LOAD_CODES.fileNotFound, { file }, { location: whole }));
-    return fail(diagnostic(LOAD_CODES.fileUnreadable, { file, reason: code ?? String(error) }, { location: whole }));
-  }
+  const text = await readSourceFile(file);
+  if (typeof text !== 'string') return fail(text);
   const sourceMap = new SourceMap(file, extname(file).toLowerCase() === '.json' ? 'json' : 'yaml');
   const notOpenApi = (reason: string, pointer = '') => fail(diagnostic(IMPORT_CODES.notOpenApi, { file, reason }, { pointer, location: sourceMap.locate(pointer) }));
   if (text.trim() === '') return notOpenApi('the file is empty');

@@ -195,7 +195,7 @@ export class DeliveryWorker {
     const { delivery, event, subscription } = c;
     const at = this.#o.now();
     const body = envelope(spec, event, subscription.apiVersion);
-    const id = eventId(event);
+    const id = eventId(event.seq);
     const headers: Record<string, string> = {
       'content-type': body.contentType,
       'user-agent': 'svcspec-webhooks',

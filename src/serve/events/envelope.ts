@@ -14,8 +14,8 @@ export interface Envelope {
 }
 
 /** The event's id everywhere: stream `id:`, `webhook-id`, CloudEvents `id`. */
-export function eventId(event: EventRecord): string {
-  return `evt_${event.seq}`;
+export function eventId(seq: number): string {
+  return `evt_${seq}`;
 }
 
 /** The event's payload in an API version, or undefined when the event is not in it. */
@@ -30,7 +30,7 @@ export function envelope(spec: Spec, event: EventRecord, version: string | undef
   if (spec.events.webhooks?.cloudEvents) {
     const resource = spec.resources.find((r) => r.name === event.resource);
     const source = `/${resource?.plural ?? event.resource}`;
-    const ce = { specversion: '1.0', id: eventId(event), source, type: event.name, subject: event.recordId, time, datacontenttype: 'application/json', data };
+    const ce = { specversion: '1.0', id: eventId(event.seq), source, type: event.name, subject: event.recordId, time, datacontenttype: 'application/json', data };
     return { contentType: 'application/cloudevents+json', text: JSON.stringify(ce) };
   }
   return { contentType: 'application/json', text: JSON.stringify({ type: event.name, timestamp: time, data }) };

@@ -96,7 +96,7 @@ function follow(s: StreamRoute, request: FastifyRequest, body: PassThrough, from
           cursor = event.seq;
           const data = payloadIn(event, version);
           if (data === undefined || !s.visible(event, viewer)) continue;
-          await write(`id: ${eventId(event)}\nevent: ${event.name}\ndata: ${JSON.stringify(data)}\n\n`);
+          await write(`id: ${eventId(event.seq)}\nevent: ${event.name}\ndata: ${JSON.stringify(data)}\n\n`);
         }
         if (batch.length === READ_BATCH) again = true;
       } while (again && !closed);

@@ -21,6 +21,7 @@ import { HttpError } from '../errors.ts';
 import { JSON_TYPE } from '../representation.ts';
 import { createAjv, validationFailed } from '../validation.ts';
 import { violationsOf } from '../violations.ts';
+import { eventId } from './envelope.ts';
 import { newSecret, rotated } from './signing.ts';
 import { refusedUrl } from './ssrf.ts';
 
@@ -58,7 +59,7 @@ export function presentSubscription(s: SubscriptionRecord, secret?: string): Rec
 
 export function presentDelivery(d: DeliveryRecord): Record<string, unknown> {
   return {
-    id: d.id, eventId: `evt_${d.eventSeq}`, status: d.status, attempts: d.attempts,
+    id: d.id, eventId: eventId(d.eventSeq), status: d.status, attempts: d.attempts,
     ...(d.lastStatus !== undefined ? { lastStatus: d.lastStatus } : {}),
     ...(d.lastError !== undefined ? { lastError: d.lastError } : {}),
     ...(d.status === 'pending' && d.nextAttemptAt !== undefined ? { nextAttemptAt: new Date(d.nextAttemptAt).toISOString() } : {}),
