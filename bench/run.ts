@@ -12,6 +12,7 @@
 import { checkBench } from './check.bench.ts';
 import { eventsBench } from './events.bench.ts';
 import { serveBench } from './serve.bench.ts';
+import { testerBench } from './tester.bench.ts';
 
 export interface BenchOutcome {
   readonly name: string;
@@ -23,6 +24,7 @@ const BENCHES: readonly { readonly name: string; readonly run: () => Promise<Ben
   { name: 'check', run: checkBench },
   { name: 'serve', run: serveBench },
   { name: 'events', run: eventsBench },
+  { name: 'tester', run: testerBench },
 ];
 
 async function main(): Promise<number> {

@@ -31,6 +31,8 @@ export interface StartOptions {
    */
   readonly readyFrom: (line: string) => number | undefined;
   readonly timeoutMs?: number;
+  /** Open an IPC channel to the child (child.send / process.on('message')). */
+  readonly ipc?: boolean;
 }
 
 const children = new Set<ChildProcess>();
@@ -58,7 +60,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   const child = spawn(process.execPath, [...options.args], {
     cwd: options.cwd,
     env: options.env ?? process.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
   let err = '';

@@ -65,6 +65,8 @@ export interface RunOptions {
   /** The implementation's clock, for the checks of the times it writes (default: this machine's). Tests that move its clock instead of waiting (`sleep`) pass it. */
   readonly now?: () => number;
   readonly onResult?: (result: CheckResult) => void;
+  /** Told of every request to the implementation and its response, as each completes. */
+  readonly onExchange?: (exchange: Exchange) => void;
   /** Part 6: the webhook receiver and how long to wait for an event. */
   readonly events?: EventRunOptions;
 }
@@ -105,6 +107,7 @@ export class TestContext {
     this.client = new HttpClient(options.baseUrl, options.timeoutMs, options.maxWaitMs);
     if (options.onWait) this.client.onWait = options.onWait;
     if (options.sleep) this.client.sleep = options.sleep;
+    if (options.onExchange) this.client.onExchange = options.onExchange;
     this.principals = options.principals;
     this.draw = new Draw(options.seed);
     this.include = new Set(options.include ?? []);

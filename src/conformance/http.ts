@@ -34,6 +34,10 @@ export class HttpClient {
   readonly maxWaitMs: number;
   /** Told when the client waits for a rate limit. */
   onWait?: (ms: number, url: string) => void;
+  /** Told of every exchange as it completes (a request log, a replay). */
+  onExchange?: (exchange: Exchange) => void;
+  /** The rate-limit waits so far: how many, and how long in all (ms), as asked of `sleep`. */
+  readonly waited = { count: 0, ms: 0 };
   /** How to wait; tests of the tester pass one that moves the implementation's clock instead. */
   sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -54,6 +58,8 @@ export class HttpClient {
     const after = Number(first.response.headers['retry-after']);
     if (!Number.isFinite(after) || after * 1000 > this.maxWaitMs) return first;
     this.onWait?.(after * 1000, first.request.url);
+    this.waited.count++;
+    this.waited.ms += after * 1000 + 50;
     await this.sleep(after * 1000 + 50);
     return this.#send(method, path, options);
   }
@@ -85,6 +91,7 @@ export class HttpClient {
       ms: performance.now() - started,
     };
     this.log.push(exchange);
+    this.onExchange?.(exchange);
     return exchange;
   }
 }

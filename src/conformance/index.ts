@@ -26,6 +26,7 @@ import { checkStates } from './parts/states.ts';
 import { checkVersioning } from './parts/versioning.ts';
 
 export type { CheckResult, EventRunOptions, Principal, RunOptions } from './context.ts';
+export type { Exchange } from './http.ts';
 export { DEFAULT_EVENT_TIMEOUT_MS } from './context.ts';
 export { TransportError } from './http.ts';
 
@@ -42,7 +43,16 @@ export interface ConformanceReport {
   readonly nothingToCheck?: string;
   readonly results: readonly CheckResult[];
   readonly counts: { readonly pass: number; readonly fail: number; readonly skip: number };
+  /** Wall time of the run, waits included (ms). */
   readonly ms: number;
+  /** HTTP requests sent to the implementation (the receiver's and the stream's traffic aside). */
+  readonly requests: number;
+  /**
+   * The 429s waited out before a retry, and the time asked for (ms): the spec's own quotas
+   * (a create allowed 5 times a minute, say) can make a run long that the tester cannot
+   * shorten, so the report says how much of `ms` they were.
+   */
+  readonly waited: { readonly count: number; readonly ms: number };
 }
 
 type PartRunner = (ctx: TestContext, data: DataFactory) => Promise<void>;
@@ -95,5 +105,5 @@ function nothingToCheck(spec: Spec): string | undefined {
 function report(ctx: TestContext, options: ConformanceOptions, started: number, nothing?: string): ConformanceReport {
   const counts = { pass: 0, fail: 0, skip: 0 };
   for (const r of ctx.results) counts[r.outcome]++;
-  return { baseUrl: options.baseUrl, seed: options.seed, ...(nothing ? { nothingToCheck: nothing } : {}), results: ctx.results, counts, ms: Math.round(performance.now() - started) };
+  return { baseUrl: options.baseUrl, seed: options.seed, ...(nothing ? { nothingToCheck: nothing } : {}), results: ctx.results, counts, ms: Math.round(performance.now() - started), requests: ctx.client.log.length, waited: { ...ctx.client.waited } };
 }

@@ -15,10 +15,16 @@ for (const file of ['library.yaml', 'helpdesk.yaml', 'orders.yaml']) {
     const spec = await exampleSpec(file);
     const { baseUrl, principals, sleep, now } = await serveForTester(t, spec);
     let waits = 0;
-    const report = await runConformance({ spec, baseUrl, principals, seed: 20261121, sleep, now, onWait: () => waits++ });
+    let exchanges = 0;
+    const report = await runConformance({ spec, baseUrl, principals, seed: 20261121, sleep, now, onWait: () => waits++, onExchange: () => exchanges++ });
     t.diagnostic(`${report.counts.pass} passed, ${report.counts.skip} skipped, ${waits} rate-limit waits, ${report.ms} ms`);
     assert.equal(report.counts.fail, 0, formatHuman(report));
     assert.ok(report.counts.pass > 100, `only ${report.counts.pass} checks passed`);
+    // The report counts what the run sent and waited, as it happened.
+    assert.equal(report.requests, exchanges);
+    assert.ok(report.requests > report.counts.pass, `${report.requests} requests for ${report.counts.pass} checks`);
+    assert.equal(report.waited.count, waits);
+    assert.match(formatHuman(report), new RegExp(`\\(${report.requests.toLocaleString('en')} requests${waits ? `; [\\d.]+ s of it waiting out ${waits} rate limits?` : ''}\\)`));
     for (const part of ['resources', 'states', 'endpoints', 'authentication', 'events', 'errors', 'limits', 'versioning'] as const) {
       assert.ok(report.results.some((r) => r.part === part && r.outcome === 'pass'), `no check of ${part} passed`);
     }

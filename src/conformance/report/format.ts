@@ -29,8 +29,16 @@ export function formatHuman(report: ConformanceReport): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   out.push('', ...rows.map((r) => r.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ')));
   const { pass, fail, skip } = report.counts;
-  out.push('', `${fail === 0 ? 'PASS' : 'FAIL'}: ${pass} passed, ${fail} failed, ${skip} skipped in ${(report.ms / 1000).toFixed(1)} s`);
+  out.push('', `${fail === 0 ? 'PASS' : 'FAIL'}: ${pass} passed, ${fail} failed, ${skip} skipped in ${seconds(report.ms)} (${report.requests.toLocaleString('en')} requests${waitText(report.waited)})`);
   return `${out.join('\n')}\n`;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** The part of the run spent waiting out the implementation's rate limits, which only the spec's quotas decide. */
+function waitText(waited: ConformanceReport['waited']): string {
+  if (waited.count === 0) return '';
+  return `; ${seconds(waited.ms)} of it waiting out ${waited.count} rate limit${waited.count === 1 ? '' : 's'}`;
 }
 
 function failure(r: CheckResult): string[] {
