@@ -33,7 +33,8 @@
  * SVCSPEC_BENCH_SECONDS  measured seconds per server and operation (default 5), taken in
  *                        turns of 1 s with the servers it is compared to, after a 1 s warm-up
  * SVCSPEC_BENCH_PROFILE  a directory: the svcspec servers run with --cpu-prof (one process
- *                        per operation), and the bench prints where their time goes
+ *                        per operation), the hand-written ones too (one per durability), and
+ *                        the bench prints where their time goes
  * SVCSPEC_BENCH_OPS      the operations to measure, comma-separated (read, list, create);
  *                        all by default
  */
@@ -116,7 +117,8 @@ export async function serveBench(): Promise<BenchOutcome> {
       const m = /^\{"port":(\d+)\}$/.exec(line.trim());
       return m ? Number(m[1]) : undefined;
     };
-    const hand = (durability: Durability) => startServer({ name: `hand-written (${durability})`, args: [HAND_SERVER, join(dir, `hand-${durability}.db`), durability, seedFile], readyFrom: portLine });
+    const profiled = (name: string) => (profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : []);
+    const hand = (durability: Durability) => startServer({ name: `hand-written (${durability})`, args: [...profiled(`hand-${durability}`), HAND_SERVER, join(dir, `hand-${durability}.db`), durability, seedFile], readyFrom: portLine });
     /** A svcspec server on the spec, seeded first; the guarded one with a credential issued into its database. */
     const svcspec = async (kind: 'svcspec' | 'guarded', durability: Durability, name: string): Promise<{ process: ServerProcess; headers: Record<string, string> }> => {
       const db = join(dir, `${name}.db`);
@@ -126,7 +128,7 @@ export async function serveBench(): Promise<BenchOutcome> {
       const headers: Record<string, string> = kind === 'guarded' ? { ...(JSON.parse(await readFile(credential, 'utf8')) as Record<string, string>), 'api-version': GUARDED_VERSION } : {};
       const process = await startServer({
         name: `${kindText(kind)} (${durability})`,
-        args: [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : []), SVCSPEC_SERVER, spec, db, durability],
+        args: [...profiled(name), SVCSPEC_SERVER, spec, db, durability],
         readyFrom: portLine,
       });
       return { process, headers };
@@ -147,7 +149,8 @@ export async function serveBench(): Promise<BenchOutcome> {
     const slots: Slot[] = [...(ops.has('read') ? ['read' as const] : []), ...(ops.has('list') ? ['list' as const] : []), ...(ops.has('create') ? ['normal' as const, 'full' as const] : [])];
     const needHand = new Set<Durability>([...(ops.has('read') || ops.has('list') || ops.has('create') ? ['normal' as const] : []), ...(ops.has('create') ? ['full' as const] : [])]);
     const starts: { key: string; kind: Kind; durability?: Durability; profile?: string; process: Promise<{ process: ServerProcess; headers: Record<string, string> }> }[] = [];
-    for (const d of needHand) starts.push({ key: `hand ${d}`, kind: 'hand-written', durability: d, process: hand(d).then((process) => ({ process, headers: {} })) });
+    // Profiled too, so where svcspec's time goes can be set beside where the baseline's goes.
+    for (const d of needHand) starts.push({ key: `hand ${d}`, kind: 'hand-written', durability: d, ...(profileDir ? { profile: `hand-${d}.cpuprofile` } : {}), process: hand(d).then((process) => ({ process, headers: {} })) });
     starts.push({ key: 'json', kind: 'json-server', process: jsonServer().then((process) => ({ process, headers: {} })) });
     for (const kind of ['svcspec', 'guarded'] as const) {
       for (const name of new Set(slots.map((slot) => slotName(kind, slot)))) {

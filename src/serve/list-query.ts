@@ -126,7 +126,7 @@ const quote = (v: unknown) => (typeof v === 'string' ? `'${v}'` : String(v));
 /** Reads the query string of a list request; every defect is reported at once. */
 export function parseListQuery(rawQuery: string, plan: ListPlan): ListRequest {
   const { settings } = plan;
-  const params = new URLSearchParams(rawQuery);
+  const params = queryPairs(rawQuery);
   const violations: FieldViolation[] = [];
   const seen = new Map<string, string>();
   const repeated = new Set<string>();
@@ -179,8 +179,29 @@ export function parseListQuery(rawQuery: string, plan: ListPlan): ListRequest {
   if (violations.length) {
     throw new HttpError('validation-failed', { detail: violations.length === 1 ? 'One query parameter is not valid; it is listed in errors with its JSON pointer.' : `${violations.length} query parameters are not valid; each is listed in errors with its JSON pointer.`, errors: violations });
   }
-  const carried = [...params].filter(([name]) => name !== settings.sizeParam && name !== settings.positionParam);
+  const carried = params.filter(([name]) => name !== settings.sizeParam && name !== settings.positionParam);
   return { size, filter, sort, after, offset, carried };
+}
+
+const NEEDS_DECODING = /^\?|[%+\uD800-\uDFFF]/;
+
+/**
+ * The name-value pairs of a query string, in order, as URLSearchParams reads them
+ * (application/x-www-form-urlencoded, WHATWG URL §5.1). Without '%' or '+' there is nothing
+ * to decode and the parse is a split on '&' and the first '=', empty pieces skipped: the
+ * common case of a page link, read here without building a URLSearchParams. (A lone
+ * surrogate, which URLSearchParams replaces with U+FFFD, and a leading '?', which it drops,
+ * take its way too.)
+ */
+export function queryPairs(raw: string): [string, string][] {
+  if (NEEDS_DECODING.test(raw)) return [...new URLSearchParams(raw)];
+  const pairs: [string, string][] = [];
+  for (const piece of raw.split('&')) {
+    if (piece === '') continue;
+    const eq = piece.indexOf('=');
+    pairs.push(eq < 0 ? [piece, ''] : [piece.slice(0, eq), piece.slice(eq + 1)]);
+  }
+  return pairs;
 }
 
 function readSort(value: string, plan: ListPlan, violations: FieldViolation[]): SortKey[] {

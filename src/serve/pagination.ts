@@ -25,7 +25,7 @@ import { encodeCursor } from './cursor.ts';
 import { HttpError } from './errors.ts';
 import { answered } from './limits/timeout.ts';
 import { listPlan, parseListQuery, type ListPlan, type ListRequest } from './list-query.ts';
-import { JSON_TYPE, JsonText, presentJson, type Outcome } from './representation.ts';
+import { JSON_TYPE, JsonText, presentJsonList, type Outcome } from './representation.ts';
 
 export interface CursorPage {
   readonly items: readonly Record<string, unknown>[];
@@ -53,23 +53,17 @@ export function listHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandler
 /** One page as data: the body, and the Link header when a page follows. */
 export async function listPage(ctx: ServeContext, plan: ListPlan, request: FastifyRequest, status = 200): Promise<Outcome> {
   const { resource, settings } = plan;
-  const [path, rawQuery = ''] = splitUrl(request.url);
-  const q = parseListQuery(rawQuery, plan);
+  const url = request.url;
+  const mark = url.indexOf('?');
+  const path = mark < 0 ? url : url.slice(0, mark);
+  const q = parseListQuery(mark < 0 ? '' : url.slice(mark + 1), plan);
   // Object-level authorization: for an owned resource a client only ever pages its own records.
-  const owner = ownerOf(resource, request);
-  const query: ListQuery = {
-    filter: q.filter,
-    sort: q.sort,
-    limit: q.size,
-    ...(owner !== undefined ? { owner } : {}),
-    ...(q.after ? { after: q.after } : {}),
-    ...(q.offset !== undefined ? { offset: q.offset } : {}),
-  };
+  // One shape of query object for every page (absent members undefined): the hot path.
+  const query: ListQuery = { filter: q.filter, sort: q.sort, limit: q.size, owner: ownerOf(resource, request), after: q.after, offset: q.offset };
   const result = await ctx.store.list(resource.name, query);
   // The page is built as text (CursorPage, OffsetPage): each item is what a read sends, so
   // the stored JSON of a record goes out without being parsed and serialized again.
-  let items = '';
-  for (const r of result.records) items += items === '' ? presentJson(resource, r) : `,${presentJson(resource, r)}`;
+  const items = presentJsonList(resource, result.records);
   const headers: Record<string, string> = {};
   if (settings.style === 'offset') {
     const offset = q.offset ?? 0;
@@ -88,11 +82,6 @@ function nextCursor(resource: Resource, q: ListRequest, result: ListResult): str
   const values = q.sort.map((k) => (last.data[k.field] ?? null) as ScalarValue);
   if (values.some((v) => v !== null && typeof v === 'object')) throw new HttpError('internal', { detail: 'A sort field holds a structured value.' });
   return encodeCursor(resource.name, q.sort, { values, seq: last.seq });
-}
-
-function splitUrl(url: string): [string, string?] {
-  const i = url.indexOf('?');
-  return i < 0 ? [url] : [url.slice(0, i), url.slice(i + 1)];
 }
 
 /** Commas stay readable in links (RFC 3986 §2.2: a sub-delimiter, decoded as itself). */

@@ -92,7 +92,18 @@ export function present(resource: Resource, record: StoredRecord): Record<string
  * general way, as does any other record.
  */
 export function presentJson(resource: Resource, record: StoredRecord): string {
+  return presentWith(presenterOf(resource), resource, record);
+}
+
+/** The records of a page as presentJson gives each, comma-separated: the items of a list body. */
+export function presentJsonList(resource: Resource, records: readonly StoredRecord[]): string {
   const p = presenterOf(resource);
+  let items = '';
+  for (let i = 0; i < records.length; i++) items += i === 0 ? presentWith(p, resource, records[i]) : `,${presentWith(p, resource, records[i])}`;
+  return items;
+}
+
+function presentWith(p: Presenter, resource: Resource, record: StoredRecord): string {
   const json = record.json;
   if (p.project || json === undefined || json.includes(p.idKey)) return JSON.stringify(present(resource, record));
   const head = `{${p.idKey}${JSON.stringify(apiId(p.rule, record.id))}`;

@@ -95,7 +95,11 @@ export function listSql(table: string, query: ListQuery): { sql: string; args: S
   }
 
   const sort = query.sort ?? [];
-  if (query.after) {
+  if (query.after && sort.length === 0) {
+    // Insertion order alone: the keyset is the sequence (a rowid range scan).
+    where.push('seq > ?');
+    args.push(query.after.seq);
+  } else if (query.after) {
     const { values, seq } = query.after;
     if (values.length !== sort.length) throw new Error(`bug: a keyset position of ${values.length} values for ${sort.length} sort keys`);
     const disjuncts: string[] = [];
@@ -138,9 +142,10 @@ export function listSql(table: string, query: ListQuery): { sql: string; args: S
   if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`bug: limit ${limit} is not a count`);
   if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`bug: offset ${offset} is not a count`);
   // One more than asked: its presence is `hasMore`, without a second query.
-  args.push(limit + 1, offset);
+  args.push(limit + 1);
+  if (offset > 0) args.push(offset);
 
-  const sql = `SELECT ${RECORD_COLUMNS} FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`;
+  const sql = `SELECT ${RECORD_COLUMNS} FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order.join(', ')} LIMIT ?${offset > 0 ? ' OFFSET ?' : ''}`;
   return { sql, args };
 }
 

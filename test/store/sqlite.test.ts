@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { listSql } from '../../src/store/sqlite-sql.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
+import type { StoredRecord } from '../../src/store/store.ts';
 import { storeContract } from './contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'svcspec-sqlite-'));
@@ -152,7 +153,9 @@ describe('sqlite store', () => {
     await store.migrate(names);
     for (const name of names) {
       const r = await store.insert(name, { data: { name } });
-      assert.deepEqual((await store.list(name, { limit: 5 })).records, [r]);
+      // Its members, not its class: a page's records are of a lighter class than a read's.
+      const members = (x: StoredRecord) => ({ id: x.id, seq: x.seq, version: x.version, owner: x.owner, data: x.data });
+      assert.deepEqual((await store.list(name, { limit: 5 })).records.map(members), [members(r)]);
     }
     await store.close();
   });

@@ -88,6 +88,17 @@ async function lookalikes(store: Store): Promise<void> {
   for (const [id, data] of rows) await store.insert(R, { id, data });
 }
 
+it('the records of a page carry what a read of each gives: id, seq, version, owner, data', async (store) => {
+  const [a] = await insertAll(store, [{ t: 'a', n: 1, nested: { k: [1, 2] } }], 'ann');
+  await store.update(R, a.id, { t: 'b', n: 2, nested: { k: [3] } });
+  const [b] = await insertAll(store, [{ t: 'c' }]);
+  const members = (x: StoredRecord | undefined) => (x ? { id: x.id, seq: x.seq, version: x.version, owner: x.owner, data: x.data } : undefined);
+  const page = (await store.list(R, { limit: 10 })).records;
+  assert.deepEqual(page.map(members), [members(await store.get(R, a.id)), members(await store.get(R, b.id))]);
+  assert.equal(page[0].version, 2);
+  assert.equal(page[0].owner, 'ann');
+});
+
 it('list filters by a string, matching only that string', async (store) => {
   await lookalikes(store);
   assert.deepEqual(await listIds(store, { filter: { v: '1' } }), ['str1']);
