@@ -80,6 +80,8 @@ export interface DeliveryRecord {
   readonly id: string;
   readonly subscriptionId: string;
   readonly eventSeq: number;
+  /** The name of the event it carries (`loan.approved`). */
+  readonly eventName: string;
   readonly status: DeliveryStatus;
   /** Attempts made so far. */
   readonly attempts: number;

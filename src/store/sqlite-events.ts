@@ -46,12 +46,13 @@ type SubscriptionRow = {
 };
 type DeliveryRow = {
   id: string; subscription_id: string; event_seq: number; status: string; attempts: number; next_attempt_at: number | null;
-  last_status: number | null; last_error: string | null; created_at: number; delivered_at: number | null;
+  last_status: number | null; last_error: string | null; created_at: number; delivered_at: number | null; event_name: string;
 };
 
 const EVENT_COLUMNS = 'seq, name, resource, record_id, owner, payloads, created_at';
 const SUBSCRIPTION_COLUMNS = 'id, url, events, description, status, api_version, principal, scopes, secrets, created_at, created_seq, disabled_reason';
-const DELIVERY_COLUMNS = 'id, subscription_id, event_seq, status, attempts, next_attempt_at, last_status, last_error, created_at, delivered_at';
+/** The event's name comes from the log (never pruned), so a listed delivery says which event it carries. */
+const DELIVERY_COLUMNS = 'id, subscription_id, event_seq, (SELECT name FROM events WHERE events.seq = event_seq) AS event_name, status, attempts, next_attempt_at, last_status, last_error, created_at, delivered_at';
 
 function toEvent(row: EventRow): EventRecord {
   return {
@@ -77,7 +78,7 @@ function toSubscription(row: SubscriptionRow): SubscriptionRecord {
 
 function toDelivery(row: DeliveryRow): DeliveryRecord {
   return {
-    id: row.id, subscriptionId: row.subscription_id, eventSeq: row.event_seq, status: row.status as DeliveryStatus, attempts: row.attempts,
+    id: row.id, subscriptionId: row.subscription_id, eventSeq: row.event_seq, eventName: row.event_name, status: row.status as DeliveryStatus, attempts: row.attempts,
     ...(row.next_attempt_at !== null ? { nextAttemptAt: row.next_attempt_at } : {}),
     ...(row.last_status !== null ? { lastStatus: row.last_status } : {}),
     ...(row.last_error !== null ? { lastError: row.last_error } : {}),

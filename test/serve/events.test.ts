@@ -143,6 +143,7 @@ test('deliveries are signed per Standard Webhooks and carry the declared payload
   });
   assert.equal(deliveries[0].attempts, 1);
   assert.equal(deliveries[0].eventId, got.headers['webhook-id']);
+  assert.equal(deliveries[0].type, 'task.created', 'a listed delivery names its event (docs/events.md)');
 });
 
 test('a subscriber gets only the events it asked for and may see', async (t) => {

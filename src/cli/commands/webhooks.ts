@@ -77,7 +77,7 @@ export default defineCommand({
         }
         case 'deliveries': {
           const list = check(await listDeliveries(store, id, status as DeliveryStatus | undefined));
-          print(list.map(presentDelivery), list.length === 0 ? 'No deliveries.\n' : list.map((d) => `${d.id}  ${eventId(d.eventSeq)}  ${d.status.padEnd(9)}  attempts ${d.attempts}${d.lastStatus !== undefined ? `  last ${d.lastStatus}` : ''}${d.lastError ? `  ${d.lastError}` : ''}\n`).join(''));
+          print(list.map(presentDelivery), list.length === 0 ? 'No deliveries.\n' : list.map((d) => `${d.id}  ${eventId(d.eventSeq)}  ${d.eventName}  ${d.status.padEnd(9)}  attempts ${d.attempts}${d.lastStatus !== undefined ? `  last ${d.lastStatus}` : ''}${d.lastError ? `  ${d.lastError}` : ''}\n`).join(''));
           break;
         }
         case 'replay': {

@@ -17,7 +17,7 @@ import { arrivedOf, webhooksRule, type Subscription, type Webhooks } from './eve
 /** How long a 410 may take to show as `disabled`: "at once", give or take the write. */
 const GONE_GRACE_MS = 2_000;
 
-interface Redo {
+export interface Redo {
   readonly ctx: TestContext;
   readonly w: Webhooks;
   readonly receiver: WebhookReceiver;
@@ -34,11 +34,11 @@ interface Redo {
  * The receiver refuses "the next delivery", so none of the events made before may still be on
  * its way: each is waited for (at most the time-out; one that never comes has failed already).
  */
-async function settle(r: Redo): Promise<void> {
+export async function settle(r: Redo): Promise<void> {
   await r.receiver.deliveries.until(() => (r.made.every((t) => deliveriesAbout(r, t).length > 0) ? true : undefined), Date.now() + r.timeoutMs);
 }
 
-function deliveriesAbout(r: Redo, t: Triggered): Delivery[] {
+export function deliveriesAbout(r: Redo, t: Triggered): Delivery[] {
   return r.receiver.deliveries.items.filter((d) => r.receiver.to(r.sub.tag)(d) && isAbout(t, r.idField(t), arrivedOf(d, r.w.cloudEvents)));
 }
 

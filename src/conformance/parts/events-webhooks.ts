@@ -22,7 +22,8 @@ const TIME_TOLERANCE_S = TIMESTAMP_TOLERANCE_S;
 /** A subscription the tester holds: where its deliveries go and the secret they are signed with. */
 export interface Subscription {
   readonly id: string;
-  readonly secret: string;
+  /** The secret deliveries are signed with: the latest, after a rotation. */
+  secret: string;
   readonly itemPath?: string;
   readonly as?: Principal;
   /** The receiver URL's tag; undefined for the operator's subscription (any path). */

@@ -9,7 +9,9 @@
  * channel (signed, in its envelope, with exactly its payload); that the stream resumes from
  * Last-Event-ID; that events of other versions are not sent; that nobody sees the events of
  * records they could not read (events-visibility.ts); that a refused delivery is retried
- * and a 410 disables the subscription (events-retry.ts); and at last it unsubscribes.
+ * (events-retry.ts); that a rotated secret signs at once beside the old one, and that a
+ * delivery is listed and replayed with its webhook-id (events-manage.ts); that a 410
+ * disables the subscription (events-retry.ts); and at last it unsubscribes.
  *
  * The time-out is the tester's (`--event-timeout`, 10 s by default): the spec's webhook
  * `timeout` is how long a receiver may take to answer, not how soon an event is sent.
@@ -22,6 +24,7 @@ import { WebhookReceiver, type Delivery } from '../receiver.ts';
 import type { EventStream } from '../stream.ts';
 import { eventRule, isAbout } from './events-payload.ts';
 import { arrivedOfEvent, checkResume, checkStreamEvent, openChecked, openStream } from './events-stream.ts';
+import { checkRotation, checkReplay } from './events-manage.ts';
 import { checkGone, checkRetry } from './events-retry.ts';
 import { attempt, trigger, type Triggered } from './events-trigger.ts';
 import { checkOwnership, checkScopes, narrowReader, otherOwner, type Listening } from './events-visibility.ts';
@@ -97,6 +100,8 @@ export async function checkEvents(ctx: TestContext, data: DataFactory): Promise<
       const redo = { ctx, w, receiver, sub: main.sub, again: () => act(fresh, owner), idField: (t: Triggered) => idField(t.resource), timeoutMs, made };
       await checkRetry(redo);
       if (w.subscriptions === 'api') {
+        await checkRotation(redo);
+        await checkReplay(redo);
         await checkGone(redo);
         await unsubscribeChecked(ctx, w, main.sub);
       }

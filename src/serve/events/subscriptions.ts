@@ -59,7 +59,7 @@ export function presentSubscription(s: SubscriptionRecord, secret?: string): Rec
 
 export function presentDelivery(d: DeliveryRecord): Record<string, unknown> {
   return {
-    id: d.id, eventId: eventId(d.eventSeq), status: d.status, attempts: d.attempts,
+    id: d.id, eventId: eventId(d.eventSeq), type: d.eventName, status: d.status, attempts: d.attempts,
     ...(d.lastStatus !== undefined ? { lastStatus: d.lastStatus } : {}),
     ...(d.lastError !== undefined ? { lastError: d.lastError } : {}),
     ...(d.status === 'pending' && d.nextAttemptAt !== undefined ? { nextAttemptAt: new Date(d.nextAttemptAt).toISOString() } : {}),

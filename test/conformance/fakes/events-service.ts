@@ -1,7 +1,8 @@
 /**
  * A small hand-written implementation of the events convention (docs/events.md) for one
  * tiny spec: owned tasks, created and finished (and reopened, from version 2 on), webhooks
- * with API subscriptions (or one configured by the operator), Standard Webhooks signing
+ * with API subscriptions (or one configured by the operator; secrets rotated, deliveries
+ * listed and replayed), Standard Webhooks signing
  * (with the `standardwebhooks` package, so the tester's own verification is held to the
  * library's), optionally CloudEvents, and an SSE stream resumed from Last-Event-ID.
  * It is plain node:http and shares nothing with src/serve: the tester is tested against an
@@ -100,6 +101,10 @@ export interface Faults {
   readonly noRetry?: boolean;
   /** A 410 from the receiver leaves the subscription enabled. */
   readonly ignoreGone?: boolean;
+  /** A rotated secret replaces the old one at once, instead of signing beside it. */
+  readonly dropOldSecret?: boolean;
+  /** A replayed delivery goes out under a new webhook-id. */
+  readonly replayNewId?: boolean;
 }
 
 export interface FakeOptions {
@@ -116,7 +121,9 @@ export interface FakeOptions {
 interface Task { id: number; title: string; pin: string; status: 'open' | 'done'; owner: string }
 interface Item { id: number; [field: string]: unknown }
 interface Logged { n: number; type: string; data: Record<string, unknown>; owner?: string; scope?: string; source: string; subject: number; timestamp: string }
-interface Sub { id: string; url: string; events: string[]; secret: string; owner?: string; version: string; status: 'enabled' | 'disabled'; createdAt: string }
+/** `secrets`: the live ones, newest first; each signs (docs/events.md: 24 h of overlap after a rotation). */
+interface Sub { id: string; url: string; events: string[]; secrets: string[]; owner?: string; version: string; status: 'enabled' | 'disabled'; createdAt: string; deliveries: Sent[] }
+interface Sent { id: string; event: Logged; status: 'pending' | 'delivered' | 'dead'; attempts: number; createdAt: string; deliveredAt?: string; replays: number }
 interface Listener { res: ServerResponse; owner: string; version: string }
 
 const EVENTS: Record<string, { fields?: string[]; since?: string }> = {
@@ -140,10 +147,11 @@ export async function startEventsService(options: FakeOptions): Promise<{ baseUr
   const tasks = new Map<number, Task>();
   const log: Logged[] = [];
   const subs = new Map<string, Sub>();
-  if (options.operator) subs.set('op', { id: 'op', url: options.operator.url, events: [], secret: options.operator.secret, version: '1', status: 'enabled', createdAt: new Date().toISOString() });
+  if (options.operator) subs.set('op', { id: 'op', url: options.operator.url, events: [], secrets: [options.operator.secret], version: '1', status: 'enabled', createdAt: new Date().toISOString(), deliveries: [] });
   const listeners = new Set<Listener>();
   let nextTask = 1;
   let nextSub = 1;
+  let nextDelivery = 1;
 
   const view = (t: Task) => ({ id: t.id, title: t.title, status: t.status });
   const inVersion = (type: string, version: string) => faults.ignoreVersions || !EVENTS[type].since || Number(version) >= Number(EVENTS[type].since);
@@ -167,25 +175,36 @@ export async function startEventsService(options: FakeOptions): Promise<{ baseUr
     const e: Logged = { n: log.length + 1, type, data, ...who, subject: record.id, timestamp: new Date().toISOString() };
     log.push(e);
     for (const l of listeners) if (sees(l.owner, e) && inVersion(type, l.version)) l.res.write(frame(e));
-    for (const s of subs.values()) if (s.status === 'enabled' && (!s.events.length || s.events.includes(type)) && sees(s.owner, e) && inVersion(type, s.version)) void deliver(s, e);
+    for (const s of subs.values()) if (s.status === 'enabled' && (!s.events.length || s.events.includes(type)) && sees(s.owner, e) && inVersion(type, s.version)) {
+      const sent: Sent = { id: `dlv_${nextDelivery++}`, event: e, status: 'pending', attempts: 0, createdAt: new Date().toISOString(), replays: 0 };
+      s.deliveries.unshift(sent);
+      void deliver(s, sent);
+    }
   }
 
-  async function deliver(s: Sub, e: Logged, attempt = 1): Promise<void> {
-    const id = `evt_${e.n}`;
+  async function deliver(s: Sub, sent: Sent, attempt = 1): Promise<void> {
+    const e = sent.event;
+    const id = faults.replayNewId && sent.replays ? `evt_${e.n}${sent.replays}` : `evt_${e.n}`;
     const body = options.cloudEvents
       ? JSON.stringify({ specversion: '1.0', id, source: e.source, type: e.type, subject: String(e.subject), time: e.timestamp, datacontenttype: 'application/json', data: e.data })
       : JSON.stringify({ type: e.type, timestamp: e.timestamp, data: e.data });
     const headers: Record<string, string> = { 'content-type': options.cloudEvents ? 'application/cloudevents+json' : 'application/json' };
     if (!faults.unsigned) {
       const now = new Date();
-      const secret = faults.wrongSignature ? `whsec_${randomBytes(24).toString('base64')}` : s.secret;
-      Object.assign(headers, { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign(id, now, body) });
+      const secrets = faults.wrongSignature ? [`whsec_${randomBytes(24).toString('base64')}`] : s.secrets;
+      Object.assign(headers, { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': secrets.map((secret) => new Webhook(secret).sign(id, now, body)).join(' ') });
     }
+    sent.attempts++;
     const status = await fetch(s.url, { method: 'POST', headers, body, redirect: 'manual' }).then(async (r) => (await r.arrayBuffer(), r.status)).catch(() => 0);
-    if (status >= 200 && status < 300) return;
+    if (status >= 200 && status < 300) {
+      sent.status = 'delivered';
+      sent.deliveredAt = new Date().toISOString();
+      return;
+    }
     if (status === 410 && !faults.ignoreGone) s.status = 'disabled';
     // The spec's policy: 3 attempts, fixed 1 s, the wait drawn from its upper half.
-    else if (attempt < 3 && !faults.noRetry) setTimeout(() => void deliver(s, e, attempt + 1), 500 + Math.random() * 500).unref();
+    else if (attempt < 3 && !faults.noRetry) setTimeout(() => void deliver(s, sent, attempt + 1), 500 + Math.random() * 500).unref();
+    else sent.status = 'dead';
   }
 
   const server = createServer(async (req, res) => {
@@ -270,15 +289,31 @@ export async function startEventsService(options: FakeOptions): Promise<{ baseUr
         const events: unknown[] = Array.isArray(body?.events) ? body.events : [];
         events.forEach((e, i) => !(typeof e === 'string' && e in EVENTS && inVersion(e, version)) && errors.push({ pointer: `/events/${i}`, message: 'unknown event' }));
         if (errors.length) return send(res, 422, { ...problem(422, 'validation-failed', 'Validation failed'), errors });
-        const s: Sub = { id: `sub_${nextSub++}`, url: body.url, events: events as string[], secret: `whsec_${randomBytes(24).toString('base64')}`, owner: who, version, status: 'enabled', createdAt: new Date().toISOString() };
+        const s: Sub = { id: `sub_${nextSub++}`, url: body.url, events: events as string[], secrets: [newSecret()], owner: who, version, status: 'enabled', createdAt: new Date().toISOString(), deliveries: [] };
         subs.set(s.id, s);
-        return send(res, 201, { ...shown(s), secret: s.secret }, { location: `/webhooks/${s.id}` });
+        return send(res, 201, { ...shown(s), secret: s.secrets[0] }, { location: `/webhooks/${s.id}` });
       }
       if (method === 'GET' && parts.length === 1) return send(res, 200, { items: mine.map(shown) });
       const s = mine.find((x) => x.id === parts[1]);
       if (!s) return send(res, 404, problem(404, 'not-found', 'Not found'));
-      if (method === 'GET') return send(res, 200, shown(s));
-      if (method === 'DELETE') {
+      if (method === 'GET' && parts.length === 2) return send(res, 200, shown(s));
+      if (method === 'POST' && parts[2] === 'rotate-secret' && parts.length === 3) {
+        s.secrets = faults.dropOldSecret ? [newSecret()] : [newSecret(), s.secrets[0]];
+        return send(res, 200, { ...shown(s), secret: s.secrets[0] });
+      }
+      const listed = (d: Sent) => ({ id: d.id, eventId: `evt_${d.event.n}`, type: d.event.type, status: d.status, attempts: d.attempts, createdAt: d.createdAt, ...(d.deliveredAt ? { deliveredAt: d.deliveredAt } : {}) });
+      if (method === 'GET' && parts[2] === 'deliveries' && parts.length === 3) {
+        const status = url.searchParams.get('status');
+        return send(res, 200, { items: s.deliveries.filter((d) => !status || d.status === status).slice(0, 100).map(listed) });
+      }
+      const d = parts[2] === 'deliveries' && parts[4] === 'replay' && parts.length === 5 ? s.deliveries.find((x) => x.id === parts[3]) : undefined;
+      if (method === 'POST' && d) {
+        d.status = 'pending';
+        d.replays++;
+        setTimeout(() => void deliver(s, d), 10).unref();
+        return send(res, 202, listed(d));
+      }
+      if (method === 'DELETE' && parts.length === 2) {
         subs.delete(s.id);
         res.writeHead(204).end();
         return;
@@ -306,6 +341,10 @@ export async function startEventsService(options: FakeOptions): Promise<{ baseUr
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+function newSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
 }
 
 function problem(status: number, code: string, title: string) {

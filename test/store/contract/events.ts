@@ -88,7 +88,7 @@ it('deliveries: fan-out moves the cursor once; claims lease; settle, list, repla
   await store.events.settle('d1', { status: 'delivered', attempts: 1, lastStatus: 204, deliveredAt: 6_000 });
   await store.events.settle('d2', { status: 'dead', attempts: 8, lastStatus: 500, lastError: 'HTTP 500' });
   await store.events.settle('d3', { status: 'pending', attempts: 1, nextAttemptAt: 7_000, lastError: 'timed out' });
-  assert.deepEqual(await store.events.getDelivery('d1'), { id: 'd1', subscriptionId: 's1', eventSeq: 1, status: 'delivered', attempts: 1, lastStatus: 204, createdAt: 1_001, deliveredAt: 6_000 });
+  assert.deepEqual(await store.events.getDelivery('d1'), { id: 'd1', subscriptionId: 's1', eventSeq: 1, eventName: 'thing.created', status: 'delivered', attempts: 1, lastStatus: 204, createdAt: 1_001, deliveredAt: 6_000 });
   assert.deepEqual((await store.events.listDeliveries('s1', { limit: 10 })).map((d) => d.id), ['d3', 'd2', 'd1'], 'newest first');
   assert.deepEqual((await store.events.listDeliveries('s1', { status: 'dead', limit: 10 })).map((d) => d.id), ['d2']);
   assert.equal(await store.events.nextDue(), 7_000);
