@@ -4,28 +4,18 @@
  * deliveries; dead letters listed and replayed from the command line.
  */
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { cli, killAll, startServe } from '../support/child-server.ts';
+import { cli, specInTempDir, startServe } from '../support/child-server.ts';
 import { signatureValid, startReceiver } from '../support/receiver.ts';
 
 const SPEC = readFileSync(new URL('../serve/fixtures/tasks-events.yaml', import.meta.url), 'utf8')
   .replace('webhooks: { subscriptions: api, path: /webhooks, signing: standard-webhooks, timeout: 300ms }', 'webhooks: { subscriptions: config, signing: standard-webhooks, cloudEvents: true, timeout: 300ms }');
 
 test('svcspec webhooks: add, list, deliveries, replay against a running service', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'svcspec-webhooks-'));
-  const children: ChildProcess[] = [];
   const receiver = await startReceiver();
-  t.after(async () => {
-    await killAll(children);
-    await receiver.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const spec = join(dir, 'tasks.yaml');
-  writeFileSync(spec, SPEC);
+  t.after(() => receiver.close());
+  const { spec, children } = specInTempDir(t, SPEC, 'tasks.yaml');
 
   const refused = cli(['webhooks', 'add', '--spec', spec, '--url', receiver.url]);
   assert.equal(refused.status, 1);

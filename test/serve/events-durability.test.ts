@@ -6,12 +6,10 @@
  * SQLite file, and every event arrives, each under the one webhook-id it had before the kill.
  */
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { cli, killAll, startServe } from '../support/child-server.ts';
+import { cli, specInTempDir, startServe } from '../support/child-server.ts';
 import { signatureValid, startReceiver } from '../support/receiver.ts';
 
 // The fixture, with a time-out and attempts that leave room for a kill and a restart.
@@ -20,16 +18,9 @@ const SPEC = readFileSync(new URL('./fixtures/tasks-events.yaml', import.meta.ur
   .replace('retry: { attempts: 3, backoff: fixed, initialDelay: 60ms }', 'retry: { attempts: 20, backoff: fixed, initialDelay: 100ms }');
 
 test('pending deliveries survive SIGKILL and arrive after a restart, each webhook-id stable', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'svcspec-events-'));
-  const children: ChildProcess[] = [];
   const receiver = await startReceiver();
-  t.after(async () => {
-    await killAll(children);
-    await receiver.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const spec = join(dir, 'tasks.yaml');
-  writeFileSync(spec, SPEC);
+  t.after(() => receiver.close());
+  const { dir, spec, children } = specInTempDir(t, SPEC, 'tasks.yaml');
   const db = join(dir, 'tasks.db');
   const key = cli(['credentials', 'create', '--spec', spec, '--db', db, '--scheme', 'key', '--scopes', 'tasks:read,tasks:write', '--principal', 'ann']);
   assert.equal(key.status, 0, key.stderr);

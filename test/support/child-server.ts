@@ -1,6 +1,9 @@
 /** `svcspec serve` as a real child process, for tests of what only a process shows (durability, the CLI end to end). */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -35,4 +38,20 @@ export function cli(args: readonly string[]): { status: number | null; stdout: s
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', env });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * A temporary folder holding `text` as `name`, for a service run as a child process: the
+ * children the test pushes are killed, and the folder removed, when the test ends.
+ */
+export function specInTempDir(t: TestContext, text: string, name = 'spec.yaml'): { dir: string; spec: string; children: ChildProcess[] } {
+  const dir = mkdtempSync(join(tmpdir(), 'svcspec-child-'));
+  const children: ChildProcess[] = [];
+  t.after(async () => {
+    await killAll(children);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const spec = join(dir, name);
+  writeFileSync(spec, text);
+  return { dir, spec, children };
 }
