@@ -3,8 +3,8 @@
  * convention (fakes/events-service.ts): everything passes when it follows docs/events.md,
  * and each deliberate fault (unsigned or wrongly signed webhooks, a missing event, a payload
  * leaking a field, a stream that ignores Last-Event-ID, events shown to the wrong principal
- * or the wrong version, a rotation that drops the old secret at once, a replay under a new
- * webhook-id) is caught and names the rule it breaks. Plus the tester's own
+ * or the wrong version, a stream deaf to the version asked for, a rotation that drops the old
+ * secret at once, a replay under a new webhook-id) is caught and names the rule it breaks. Plus the tester's own
  * receiver and signature check, the latter against the standardwebhooks library.
  */
 import assert from 'node:assert/strict';
@@ -47,7 +47,7 @@ test('events: an implementation that follows the convention passes every check',
     'webhooks.subscribe', 'webhooks.read', 'webhooks.unknown-event', 'webhooks.bad-url', 'stream.opens',
     'task.created.webhook', 'task.created.webhook-signature', 'task.created.stream',
     'task.finished.webhook', 'task.finished.webhook-signature', 'task.finished.stream',
-    'stream.resume', 'task.reopened.not-in-version', 'webhooks.other-principal', 'task.visibility',
+    'stream.resume', 'task.reopened.not-in-version', 'stream.version-2', 'webhooks.other-principal', 'task.visibility',
     'note.added.webhook', 'note.added.stream', 'label.added.webhook', 'label.added.stream', 'visibility.scopes',
     'note.changed.webhook', 'note.changed.stream', 'label.removed.webhook', 'label.removed.stream',
     'webhooks.retry', 'webhooks.rotate-secret', 'webhooks.replay', 'webhooks.gone', 'webhooks.unsubscribe',
@@ -105,6 +105,7 @@ const FAULTS: { name: string; faults: Faults; id: string; rule: RegExp; message:
   { name: 'keeps delivering after a 410 Gone', faults: { ignoreGone: true }, id: 'webhooks.gone', rule: /^webhooks: subscriptions api/, message: /status is "enabled", not 'disabled'/ },
   { name: 'drops the old secret at once when rotating', faults: { dropOldSecret: true }, id: 'webhooks.rotate-secret', rule: /rotate-secret$/, message: /under the old secret \(it keeps signing for 24 h\): no v1 signature in webhook-signature matches/ },
   { name: 'replays a delivery under a new webhook-id', faults: { replayNewId: true }, id: 'webhooks.replay', rule: /deliveries, replay$/, message: /the replayed evt_\d+ did not arrive again within 1\.5 s/, timeoutMs: 1500 },
+  { name: 'serves its stream in the default version whatever version is asked', faults: { streamInDefaultVersion: true }, id: 'stream.version-2', rule: /^stream: \/events, in each live version$/, message: /no task\.reopened about task '\d+' arrived on the stream of version 2 within 1\.5 s/, timeoutMs: 1500 },
   { name: 'sends an event outside its versions', faults: { ignoreVersions: true }, id: 'task.reopened.not-in-version', rule: /since|versions 2/, message: /task\.reopened \(id evt_\d+\) was sent on the stream of version 1/ },
 ];
 

@@ -30,6 +30,7 @@ for (const file of ['library.yaml', 'helpdesk.yaml', 'orders.yaml']) {
     }
     assert.ok(report.results.some((r) => r.id.endsWith('.ownership') && r.outcome === 'pass'), 'ownership was checked');
     assert.ok(report.results.some((r) => r.id.endsWith('.missing-scope') && r.outcome === 'pass'), 'a missing scope was checked');
+    assert.ok(report.results.some((r) => r.id.startsWith('stream.version-') && r.outcome === 'pass'), 'events were checked in another live version');
   });
 }
 

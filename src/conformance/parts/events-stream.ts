@@ -24,9 +24,9 @@ export function streamRule(s: Stream): { pointer: string; text: string } {
   return { pointer: s.pointer, text: `stream: ${s.path}` };
 }
 
-/** Opens the stream as a principal in the working version (with Last-Event-ID when given). */
-export async function openStream(ctx: TestContext, s: Stream, as: Principal | undefined, lastEventId?: string): Promise<EventStream> {
-  const { url, headers } = ctx.address(s.path, { as: as ?? null });
+/** Opens the stream as a principal in the working version, or the one given (with Last-Event-ID when given). */
+export async function openStream(ctx: TestContext, s: Stream, as: Principal | undefined, lastEventId?: string, version?: string): Promise<EventStream> {
+  const { url, headers } = ctx.address(s.path, { as: as ?? null, ...(version !== undefined ? { version } : {}) });
   return EventStream.open(`${ctx.client.baseUrl}${url}`, { ...headers, ...(lastEventId !== undefined ? { 'last-event-id': lastEventId } : {}) }, ctx.client.timeoutMs);
 }
 

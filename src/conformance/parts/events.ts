@@ -7,7 +7,8 @@
  * Then it makes each event of the catalog in the working version happen through the API
  * (events-trigger.ts) and checks that each arrives within the tester's time-out on every
  * channel (signed, in its envelope, with exactly its payload); that the stream resumes from
- * Last-Event-ID; that events of other versions are not sent; that nobody sees the events of
+ * Last-Event-ID; that events of other versions are not sent, and that a stream in each other
+ * live version replays the run's events in that version's fields (events-versions.ts); that nobody sees the events of
  * records they could not read (events-visibility.ts); that a refused delivery is retried
  * (events-retry.ts); that a rotated secret signs at once beside the old one, and that a
  * delivery is listed and replayed with its webhook-id (events-manage.ts); that a 410
@@ -26,6 +27,7 @@ import { eventRule, isAbout } from './events-payload.ts';
 import { arrivedOfEvent, checkResume, checkStreamEvent, openChecked, openStream } from './events-stream.ts';
 import { checkRotation, checkReplay } from './events-manage.ts';
 import { checkGone, checkRetry } from './events-retry.ts';
+import { checkOtherVersions, openVersionStreams } from './events-versions.ts';
 import { attempt, trigger, type Triggered } from './events-trigger.ts';
 import { checkOwnership, checkScopes, narrowReader, otherOwner, type Listening } from './events-visibility.ts';
 import { checkDelivery, postSubscription, subscribeChecked, unsubscribe, unsubscribeChecked, type Subscription, type Webhooks } from './events-webhooks.ts';
@@ -50,6 +52,7 @@ export async function checkEvents(ctx: TestContext, data: DataFactory): Promise<
   const other: Listening = { ...(otherOne ? { as: otherOne } : {}) };
   const narrow: Listening = { ...(narrowOne ? { as: narrowOne } : {}) };
   let receiver: WebhookReceiver | undefined;
+  let versionStreams = new Map<string, EventStream | Error>();
   try {
     const w = events.webhooks;
     if (w) {
@@ -57,6 +60,8 @@ export async function checkEvents(ctx: TestContext, data: DataFactory): Promise<
       if (receiver) main.sub = await subscribe(ctx, w, receiver, live, owner);
     }
     if (events.stream) main.stream = await openChecked(ctx, events.stream, owner, 'stream.opens', owner?.name ?? 'an anonymous client');
+    // The owner also listens in every other live version, for what those versions show of the same events.
+    if (events.stream && main.stream) versionStreams = await openVersionStreams(ctx, events.stream, owner);
     // The watchers of the visibility checks listen before anything happens.
     if (other.as && events.stream) other.stream = await openStream(ctx, events.stream, other.as).catch(() => undefined);
     if (other.as && w?.subscriptions === 'api' && receiver && main.sub) other.sub = await quietSubscribe(ctx, w, receiver, live, other.as);
@@ -90,6 +95,10 @@ export async function checkEvents(ctx: TestContext, data: DataFactory): Promise<
     }
     if (events.stream && main.stream) await checkResume(ctx, events.stream, main.stream, owner, timeoutMs);
     for (const [e, t] of passed) await checkPassedOver(ctx, e, t, main.stream as EventStream, [...fired.values()], idField);
+    if (events.stream && versionStreams.size) {
+      const made = [...passed.values(), ...fired.values()].filter((t): t is Triggered => !(t instanceof Error));
+      await checkOtherVersions(ctx, events.stream, versionStreams, made, (t) => idField(t.resource), timeoutMs);
+    }
     for (const e of main.stream ? [] : outside) ctx.skip('events', `${e.name}.not-in-version`, `${e.name} is not sent in version ${ctx.version}, outside its versions`, 'only an open stream, an ordered log, shows an event was passed over (a subscription names the events it receives)');
     const run = { ctx, data, live, main, ...(receiver ? { receiver } : {}), fired, timeoutMs, act };
     if (other.as) await checkOwnership(run, other);
@@ -107,6 +116,7 @@ export async function checkEvents(ctx: TestContext, data: DataFactory): Promise<
       }
     }
   } finally {
+    for (const v of versionStreams.values()) if (!(v instanceof Error)) v.close();
     for (const l of [main, other, narrow]) {
       l.stream?.close();
       if (l.sub && !l.sub.deleted && l.sub.itemPath) await unsubscribe(ctx, l.sub.itemPath, l.as).catch(() => undefined);

@@ -105,6 +105,8 @@ export interface Faults {
   readonly dropOldSecret?: boolean;
   /** A replayed delivery goes out under a new webhook-id. */
   readonly replayNewId?: boolean;
+  /** The stream serves every listener in version 1, whatever API-Version it asks for. */
+  readonly streamInDefaultVersion?: boolean;
 }
 
 export interface FakeOptions {
@@ -324,7 +326,7 @@ export async function startEventsService(options: FakeOptions): Promise<{ baseUr
       res.write('retry: 3000\n\n');
       const last = /^evt_(\d+)$/.exec(String(req.headers['last-event-id'] ?? url.searchParams.get('lastEventId') ?? ''));
       if (last && !faults.ignoreLastEventId) for (const e of log.slice(faults.replayAll ? 0 : Number(last[1]))) if (sees(who, e) && inVersion(e.type, version)) res.write(frame(e));
-      const l: Listener = { res, owner: who, version };
+      const l: Listener = { res, owner: who, version: faults.streamInDefaultVersion ? '1' : version };
       listeners.add(l);
       req.on('close', () => listeners.delete(l));
       return;
