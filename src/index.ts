@@ -16,10 +16,3 @@ export { SAFETY, SAFETY_DEFAULTS } from './spec/defaults.ts';
 export { NEW_SPEC } from './spec/template.ts';
 export type { Diagnostic, DiagnosticDef, Result, Severity } from './spec/diagnostics.ts';
 export type * from './spec/model.ts';
-// The reference service: an app factory that never listens, on a store passed in.
-export { createApp, type AppOptions } from './serve/app.ts';
-export { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from './store/sqlite.ts';
-export type { Store, StoredRecord } from './store/store.ts';
-// The conformance tester, judging any implementation at a base URL by the spec alone.
-export { runConformance, TransportError, type CheckResult, type ConformanceOptions, type ConformanceReport, type Principal } from './conformance/index.ts';
-export { formatHuman as formatTestReport, formatJunit as formatTestJunit } from './conformance/report/format.ts';

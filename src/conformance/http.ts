@@ -36,7 +36,7 @@ export class HttpClient {
   onWait?: (ms: number, url: string) => void;
   /** Told of every exchange as it completes (a request log, a replay). */
   onExchange?: (exchange: Exchange) => void;
-  /** The rate-limit waits so far: how many, and how long in all (ms), as asked of `sleep`. */
+  /** The rate-limit waits so far: how many, and how long in all (ms): each Retry-After plus a 50 ms margin, as asked of `sleep`. */
   readonly waited = { count: 0, ms: 0 };
   /** How to wait; tests of the tester pass one that moves the implementation's clock instead. */
   sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -29,6 +29,7 @@ export type { CheckResult, EventRunOptions, Principal, RunOptions } from './cont
 export type { Exchange } from './http.ts';
 export { DEFAULT_EVENT_TIMEOUT_MS } from './context.ts';
 export { TransportError } from './http.ts';
+export { formatHuman, formatJson, formatJunit } from './report/format.ts';
 
 export interface ConformanceOptions extends RunOptions {
   /** Only these parts (default: all). */
@@ -48,7 +49,8 @@ export interface ConformanceReport {
   /** HTTP requests sent to the implementation (the receiver's and the stream's traffic aside). */
   readonly requests: number;
   /**
-   * The 429s waited out before a retry, and the time asked for (ms): the spec's own quotas
+   * The 429s waited out before a retry, and the time waited (ms; each Retry-After and a 50 ms
+   * margin): the spec's own quotas
    * (a create allowed 5 times a minute, say) can make a run long that the tester cannot
    * shorten, so the report says how much of `ms` they were.
    */

@@ -97,6 +97,7 @@ export function listSql(table: string, query: ListQuery): { sql: string; args: S
   const sort = query.sort ?? [];
   if (query.after && sort.length === 0) {
     // Insertion order alone: the keyset is the sequence (a rowid range scan).
+    if (query.after.values.length !== 0) throw new Error(`bug: a keyset position of ${query.after.values.length} values for no sort keys`);
     where.push('seq > ?');
     args.push(query.after.seq);
   } else if (query.after) {

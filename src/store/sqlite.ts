@@ -156,7 +156,7 @@ class PageRecord implements StoredRecord {
   readonly seq: number;
   readonly version: number;
   declare readonly owner?: string;
-  readonly json: string;
+  readonly #json: string;
   #data: Record<string, unknown> | undefined = undefined;
 
   constructor(row: Row) {
@@ -164,11 +164,15 @@ class PageRecord implements StoredRecord {
     this.id = row[1];
     this.version = row[2];
     if (row[3] !== null) (this as { owner?: string }).owner = row[3];
-    this.json = row[4];
+    this.#json = row[4];
+  }
+
+  get json(): string {
+    return this.#json;
   }
 
   get data(): Readonly<Record<string, unknown>> {
-    return (this.#data ??= JSON.parse(this.json) as Record<string, unknown>);
+    return (this.#data ??= JSON.parse(this.#json) as Record<string, unknown>);
   }
 }
 

@@ -20,7 +20,11 @@ export interface StoredRecord {
   /** 1 on insert, +1 on every change. */
   readonly version: number;
   readonly owner?: string;
-  /** The fields exactly as the service stored them; the id is kept beside them (`id`). */
+  /**
+   * The fields exactly as the service stored them; the id is kept beside them (`id`). An
+   * adapter may make it a getter (SQLite parses stored text on first read, and a list page's
+   * records have it on their class): copy a record by its members, never by spreading it.
+   */
   readonly data: Readonly<Record<string, unknown>>;
   /**
    * `data` as the JSON text the store holds, when it holds it verbatim (SQLite does): a

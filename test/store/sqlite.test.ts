@@ -220,6 +220,17 @@ describe('sqlite list SQL', () => {
     const { sql } = listSql('res_things', { sort: [{ field: 'a', direction: 'desc' }], after: { values: [null], seq: 3 }, limit: 2 });
     assert.match(sql, /WHERE \(\(json_extract\(data, \?\) IS \? AND seq > \?\)\)/);
   });
+  test('a page in insertion order is a range of the sequence, with OFFSET only for offset pages', () => {
+    const keyset = listSql('res_things', { after: { values: [], seq: 40 }, limit: 20 });
+    assert.equal(keyset.sql, 'SELECT seq, id, version, owner, data FROM "res_things" WHERE seq > ? ORDER BY seq ASC LIMIT ?');
+    assert.deepEqual(keyset.args, [40, 21]);
+    const first = listSql('res_things', { limit: 20, offset: 0 });
+    assert.doesNotMatch(first.sql, /OFFSET/);
+    const later = listSql('res_things', { limit: 20, offset: 40 });
+    assert.match(later.sql, /LIMIT \? OFFSET \?$/);
+    assert.deepEqual(later.args, [21, 40]);
+    assert.throws(() => listSql('res_things', { after: { values: ['x'], seq: 1 }, limit: 2 }), /bug: a keyset position of 1 values for no sort keys/);
+  });
 });
 
 function ids(result: { records: readonly { id: string }[] }): string[] {

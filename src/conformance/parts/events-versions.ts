@@ -66,6 +66,7 @@ function fieldProblem(ctx: TestContext, t: Triggered, data: unknown, version: st
     if (field?.writeOnly) return `'data' leaks the writeOnly field '${key}'`;
     if (declared && !declared.includes(key)) return `'data' carries '${key}', which the event's payload [${declared.join(', ')}] does not list`;
     if (field && !inVersion.has(key)) return `'data' carries '${key}', a field outside version ${version}`;
+    if (!field && !(key in t.payload)) return `'data' carries '${key}', which a read of the ${t.resource.name} does not show`;
   }
   for (const [key, value] of Object.entries(t.payload)) {
     if (!inVersion.has(key)) continue;

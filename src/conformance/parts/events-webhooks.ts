@@ -61,10 +61,9 @@ export async function subscribeChecked(ctx: TestContext, w: Webhooks, receiver: 
     const id = body.id;
     if (typeof id !== 'string' && typeof id !== 'number') throw new Failure("the subscription has no 'id'", ex);
     const secret = body.secret;
-    if (typeof secret !== 'string' || !secret.startsWith('whsec_')) throw new Failure(`the subscription's 'secret' is ${JSON.stringify(secret)}, not a whsec_ secret`, ex);
-    const key = keyOf(secret);
-    if (!key || key.length < 24 || key.length > 64) throw new Failure(`the secret after whsec_ must be base64 of 24 to 64 bytes (Standard Webhooks); it is ${key ? `${key.length} bytes` : 'not base64'}`, ex);
-    sub = { id: String(id), secret, itemPath: `${w.path}/${encodeURIComponent(String(id))}`, ...(as ? { as } : {}), tag: 'main', deleted: false };
+    const bad = secretProblem(secret);
+    if (bad) throw new Failure(bad, ex);
+    sub = { id: String(id), secret: secret as string, itemPath: `${w.path}/${encodeURIComponent(String(id))}`, ...(as ? { as } : {}), tag: 'main', deleted: false };
     subscriptionProblems(ctx, body, url, names, ex);
     if (!ex.response.headers.location) throw new Failure('the 201 has no Location', ex);
   });
@@ -98,6 +97,14 @@ export async function subscribeChecked(ctx: TestContext, w: Webhooks, receiver: 
     });
   }
   return made;
+}
+
+/** Why a subscription's `secret` is not a Standard Webhooks secret (whsec_ and base64 of 24 to 64 bytes), or undefined. */
+export function secretProblem(secret: unknown): string | undefined {
+  if (typeof secret !== 'string' || !secret.startsWith('whsec_')) return `the subscription's 'secret' is ${JSON.stringify(secret)}, not a whsec_ secret`;
+  const key = keyOf(secret);
+  if (!key || key.length < 24 || key.length > 64) return `the secret after whsec_ must be base64 of 24 to 64 bytes (Standard Webhooks); it is ${key ? `${key.length} bytes` : 'not base64'}`;
+  return undefined;
 }
 
 function subscriptionProblems(ctx: TestContext, body: Record<string, unknown>, url: string, names: readonly string[], ex: Exchange): void {

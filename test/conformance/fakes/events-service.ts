@@ -107,6 +107,8 @@ export interface Faults {
   readonly replayNewId?: boolean;
   /** The stream serves every listener in version 1, whatever API-Version it asks for. */
   readonly streamInDefaultVersion?: boolean;
+  /** Listed deliveries name another event type than the one they carried. */
+  readonly wrongDeliveryType?: boolean;
 }
 
 export interface FakeOptions {
@@ -116,6 +118,8 @@ export interface FakeOptions {
   readonly scopes?: Readonly<Record<string, readonly string[]>>;
   readonly faults?: Faults;
   readonly cloudEvents?: boolean;
+  /** How long after a receiver's answer a delivery is recorded as delivered (a slower store; not a fault). */
+  readonly settleDelayMs?: number;
   /** An operator-configured subscription (subscriptions: config): it sees every event. */
   readonly operator?: { readonly url: string; readonly secret: string };
 }
@@ -199,6 +203,7 @@ export async function startEventsService(options: FakeOptions): Promise<{ baseUr
     sent.attempts++;
     const status = await fetch(s.url, { method: 'POST', headers, body, redirect: 'manual' }).then(async (r) => (await r.arrayBuffer(), r.status)).catch(() => 0);
     if (status >= 200 && status < 300) {
+      if (options.settleDelayMs) await new Promise((resolve) => setTimeout(resolve, options.settleDelayMs));
       sent.status = 'delivered';
       sent.deliveredAt = new Date().toISOString();
       return;
@@ -303,7 +308,7 @@ export async function startEventsService(options: FakeOptions): Promise<{ baseUr
         s.secrets = faults.dropOldSecret ? [newSecret()] : [newSecret(), s.secrets[0]];
         return send(res, 200, { ...shown(s), secret: s.secrets[0] });
       }
-      const listed = (d: Sent) => ({ id: d.id, eventId: `evt_${d.event.n}`, type: d.event.type, status: d.status, attempts: d.attempts, createdAt: d.createdAt, ...(d.deliveredAt ? { deliveredAt: d.deliveredAt } : {}) });
+      const listed = (d: Sent) => ({ id: d.id, eventId: `evt_${d.event.n}`, type: faults.wrongDeliveryType ? 'task.nothing' : d.event.type, status: d.status, attempts: d.attempts, createdAt: d.createdAt, ...(d.deliveredAt ? { deliveredAt: d.deliveredAt } : {}) });
       if (method === 'GET' && parts[2] === 'deliveries' && parts.length === 3) {
         const status = url.searchParams.get('status');
         return send(res, 200, { items: s.deliveries.filter((d) => !status || d.status === status).slice(0, 100).map(listed) });

@@ -1,0 +1,8 @@
+/**
+ * `svcspec/serve`: the reference service as a library. The app factory never listens (the
+ * caller does, or injects requests), and the store is passed in. A subpath of its own, so that
+ * `import 'svcspec'` (load, check, doc, export) loads neither Fastify nor node:sqlite.
+ */
+export { createApp, type AppOptions } from './app.ts';
+export { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from '../store/sqlite.ts';
+export type { Store, StoredRecord } from '../store/store.ts';
