@@ -20,7 +20,7 @@
 import { createApp } from '../../src/serve/app.ts';
 import { loadSpec } from '../../src/load/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
-import { credentialHeaders } from '../../test/serve/support/credentials.ts';
+import { testerPrincipals } from '../../test/serve/support/credentials.ts';
 
 const [specFile, dbFile] = process.argv.slice(2);
 if (!specFile || !dbFile || !process.send) {
@@ -44,12 +44,7 @@ process.on('message', (message: { advance?: unknown }) => {
 
 const store = await openSqliteStore({ path: dbFile, durability: 'full' });
 await store.migrate(spec.resources.map((r) => r.name));
-const all = spec.authentication.scopes.map((s) => s.name);
-const principals: { name: string; headers: Record<string, string>; scopes: string[] }[] = [];
-if (spec.parts.authentication.statement === 'given' && spec.authentication.schemes.length) {
-  for (const name of ['ann', 'bob']) principals.push({ name, headers: await credentialHeaders(spec, store, { principal: name }), scopes: all });
-  if (all.length > 1) principals.push({ name: 'carl', headers: await credentialHeaders(spec, store, { principal: 'carl', scopes: [all[0]!] }), scopes: [all[0]!] });
-}
+const principals = await testerPrincipals(spec, store);
 
 const app = await createApp({ spec, store, logger: false, now: () => Date.now() + skew, events: { allowPrivateWebhooks: true } });
 app.addHook('onClose', async () => store.close());

@@ -9,7 +9,7 @@ import type { Principal } from '../../src/conformance/index.ts';
 import { createApp } from '../../src/serve/app.ts';
 import type { Spec } from '../../src/spec/model.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
-import { credentialHeaders } from '../serve/support/credentials.ts';
+import { testerPrincipals } from '../serve/support/credentials.ts';
 
 export interface Running {
   readonly app: FastifyInstance;
@@ -33,11 +33,6 @@ export async function serveForTester(t: TestContext, spec: Spec, tweak?: (app: F
     await store.close();
   });
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
-  const all = spec.authentication.scopes.map((s) => s.name);
-  const principals: Principal[] = [];
-  if (spec.parts.authentication.statement === 'given' && spec.authentication.schemes.length) {
-    for (const name of ['ann', 'bob']) principals.push({ name, headers: await credentialHeaders(spec, store, { principal: name }), scopes: all });
-    if (all.length > 1) principals.push({ name: 'carl', headers: await credentialHeaders(spec, store, { principal: 'carl', scopes: [all[0]] }), scopes: [all[0]] });
-  }
+  const principals: Principal[] = await testerPrincipals(spec, store);
   return { app, baseUrl, principals, sleep: async (ms) => void (skew += ms), now: () => Date.now() + skew };
 }

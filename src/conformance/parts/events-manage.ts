@@ -13,7 +13,7 @@ import type { Exchange } from '../http.ts';
 import { deliveryExchange, type Delivery } from '../receiver.ts';
 import { signatureProblem } from '../signature.ts';
 import { deliveriesAbout, settle, type Redo } from './events-retry.ts';
-import { secretProblem, webhooksRule } from './events-webhooks.ts';
+import { arrivedOf, secretProblem, webhooksRule } from './events-webhooks.ts';
 
 /**
  * How long a delivery the receiver answered may take to be listed as delivered: the service
@@ -60,7 +60,8 @@ export async function checkReplay(r: Redo): Promise<void> {
     const eventId = done.headers['webhook-id'];
     const { item, listed } = await listedAsDelivered(r, eventId);
     if (!item) throw new Failure(`no delivery of ${eventId} is listed as delivered ${SETTLED_GRACE_MS / 1000} s after the receiver answered it ${done.status}`, listed);
-    deliveryProblems(item, eventId, typeOf(done), listed);
+    const carried = arrivedOf(done, w.cloudEvents)?.type;
+    deliveryProblems(item, eventId, typeof carried === 'string' ? carried : undefined, listed);
     const id = String(item.id);
     const before = receiver.deliveries.items.filter(mine).length;
     const ex = await ctx.call('POST', `${sub.itemPath}/deliveries/${encodeURIComponent(id)}/replay`, { as: sub.as ?? null });
@@ -91,16 +92,6 @@ async function listedAsDelivered(r: Redo, eventId: string): Promise<{ item?: Rec
     const item = items.find((i) => isObject(i) && i.eventId === eventId) as Record<string, unknown> | undefined;
     if (item || Date.now() > until) return { ...(item ? { item } : {}), listed };
     await sleep(100);
-  }
-}
-
-/** The event type a delivery carries: the envelope's `type` (CloudEvents too). */
-function typeOf(d: Delivery): string | undefined {
-  try {
-    const body = JSON.parse(d.body) as { type?: unknown };
-    return typeof body.type === 'string' ? body.type : undefined;
-  } catch {
-    return undefined;
   }
 }
 

@@ -36,21 +36,30 @@ export function isAbout(t: Triggered, idField: string, a: Arrived | undefined, l
   return jsonEqual(a.data, t.payload);
 }
 
-/** Why `data` is not the payload the event declares, or undefined when it is. */
-export function payloadProblem(ctx: TestContext, t: Triggered, data: unknown): string | undefined {
+/**
+ * Why `data` is not the payload the event declares, or undefined when it is. In another
+ * version than the working one (whose payload `t.payload` is), the data carries that
+ * version's fields: those both versions show must equal the working version's, and a field
+ * only that version shows has a value the working version cannot tell.
+ */
+export function payloadProblem(ctx: TestContext, t: Triggered, data: unknown, version = ctx.version): string | undefined {
   if (!isObject(data)) return `'data' is ${JSON.stringify(data)}, not an object`;
-  const writeOnly = new Set(t.resource.fields.filter((f) => f.writeOnly).map((f) => f.name));
+  const other = version !== ctx.version;
+  const visible = new Set(ctx.fieldsOf(t.resource, version).map((f) => f.name));
   const declared = t.event.payload.kind === 'fields' ? t.event.payload.fields : undefined;
   for (const key of Object.keys(data)) {
-    if (writeOnly.has(key)) return `'data' leaks the writeOnly field '${key}'`;
-    if (key in t.payload) continue;
+    const field = t.resource.fields.find((f) => f.name === key);
+    if (field?.writeOnly) return `'data' leaks the writeOnly field '${key}'`;
+    if (key in t.payload && (!other || !field || visible.has(key))) continue;
     if (declared && !declared.includes(key)) return `'data' carries '${key}', which the event's payload [${declared.join(', ')}] does not list`;
-    if (!ctx.fieldsOf(t.resource).some((f) => f.name === key) && t.resource.fields.some((f) => f.name === key)) return `'data' carries '${key}', a field outside version ${ctx.version}`;
+    if (field && !visible.has(key)) return `'data' carries '${key}', a field outside version ${version}`;
+    if (other && field) continue;
     return `'data' carries '${key}', which a read of the ${t.resource.name} does not show`;
   }
   for (const [key, value] of Object.entries(t.payload)) {
-    if (!(key in data)) return `'data' lacks '${key}' (${JSON.stringify(value)} in the record)`;
-    if (!jsonEqual(data[key], value)) return `'data.${key}' is ${JSON.stringify(data[key])}; the record ${t.event.trigger.action === 'deleted' ? 'had' : 'has'} ${JSON.stringify(value)}`;
+    if (other && !visible.has(key)) continue;
+    if (!(key in data)) return other ? `'data' lacks '${key}', a field of version ${version} (${JSON.stringify(value)} in version ${ctx.version})` : `'data' lacks '${key}' (${JSON.stringify(value)} in the record)`;
+    if (!jsonEqual(data[key], value)) return other ? `'data.${key}' is ${JSON.stringify(data[key])}; in version ${ctx.version} the same event carries ${JSON.stringify(value)}` : `'data.${key}' is ${JSON.stringify(data[key])}; the record ${t.event.trigger.action === 'deleted' ? 'had' : 'has'} ${JSON.stringify(value)}`;
   }
   return undefined;
 }

@@ -9,9 +9,8 @@
  */
 import { sleep } from '../arrivals.ts';
 import { Failure, type Principal, type TestContext } from '../context.ts';
-import { isObject, jsonEqual } from '../expect.ts';
 import type { EventStream } from '../stream.ts';
-import { isAbout } from './events-payload.ts';
+import { isAbout, payloadProblem } from './events-payload.ts';
 import { arrivedOfEvent, openStream, streamRule, type Stream } from './events-stream.ts';
 import type { Triggered } from './events-trigger.ts';
 
@@ -49,29 +48,9 @@ export async function checkOtherVersions(ctx: TestContext, s: Stream, streams: R
           continue;
         }
         if (!sent) throw new Failure(`no ${t.event.name} about ${t.resource.name} '${t.id}' arrived on the stream of version ${version} within ${timeoutMs / 1000} s`, ex);
-        const problem = fieldProblem(ctx, t, arrivedOfEvent(sent)?.data, version);
+        const problem = payloadProblem(ctx, t, arrivedOfEvent(sent)?.data, version);
         if (problem) throw new Failure(`${t.event.name} (${sent.id ?? 'no id'}) in version ${version}: ${problem}`, ex);
       }
     });
   }
-}
-
-/** Why an event's data is not as `version` shows the record, or undefined. */
-function fieldProblem(ctx: TestContext, t: Triggered, data: unknown, version: string): string | undefined {
-  if (!isObject(data)) return `'data' is ${JSON.stringify(data)}, not an object`;
-  const inVersion = new Set(ctx.fieldsOf(t.resource, version).map((f) => f.name));
-  const declared = t.event.payload.kind === 'fields' ? t.event.payload.fields : undefined;
-  for (const key of Object.keys(data)) {
-    const field = t.resource.fields.find((f) => f.name === key);
-    if (field?.writeOnly) return `'data' leaks the writeOnly field '${key}'`;
-    if (declared && !declared.includes(key)) return `'data' carries '${key}', which the event's payload [${declared.join(', ')}] does not list`;
-    if (field && !inVersion.has(key)) return `'data' carries '${key}', a field outside version ${version}`;
-    if (!field && !(key in t.payload)) return `'data' carries '${key}', which a read of the ${t.resource.name} does not show`;
-  }
-  for (const [key, value] of Object.entries(t.payload)) {
-    if (!inVersion.has(key)) continue;
-    if (!(key in data)) return `'data' lacks '${key}', a field of version ${version} (${JSON.stringify(value)} in version ${ctx.version})`;
-    if (!jsonEqual(data[key], value)) return `'data.${key}' is ${JSON.stringify(data[key])}; in version ${ctx.version} the same event carries ${JSON.stringify(value)}`;
-  }
-  return undefined;
 }

@@ -26,3 +26,17 @@ export async function credentialHeaders(spec: Spec, store: Store, options: { sco
   await store.credentials.put({ id, scheme: oauth.name, kind: 'token', secretHash: hashSecret(secret), scopes: [...scopes], principal: options.principal ?? id, createdAt: Date.now(), expiresAt: Date.now() + 3_600_000 });
   return { authorization: `Bearer ${joinToken(id, secret)}` };
 }
+
+/**
+ * The principals the tester acts as against a service on `store`: ann and bob holding every
+ * declared scope (ownership needs two), and carl holding only the first (for the 403 checks);
+ * none when the spec needs no credentials.
+ */
+export async function testerPrincipals(spec: Spec, store: Store): Promise<{ name: string; headers: Record<string, string>; scopes: string[] }[]> {
+  if (spec.parts.authentication.statement !== 'given' || !spec.authentication.schemes.length) return [];
+  const all = spec.authentication.scopes.map((s) => s.name);
+  const out: { name: string; headers: Record<string, string>; scopes: string[] }[] = [];
+  for (const name of ['ann', 'bob']) out.push({ name, headers: await credentialHeaders(spec, store, { principal: name }), scopes: all });
+  if (all.length > 1) out.push({ name: 'carl', headers: await credentialHeaders(spec, store, { principal: 'carl', scopes: [all[0]] }), scopes: [all[0]] });
+  return out;
+}
