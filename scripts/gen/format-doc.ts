@@ -3,7 +3,7 @@
  * key tables come from walking FORMAT_SCHEMA, and the endpoint conventions from the
  * loader's own CONVENTIONS, so neither can drift from what the loader does.
  */
-import { conventionalPath, CONVENTIONS } from '../../src/spec/conventions.ts';
+import { conventionalPath, CONVENTIONS } from '../../src/spec/conventions/endpoints.ts';
 import { FORMAT_SCHEMA } from '../../src/spec/format-schema.ts';
 import { STANDARD_OPERATIONS, type EndpointResponse, type RequestShape, type ResponseBody } from '../../src/spec/model.ts';
 import { PARTS, type PartName } from '../../src/spec/parts.ts';

@@ -5,7 +5,7 @@
  * both over src/serve/validation.ts.
  */
 import type { Endpoint, Field, Resource, StateMachine } from '../spec/model.ts';
-import { idOf } from '../serve/representation.ts';
+import { idOf } from '../spec/conventions/ids.ts';
 import { fieldSchema, idSchema, members, type Direction, type JsonSchema, type SchemaContext } from './schema.ts';
 
 /** A record as the service shows it (a read, a list item, a resource payload of an event). */

@@ -4,9 +4,8 @@
  * the spec's catalog decides the code, status and title (a code named after the situation,
  * or `for: <situation>`), else the documented default. RFC 9457 problem details by default.
  */
-import type { ErrorShape, Spec } from '../spec/model.ts';
+import type { ErrorShape } from '../spec/model.ts';
 import type { ResolvedSituation, Situation } from '../spec/http-errors.ts';
-import { problemShape } from '../load/normalize/errors.ts';
 
 export interface FieldViolation {
   /** JSON pointer into the request body (or `/query/<name>` for a query parameter). */
@@ -41,10 +40,6 @@ export interface RenderedError {
   readonly contentType: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Record<string, unknown>;
-}
-
-export function errorShape(spec: Spec): ErrorShape {
-  return spec.errors.shape ?? problemShape('/errors/shape');
 }
 
 /** The body of an error in the declared shape. */

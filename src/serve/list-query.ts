@@ -26,33 +26,14 @@
  * selector (part 9) and API keys sent in the query (part 5). Those, `sort`, and the size
  * and position parameters take precedence over a field of the same name.
  */
-import type { Limits, Resource, Spec } from '../spec/model.ts';
-import { SAFETY } from '../spec/defaults.ts';
+import type { Resource } from '../spec/model.ts';
+import { SORT_PARAM, pageSettings, type PageSettings } from '../spec/conventions/pagination.ts';
 import { closest } from '../spec/diagnostics.ts';
 import type { ScalarValue, SortKey } from '../store/store.ts';
 import type { ServeContext } from './context.ts';
 import { decodeCursor, type CursorPosition } from './cursor.ts';
 import { HttpError, type FieldViolation } from './errors.ts';
-import { idOf } from './representation.ts';
-
-export const SORT_PARAM = 'sort';
-
-/** The spec's pagination without its source pointer (a safety default has none). */
-export type PageSettings = Omit<NonNullable<Limits['pagination']>, 'pointer'>;
-
-/**
- * The spec's pagination, or the documented safety default when the spec is silent
- * (src/spec/defaults.ts): cursor pages of SAFETY.pageSize, default and maximum, clamped,
- * with the format's default parameter names.
- */
-export function pageSettings(spec: Spec): PageSettings {
-  const p = spec.limits.pagination;
-  if (!p) return { style: 'cursor', defaultSize: SAFETY.pageSize, maxSize: SAFETY.pageSize, overMax: 'clamp', sizeParam: 'limit', positionParam: 'cursor' };
-  // A size missing from the spec loads as 0 (check reports it); the safety bound stands in.
-  const maxSize = p.maxSize >= 1 ? p.maxSize : SAFETY.pageSize;
-  const defaultSize = p.defaultSize >= 1 ? Math.min(p.defaultSize, maxSize) : Math.min(SAFETY.pageSize, maxSize);
-  return { style: p.style, defaultSize, maxSize, overMax: p.overMax, sizeParam: p.sizeParam, positionParam: p.positionParam };
-}
+import { idOf } from '../spec/conventions/ids.ts';
 
 type ValueType = 'string' | 'integer' | 'number' | 'boolean';
 

@@ -31,7 +31,8 @@ import { changeRecord, type ChangeOptions, ifMatchOf, ifNoneMatchHits, ifNoneMat
 import { ownerOf } from './auth/ownership.ts';
 import type { ServeContext } from './context.ts';
 import { idempotent, sendOutcome } from './idempotency.ts';
-import { etagOf, idOf, isObject, JsonText, keepUnseen, present, presentJson, recordOutcome, type IdRule, type Outcome } from './representation.ts';
+import { etagOf, isObject, JsonText, keepUnseen, present, presentJson, recordOutcome, type Outcome } from './representation.ts';
+import { idOf, idParamOf, type IdRule } from '../spec/conventions/ids.ts';
 import { validateBody, validationFailed, validatorsFor, type BodyValidator, type ResourceValidators } from './validation.ts';
 
 interface Operation {
@@ -106,12 +107,6 @@ function makersOf(ctx: ServeContext, resource: string): Operation['events'] {
   const updated = e.maker(resource, 'updated');
   const deleted = e.maker(resource, 'deleted');
   return { ...(created ? { created } : {}), ...(updated ? { updated } : {}), ...(deleted ? { deleted } : {}) };
-}
-
-/** The path parameter that holds the id: `{id}` by the convention, else the last one. */
-export function idParamOf(path: string): string {
-  const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-  return names.includes('id') ? 'id' : (names.at(-1) ?? 'id');
 }
 
 function pathId(op: Operation, request: FastifyRequest): string {

@@ -11,7 +11,7 @@
  * turning into a gap.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { CONVENTIONS, conventionalPath } from './conventions.ts';
+import { CONVENTIONS, conventionalPath } from './conventions/endpoints.ts';
 import type {
   AuthScheme, Endpoint, EndpointResponse, Field, RequestShape, Resource, Shape, Spec, StateMachine,
 } from './model.ts';

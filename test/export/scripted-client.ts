@@ -15,7 +15,7 @@
 import type { Endpoint, Field, Resource, Spec, StateMachine, Transition } from '../../src/spec/model.ts';
 import { Draw, REF, valueOf } from '../../src/conformance/generate.ts';
 import { exportVersion } from '../../src/export/version.ts';
-import { pageSettings } from '../../src/serve/list-query.ts';
+import { pageSettings } from '../../src/spec/conventions/pagination.ts';
 
 export interface Violation {
   readonly location: readonly string[];

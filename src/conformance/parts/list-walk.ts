@@ -3,6 +3,7 @@
  * `{items, next}` (cursor) or `{items, offset, next}` (offset), `next` sent back as the
  * position parameter. Bounded, so a list that never ends fails instead of hanging.
  */
+import { pageSettings } from '../../spec/conventions/pagination.ts';
 import type { Resource } from '../../spec/model.ts';
 import { Failure, type Principal, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
@@ -11,10 +12,13 @@ import type { Exchange } from '../http.ts';
 
 export const MAX_PAGES = 200;
 
-export function pageParams(ctx: TestContext): { size: string; position: string; defaultSize: number; maxSize: number; overMax: 'clamp' | 'reject'; declared: boolean } {
-  const p = ctx.spec.limits.pagination;
-  if (!p) return { size: 'limit', position: 'cursor', defaultSize: 0, maxSize: 0, overMax: 'clamp', declared: false };
-  return { size: p.sizeParam, position: p.positionParam, defaultSize: p.defaultSize, maxSize: p.maxSize, overMax: p.overMax, declared: true };
+/**
+ * The page settings the tester holds a list to: the format's convention (the safety default
+ * when the spec is silent, src/spec/conventions/pagination.ts), as serve and export read it.
+ */
+export function pageParams(ctx: TestContext): { size: string; position: string; defaultSize: number; maxSize: number; overMax: 'clamp' | 'reject' } {
+  const p = pageSettings(ctx.spec);
+  return { size: p.sizeParam, position: p.positionParam, defaultSize: p.defaultSize, maxSize: p.maxSize, overMax: p.overMax };
 }
 
 export interface Page {

@@ -7,7 +7,7 @@
  */
 import type { Endpoint, ErrorShape, Spec } from '../../spec/model.ts';
 import { HTTP_ERRORS, resolveSituations, type Situation } from '../../spec/http-errors.ts';
-import { errorShape } from '../../serve/errors.ts';
+import { errorShape } from '../../spec/conventions/errors.ts';
 import type { JsonSchema } from '../schema.ts';
 
 export const ERROR_SCHEMA = 'Error';

@@ -18,9 +18,9 @@ import type { Diagnostic } from '../../spec/diagnostics.ts';
 import type { AuthScheme, Spec } from '../../spec/model.ts';
 import { PART_BY_NAME, type PartName } from '../../spec/parts.ts';
 import { formatDuration, formatSize } from '../../spec/units.ts';
-import { pageSettings } from '../../serve/list-query.ts';
-import { ratePolicies } from '../../serve/limits/rate.ts';
-import { deprecationHeaders } from '../../serve/versioning/headers.ts';
+import { deprecationHeaders } from '../../spec/conventions/deprecation.ts';
+import { pageSettings } from '../../spec/conventions/pagination.ts';
+import { ratePolicyFields } from '../../spec/conventions/rate.ts';
 import { EXPORT_CODES, finding, type ExportResult } from '../codes.ts';
 import { schemaContext, type JsonSchema } from '../schema.ts';
 import { exportVersion } from '../version.ts';
@@ -55,7 +55,7 @@ export function toOpenApi(spec: Spec, options: ExportOptions = {}): ExportResult
     ...(versionParam ? { versionParam } : {}),
     someRetired: spec.versioning.versions.some((v) => v.status === 'retired'),
     deprecation: version ? deprecationHeaders(version) : {},
-    policies: ratePolicies(spec),
+    policies: ratePolicyFields(spec),
     page: pageSettings(spec),
     pageIsDefault: spec.limits.pagination === undefined,
     errorShape: shape,

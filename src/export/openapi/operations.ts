@@ -6,9 +6,8 @@
  * src/serve that does it is named where it is used.
  */
 import type { Endpoint, Resource, StateMachine } from '../../spec/model.ts';
-import { SORT_PARAM } from '../../serve/list-query.ts';
-import { idOf } from '../../serve/representation.ts';
-import { idParamOf } from '../../serve/resources.ts';
+import { SORT_PARAM } from '../../spec/conventions/pagination.ts';
+import { idOf, idParamOf } from '../../spec/conventions/ids.ts';
 import { recordSchema, requestBodyOf, transitionSentence } from '../records.ts';
 import { idSchema, pascal, withNull, type JsonSchema } from '../schema.ts';
 import { schemaRef, type OpenApiContext } from './context.ts';

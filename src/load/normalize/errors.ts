@@ -1,16 +1,8 @@
-import type { ErrorMembers, ErrorShape, Errors } from '../../spec/model.ts';
+import type { ErrorShape, Errors } from '../../spec/model.ts';
+import { problemShape } from '../../spec/conventions/errors.ts';
 import { SITUATIONS } from '../../spec/http-errors.ts';
 import { child } from '../../spec/pointer.ts';
 import { defined, entries, isRecord, num, str } from './read.ts';
-
-/** RFC 9457 problem details, extended with a `code` member naming the catalog entry. */
-export const PROBLEM_MEMBERS: ErrorMembers = {
-  code: 'code', title: 'title', status: 'status', detail: 'detail', errors: 'errors', type: 'type', instance: 'instance',
-};
-
-export function problemShape(pointer: string): ErrorShape {
-  return { kind: 'problem', mediaType: 'application/problem+json', members: PROBLEM_MEMBERS, pointer };
-}
 
 export function normalizeErrors(raw: unknown, pointer: string): Errors {
   if (!isRecord(raw)) return { catalog: [] };
