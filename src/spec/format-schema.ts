@@ -436,6 +436,10 @@ export const FORMAT_SCHEMA = {
       additionalProperties: false,
       properties: {
         rate: {
+          description: 'The rate limit of every endpoint unless overridden, or `{ none: reason }`: the service has no rate limit.',
+          anyOf: [
+            { ...none, description: 'The service has no rate limit, stated: `rate: { none: "Requests are not limited." }`.' },
+            {
           type: 'object',
           additionalProperties: false,
           required: ['limit', 'window', 'scope'],
@@ -446,6 +450,8 @@ export const FORMAT_SCHEMA = {
             scope: { enum: ['credential', 'address'], description: 'Counted per credential (principal) or per client address.' },
             overrides: { type: 'object', description: 'Per-endpoint limits, keyed by endpoint id.', additionalProperties: { $ref: '#/definitions/rate' } },
           },
+        },
+          ],
         },
         body: {
           type: 'object',
@@ -464,6 +470,10 @@ export const FORMAT_SCHEMA = {
           },
         },
         timeouts: {
+          description: 'How long a request may run, or `{ none: reason }`: the service sets no time-out.',
+          anyOf: [
+            { ...none, description: 'The service sets no time-out, stated: `timeouts: { none: "Requests run to completion." }`.' },
+            {
           type: 'object',
           additionalProperties: false,
           required: ['request', 'status'],
@@ -472,6 +482,8 @@ export const FORMAT_SCHEMA = {
             request: duration('How long a request may run before it is abandoned.'),
             status: { enum: [503, 504], description: 'The status a timed-out request is answered with.' },
           },
+        },
+          ],
         },
         pagination: {
           type: 'object',

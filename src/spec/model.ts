@@ -330,11 +330,22 @@ export interface RateLimit {
   readonly pointer: string;
 }
 
+/** A limit stated as absent, with the reason given. */
+export interface NoneStatement {
+  readonly reason: string;
+  readonly pointer: string;
+}
+
 export interface Limits {
   readonly rate?: RateLimit & { readonly overrides: readonly (RateLimit & { readonly endpoint: string })[] };
   readonly body?: { readonly maxBytes: number; readonly pointer: string };
   readonly fields?: { readonly maxStringLength?: number; readonly maxArrayItems?: number; readonly pointer: string };
   readonly timeouts?: { readonly requestMs: number; readonly status: 503 | 504; readonly pointer: string };
+  /**
+   * Limits the spec states the service does not have (`rate: { none: "…" }`): a statement,
+   * not a gap, so such a part can be complete; the runtime then applies no such limit.
+   */
+  readonly none?: { readonly rate?: NoneStatement; readonly timeouts?: NoneStatement };
   readonly pagination?: {
     readonly style: 'cursor' | 'offset';
     readonly defaultSize: number;

@@ -284,10 +284,10 @@ function writeLimits(spec: Spec): RawDocument {
             ? mapOf(rate.overrides, (o) => [o.endpoint, compact({ limit: o.limit, window: formatDuration(o.windowMs), scope: o.scope !== rate.scope ? o.scope : undefined })])
             : undefined,
         })
-      : undefined,
+      : spec.limits.none?.rate ? { none: spec.limits.none.rate.reason } : undefined,
     body: body ? { maxSize: formatSize(body.maxBytes) } : undefined,
     fields: fields ? compact({ maxStringLength: fields.maxStringLength, maxArrayItems: fields.maxArrayItems }) : undefined,
-    timeouts: timeouts ? { request: formatDuration(timeouts.requestMs), status: timeouts.status } : undefined,
+    timeouts: timeouts ? { request: formatDuration(timeouts.requestMs), status: timeouts.status } : spec.limits.none?.timeouts ? { none: spec.limits.none.timeouts.reason } : undefined,
     pagination: pagination
       ? compact({
           style: pagination.style,

@@ -88,3 +88,15 @@ function safeExists(path: string): boolean {
     return false;
   }
 }
+
+test('limits: "no rate limit" and "no time-out" are statements: the part can be complete, and no safety default stands in', () => {
+  const spec = 'svcspec: 1\nresources:\n  book: { plural: books, id: { field: id, assigned: uuid }, fields: { id: { type: string, readOnly: true }, title: string } }\nendpoints:\n  book: [read]\nlimits:\n  body: { maxSize: 64KiB }\n  timeouts: { none: "Requests run to completion." }\n  rate: { none: "Requests are not limited." }\nerrors:\n  shape: problem\n';
+  const report = check(spec);
+  const limits = report.parts.find((p) => p.name === 'limits');
+  assert.equal(limits?.status, 'complete');
+  assert.deepEqual(limits?.missing ?? [], []);
+  assert.deepEqual(report.defaults.map((d) => d.key), []);
+  // Without the statements the same spec's limits are partial, naming what they do not say.
+  const silent = check(spec.replace(/  timeouts: .*\n  rate: .*\n/, ''));
+  assert.deepEqual(silent.parts.find((p) => p.name === 'limits')?.missing, ['rate limits', 'time-outs']);
+});

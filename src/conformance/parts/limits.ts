@@ -71,7 +71,7 @@ async function checkBodySize(ctx: TestContext): Promise<void> {
 async function checkRateLimit(ctx: TestContext): Promise<void> {
   const rate = ctx.spec.limits.rate;
   const title = 'requests beyond the rate limit get 429 with Retry-After and the RateLimit fields';
-  if (!rate) return ctx.skip('limits', 'rate-limit', title, 'the spec declares no rate limit');
+  if (!rate) return ctx.skip('limits', 'rate-limit', title, ctx.spec.limits.none?.rate ? `the spec states there is no rate limit (${ctx.spec.limits.none.rate.reason})` : 'the spec declares no rate limit');
   if (!ctx.include.has('rate-limits')) return ctx.skip('limits', 'rate-limit', title, 'opt-in: it spends a whole quota; run with --include rate-limits');
   const endpoint = ctx.spec.endpoints.find((e) => e.operation === 'list' && ctx.may(ctx.main, e) && !rate.overrides.some((o) => o.endpoint === e.id));
   await ctx.check('limits', 'rate-limit', title, { pointer: rate.pointer, text: `${rate.limit} requests per ${rate.windowMs} ms per ${rate.scope}` }, async () => {

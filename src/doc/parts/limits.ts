@@ -19,7 +19,8 @@ export function limitsBlocks(spec: Spec): Block[] {
       ['Request body', body ? [`at most ${size(body.maxBytes)}`] : undefined],
       ['Strings', fields?.maxStringLength !== undefined ? [`at most ${fields.maxStringLength} characters unless a field says otherwise`] : undefined],
       ['Arrays', fields?.maxArrayItems !== undefined ? [`at most ${fields.maxArrayItems} items unless a field says otherwise`] : undefined],
-      ['Time-out', timeouts ? [`${duration(timeouts.requestMs)}, then answered with ${timeouts.status}`] : undefined],
+      ['Rate limit', !rate && spec.limits.none?.rate ? [`none: ${spec.limits.none.rate.reason}`] : undefined],
+      ['Time-out', timeouts ? [`${duration(timeouts.requestMs)}, then answered with ${timeouts.status}`] : spec.limits.none?.timeouts ? [`none: ${spec.limits.none.timeouts.reason}`] : undefined],
       ['Pagination', pagination ? paginationText(pagination) : undefined],
     ]),
   ];

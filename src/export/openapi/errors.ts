@@ -68,6 +68,8 @@ export interface EndpointFacts {
   /** The service checks credentials (authentication given, with schemes). */
   readonly hasSchemes: boolean;
   readonly hasRateLimit: boolean;
+  /** The spec states the service has no time-out. */
+  readonly noTimeout?: boolean;
   /** The version is chosen by a header or query parameter a client may get wrong. */
   readonly versionParam: boolean;
   readonly someRetired: boolean;
@@ -89,7 +91,8 @@ export function situationsOf(endpoint: Endpoint, facts: EndpointFacts): Situatio
   if (op === 'transition') out.push('invalid-transition'); // states.ts
   if (body || op === 'list') out.push('validation-failed'); // validation.ts, list-query.ts
   if (endpoint.method === 'POST' && (op === 'create' || op === 'transition')) out.push('idempotency-key-reused'); // idempotency.ts
-  out.push('internal', 'timeout'); // app.ts, limits/timeout.ts: every request
+  out.push('internal'); // app.ts: every request
+  if (!facts.noTimeout) out.push('timeout'); // limits/timeout.ts: every request, unless the spec states none
   return out;
 }
 

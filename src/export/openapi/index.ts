@@ -109,6 +109,8 @@ function info(ctx: OpenApiContext): JsonSchema {
   }
   const { limits } = spec;
   if (limits.body) notes.push(`Request bodies may be at most ${formatSize(limits.body.maxBytes)}; larger ones are refused with 413.`);
+  if (limits.none?.rate) notes.push(`Requests are not rate-limited: ${limits.none.rate.reason}`);
+  if (limits.none?.timeouts) notes.push(`Requests have no time-out: ${limits.none.timeouts.reason}`);
   if (limits.timeouts) notes.push(`A request still unanswered after ${formatDuration(limits.timeouts.requestMs)} is answered ${limits.timeouts.status} and its work abandoned.`);
   notes.push('A method a path does not list is answered 405 with `Allow`; OPTIONS lists the methods.');
   out.push(`## Notes\n\n${notes.map((n) => `- ${n}`).join('\n')}`);

@@ -181,7 +181,7 @@ function responsesOf(ctx: OpenApiContext, e: Endpoint, r: Resource, record: () =
     out[String(resp.status)] = response;
   }
   if (op === 'read') out['304'] = { description: 'Not modified: the ETag in If-None-Match is current.', headers: { ETag: { $ref: '#/components/headers/ETag' }, ...commonHeaders(ctx, e, 304) } };
-  const cases = errorCases(ctx.spec, e, { hasSchemes: ctx.spec.parts.authentication.statement === 'given' && ctx.spec.authentication.schemes.length > 0, hasRateLimit: ctx.policies.has(e.id), versionParam: ctx.versionParam !== undefined, someRetired: ctx.someRetired });
+  const cases = errorCases(ctx.spec, e, { hasSchemes: ctx.spec.parts.authentication.statement === 'given' && ctx.spec.authentication.schemes.length > 0, hasRateLimit: ctx.policies.has(e.id), noTimeout: ctx.spec.limits.none?.timeouts !== undefined, versionParam: ctx.versionParam !== undefined, someRetired: ctx.someRetired });
   for (const status of declaredErrors.keys()) if (!cases.has(status)) cases.set(status, []);
   for (const [status, list] of [...cases].sort(([a], [b]) => a - b)) out[String(status)] = errorResponse(ctx, e, status, list, declaredErrors.get(status));
   return out;

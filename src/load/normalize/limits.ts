@@ -1,14 +1,17 @@
-import type { Limits, RateLimit } from '../../spec/model.ts';
+import type { Limits, NoneStatement, RateLimit } from '../../spec/model.ts';
 import { child } from '../../spec/pointer.ts';
 import { parseDuration, parseSize } from '../../spec/units.ts';
 import { defined, entries, isRecord, num, str } from './read.ts';
 
 export function normalizeLimits(raw: unknown, pointer: string): Limits {
   if (!isRecord(raw)) return {};
-  const rate = isRecord(raw.rate) ? raw.rate : undefined;
+  const stated = (v: unknown, key: string): NoneStatement | undefined => (isRecord(v) && typeof v.none === 'string' ? { reason: v.none, pointer: child(pointer, key) } : undefined);
+  const noRate = stated(raw.rate, 'rate');
+  const noTimeouts = stated(raw.timeouts, 'timeouts');
+  const rate = isRecord(raw.rate) && !noRate ? raw.rate : undefined;
   const body = isRecord(raw.body) ? raw.body : undefined;
   const fields = isRecord(raw.fields) ? raw.fields : undefined;
-  const timeouts = isRecord(raw.timeouts) ? raw.timeouts : undefined;
+  const timeouts = isRecord(raw.timeouts) && !noTimeouts ? raw.timeouts : undefined;
   const pg = isRecord(raw.pagination) ? raw.pagination : undefined;
   const scope = rate?.scope === 'address' ? 'address' : 'credential';
   const readRate = (r: Record<string, unknown>, p: string, inherited: RateLimit['scope']): RateLimit => ({
@@ -31,6 +34,7 @@ export function normalizeLimits(raw: unknown, pointer: string): Limits {
     body: maxBytes !== undefined ? { maxBytes, pointer: child(pointer, 'body') } : undefined,
     fields: fields ? defined({ maxStringLength: num(fields.maxStringLength), maxArrayItems: num(fields.maxArrayItems), pointer: child(pointer, 'fields') }) : undefined,
     timeouts: requestMs !== undefined ? { requestMs, status: timeouts?.status === 503 ? (503 as const) : (504 as const), pointer: child(pointer, 'timeouts') } : undefined,
+    none: noRate || noTimeouts ? defined({ rate: noRate, timeouts: noTimeouts }) : undefined,
     pagination: pg
       ? {
           style,
