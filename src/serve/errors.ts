@@ -48,11 +48,11 @@ export function renderError(shape: ErrorShape, resolved: ResolvedError, error: H
   const body: Record<string, unknown> = {};
   // RFC 9457 §3.1.1: `type` is a URI identifying the problem type; ours names the catalog code.
   if (shape.kind === 'problem' && m.type) body[m.type] = `urn:svcspec:problem:${resolved.code}`;
-  body[m.title] = resolved.title;
+  if (m.title) body[m.title] = resolved.title;
   if (m.status) body[m.status] = resolved.status;
   if (m.detail && error.options.detail) body[m.detail] = error.options.detail;
   if (shape.kind === 'problem' && m.instance) body[m.instance] = instance;
-  body[m.code] = resolved.code;
+  if (m.code) body[m.code] = resolved.code;
   if (m.errors && error.options.errors?.length) body[m.errors] = error.options.errors;
   for (const [k, v] of Object.entries(error.options.extra ?? {})) if (!(k in body)) body[k] = v;
   return { status: resolved.status, contentType: shape.mediaType, headers: { ...error.options.headers }, body };

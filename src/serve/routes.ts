@@ -41,6 +41,9 @@ export function registerRoutes(app: FastifyInstance, ctx: ServeContext, options:
     methods.add(endpoint.method);
     methodsByPath.set(url, methods);
   }
+  // A spec may answer an undeclared method as another situation (`for: [not-found,
+  // method-not-allowed]`): Allow goes with 405 only (RFC 9110 §15.5.6), never with a 404.
+  const sendsAllow = ctx.resolveError('method-not-allowed').status === 405;
   for (const [url, methods] of methodsByPath) {
     const allow = [...methods, ...(methods.has('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
     const others = ALL_METHODS.filter((m) => !methods.has(m));
@@ -49,6 +52,7 @@ export function registerRoutes(app: FastifyInstance, ctx: ServeContext, options:
         method: [...others],
         url,
         handler: async (request) => {
+          if (!sendsAllow) throw new HttpError('method-not-allowed', { detail: `There is no ${request.method} ${request.url.split('?')[0]}.` });
           throw new HttpError('method-not-allowed', { detail: `${request.method} is not allowed here; allowed: ${allow}.`, headers: { allow } });
         },
       });

@@ -384,8 +384,8 @@ export const FORMAT_SCHEMA = {
                 members: {
                   type: 'object',
                   additionalProperties: false,
-                  required: ['code', 'title'],
-                  description: 'Which member of the body carries each piece.',
+                  minProperties: 1,
+                  description: 'Which member of the body carries each piece; only those named are sent and expected (a body of one member, `{ title: error }`, is a shape too).',
                   properties: {
                     code: text('The member holding the error code.'),
                     title: text('The member holding the short message.'),
@@ -413,8 +413,11 @@ export const FORMAT_SCHEMA = {
               title: text('A short, fixed summary.'),
               when: text('When the service answers with it.'),
               for: {
-                enum: SITUATIONS,
-                description: 'The situation of the runtime this code answers (see docs/http-errors.md). A code named after a situation answers it without saying so.',
+                description: 'The situation of the runtime this code answers, or a list of them (see docs/http-errors.md): `for: [not-found, method-not-allowed]` answers an undeclared method as not found. A code named after a situation answers it without saying so.',
+                anyOf: [
+                  { enum: SITUATIONS, description: 'One situation.' },
+                  { type: 'array', items: { enum: SITUATIONS }, minItems: 1, uniqueItems: true, description: 'Several situations answered with this one code.' },
+                ],
               },
             },
           },

@@ -286,8 +286,10 @@ export interface Events {
 
 /** Names of the error body's members, keyed by their role. */
 export interface ErrorMembers {
-  readonly code: string;
-  readonly title: string;
+  /** Absent in a custom shape that carries no code (a body of one message, say). */
+  readonly code?: string;
+  /** Absent in a custom shape that carries no short message. */
+  readonly title?: string;
   readonly status?: string;
   readonly detail?: string;
   /** The list of field violations on a validation error. */
@@ -309,8 +311,12 @@ export interface ErrorCode {
   readonly status: number;
   readonly title: string;
   readonly when?: string;
-  /** The runtime situation (src/spec/http-errors.ts) this code answers, stated with `for:` or by its name. */
-  readonly situation?: string;
+  /**
+   * The runtime situations (src/spec/http-errors.ts) this code answers, stated with `for:`
+   * (one or a list) or by its name: `not-found: { status: 404, for: [not-found, method-not-allowed] }`
+   * answers an undeclared method as not found, as services that send no 405 do.
+   */
+  readonly situations: readonly string[];
   readonly pointer: string;
 }
 

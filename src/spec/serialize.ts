@@ -260,11 +260,17 @@ function writeEvents(spec: Spec): RawDocument {
 
 // ---- 7. errors --------------------------------------------------------------
 
+/** `for:` as written: nothing when the code is named after its one situation, else the one or the list. */
+function forOf(e: Spec['errors']['catalog'][number]): string | readonly string[] | undefined {
+  if (e.situations.length === 0 || (e.situations.length === 1 && e.situations[0] === e.code)) return undefined;
+  return e.situations.length === 1 ? e.situations[0] : e.situations;
+}
+
 function writeErrors(spec: Spec): RawDocument {
   const { shape, catalog } = spec.errors;
   const doc = compact({
     shape: shape ? (shape.kind === 'problem' ? 'problem' : { mediaType: shape.mediaType, members: compact({ ...shape.members }) }) : undefined,
-    catalog: catalog.length ? mapOf(catalog, (e) => [e.code, compact({ status: e.status, title: e.title, when: e.when })]) : undefined,
+    catalog: catalog.length ? mapOf(catalog, (e) => [e.code, compact({ status: e.status, title: e.title, when: e.when, for: forOf(e) })]) : undefined,
   });
   return stated(doc, { catalog: {} });
 }

@@ -25,8 +25,10 @@ export function errorSchemas(spec: Spec): { shape: ErrorShape; schemas: Record<s
     properties[m.type] = { type: 'string', format: 'uri', description: 'RFC 9457 §3.1.1: the problem type, `urn:svcspec:problem:<code>`.' };
     required.push(m.type);
   }
-  properties[m.title] = { type: 'string', description: 'The title of the error code, the same for every occurrence.' };
-  required.push(m.title);
+  if (m.title) {
+    properties[m.title] = { type: 'string', description: 'The title of the error code, the same for every occurrence.' };
+    required.push(m.title);
+  }
   if (m.status) {
     properties[m.status] = { type: 'integer', minimum: 400, maximum: 599, description: 'The HTTP status.' };
     required.push(m.status);
@@ -36,8 +38,10 @@ export function errorSchemas(spec: Spec): { shape: ErrorShape; schemas: Record<s
     properties[m.instance] = { type: 'string', format: 'uri-reference', description: 'The request target of this occurrence.' };
     required.push(m.instance);
   }
-  properties[m.code] = { type: 'string', description: 'The error code, from the errors catalog.' };
-  required.push(m.code);
+  if (m.code) {
+    properties[m.code] = { type: 'string', description: 'The error code, from the errors catalog.' };
+    required.push(m.code);
+  }
   if (m.errors) properties[m.errors] = { type: 'array', items: { $ref: `#/components/schemas/${VIOLATION_SCHEMA}` }, description: 'With a validation error: every failing member, with its JSON pointer.' };
   const error: JsonSchema = {
     type: 'object',
@@ -119,7 +123,7 @@ export function errorCases(spec: Spec, endpoint: Endpoint, facts: EndpointFacts)
 export function errorResponseSchema(shape: ErrorShape, status: number, cases: readonly ErrorCase[]): JsonSchema {
   const m = shape.members;
   const properties: Record<string, JsonSchema> = {};
-  if (cases.length) properties[m.code] = cases.length === 1 ? { const: cases[0].code } : { enum: cases.map((c) => c.code) };
+  if (cases.length && m.code) properties[m.code] = cases.length === 1 ? { const: cases[0].code } : { enum: cases.map((c) => c.code) };
   if (m.status) properties[m.status] = { const: status };
   // Members the service adds to some errors (src/serve/states.ts, src/serve/auth/index.ts).
   if (cases.some((c) => c.situation === 'invalid-transition')) {
