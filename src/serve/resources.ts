@@ -133,7 +133,8 @@ async function create(op: Operation, request: FastifyRequest): Promise<Outcome> 
   // The body was parsed for this request alone: it is ours to shape, no copy needed.
   const data = withDefaults(op.validators.declared, body);
   let storeId: string | undefined;
-  if (id.assigned === 'uuid') storeId = randomUUID();
+  // An opaque service id (`service`) is a UUID here too: any text satisfies the spec.
+  if (id.assigned === 'uuid' || id.assigned === 'service') storeId = randomUUID();
   else if (id.assigned === 'client') storeId = String(body[id.field]);
   delete data[id.field];
   if (machine) data[machine.field] = machine.initial;

@@ -64,7 +64,8 @@ export interface Purpose {
 export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'ref'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-export const ID_ASSIGNMENTS = ['uuid', 'sequence', 'client'] as const;
+/** uuid: a random UUID; sequence: 1, 2, 3…; client: sent on create; service: an opaque text the service chooses. */
+export const ID_ASSIGNMENTS = ['uuid', 'sequence', 'client', 'service'] as const;
 export type IdAssignment = (typeof ID_ASSIGNMENTS)[number];
 
 /** The value constraints a field (or an array's items) may declare. */
@@ -115,6 +116,10 @@ export interface Resource {
   readonly id?: { readonly field: string; readonly assigned: IdAssignment; readonly pointer: string };
   /** Records belong to the principal that created them (object-level authorization). */
   readonly owned: boolean;
+  /** Members the fields do not declare: refused (the default), or kept as sent (an open record). */
+  readonly unknownFields: 'refuse' | 'keep';
+  /** Members the service sets itself, sent by a client: refused (the default), or dropped. */
+  readonly readOnlyFields: 'refuse' | 'ignore';
   readonly fields: readonly Field[];
   readonly pointer: string;
 }
@@ -336,6 +341,11 @@ export interface RateLimit {
   readonly pointer: string;
 }
 
+/** The body of a list page: a bare array, or an object with the records in one member. */
+export type PageBody =
+  | { readonly kind: 'array' }
+  | { readonly kind: 'object'; readonly items: string; readonly next?: string; readonly total?: string; readonly offset?: string };
+
 /** A limit stated as absent, with the reason given. */
 export interface NoneStatement {
   readonly reason: string;
@@ -353,13 +363,20 @@ export interface Limits {
    */
   readonly none?: { readonly rate?: NoneStatement; readonly timeouts?: NoneStatement };
   readonly pagination?: {
-    readonly style: 'cursor' | 'offset';
+    readonly style: 'cursor' | 'offset' | 'page';
     readonly defaultSize: number;
+    /** Infinity where the spec states `maxSize: none`. */
     readonly maxSize: number;
     readonly overMax: 'clamp' | 'reject';
     readonly sizeParam: string;
-    /** `cursor` for the cursor style, `offset` for the offset style, unless renamed. */
+    /** `cursor`, `offset` or `page` after the style, unless renamed. */
     readonly positionParam: string;
+    /** `sort` unless renamed. */
+    readonly sortParam: string;
+    /** The body of a page (src/spec/conventions/pagination.ts has the default of each style). */
+    readonly body: PageBody;
+    /** A request without the position parameter: the first page, or every record as a bare array. */
+    readonly unpaged: 'first-page' | 'all';
     readonly pointer: string;
   };
 }

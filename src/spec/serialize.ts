@@ -11,6 +11,7 @@
  * turning into a gap.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { isDefaultBody, SORT_PARAM } from './conventions/pagination.ts';
 import { CONVENTIONS, conventionalPath } from './conventions/endpoints.ts';
 import type {
   AuthScheme, Endpoint, EndpointResponse, Field, RequestShape, Resource, Shape, Spec, StateMachine,
@@ -79,6 +80,8 @@ function writeResource(r: Resource): RawDocument {
     description: r.description,
     id: r.id ? { field: r.id.field, assigned: r.id.assigned } : undefined,
     owned: r.owned || undefined,
+    unknownFields: r.unknownFields === 'keep' ? 'keep' : undefined,
+    readOnlyFields: r.readOnlyFields === 'ignore' ? 'ignore' : undefined,
     fields: r.fields.length ? writeFields(r.fields) : undefined,
   });
 }
@@ -298,14 +301,17 @@ function writeLimits(spec: Spec): RawDocument {
       ? compact({
           style: pagination.style,
           defaultSize: pagination.defaultSize,
-          maxSize: pagination.maxSize,
+          maxSize: Number.isFinite(pagination.maxSize) ? pagination.maxSize : 'none',
           overMax: pagination.overMax,
-          params: pagination.sizeParam !== 'limit' || pagination.positionParam !== pagination.style
+          params: pagination.sizeParam !== 'limit' || pagination.positionParam !== pagination.style || pagination.sortParam !== SORT_PARAM
             ? compact({
                 size: pagination.sizeParam !== 'limit' ? pagination.sizeParam : undefined,
                 position: pagination.positionParam !== pagination.style ? pagination.positionParam : undefined,
+                sort: pagination.sortParam !== SORT_PARAM ? pagination.sortParam : undefined,
               })
             : undefined,
+          body: isDefaultBody(pagination) ? undefined : pagination.body.kind === 'array' ? 'array' : compact({ items: pagination.body.items, next: pagination.body.next, total: pagination.body.total, offset: pagination.body.offset }),
+          unpaged: pagination.unpaged === 'all' ? 'all' : undefined,
         })
       : undefined,
   });

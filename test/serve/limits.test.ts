@@ -286,6 +286,7 @@ function slowReads(inner: Store) {
       await wait('list');
       return inner.list(r, q);
     },
+    count: (r, q) => inner.count(r, q),
     getIdempotent: (s, k) => inner.getIdempotent(s, k),
     expireIdempotent: (b) => inner.expireIdempotent(b),
     close: () => inner.close(),

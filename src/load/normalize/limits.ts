@@ -1,4 +1,5 @@
-import type { Limits, NoneStatement, RateLimit } from '../../spec/model.ts';
+import { defaultPageBody } from '../../spec/conventions/pagination.ts';
+import type { Limits, NoneStatement, PageBody, RateLimit } from '../../spec/model.ts';
 import { child } from '../../spec/pointer.ts';
 import { parseDuration, parseSize } from '../../spec/units.ts';
 import { defined, entries, isRecord, num, str } from './read.ts';
@@ -22,7 +23,7 @@ export function normalizeLimits(raw: unknown, pointer: string): Limits {
   });
   const maxBytes = body ? parseSize(typeof body.maxSize === 'number' ? body.maxSize : str(body.maxSize) ?? '') : undefined;
   const requestMs = timeouts ? parseDuration(str(timeouts.request) ?? '') : undefined;
-  const style = pg?.style === 'offset' ? 'offset' : 'cursor';
+  const style = pg?.style === 'offset' || pg?.style === 'page' ? pg.style : 'cursor';
   const params = isRecord(pg?.params) ? pg.params : {};
   return defined({
     rate: rate
@@ -39,12 +40,21 @@ export function normalizeLimits(raw: unknown, pointer: string): Limits {
       ? {
           style,
           defaultSize: num(pg.defaultSize) ?? 0,
-          maxSize: num(pg.maxSize) ?? 0,
+          maxSize: pg.maxSize === 'none' ? Number.POSITIVE_INFINITY : (num(pg.maxSize) ?? 0),
           overMax: pg.overMax === 'reject' ? ('reject' as const) : ('clamp' as const),
           sizeParam: str(params.size) ?? 'limit',
           positionParam: str(params.position) ?? style,
+          sortParam: str(params.sort) ?? 'sort',
+          body: pageBody(pg.body, style),
+          unpaged: pg.unpaged === 'all' ? ('all' as const) : ('first-page' as const),
           pointer: child(pointer, 'pagination'),
         }
       : undefined,
   });
+}
+
+function pageBody(raw: unknown, style: 'cursor' | 'offset' | 'page'): PageBody {
+  if (raw === 'array') return { kind: 'array' };
+  if (!isRecord(raw)) return defaultPageBody(style);
+  return defined({ kind: 'object' as const, items: str(raw.items) ?? 'items', next: str(raw.next), total: str(raw.total), offset: str(raw.offset) });
 }

@@ -296,6 +296,10 @@ class AbandonableStore implements Store {
     return current.getStore()?.abandoned === true ? refused() : this.#inner.expireIdempotent(before);
   }
 
+  count(...args: Parameters<Store['count']>): ReturnType<Store['count']> {
+    return this.#inner.count(...args);
+  }
+
   get(resource: string, id: string): ReturnType<Store['get']> {
     return this.#inner.get(resource, id);
   }

@@ -20,7 +20,7 @@ export function idOf(resource: Resource): IdRule {
   const field = resource.id?.field ?? 'id';
   const assigned = resource.id?.assigned ?? 'uuid';
   if (assigned === 'sequence') return { field, assigned, type: 'integer' };
-  if (assigned === 'uuid') return { field, assigned, type: 'string' };
+  if (assigned === 'uuid' || assigned === 'service') return { field, assigned, type: 'string' };
   const declared = resource.fields.find((f) => f.name === field);
   return { field, assigned, type: declared?.type === 'integer' ? 'integer' : 'string' };
 }
