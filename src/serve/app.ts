@@ -25,6 +25,7 @@ import { HttpError, renderError } from './errors.ts';
 import { startIdempotencySweep } from './idempotency.ts';
 import { registerRateLimits } from './limits/rate.ts';
 import { abandonableStore, registerTimeouts } from './limits/timeout.ts';
+import { tableLayouts } from './list-query.ts';
 import { registerRoutes } from './routes.ts';
 import { closeIdleOnShutdown } from './shutdown.ts';
 import { planVersions, registerVersionedRoutes, registerVersionSelection } from './versioning/index.ts';
@@ -98,7 +99,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   registerRateLimits(app, ctx);
   // ---- end of the onRequest part modules ----
 
-  await store.migrate(spec.resources.map((r) => r.name));
+  await store.migrate(tableLayouts(ctx));
   if (versions) registerVersionedRoutes(app, versions);
   else registerRoutes(app, ctx);
   registerEvents(app, ctx, eventEndpoints, options.events);

@@ -28,10 +28,11 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { GroupCommit } from './sqlite-commit.ts';
 import { CREDENTIALS_DDL, sqliteCredentials } from './sqlite-credentials.ts';
 import { eventAppender, EVENTS_DDL, sqliteEvents } from './sqlite-events.ts';
-import { listSql, ownerIndexName, quoteIdent, RECORD_COLUMNS, tableName, transaction } from './sqlite-sql.ts';
+import { fieldExpression, indexable, listSql } from './sqlite-list.ts';
+import { fieldIndexName, ownerIndexName, quoteIdent, RECORD_COLUMNS, tableName, transaction } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
 import type { EventStore, WriteOptions } from './events.ts';
-import { DuplicateIdError, type ChangeResult, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type RemoveResult, type Store, type StoredRecord } from './store.ts';
+import { DuplicateIdError, type ChangeResult, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type RemoveResult, type Store, type StoredRecord, type TableLayout } from './store.ts';
 
 export interface SqliteStoreOptions {
   /** A file (its directory is created), or ':memory:' for a database that lives as long as the store. */
@@ -221,9 +222,10 @@ class SqliteStoreImpl implements SqliteStore {
     return Object.values(row)[0] as string | number;
   }
 
-  async migrate(resources: readonly string[]): Promise<void> {
+  async migrate(resources: readonly (string | TableLayout)[]): Promise<void> {
     const db = this.#open();
-    const tables = resources.map(tableName);
+    const layouts = resources.map((r): TableLayout => (typeof r === 'string' ? { name: r } : r));
+    const tables = layouts.map((l) => tableName(l.name));
     transaction(db, () => {
       // Table names are case-insensitive in SQLite: `Books` and `books` would share a table.
       const taken = new Map<string, string>();
@@ -236,6 +238,7 @@ class SqliteStoreImpl implements SqliteStore {
         asked.set(t.toLowerCase(), t);
       }
       for (const [i, t] of tables.entries()) {
+        const layout = layouts[i];
         db.exec(`CREATE TABLE IF NOT EXISTS ${quoteIdent(t)} (
           seq INTEGER PRIMARY KEY AUTOINCREMENT,
           id TEXT UNIQUE NOT NULL,
@@ -245,9 +248,37 @@ class SqliteStoreImpl implements SqliteStore {
         )`);
         // Lists of an owner's records (object-level authorization) are the common filtered read.
         // Partial: records without an owner (resources that are not owned) cost no index upkeep.
-        db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(ownerIndexName(resources[i]))} ON ${quoteIdent(t)} (owner, seq) WHERE owner IS NOT NULL`);
+        db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(ownerIndexName(layout.name))} ON ${quoteIdent(t)} (owner, seq) WHERE owner IS NOT NULL`);
+        this.#fieldIndexes(t, layout);
       }
     });
+    // No ANALYZE: statistics taken at start-up (an empty table, often) would mislead the
+    // planner later; without them it takes an equality on an index as selective and prefers
+    // an index that gives the order to a sort, which is what a page of a list needs.
+  }
+
+  /**
+   * An index per field lists filter or sort by, on the expression the list SQL writes
+   * (src/store/sqlite-list.ts), then seq, the order of ties; an owned resource's lead with
+   * the owner, which every list of it names. Indexes of fields no longer listed are dropped:
+   * each costs every write.
+   */
+  #fieldIndexes(table: string, layout: TableLayout): void {
+    const db = this.#db;
+    const owned = layout.owned === true;
+    const wanted = new Map<string, string>();
+    for (const field of new Set(layout.indexes ?? [])) {
+      // A name outside the format's shape is queried by a bound path, which no index serves.
+      if (!indexable(field)) continue;
+      wanted.set(fieldIndexName(layout.name, field, owned), field);
+    }
+    const prefix = fieldIndexName(layout.name, '', false);
+    const present = (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?").all(table) as unknown as { name: string }[]).map((r) => r.name).filter((n) => n.startsWith(prefix));
+    for (const name of present) if (!wanted.has(name)) db.exec(`DROP INDEX ${quoteIdent(name)}`);
+    for (const [name, field] of wanted) {
+      const columns = `${owned ? 'owner, ' : ''}${fieldExpression(field)}, seq`;
+      db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(name)} ON ${quoteIdent(table)} (${columns})${owned ? ' WHERE owner IS NOT NULL' : ''}`);
+    }
   }
 
   async insert(resource: string, record: { readonly id?: string; readonly owner?: string; readonly data: Record<string, unknown> }, options: WriteOptions = {}): Promise<StoredRecord> {
@@ -326,8 +357,14 @@ class SqliteStoreImpl implements SqliteStore {
 
   async list(resource: string, query: ListQuery): Promise<ListResult> {
     const s = this.#statements(resource);
-    const { sql, args } = listSql(s.table, query);
-    const rows = this.#listStatement(sql).all(...args) as unknown as Row[];
+    const { sql, args, rest } = listSql(s.table, query);
+    const want = query.limit + 1;
+    let rows = this.#listStatement(sql).all(...args) as unknown as Row[];
+    if (rest && rows.length < want) {
+      // The second range of the page (src/store/sqlite-list.ts): its LIMIT is what is still missing.
+      rest.args[rest.args.length - 1] = want - rows.length;
+      rows = rows.concat(this.#listStatement(rest.sql).all(...rest.args) as unknown as Row[]);
+    }
     const count = Math.min(rows.length, query.limit);
     const records: StoredRecord[] = new Array(count);
     for (let i = 0; i < count; i++) records[i] = new PageRecord(rows[i]);
