@@ -11,6 +11,7 @@
  */
 import { checkBench } from './check.bench.ts';
 import { eventsBench } from './events.bench.ts';
+import { listsBench } from './lists.bench.ts';
 import { serveBench } from './serve.bench.ts';
 import { testerBench } from './tester.bench.ts';
 
@@ -23,6 +24,7 @@ export interface BenchOutcome {
 const BENCHES: readonly { readonly name: string; readonly run: () => Promise<BenchOutcome> }[] = [
   { name: 'check', run: checkBench },
   { name: 'serve', run: serveBench },
+  { name: 'lists', run: listsBench },
   { name: 'events', run: eventsBench },
   { name: 'tester', run: testerBench },
 ];

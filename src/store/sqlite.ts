@@ -28,7 +28,8 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { GroupCommit } from './sqlite-commit.ts';
 import { CREDENTIALS_DDL, sqliteCredentials } from './sqlite-credentials.ts';
 import { eventAppender, EVENTS_DDL, sqliteEvents } from './sqlite-events.ts';
-import { fieldExpression, indexable, listSql } from './sqlite-list.ts';
+import { fieldExpression, indexable, listSql, type ListSql } from './sqlite-list.ts';
+import { SqliteReader } from './sqlite-reader.ts';
 import { fieldIndexName, ownerIndexName, quoteIdent, RECORD_COLUMNS, tableName, transaction } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
 import type { EventStore, WriteOptions } from './events.ts';
@@ -62,6 +63,8 @@ export interface SqliteStore extends Store {
 const SCHEMA_VERSION = 3;
 /** List statements differ by filter fields and sort; enough for any spec, bounded for a hostile one. */
 const LIST_STATEMENT_CACHE = 256;
+/** An offset page skips its offset's rows one by one: past this many it is read off the main thread. */
+const INLINE_OFFSET = 1000;
 
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
   const memory = options.path === ':memory:';
@@ -93,7 +96,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     db.close();
     throw error;
   }
-  return new SqliteStoreImpl(db);
+  // An in-memory database is this connection's alone: no other thread can read it.
+  return new SqliteStoreImpl(db, memory ? undefined : new SqliteReader(options.path, options.busyTimeoutMs ?? 5000));
 }
 
 /** SQLITE_CONSTRAINT_UNIQUE (2067) or SQLITE_CONSTRAINT_PRIMARYKEY (1555). */
@@ -197,6 +201,9 @@ class SqliteStoreImpl implements SqliteStore {
   readonly #db: DatabaseSync;
   readonly #resources = new Map<string, Statements>();
   readonly #lists = new Map<string, StatementSync>();
+  /** List SQL → whether it runs on the main thread (see `#inline`). */
+  readonly #routes = new Map<string, boolean>();
+  readonly #reader: SqliteReader | undefined;
   readonly #idempotency: { get: StatementSync; put: StatementSync; expire: StatementSync };
   readonly credentials: CredentialStore;
   readonly events: EventStore;
@@ -204,8 +211,9 @@ class SqliteStoreImpl implements SqliteStore {
   readonly #group: GroupCommit;
   #closed = false;
 
-  constructor(db: DatabaseSync) {
+  constructor(db: DatabaseSync, reader: SqliteReader | undefined) {
     this.#db = db;
+    this.#reader = reader;
     this.#group = new GroupCommit(db);
     this.credentials = sqliteCredentials(db, () => this.#open());
     this.events = sqliteEvents(db, () => this.#open());
@@ -252,6 +260,8 @@ class SqliteStoreImpl implements SqliteStore {
         this.#fieldIndexes(t, layout);
       }
     });
+    // Plans change with the indexes: every page's route is decided again.
+    this.#routes.clear();
     // No ANALYZE: statistics taken at start-up (an empty table, often) would mislead the
     // planner later; without them it takes an equality on an index as selective and prefers
     // an index that gives the order to a sort, which is what a page of a list needs.
@@ -357,18 +367,46 @@ class SqliteStoreImpl implements SqliteStore {
 
   async list(resource: string, query: ListQuery): Promise<ListResult> {
     const s = this.#statements(resource);
-    const { sql, args, rest } = listSql(s.table, query);
+    const list = listSql(s.table, query);
     const want = query.limit + 1;
-    let rows = this.#listStatement(sql).all(...args) as unknown as Row[];
-    if (rest && rows.length < want) {
-      // The second range of the page (src/store/sqlite-list.ts): its LIMIT is what is still missing.
-      rest.args[rest.args.length - 1] = want - rows.length;
-      rows = rows.concat(this.#listStatement(rest.sql).all(...rest.args) as unknown as Row[]);
+    let rows: Row[];
+    if (this.#reader && !this.#inline(list, query)) rows = await this.#reader.read(list, want);
+    else {
+      rows = this.#listStatement(list.sql).all(...list.args) as unknown as Row[];
+      const { rest } = list;
+      if (rest && rows.length < want) {
+        // The second range of the page (src/store/sqlite-list.ts): its LIMIT is what is still missing.
+        rest.args[rest.args.length - 1] = want - rows.length;
+        rows = rows.concat(this.#listStatement(rest.sql).all(...rest.args) as unknown as Row[]);
+      }
     }
     const count = Math.min(rows.length, query.limit);
     const records: StoredRecord[] = new Array(count);
     for (let i = 0; i < count; i++) records[i] = new PageRecord(rows[i]);
     return { records, hasMore: rows.length > query.limit };
+  }
+
+  /**
+   * Whether a page is cheap enough for the main thread: its plan walks an index (or the
+   * table) in the page's order and stops after the page, so its cost does not grow with the
+   * table. Any other page goes to the reader thread (src/store/sqlite-reader.ts): a sort of
+   * all matching rows (TEMP B-TREE FOR ORDER BY; a sort of one key's ties is bounded and
+   * stays), filters no field index narrows (a scan that may read every row to fill a page),
+   * an offset past INLINE_OFFSET. Decided once per SQL text, from SQLite's own plan.
+   */
+  #inline(list: ListSql, query: ListQuery): boolean {
+    if ((query.offset ?? 0) > INLINE_OFFSET) return false;
+    const known = this.#routes.get(list.sql);
+    if (known !== undefined) return known;
+    const filtered = (query.filters?.length ?? 0) > 0 || Object.keys(query.filter ?? {}).length > 0;
+    const cheap = [list, ...(list.rest ? [list.rest] : [])].every(({ sql }) => {
+      const plan = (this.#db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail);
+      if (plan.some((d) => d.includes('TEMP B-TREE FOR ORDER BY'))) return false;
+      return !filtered || /^SEARCH .* USING (COVERING )?INDEX fx_/.test(plan[0] ?? '');
+    });
+    if (this.#routes.size >= LIST_STATEMENT_CACHE) this.#routes.delete(this.#routes.keys().next().value as string);
+    this.#routes.set(list.sql, cheap);
+    return cheap;
   }
 
   async getIdempotent(scope: string, key: string): Promise<IdempotentResponse | undefined> {
@@ -395,6 +433,7 @@ class SqliteStoreImpl implements SqliteStore {
     // Inserts queued for the next group commit are written, not dropped.
     this.#group.flush();
     this.#closed = true;
+    await this.#reader?.close();
     this.#db.close();
   }
 

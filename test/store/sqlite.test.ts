@@ -226,6 +226,37 @@ describe('sqlite store', () => {
     await store.close();
   });
 
+  test('a page that reads much of the table runs off the main thread: reads by id go on while it runs', async () => {
+    const path = freshFile();
+    const store = await openSqliteStore({ path, durability: 'normal' });
+    await store.migrate([{ name: 'things', indexes: ['n', 's'] }]);
+    const db = new DatabaseSync(path);
+    // Many records fast: one statement, in SQLite.
+    db.exec(`WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 100000)
+      INSERT INTO res_things (seq, id, version, data) SELECT i, 'r' || i, 1, json_object('n', i % 1000, 's', 'word ' || i) FROM c`);
+    db.close();
+    try {
+      // A substring no record holds: the page reads every row. Were it run on the main thread,
+      // the loop below would not get a turn before it ended.
+      let done = false;
+      const slow = store.list('things', { filters: [{ field: 's', op: 'contains', value: 'no such text' }], limit: 20 }).finally(() => (done = true));
+      let reads = 0;
+      while (!done) {
+        assert.equal((await store.get('things', `r${1 + (reads % 1000)}`))?.id, `r${1 + (reads % 1000)}`);
+        reads++;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      assert.deepEqual((await slow).records, []);
+      assert.ok(reads >= 10, `only ${reads} reads while the slow page ran`);
+      // The same store pages the cheap way too, and the thread reads what the main connection wrote.
+      await store.insert('things', { id: 'last', data: { n: 5, s: 'find me here' } });
+      assert.deepEqual((await store.list('things', { filters: [{ field: 's', op: 'contains', value: 'find me' }], limit: 20 })).records.map((r) => r.id), ['last']);
+      assert.equal((await store.list('things', { filter: { n: 5 }, limit: 3 })).records.length, 3);
+    } finally {
+      await store.close();
+    }
+  });
+
   test('a database written by a newer schema is refused', async () => {
     const path = freshFile();
     const db = new DatabaseSync(path);
