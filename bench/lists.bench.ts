@@ -15,6 +15,12 @@
  *                         serves it (the planner picks one); listed for honesty, no target
  * Target: each page at 1M records within 2x of the same page at 10k.
  *
+ * Then, at the largest size, over HTTP (the service in a child process, bench/servers/
+ * svcspec.ts): reads by id (10 connections) alone, and while one client walks the slowest
+ * page the spec allows, `?category=garden&sort=price` following each page's next link, in
+ * turns of 1 s. Target: the reads keep at least half their throughput (issue #20: before,
+ * such a walk took reads at 1M records from about 14,000 req/s to 3-6).
+ *
  * SVCSPEC_BENCH_LIST_SIZES  record counts, comma-separated (default 10000,100000,1000000)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -28,6 +34,8 @@ import { createContext } from '../src/serve/context.ts';
 import { tableLayouts } from '../src/serve/list-query.ts';
 import { openSqliteStore, type SqliteStore } from '../src/store/sqlite.ts';
 import type { ListQuery, TableLayout } from '../src/store/store.ts';
+import { startServer } from './support/children.ts';
+import { sample, summarize, type Sample } from './support/load.ts';
 import { median, textTable } from './support/timing.ts';
 import type { BenchOutcome } from './run.ts';
 
@@ -102,6 +110,7 @@ export async function listsBench(): Promise<BenchOutcome> {
   const spec = (await loadSpec(SPEC)).value!;
   const dir = await mkdtemp(join(tmpdir(), 'svcspec-lists-bench-'));
   const results = new Map<string, number[]>();
+  let stall: string | undefined;
   try {
     for (const n of sizes) {
       const path = join(dir, `items-${n}.db`);
@@ -124,6 +133,7 @@ export async function listsBench(): Promise<BenchOutcome> {
         results.set(c.label, list);
       }
       await store.close();
+      if (n === sizes[sizes.length - 1]) stall = await stallFigures(path, n);
       await rm(path, { force: true });
     }
   } finally {
@@ -139,5 +149,71 @@ export async function listsBench(): Promise<BenchOutcome> {
   console.log(textTable(['page of 20 (p50, through the store)', ...sizes.map((n) => `${n.toLocaleString('en')}`), `${sizes[sizes.length - 1]!.toLocaleString('en')} / ${sizes[0]!.toLocaleString('en')}`, `<=${TARGET}x`], rows));
   const missed = rows.filter((r) => r[r.length - 1] === 'MISS');
   console.log(`pages at ${sizes[sizes.length - 1]!.toLocaleString('en')} records within ${TARGET}x of ${sizes[0]!.toLocaleString('en')}: ${rows.filter((r) => r[r.length - 1] !== '-').length - missed.length} of ${rows.filter((r) => r[r.length - 1] !== '-').length} PASS${missed.length ? ` (MISS on ${missed.map((r) => r[0]).join(', ')})` : ''}`);
-  return { name: 'lists', ok: true };
+  if (stall) console.log(`\n${stall}`);
+  return { name: 'lists', ok: stall !== undefined };
+}
+
+const STALL_ROUNDS = 4;
+const STALL_TARGET = 0.5;
+
+/** Reads by id alone and beside a client walking the slowest page, over HTTP; the figures as text. */
+async function stallFigures(path: string, n: number): Promise<string | undefined> {
+  const server = await startServer({
+    name: 'svcspec (lists)',
+    args: [fileURLToPath(new URL('./servers/svcspec.ts', import.meta.url)), SPEC, path, 'normal'],
+    readyFrom: (line) => Number(/^\{"port":(\d+)\}$/.exec(line.trim())?.[1]) || undefined,
+  });
+  try {
+    const id = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    const reads = { url: server.url, method: 'GET' as const, path: () => `/items/${id(1 + Math.floor(Math.random() * n))}`, expect: 200, connections: 10 };
+    let walking = false;
+    let pages = 0;
+    let walkError: string | undefined;
+    const walk = async () => {
+      let next: string | undefined;
+      while (walking) {
+        const res = await fetch(`${server.url}${next ?? '/items?category=garden&sort=price'}`);
+        if (res.status !== 200) walkError = `the walker got ${res.status}: ${await res.text()}`;
+        await res.arrayBuffer().catch(() => undefined);
+        pages++;
+        next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1]?.replace(/^https?:\/\/[^/]+/, '');
+      }
+    };
+    await sample(reads, 1, false);
+    const alone: Sample[] = [];
+    const beside: Sample[] = [];
+    let walkSeconds = 0;
+    for (let round = 0; round < STALL_ROUNDS; round++) {
+      alone.push(await sample(reads, 1));
+      walking = true;
+      const walker = walk();
+      const started = performance.now();
+      beside.push(await sample(reads, 1));
+      walking = false;
+      await walker;
+      walkSeconds += (performance.now() - started) / 1000;
+    }
+    if (walkError) {
+      console.error(`INVALID: ${walkError}`);
+      return undefined;
+    }
+    const a = summarize(200, alone);
+    const b = summarize(200, beside);
+    if (a.problems.length || b.problems.length) {
+      console.error(`INVALID: ${[...a.problems, ...b.problems].join('; ')}`);
+      return undefined;
+    }
+    const ratio = b.rps / a.rps;
+    const ms = (v: number) => `${v.toFixed(2)} ms`;
+    return [
+      `reads by id at ${n.toLocaleString('en')} records, over HTTP (10 connections), alone and while one client walks ?category=garden&sort=price (the slowest page; ${(pages / walkSeconds).toFixed(1)} pages/s), ${STALL_ROUNDS} turns of 1 s each:`,
+      textTable(['reads by id', 'req/s', 'p50', 'p99'], [
+        ['alone', Math.round(a.rps).toLocaleString('en'), ms(a.p50Ms), ms(a.p99Ms)],
+        ['beside the walk', Math.round(b.rps).toLocaleString('en'), ms(b.p50Ms), ms(b.p99Ms)],
+      ]),
+      `reads keep ${ratio.toFixed(2)}x of their throughput beside the walk (target >= ${STALL_TARGET}x): ${ratio >= STALL_TARGET ? 'PASS' : 'MISS'}`,
+    ].join('\n');
+  } finally {
+    await server.stop();
+  }
 }
