@@ -13,6 +13,7 @@ import { checkBench } from './check.bench.ts';
 import { eventsBench } from './events.bench.ts';
 import { listsBench } from './lists.bench.ts';
 import { serveBench } from './serve.bench.ts';
+import { startupBench } from './startup.bench.ts';
 import { testerBench } from './tester.bench.ts';
 
 export interface BenchOutcome {
@@ -25,6 +26,7 @@ const BENCHES: readonly { readonly name: string; readonly run: () => Promise<Ben
   { name: 'check', run: checkBench },
   { name: 'serve', run: serveBench },
   { name: 'lists', run: listsBench },
+  { name: 'startup', run: startupBench },
   { name: 'events', run: eventsBench },
   { name: 'tester', run: testerBench },
 ];
