@@ -269,7 +269,7 @@ class SqliteStoreImpl implements SqliteStore {
 
   /**
    * An index per field lists filter or sort by, on the expression the list SQL writes
-   * (src/store/sqlite-list.ts), then seq, the order of ties; an owned resource's lead with
+   * (src/store/sqlite-list.ts), in (value, seq) order, seq breaking ties; an owned resource's lead with
    * the owner, which every list of it names. Indexes of fields no longer listed are dropped:
    * each costs every write.
    */
@@ -286,7 +286,9 @@ class SqliteStoreImpl implements SqliteStore {
     const present = (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?").all(table) as unknown as { name: string }[]).map((r) => r.name).filter((n) => n.startsWith(prefix));
     for (const name of present) if (!wanted.has(name)) db.exec(`DROP INDEX ${quoteIdent(name)}`);
     for (const [name, field] of wanted) {
-      const columns = `${owned ? 'owner, ' : ''}${fieldExpression(field)}, seq`;
+      // No `seq` column: seq is the rowid, which every index entry ends with, so the index is
+      // already in (value, seq) order, the order of ties (https://sqlite.org/queryplanner.html).
+      const columns = `${owned ? 'owner, ' : ''}${fieldExpression(field)}`;
       db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(name)} ON ${quoteIdent(table)} (${columns})${owned ? ' WHERE owner IS NOT NULL' : ''}`);
     }
   }
