@@ -216,7 +216,7 @@ class SqliteStoreImpl implements SqliteStore {
     this.#reader = reader;
     this.#group = new GroupCommit(db);
     this.credentials = sqliteCredentials(db, () => this.#open());
-    this.events = sqliteEvents(db, () => this.#open());
+    this.events = sqliteEvents(db, () => this.#open(), (work) => this.#group.run(() => this.#savepoint(work)));
     this.#append = eventAppender(db);
     this.#idempotency = {
       get: db.prepare('SELECT fingerprint, status, headers, body, created_at FROM idempotency WHERE scope = ? AND key = ?'),
