@@ -11,7 +11,9 @@
  */
 import { checkBench } from './check.bench.ts';
 import { eventsBench } from './events.bench.ts';
+import { listsBench } from './lists.bench.ts';
 import { serveBench } from './serve.bench.ts';
+import { startupBench } from './startup.bench.ts';
 import { testerBench } from './tester.bench.ts';
 
 export interface BenchOutcome {
@@ -23,6 +25,8 @@ export interface BenchOutcome {
 const BENCHES: readonly { readonly name: string; readonly run: () => Promise<BenchOutcome> }[] = [
   { name: 'check', run: checkBench },
   { name: 'serve', run: serveBench },
+  { name: 'lists', run: listsBench },
+  { name: 'startup', run: startupBench },
   { name: 'events', run: eventsBench },
   { name: 'tester', run: testerBench },
 ];

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { FORMAT_SCHEMA } from '../src/spec/format-schema.ts';
 import { renderDiagnosticsDoc } from './gen/diagnostics-doc.ts';
 import { renderFormatDoc } from './gen/format-doc.ts';
+import { renderFormatValidator } from './gen/format-validator.ts';
 import { renderHttpErrorsDoc } from './gen/http-errors-doc.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,6 +34,7 @@ export function artefacts(): { files: Artefact[]; warnings: string[] } {
       { path: 'docs/format.md', content: format.text },
       { path: 'docs/diagnostics.md', content: diagnostics.text },
       { path: 'docs/http-errors.md', content: renderHttpErrorsDoc() },
+      { path: 'src/load/format-validator.generated.ts', content: renderFormatValidator() },
     ],
     warnings: [...format.warnings, ...diagnostics.warnings],
   };

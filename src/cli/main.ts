@@ -7,21 +7,34 @@ import { closest } from '../spec/diagnostics.ts';
 import { VERSION } from '../version.ts';
 import { CliError, EXIT } from './errors.ts';
 
-const COMMANDS: Record<string, () => Promise<CommandDef<any>>> = {
-  check: () => import('./commands/check.ts').then((m) => m.default),
-  credentials: () => import('./commands/credentials.ts').then((m) => m.default),
-  doc: () => import('./commands/doc.ts').then((m) => m.default),
-  export: () => import('./commands/export.ts').then((m) => m.default),
-  import: () => import('./commands/import.ts').then((m) => m.default),
-  init: () => import('./commands/init.ts').then((m) => m.default),
-  serve: () => import('./commands/serve.ts').then((m) => m.default),
-  test: () => import('./commands/test.ts').then((m) => m.default),
-  webhooks: () => import('./commands/webhooks.ts').then((m) => m.default),
+/**
+ * The commands: each module is imported only when its command runs (a module of a command
+ * pulls in its part of the library: serve loads Fastify and SQLite, test the tester). Their
+ * descriptions are here too, so `svcspec --help` lists them without importing any: it
+ * answers in the time Node takes to start. test/cli/main.test.ts keeps each description
+ * equal to its command's own meta.
+ */
+export const COMMANDS: Record<string, { readonly description: string; readonly load: () => Promise<CommandDef<any>> }> = {
+  check: { description: 'Check a spec: gaps, inconsistencies (file:line:column), and whether a builder and a tester can work from it.', load: () => import('./commands/check.ts').then((m) => m.default) },
+  credentials: { description: 'Issue, list and revoke the credentials the service checks: API keys, basic users, bearer tokens, OAuth 2.0 clients. Only a hash of each secret is kept; the secret is printed once.', load: () => import('./commands/credentials.ts').then((m) => m.default) },
+  doc: { description: 'Render a spec as a document: the nine parts in order, gaps shown as not shown.', load: () => import('./commands/doc.ts').then((m) => m.default) },
+  export: { description: 'Export a spec as OpenAPI 3.1 (the endpoints) or AsyncAPI 3.0 (the events), one API version per document; what the format cannot express is reported.', load: () => import('./commands/export.ts').then((m) => m.default) },
+  import: { description: 'Import an OpenAPI 3.0 or 3.1 document as a nine-part spec; what OpenAPI does not say is left a gap, and what the format cannot hold is reported.', load: () => import('./commands/import.ts').then((m) => m.default) },
+  init: { description: 'Write a new spec with all nine parts present and empty; `check` then guides you part by part.', load: () => import('./commands/init.ts').then((m) => m.default) },
+  serve: { description: 'Run the reference service of a spec: real, persisting (SQLite), enforcing what the spec says.', load: () => import('./commands/serve.ts').then((m) => m.default) },
+  test: { description: 'Check a running implementation, at a base URL, against every part of the spec; say what fails, where and why.', load: () => import('./commands/test.ts').then((m) => m.default) },
+  webhooks: { description: 'Webhook subscriptions the operator configures (events.webhooks.subscriptions: config), and the deliveries of any subscription: list, replay dead ones. Works on the service\'s database, running or not (docs/events.md).', load: () => import('./commands/webhooks.ts').then((m) => m.default) },
 };
 
 const root = defineCommand({
   meta: { name: 'svcspec', version: VERSION, description: 'One nine-part service interface specification: checked, documented, served and tested.' },
-  subCommands: COMMANDS,
+  subCommands: Object.fromEntries(Object.entries(COMMANDS).map(([name, c]) => [name, c.load])),
+});
+
+/** The root's usage: the same command, its subcommands as their name and description only. */
+const rootUsage = defineCommand({
+  meta: root.meta,
+  subCommands: Object.fromEntries(Object.entries(COMMANDS).map(([name, c]) => [name, defineCommand({ meta: { name, description: c.description } })])),
 });
 
 /** citty accepts any option; a demanding CLI refuses the unknown ones, with a suggestion. */
@@ -50,14 +63,14 @@ async function refuseUnknownOptions(command: CommandDef<any>, rawArgs: readonly 
 export async function main(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(`${await renderUsage(root)}\n`);
+    process.stdout.write(`${await renderUsage(rootUsage)}\n`);
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === '--version' || name === '-v') {
     process.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
-  const load = COMMANDS[name];
+  const load = COMMANDS[name]?.load;
   if (!load) {
     const guess = closest(name, Object.keys(COMMANDS));
     throw new CliError(`unknown command '${name}'.${guess ? ` Did you mean '${guess}'?` : ''} Commands: ${Object.keys(COMMANDS).join(', ')}.`);

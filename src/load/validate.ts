@@ -4,43 +4,25 @@
  * disliked "must NOT have additional properties"). Alternatives (anyOf) are resolved to
  * the branch whose kind fits the value, so a finding speaks of what the author meant.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { didYouMean, diagnostic, type Diagnostic } from '../spec/diagnostics.ts';
-import { FORMAT_SCHEMA } from '../spec/format-schema.ts';
 import type { SpecSource } from '../spec/model.ts';
-import { PART_NAMES } from '../spec/parts.ts';
 import { child, parsePointer } from '../spec/pointer.ts';
 import { LOAD_CODES } from './codes.ts';
-
-// ajv-formats is CommonJS; under ESM its function is the default export's default.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+import { validate as generatedValidate } from './format-validator.generated.ts';
+import { validationSchema } from './validation-schema.ts';
 
 type Schema = Record<string, unknown>;
 
-/** The published schema allows `{ none: reason }` for each part; the loader takes `none` out first. */
-function validationSchema(): Schema {
-  const schema = structuredClone(FORMAT_SCHEMA) as unknown as Schema;
-  const properties = schema.properties as Record<string, Schema>;
-  for (const part of PART_NAMES) {
-    const alternatives = properties[part].anyOf as Schema[];
-    const { anyOf: _anyOf, ...rest } = properties[part];
-    properties[part] = { ...rest, ...alternatives[1] };
-  }
-  return schema;
-}
-
 let compiled: { validate: ValidateFunction; schema: Schema } | undefined;
 
-/** Compiled once per process, on first use. */
+/**
+ * The validator: the code `npm run gen` generated from the format schema
+ * (src/load/format-validator.generated.ts), so no schema is compiled at run time;
+ * test/gen.test.ts keeps it equal to what the schema compiles to.
+ */
 function validator(): { validate: ValidateFunction; schema: Schema } {
-  if (!compiled) {
-    const schema = validationSchema();
-    const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, allowUnionTypes: true });
-    addFormats(ajv);
-    compiled = { validate: ajv.compile(schema), schema };
-  }
-  return compiled;
+  return (compiled ??= { validate: generatedValidate as unknown as ValidateFunction, schema: validationSchema() });
 }
 
 export function validateStructure(data: unknown, source: SpecSource): Diagnostic[] {

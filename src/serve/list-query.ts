@@ -29,7 +29,7 @@
 import type { Resource } from '../spec/model.ts';
 import { isDefaultBody, pageSettings, type PageSettings } from '../spec/conventions/pagination.ts';
 import { closest } from '../spec/diagnostics.ts';
-import type { ScalarValue, SortKey } from '../store/store.ts';
+import type { ScalarValue, SortKey, TableLayout } from '../store/store.ts';
 import type { ServeContext } from './context.ts';
 import { decodeCursor, type CursorPosition } from './cursor.ts';
 import { HttpError, type FieldViolation } from './errors.ts';
@@ -84,6 +84,16 @@ export function listPlan(ctx: ServeContext, resource: Resource): ListPlan {
   const settings = pageSettings(ctx.spec);
   const shaped = settings.style === 'page' || settings.unpaged === 'all' || !isDefaultBody(settings);
   return { resource, settings, shaped, fields, unqueryable, foreign };
+}
+
+/**
+ * What the store keeps for each resource: an index on every field a list of it may filter
+ * or sort by (the fields of its list plan), for resources some endpoint lists; none for the
+ * others, whose writes then pay for no index. Owned resources' indexes lead with the owner.
+ */
+export function tableLayouts(ctx: ServeContext): TableLayout[] {
+  const listed = new Set(ctx.spec.endpoints.filter((e) => e.operation === 'list').map((e) => e.resource));
+  return ctx.spec.resources.map((r) => (listed.has(r.name) ? { name: r.name, owned: r.owned, indexes: [...listPlan(ctx, r).fields.keys()] } : { name: r.name, owned: r.owned }));
 }
 
 /** A ref holds the id of its resource, typed as the API types that id (an integer for sequence ids). */

@@ -95,7 +95,12 @@ export function eventAppender(db: DatabaseSync): (events: readonly NewEvent[]) =
   };
 }
 
-export function sqliteEvents(db: DatabaseSync, open: () => void): EventStore {
+/**
+ * `grouped` runs a write in the store's next group transaction (src/store/sqlite-commit.ts),
+ * all of it or none: claims and settlements of one turn then share one commit (one fsync at
+ * durability full) with each other and with that turn's inserts, instead of one each.
+ */
+export function sqliteEvents(db: DatabaseSync, open: () => void, grouped: <T>(work: () => T) => Promise<T> = async (work) => transaction(db, work)): EventStore {
   const p = (sql: string): StatementSync => db.prepare(sql);
   const s = {
     after: p(`SELECT ${EVENT_COLUMNS} FROM events WHERE seq > ? ORDER BY seq LIMIT ?`),
@@ -185,7 +190,7 @@ export function sqliteEvents(db: DatabaseSync, open: () => void): EventStore {
     },
     async claimDue(now, limit, leaseUntil) {
       open();
-      return transaction(db, () => {
+      return grouped(() => {
         const ids = (s.due.all(now, limit) as { id: string }[]).map((r) => r.id);
         const claimed: ClaimedDelivery[] = [];
         for (const id of ids) {
@@ -205,7 +210,7 @@ export function sqliteEvents(db: DatabaseSync, open: () => void): EventStore {
     },
     async settle(id, c) {
       open();
-      s.settle.run(c.status, c.attempts, c.nextAttemptAt ?? null, c.lastStatus ?? null, c.lastError ?? null, c.deliveredAt ?? null, id);
+      await grouped(() => s.settle.run(c.status, c.attempts, c.nextAttemptAt ?? null, c.lastStatus ?? null, c.lastError ?? null, c.deliveredAt ?? null, id));
     },
     async getDelivery(id) {
       open();

@@ -28,10 +28,12 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { GroupCommit } from './sqlite-commit.ts';
 import { CREDENTIALS_DDL, sqliteCredentials } from './sqlite-credentials.ts';
 import { eventAppender, EVENTS_DDL, sqliteEvents } from './sqlite-events.ts';
-import { listSql, ownerIndexName, quoteIdent, RECORD_COLUMNS, tableName, transaction } from './sqlite-sql.ts';
+import { fieldExpression, indexable, listSql, type ListSql } from './sqlite-list.ts';
+import { SqliteReader } from './sqlite-reader.ts';
+import { fieldIndexName, ownerIndexName, quoteIdent, RECORD_COLUMNS, tableName, transaction } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
 import type { EventStore, WriteOptions } from './events.ts';
-import { DuplicateIdError, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type RemoveResult, type Store, type StoredRecord } from './store.ts';
+import { DuplicateIdError, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type RemoveResult, type Store, type StoredRecord, type TableLayout } from './store.ts';
 
 export interface SqliteStoreOptions {
   /** A file (its directory is created), or ':memory:' for a database that lives as long as the store. */
@@ -61,6 +63,8 @@ export interface SqliteStore extends Store {
 const SCHEMA_VERSION = 3;
 /** List statements differ by filter fields and sort; enough for any spec, bounded for a hostile one. */
 const LIST_STATEMENT_CACHE = 256;
+/** An offset page skips its offset's rows one by one: past this many it is read off the main thread. */
+const INLINE_OFFSET = 1000;
 
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
   const memory = options.path === ':memory:';
@@ -92,7 +96,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     db.close();
     throw error;
   }
-  return new SqliteStoreImpl(db);
+  // An in-memory database is this connection's alone: no other thread can read it.
+  return new SqliteStoreImpl(db, memory ? undefined : new SqliteReader(options.path, options.busyTimeoutMs ?? 5000));
 }
 
 /** SQLITE_CONSTRAINT_UNIQUE (2067) or SQLITE_CONSTRAINT_PRIMARYKEY (1555). */
@@ -196,6 +201,9 @@ class SqliteStoreImpl implements SqliteStore {
   readonly #db: DatabaseSync;
   readonly #resources = new Map<string, Statements>();
   readonly #lists = new Map<string, StatementSync>();
+  /** List SQL → whether it runs on the main thread (see `#inline`). */
+  readonly #routes = new Map<string, boolean>();
+  readonly #reader: SqliteReader | undefined;
   readonly #idempotency: { get: StatementSync; put: StatementSync; expire: StatementSync };
   readonly credentials: CredentialStore;
   readonly events: EventStore;
@@ -203,11 +211,12 @@ class SqliteStoreImpl implements SqliteStore {
   readonly #group: GroupCommit;
   #closed = false;
 
-  constructor(db: DatabaseSync) {
+  constructor(db: DatabaseSync, reader: SqliteReader | undefined) {
     this.#db = db;
+    this.#reader = reader;
     this.#group = new GroupCommit(db);
     this.credentials = sqliteCredentials(db, () => this.#open());
-    this.events = sqliteEvents(db, () => this.#open());
+    this.events = sqliteEvents(db, () => this.#open(), (work) => this.#group.run(() => this.#savepoint(work)));
     this.#append = eventAppender(db);
     this.#idempotency = {
       get: db.prepare('SELECT fingerprint, status, headers, body, created_at FROM idempotency WHERE scope = ? AND key = ?'),
@@ -221,9 +230,10 @@ class SqliteStoreImpl implements SqliteStore {
     return Object.values(row)[0] as string | number;
   }
 
-  async migrate(resources: readonly string[]): Promise<void> {
+  async migrate(resources: readonly (string | TableLayout)[]): Promise<void> {
     const db = this.#open();
-    const tables = resources.map(tableName);
+    const layouts = resources.map((r): TableLayout => (typeof r === 'string' ? { name: r } : r));
+    const tables = layouts.map((l) => tableName(l.name));
     transaction(db, () => {
       // Table names are case-insensitive in SQLite: `Books` and `books` would share a table.
       const taken = new Map<string, string>();
@@ -236,6 +246,7 @@ class SqliteStoreImpl implements SqliteStore {
         asked.set(t.toLowerCase(), t);
       }
       for (const [i, t] of tables.entries()) {
+        const layout = layouts[i];
         db.exec(`CREATE TABLE IF NOT EXISTS ${quoteIdent(t)} (
           seq INTEGER PRIMARY KEY AUTOINCREMENT,
           id TEXT UNIQUE NOT NULL,
@@ -245,9 +256,41 @@ class SqliteStoreImpl implements SqliteStore {
         )`);
         // Lists of an owner's records (object-level authorization) are the common filtered read.
         // Partial: records without an owner (resources that are not owned) cost no index upkeep.
-        db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(ownerIndexName(resources[i]))} ON ${quoteIdent(t)} (owner, seq) WHERE owner IS NOT NULL`);
+        db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(ownerIndexName(layout.name))} ON ${quoteIdent(t)} (owner, seq) WHERE owner IS NOT NULL`);
+        this.#fieldIndexes(t, layout);
       }
     });
+    // Plans change with the indexes: every page's route is decided again.
+    this.#routes.clear();
+    // No ANALYZE: statistics taken at start-up (an empty table, often) would mislead the
+    // planner later; without them it takes an equality on an index as selective and prefers
+    // an index that gives the order to a sort, which is what a page of a list needs.
+  }
+
+  /**
+   * An index per field lists filter or sort by, on the expression the list SQL writes
+   * (src/store/sqlite-list.ts), in (value, seq) order, seq breaking ties; an owned resource's lead with
+   * the owner, which every list of it names. Indexes of fields no longer listed are dropped:
+   * each costs every write.
+   */
+  #fieldIndexes(table: string, layout: TableLayout): void {
+    const db = this.#db;
+    const owned = layout.owned === true;
+    const wanted = new Map<string, string>();
+    for (const field of new Set(layout.indexes ?? [])) {
+      // A name outside the format's shape is queried by a bound path, which no index serves.
+      if (!indexable(field)) continue;
+      wanted.set(fieldIndexName(layout.name, field, owned), field);
+    }
+    const prefix = fieldIndexName(layout.name, '', false);
+    const present = (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?").all(table) as unknown as { name: string }[]).map((r) => r.name).filter((n) => n.startsWith(prefix));
+    for (const name of present) if (!wanted.has(name)) db.exec(`DROP INDEX ${quoteIdent(name)}`);
+    for (const [name, field] of wanted) {
+      // No `seq` column: seq is the rowid, which every index entry ends with, so the index is
+      // already in (value, seq) order, the order of ties (https://sqlite.org/queryplanner.html).
+      const columns = `${owned ? 'owner, ' : ''}${fieldExpression(field)}`;
+      db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(name)} ON ${quoteIdent(table)} (${columns})${owned ? ' WHERE owner IS NOT NULL' : ''}`);
+    }
   }
 
   async insert(resource: string, record: { readonly id?: string; readonly owner?: string; readonly data: Record<string, unknown> }, options: WriteOptions = {}): Promise<StoredRecord> {
@@ -326,8 +369,19 @@ class SqliteStoreImpl implements SqliteStore {
 
   async list(resource: string, query: ListQuery): Promise<ListResult> {
     const s = this.#statements(resource);
-    const { sql, args } = listSql(s.table, query);
-    const rows = this.#listStatement(sql).all(...args) as unknown as Row[];
+    const list = listSql(s.table, query);
+    const want = query.limit + 1;
+    let rows: Row[];
+    if (this.#reader && !this.#inline(list, query)) rows = await this.#reader.read(list, want);
+    else {
+      rows = this.#listStatement(list.sql).all(...list.args) as unknown as Row[];
+      const { rest } = list;
+      if (rest && rows.length < want) {
+        // The second range of the page (src/store/sqlite-list.ts): its LIMIT is what is still missing.
+        rest.args[rest.args.length - 1] = want - rows.length;
+        rows = rows.concat(this.#listStatement(rest.sql).all(...rest.args) as unknown as Row[]);
+      }
+    }
     const count = Math.min(rows.length, query.limit);
     const records: StoredRecord[] = new Array(count);
     for (let i = 0; i < count; i++) records[i] = new PageRecord(rows[i]);
@@ -337,10 +391,34 @@ class SqliteStoreImpl implements SqliteStore {
   async count(resource: string, query: CountQuery): Promise<number> {
     const s = this.#statements(resource);
     // The list's own conditions, so a total always agrees with the pages it counts.
-    const { sql, args } = listSql(s.table, { ...query, limit: Number.MAX_SAFE_INTEGER - 1 });
+    const list = listSql(s.table, { ...query, limit: Number.MAX_SAFE_INTEGER - 1 });
+    if (list.rest) throw new Error('bug: a count query has no keyset position, so no second range');
     // List statements return rows as arrays (the page's fast path): the count is the first column.
-    const row = this.#listStatement(`SELECT count(*) FROM (${sql})`).get(...args) as unknown as [number];
+    const row = this.#listStatement(`SELECT count(*) FROM (${list.sql})`).get(...list.args) as unknown as [number];
     return Number(row[0]);
+  }
+
+  /**
+   * Whether a page is cheap enough for the main thread: its plan walks an index (or the
+   * table) in the page's order and stops after the page, so its cost does not grow with the
+   * table. Any other page goes to the reader thread (src/store/sqlite-reader.ts): a sort of
+   * all matching rows (TEMP B-TREE FOR ORDER BY; a sort of one key's ties is bounded and
+   * stays), filters no field index narrows (a scan that may read every row to fill a page),
+   * an offset past INLINE_OFFSET. Decided once per SQL text, from SQLite's own plan.
+   */
+  #inline(list: ListSql, query: ListQuery): boolean {
+    if ((query.offset ?? 0) > INLINE_OFFSET) return false;
+    const known = this.#routes.get(list.sql);
+    if (known !== undefined) return known;
+    const filtered = (query.filters?.length ?? 0) > 0 || Object.keys(query.filter ?? {}).length > 0;
+    const cheap = [list, ...(list.rest ? [list.rest] : [])].every(({ sql }) => {
+      const plan = (this.#db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail);
+      if (plan.some((d) => d.includes('TEMP B-TREE FOR ORDER BY'))) return false;
+      return !filtered || /^SEARCH .* USING (COVERING )?INDEX fx_/.test(plan[0] ?? '');
+    });
+    if (this.#routes.size >= LIST_STATEMENT_CACHE) this.#routes.delete(this.#routes.keys().next().value as string);
+    this.#routes.set(list.sql, cheap);
+    return cheap;
   }
 
   async getIdempotent(scope: string, key: string): Promise<IdempotentResponse | undefined> {
@@ -367,6 +445,7 @@ class SqliteStoreImpl implements SqliteStore {
     // Inserts queued for the next group commit are written, not dropped.
     this.#group.flush();
     this.#closed = true;
+    await this.#reader?.close();
     this.#db.close();
   }
 

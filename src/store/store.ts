@@ -40,9 +40,45 @@ export interface SortKey {
   readonly direction: 'asc' | 'desc';
 }
 
+/**
+ * A condition on one top-level field of a list. Every operator is type-exact, as `eq` is:
+ * a value matches only members of its own JSON type (true is not 1, 1 is not "1").
+ *
+ *   eq v        the member equals v; v null matches a null member and an absent one alike
+ *   ne v        not `eq v` (so null and absent members match a non-null v)
+ *   lt lte gt gte v   the member is a number (v a number) or a string (v a string, compared
+ *               by code point) and is below / at most / above / at least v; null and absent never
+ *   in [v…]     `eq` one of the values (a null among them matches null and absent)
+ *   prefix s    the member is a string that starts with s (case-sensitive)
+ *   contains s  the member is a string that contains s (case-sensitive)
+ *   exists      the member is present and not null
+ *   absent      the member is null or absent
+ *
+ * An adapter serves the first five from an index on the field (migrate's `indexes`).
+ */
+export type FilterOp = 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte' | 'in' | 'prefix' | 'contains' | 'exists' | 'absent';
+
+export interface FieldFilter {
+  readonly field: string;
+  readonly op: FilterOp;
+  /** A scalar for eq, ne, lt, lte, gt, gte, prefix, contains; a list for in; none for exists, absent. */
+  readonly value?: ScalarValue | readonly ScalarValue[];
+}
+
+/** What the store keeps for a resource: its table, and an index per field lists filter or sort by. */
+export interface TableLayout {
+  readonly name: string;
+  /** Top-level fields lists filter or sort by; each gets an index (the others are dropped). */
+  readonly indexes?: readonly string[];
+  /** Whether its records have owners: every list then names one, and the indexes lead with it. */
+  readonly owned?: boolean;
+}
+
 export interface ListQuery {
-  /** Exact matches on top-level fields. */
+  /** Exact matches on top-level fields: the same as `eq` filters. */
   readonly filter?: Readonly<Record<string, ScalarValue>>;
+  /** Conditions on top-level fields, all of which apply (AND), with `filter`'s. */
+  readonly filters?: readonly FieldFilter[];
   /** Only records of this owner. */
   readonly owner?: string;
   /** Declared sort fields; ties (and no sort) fall back to insertion order, ascending. */
@@ -90,8 +126,11 @@ export interface IdempotentResponse {
 
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
-  /** Creates what the resources need; safe to call on every start. */
-  migrate(resources: readonly string[]): Promise<void>;
+  /**
+   * Creates what the resources need (a name alone: a table with no field indexes); safe to
+   * call on every start. A field index no longer asked for is dropped.
+   */
+  migrate(resources: readonly (string | TableLayout)[]): Promise<void>;
   /** Inserts a record. Without an id, the store assigns the sequence number as the id. Fails with DuplicateIdError on a taken id. */
   insert(resource: string, record: { readonly id?: string; readonly owner?: string; readonly data: Record<string, unknown> }, options?: WriteOptions): Promise<StoredRecord>;
   get(resource: string, id: string): Promise<StoredRecord | undefined>;

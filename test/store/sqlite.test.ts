@@ -12,7 +12,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { listSql } from '../../src/store/sqlite-sql.ts';
+import { listSql, prefixEnd } from '../../src/store/sqlite-list.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
 import type { StoredRecord } from '../../src/store/store.ts';
 import { storeContract } from './contract.ts';
@@ -182,6 +182,81 @@ describe('sqlite store', () => {
     await assert.rejects(store.get('things', '1'), /closed/);
   });
 
+  test('migrate indexes the fields lists use, and the list SQL uses those indexes: no scan, no sort of the table', async () => {
+    const path = freshFile();
+    const store = await openSqliteStore({ path });
+    await store.migrate([{ name: 'things', indexes: ['price', 'status', 'a.b'] }, { name: 'mine', owned: true, indexes: ['price'] }]);
+    const db = new DatabaseSync(path, { readOnly: true });
+    try {
+      const indexes = (table: string) => (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND name LIKE 'fx\\_%' ESCAPE '\\' ORDER BY name").all(table) as { name: string }[]).map((r) => r.name);
+      // 'a.b' is queried by a bound path, which no index could serve: none is made for it.
+      assert.deepEqual(indexes('res_things'), ['fx_things.price', 'fx_things.status']);
+      assert.deepEqual(indexes('res_mine'), ['fx_mine.price.owned']);
+      const plan = (table: string, query: Parameters<typeof listSql>[1]) => {
+        const { sql, args } = listSql(table, query);
+        return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail).join('; ');
+      };
+      const price = (direction: 'asc' | 'desc') => [{ field: 'price', direction }] as const;
+      for (const [what, query] of [
+        ['an exact filter', { filter: { status: 'open' }, limit: 20 }],
+        ['a sort', { sort: price('asc'), limit: 20 }],
+        ['a deep sorted page', { sort: price('asc'), after: { values: [500], seq: 77 }, limit: 20 }],
+        ['a range filter in the sort order', { filters: [{ field: 'price', op: 'gt', value: 5 }], sort: price('asc'), limit: 20 }],
+        ['a prefix filter in the sort order', { filters: [{ field: 'status', op: 'prefix', value: 'op' }], sort: [{ field: 'status', direction: 'asc' }], limit: 20 }],
+      ] as const) {
+        const p = plan('res_things', query);
+        assert.match(p, /USING INDEX fx_things/, `${what}: ${p}`);
+        assert.doesNotMatch(p, /TEMP B-TREE/, `${what}: ${p}`);
+      }
+      // Descending: the index read backwards; only ties on the key are sorted (by seq).
+      assert.match(plan('res_things', { sort: price('desc'), after: { values: [500], seq: 77 }, limit: 20 }), /SEARCH res_things USING INDEX fx_things\.price/);
+      const owned = plan('res_mine', { owner: 'ann', sort: price('asc'), after: { values: [5], seq: 7 }, limit: 20 });
+      assert.match(owned, /SEARCH res_mine USING INDEX fx_mine\.price\.owned \(owner=\? AND/);
+      assert.doesNotMatch(owned, /TEMP B-TREE/);
+    } finally {
+      db.close();
+    }
+    // A field no longer listed loses its index; the records stay.
+    await store.insert('things', { data: { price: 1 } });
+    await store.migrate([{ name: 'things', indexes: ['price'] }]);
+    const after = new DatabaseSync(path, { readOnly: true });
+    assert.deepEqual((after.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE 'fx\\_%' ESCAPE '\\' AND tbl_name = 'res_things'").all() as { name: string }[]).map((r) => r.name), ['fx_things.price']);
+    after.close();
+    assert.equal((await store.list('things', { limit: 5, filters: [{ field: 'price', op: 'lte', value: 1 }] })).records.length, 1);
+    await store.close();
+  });
+
+  test('a page that reads much of the table runs off the main thread: reads by id go on while it runs', async () => {
+    const path = freshFile();
+    const store = await openSqliteStore({ path, durability: 'normal' });
+    await store.migrate([{ name: 'things', indexes: ['n', 's'] }]);
+    const db = new DatabaseSync(path);
+    // Many records fast: one statement, in SQLite.
+    db.exec(`WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 100000)
+      INSERT INTO res_things (seq, id, version, data) SELECT i, 'r' || i, 1, json_object('n', i % 1000, 's', 'word ' || i) FROM c`);
+    db.close();
+    try {
+      // A substring no record holds: the page reads every row. Were it run on the main thread,
+      // the loop below would not get a turn before it ended.
+      let done = false;
+      const slow = store.list('things', { filters: [{ field: 's', op: 'contains', value: 'no such text' }], limit: 20 }).finally(() => (done = true));
+      let reads = 0;
+      while (!done) {
+        assert.equal((await store.get('things', `r${1 + (reads % 1000)}`))?.id, `r${1 + (reads % 1000)}`);
+        reads++;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      assert.deepEqual((await slow).records, []);
+      assert.ok(reads >= 10, `only ${reads} reads while the slow page ran`);
+      // The same store pages the cheap way too, and the thread reads what the main connection wrote.
+      await store.insert('things', { id: 'last', data: { n: 5, s: 'find me here' } });
+      assert.deepEqual((await store.list('things', { filters: [{ field: 's', op: 'contains', value: 'find me' }], limit: 20 })).records.map((r) => r.id), ['last']);
+      assert.equal((await store.list('things', { filter: { n: 5 }, limit: 3 })).records.length, 3);
+    } finally {
+      await store.close();
+    }
+  });
+
   test('a database written by a newer schema is refused', async () => {
     const path = freshFile();
     const db = new DatabaseSync(path);
@@ -217,8 +292,39 @@ describe('sqlite list SQL', () => {
   });
 
   test('a descending key positioned on a NULL has nothing after it but its ties', () => {
-    const { sql } = listSql('res_things', { sort: [{ field: 'a', direction: 'desc' }], after: { values: [null], seq: 3 }, limit: 2 });
-    assert.match(sql, /WHERE \(\(json_extract\(data, \?\) IS \? AND seq > \?\)\)/);
+    const { sql, args, rest } = listSql('res_things', { sort: [{ field: 'a', direction: 'desc' }], after: { values: [null], seq: 3 }, limit: 2 });
+    assert.match(sql, /WHERE json_extract\(data, '\$\."a"'\) IS NULL AND seq > \? ORDER BY/);
+    assert.deepEqual(args, [3, 3]);
+    assert.equal(rest, undefined);
+  });
+
+  test("a field name of the format's shape is written into the SQL as its JSON path, so its index serves it; any other is bound", () => {
+    const plain = listSql('res_things', { filters: [{ field: 'price-eur', op: 'gte', value: 5 }], sort: [{ field: 'price-eur', direction: 'asc' }], limit: 2 });
+    assert.match(plain.sql, /json_extract\(data, '\$\."price-eur"'\) >= \?/);
+    assert.match(plain.sql, /ORDER BY json_extract\(data, '\$\."price-eur"'\) ASC NULLS FIRST, seq ASC/);
+    assert.deepEqual(plain.args, [5, 3]);
+    const odd = listSql('res_things', { filters: [{ field: 'a.b', op: 'eq', value: 'x' }], limit: 2 });
+    assert.match(odd.sql, /json_extract\(data, \?\) = \?/);
+    assert.deepEqual(odd.args, ['$."a.b"', 'x', '$."a.b"', 3]);
+  });
+
+  test('a keyset page on a sort key starts at its position: bounded on the first key, with a second range for the NULLs beyond the bound', () => {
+    const asc = listSql('res_things', { sort: [{ field: 'n', direction: 'asc' }], after: { values: [5], seq: 9 }, limit: 2 });
+    assert.match(asc.sql, /WHERE json_extract\(data, '\$\."n"'\) >= \? AND/);
+    assert.equal(asc.rest, undefined);
+    const desc = listSql('res_things', { sort: [{ field: 'n', direction: 'desc' }], after: { values: [5], seq: 9 }, limit: 2 });
+    assert.match(desc.sql, /WHERE json_extract\(data, '\$\."n"'\) <= \? AND/);
+    assert.match(desc.rest!.sql, /WHERE json_extract\(data, '\$\."n"'\) IS NULL ORDER BY/);
+    const inNulls = listSql('res_things', { sort: [{ field: 'n', direction: 'asc' }], after: { values: [null], seq: 9 }, limit: 2 });
+    assert.match(inNulls.sql, /WHERE json_extract\(data, '\$\."n"'\) IS NULL AND seq > \?/);
+    assert.match(inNulls.rest!.sql, /WHERE json_extract\(data, '\$\."n"'\) IS NOT NULL ORDER BY/);
+  });
+
+  test('the end of a prefix range is the prefix with its last code point incremented, past the surrogates and the last code point', () => {
+    assert.equal(prefixEnd('ab'), 'ac');
+    assert.equal(prefixEnd('a\uD7FF'), 'a\uE000');
+    assert.equal(prefixEnd('a\u{10FFFF}'), 'b');
+    assert.equal(prefixEnd('\u{10FFFF}'), undefined);
   });
   test('a page in insertion order is a range of the sequence, with OFFSET only for offset pages', () => {
     const keyset = listSql('res_things', { after: { values: [], seq: 40 }, limit: 20 });

@@ -272,7 +272,7 @@ class AbandonableStore implements Store {
     return this.#inner.events;
   }
 
-  migrate(resources: readonly string[]): Promise<void> {
+  migrate(resources: Parameters<Store['migrate']>[0]): Promise<void> {
     return this.#inner.migrate(resources);
   }
 

@@ -9,6 +9,9 @@ export interface Case {
 /** The resource every case works on; the runner migrates it before each case. */
 export const R = 'things';
 
+/** Fields of R the runner indexes (migrate's `indexes`): the list cases' fields, some of them. */
+export const INDEXED = ['v', 'n', 's', 'm', 'rank', 'name', 'kind', 'i', 'b', 'g'];
+
 /** `it(title, run)` appending to a case list, so a case file reads like a test file. */
 export function define(list: Case[]): (title: string, run: (store: Store) => Promise<void>) => void {
   return (title, run) => {

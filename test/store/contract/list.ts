@@ -1,6 +1,6 @@
 /** Store contract cases: list — filters, order, offset pages, keyset walks. */
 import assert from 'node:assert/strict';
-import type { ScalarValue, SortKey, Store, StoredRecord } from '../../../src/store/store.ts';
+import type { FieldFilter, ScalarValue, SortKey, Store, StoredRecord } from '../../../src/store/store.ts';
 import { define, ids, insertAll, listIds, R, type Case } from './case.ts';
 
 export const listCases: Case[] = [];
@@ -26,7 +26,7 @@ function comparator(sort: readonly SortKey[]): (a: StoredRecord, b: StoredRecord
 }
 
 /** Walks every page by keyset, calling `between` after each page that has a successor. */
-async function walk(store: Store, sort: readonly SortKey[], limit: number, extra: { filter?: Record<string, ScalarValue>; owner?: string } = {}, between?: () => Promise<void>): Promise<StoredRecord[]> {
+async function walk(store: Store, sort: readonly SortKey[], limit: number, extra: { filter?: Record<string, ScalarValue>; filters?: readonly FieldFilter[]; owner?: string } = {}, between?: () => Promise<void>): Promise<StoredRecord[]> {
   const seen: StoredRecord[] = [];
   let after: { values: ScalarValue[]; seq: number } | undefined;
   for (let pages = 0; ; pages++) {
@@ -157,6 +157,95 @@ it('list filters by owner', async (store) => {
   assert.deepEqual(await listIds(store, { owner: 'bob' }), ['b']);
   assert.deepEqual(await listIds(store, { owner: 'carl' }), []);
   assert.deepEqual(await listIds(store, {}), ['a', 'b', 'c', 'd']);
+});
+
+// ---------------------------------------------------------------------------------------
+// list: filter operators (ListQuery.filters), each type-exact like eq
+
+const f = (field: string, op: FieldFilter['op'], value?: FieldFilter['value']): FieldFilter => (value === undefined ? { field, op } : { field, op, value });
+
+it('filters eq is the exact filter: type-exact, null matching null and absent', async (store) => {
+  await lookalikes(store);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'eq', 1)] }), ['num1']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'eq', '1')] }), ['str1']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'eq', true)] }), ['true']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'eq', false)] }), ['false']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'eq', null)] }), ['null', 'absent']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'eq', '{"a":1}')] }), []);
+});
+
+it('filters ne is every record eq does not match: null and absent members included', async (store) => {
+  await lookalikes(store);
+  const all = await listIds(store, {});
+  const without = (...gone: string[]) => all.filter((id) => !gone.includes(id));
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'ne', 1)] }), without('num1'));
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'ne', '1')] }), without('str1'));
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'ne', true)] }), without('true'));
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'ne', null)] }), without('null', 'absent'));
+});
+
+it('filters lt, lte, gt, gte compare numbers with numbers and strings with strings, by code point', async (store) => {
+  await lookalikes(store);
+  await store.insert(R, { id: 'neg', data: { v: -3 } });
+  await store.insert(R, { id: 'strB', data: { v: 'B' } });
+  await store.insert(R, { id: 'strb', data: { v: 'b' } });
+  // Booleans (stored 1/0 by some databases), null, absent, objects and arrays never match.
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'lt', 1)] }), ['num0', 'neg']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'lte', 1)] }), ['num1', 'num0', 'neg']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'gt', 1)] }), ['float']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'gte', 1)] }), ['num1', 'float']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'gte', 1.5)] }), ['float']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'lt', '1')] }), ['str0', 'empty']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'lte', '1')] }), ['str1', 'str0', 'empty']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'gt', 'a')] }), ['strnull', 'strtrue', 'strb']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'gte', 'B')] }), ['strnull', 'strtrue', 'strB', 'strb']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'gt', 'B'), f('v', 'lt', 'o')] }), ['strnull', 'strb']);
+});
+
+it('filters in matches any of its values, each type-exact; a null among them matches null and absent', async (store) => {
+  await lookalikes(store);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'in', [1, 0])] }), ['num1', 'num0']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'in', ['1', 'true'])] }), ['str1', 'strtrue']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'in', [true])] }), ['true']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'in', [1.5, '0', false, null])] }), ['false', 'str0', 'null', 'absent', 'float']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'in', [])] }), []);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'in', [2, 'x'])] }), []);
+});
+
+it('filters prefix and contains match strings only, case-sensitively, any code point', async (store) => {
+  const words: [string, unknown][] = [['a', 'apple'], ['b', 'Apple'], ['c', 'application'], ['d', 'snapple'], ['e', 'ap'], ['f', 12], ['g', null], ['h', 'äpfel'], ['i', 'ap\u{10FFFF}x'], ['j', 'aq']];
+  for (const [id, v] of words) await store.insert(R, { id, data: { v } });
+  await store.insert(R, { id: 'k', data: {} });
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'prefix', 'ap')] }), ['a', 'c', 'e', 'i']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'prefix', 'app')] }), ['a', 'c']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'prefix', 'ä')] }), ['h']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'prefix', 'ap\u{10FFFF}')] }), ['i']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'prefix', '')] }), ['a', 'b', 'c', 'd', 'e', 'h', 'i', 'j'], 'the empty prefix: every string');
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'prefix', '1')] }), [], 'a number is not its digits');
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'contains', 'ppl')] }), ['a', 'b', 'c', 'd']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'contains', 'App')] }), ['b']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'contains', '%')] }), [], 'no wildcards');
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'contains', '2')] }), []);
+});
+
+it('filters exists and absent split the records: present and not null, or null or absent', async (store) => {
+  await lookalikes(store);
+  const all = await listIds(store, {});
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'absent')] }), ['null', 'absent']);
+  assert.deepEqual(await listIds(store, { filters: [f('v', 'exists')] }), all.filter((id) => id !== 'null' && id !== 'absent'));
+});
+
+it('filters combine with each other, with filter, with the owner and with a sorted keyset walk', async (store) => {
+  for (let i = 0; i < 120; i++) await store.insert(R, { owner: i % 2 ? 'ann' : 'bob', data: { n: i % 10, s: `k${i % 7}`, ...(i % 9 === 0 ? {} : { m: i % 4 }) } });
+  const filters = [f('n', 'gte', 2), f('n', 'lt', 8), f('s', 'in', ['k1', 'k2', 'k3', 'k5']), f('m', 'ne', 3)];
+  const filter = { n: 5 };
+  const expected = (await store.list(R, { limit: 1000 })).records.filter((r) => r.owner === 'ann' && (r.data.n as number) >= 2 && (r.data.n as number) < 8 && ['k1', 'k2', 'k3', 'k5'].includes(r.data.s as string) && r.data.m !== 3 && r.data.n === 5);
+  for (const sort of [[], [{ field: 'm', direction: 'asc' }], [{ field: 'm', direction: 'desc' }, { field: 'n', direction: 'asc' }]] as SortKey[][]) {
+    const want = ids([...expected].sort(comparator(sort)));
+    assert.ok(want.length >= 2);
+    assert.deepEqual(ids(await walk(store, sort, 1, { filters, filter, owner: 'ann' })), want);
+    assert.deepEqual(await listIds(store, { filters, filter, owner: 'ann', sort }), want);
+  }
 });
 
 it('filter and sort field names are single keys, dots and quotes included', async (store) => {
