@@ -26,14 +26,15 @@
  * selector (part 9) and API keys sent in the query (part 5). Those, `sort`, and the size
  * and position parameters take precedence over a field of the same name.
  */
-import type { Resource } from '../spec/model.ts';
+import type { FilterOperator, ListQueryDecl, Resource } from '../spec/model.ts';
 import { isDefaultBody, pageSettings, type PageSettings } from '../spec/conventions/pagination.ts';
 import { closest } from '../spec/diagnostics.ts';
-import type { ScalarValue, SortKey, TableLayout } from '../store/store.ts';
+import type { FieldFilter, ScalarValue, SortKey, TableLayout } from '../store/store.ts';
 import type { ServeContext } from './context.ts';
 import { decodeCursor, type CursorPosition } from './cursor.ts';
 import { HttpError, type FieldViolation } from './errors.ts';
 import { idOf } from '../spec/conventions/ids.ts';
+import { filterParam, readFilterParam } from '../spec/conventions/query.ts';
 
 type ValueType = 'string' | 'integer' | 'number' | 'boolean';
 
@@ -50,6 +51,10 @@ export interface ListPlan {
   readonly settings: PageSettings;
   /** Filterable and sortable fields. */
   readonly fields: ReadonlyMap<string, QueryField>;
+  /** The list's declared query (filters with operators, sorts, style); undefined for the convention. */
+  readonly decl?: ListQueryDecl;
+  /** The fields a sort may name: every queryable field by the convention, the declared ones otherwise. */
+  readonly sortable: ReadonlySet<string>;
   /** Declared fields that cannot be queried, with the reason. */
   readonly unqueryable: ReadonlyMap<string, string>;
   /** The page is not the style's own shape (src/serve/page-shapes.ts writes it). */
@@ -58,7 +63,7 @@ export interface ListPlan {
   readonly foreign: ReadonlySet<string>;
 }
 
-export function listPlan(ctx: ServeContext, resource: Resource): ListPlan {
+export function listPlan(ctx: ServeContext, resource: Resource, decl?: ListQueryDecl): ListPlan {
   const fields = new Map<string, QueryField>();
   const unqueryable = new Map<string, string>();
   const idField = resource.id?.field ?? 'id';
@@ -83,7 +88,11 @@ export function listPlan(ctx: ServeContext, resource: Resource): ListPlan {
   for (const s of ctx.spec.authentication.schemes) if (s.type === 'apiKey' && s.in === 'query') foreign.add(s.param);
   const settings = pageSettings(ctx.spec);
   const shaped = settings.style === 'page' || settings.unpaged === 'all' || !isDefaultBody(settings);
-  return { resource, settings, shaped, fields, unqueryable, foreign };
+  if (!decl) return { resource, settings, shaped, fields, unqueryable, foreign, sortable: new Set(fields.keys()) };
+  // A declared query: only the fields it names (check reports those that cannot be queried).
+  const named = new Set([...decl.filters.map((f) => f.field), ...decl.sort]);
+  const declared = new Map([...fields].filter(([name]) => named.has(name)));
+  return { resource, settings, shaped, fields: declared, unqueryable, foreign, decl, sortable: new Set(decl.sort.filter((f) => declared.has(f))) };
 }
 
 /**
@@ -92,8 +101,16 @@ export function listPlan(ctx: ServeContext, resource: Resource): ListPlan {
  * others, whose writes then pay for no index. Owned resources' indexes lead with the owner.
  */
 export function tableLayouts(ctx: ServeContext): TableLayout[] {
-  const listed = new Set(ctx.spec.endpoints.filter((e) => e.operation === 'list').map((e) => e.resource));
-  return ctx.spec.resources.map((r) => (listed.has(r.name) ? { name: r.name, owned: r.owned, indexes: [...listPlan(ctx, r).fields.keys()] } : { name: r.name, owned: r.owned }));
+  const indexes = new Map<string, Set<string>>();
+  for (const e of ctx.spec.endpoints) {
+    const r = e.operation === 'list' ? ctx.resources.get(e.resource) : undefined;
+    if (!r) continue;
+    const fields = indexes.get(r.name) ?? new Set<string>();
+    // A declared query indexes the fields it filters or sorts by; the convention, every queryable field.
+    for (const name of listPlan(ctx, r, e.query).fields.keys()) fields.add(name);
+    indexes.set(r.name, fields);
+  }
+  return ctx.spec.resources.map((r) => (indexes.has(r.name) ? { name: r.name, owned: r.owned, indexes: [...(indexes.get(r.name) as Set<string>)] } : { name: r.name, owned: r.owned }));
 }
 
 /** A ref holds the id of its resource, typed as the API types that id (an integer for sequence ids). */
@@ -105,6 +122,8 @@ function refType(ctx: ServeContext, target: string | undefined): ValueType {
 export interface ListRequest {
   readonly size: number;
   readonly filter: Readonly<Record<string, ScalarValue>>;
+  /** Filters with operators, from a declared query. */
+  readonly filters: readonly FieldFilter[];
   readonly sort: readonly SortKey[];
   readonly after?: CursorPosition;
   readonly offset?: number;
@@ -132,6 +151,7 @@ export function parseListQuery(rawQuery: string, plan: ListPlan): ListRequest {
   for (const name of repeated) violations.push({ pointer: at(name), message: 'is given more than once; give it once' });
   let size = settings.defaultSize;
   const filter: Record<string, ScalarValue> = {};
+  const filters: FieldFilter[] = [];
   let sort: SortKey[] = [];
   let rawPosition: string | undefined;
   const unknown: string[] = [];
@@ -146,7 +166,16 @@ export function parseListQuery(rawQuery: string, plan: ListPlan): ListRequest {
     } else if (name === settings.positionParam) rawPosition = value;
     else if (name === settings.sortParam) sort = readSort(value, plan, violations);
     else if (plan.foreign.has(name)) continue;
-    else if (plan.fields.has(name)) {
+    else if (plan.decl) {
+      const named = readFilterParam(name, plan.decl);
+      if (named) {
+        const read = readFilter(value, named.op, plan.fields.get(named.field) as QueryField);
+        if (typeof read === 'string') violations.push({ pointer: at(name), message: read });
+        else filters.push(read);
+      } else if (plan.fields.has(name) || plan.unqueryable.has(name) || plan.resource.fields.some((f) => f.name === name)) {
+        violations.push({ pointer: at(name), message: `is not a filter of this list; it filters by ${declaredFilters(plan.decl)}` });
+      } else unknown.push(name);
+    } else if (plan.fields.has(name)) {
       const read = readValue(value, plan.fields.get(name) as QueryField);
       if (read.ok) filter[name] = read.value;
       else violations.push({ pointer: at(name), message: read.message });
@@ -154,7 +183,8 @@ export function parseListQuery(rawQuery: string, plan: ListPlan): ListRequest {
     else unknown.push(name);
   }
   for (const name of unknown) {
-    const known = [...plan.fields.keys(), settings.sortParam, settings.sizeParam, settings.positionParam];
+    const filterNames = plan.decl ? plan.decl.filters.flatMap((f) => f.ops.map((op) => filterParam(f.field, op, plan.decl!.style))) : [...plan.fields.keys()];
+    const known = [...filterNames, settings.sortParam, settings.sizeParam, settings.positionParam];
     const near = closest(name, known);
     violations.push({ pointer: at(name), message: `is not a query parameter of this list${near ? ` (did you mean '${near}'?)` : ''}` });
   }
@@ -181,7 +211,7 @@ export function parseListQuery(rawQuery: string, plan: ListPlan): ListRequest {
     throw new HttpError('validation-failed', { detail: violations.length === 1 ? 'One query parameter is not valid; it is listed in errors with its JSON pointer.' : `${violations.length} query parameters are not valid; each is listed in errors with its JSON pointer.`, errors: violations });
   }
   const carried = params.filter(([name]) => name !== settings.sizeParam && name !== settings.positionParam);
-  return { size, filter, sort, after, offset, carried };
+  return { size, filter, filters, sort, after, offset, carried };
 }
 
 const NEEDS_DECODING = /^\?|[%+\uD800-\uDFFF]/;
@@ -214,8 +244,8 @@ function readSort(value: string, plan: ListPlan, violations: FieldViolation[]): 
     if (field === '') problems.push(`has an empty sort key (write 'sort=title,-createdAt')`);
     else if (keys.some((k) => k.field === field)) problems.push(`names '${field}' twice`);
     else if (plan.unqueryable.has(field)) problems.push(`cannot sort by '${field}': ${plan.unqueryable.get(field)}`);
-    else if (!plan.fields.has(field)) {
-      const near = closest(field, plan.fields.keys());
+    else if (!plan.sortable.has(field)) {
+      const near = closest(field, plan.sortable.keys());
       problems.push(`'${field}' is not a field of ${plan.resource.name}${near ? ` (did you mean '${near}'?)` : ''}`);
     } else keys.push({ field, direction: desc ? 'desc' : 'asc' });
   }
@@ -224,6 +254,33 @@ function readSort(value: string, plan: ListPlan, violations: FieldViolation[]): 
 }
 
 type Read = { readonly ok: true; readonly value: ScalarValue } | { readonly ok: false; readonly message: string };
+
+/** `title, by prefix; year, by gte or lte`: what a declared query filters by, for a refusal. */
+function declaredFilters(decl: ListQueryDecl): string {
+  return decl.filters.length ? decl.filters.map((f) => `${f.field} (${f.ops.map((op) => filterParam(f.field, op, decl.style)).join(', ')})`).join('; ') : 'nothing';
+}
+
+/** One filter's value, read by the field's type as `eq` reads it; a message where it does not read. */
+function readFilter(raw: string, op: FilterOperator, field: QueryField): FieldFilter | string {
+  if (op === 'exists') {
+    if (raw !== 'true' && raw !== 'false') return `must be true (present) or false (absent), not '${raw}'`;
+    return { field: field.name, op: raw === 'true' ? 'exists' : 'absent' };
+  }
+  if (op === 'prefix' || op === 'contains') return { field: field.name, op, value: raw };
+  if (op === 'in') {
+    const values: ScalarValue[] = [];
+    for (const piece of raw.split(',')) {
+      const read = readValue(piece, field);
+      if (!read.ok) return `${read.message.replace(/^must/, 'each value must')}`;
+      values.push(read.value);
+    }
+    return { field: field.name, op, value: values };
+  }
+  const read = readValue(raw, field);
+  if (!read.ok) return read.message;
+  // An ordered operator on a number or a date: its value is of the field's own type (check makes sure it orders).
+  return { field: field.name, op, value: read.value };
+}
 
 function readValue(raw: string, field: QueryField): Read {
   let value: ScalarValue;

@@ -42,7 +42,7 @@ export interface OffsetPage {
 export function listHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandlerMethod {
   const resource = ctx.resources.get(endpoint.resource);
   if (!resource) throw new Error(`bug: list endpoint ${endpoint.id} of unknown resource ${endpoint.resource}`);
-  const plan = listPlan(ctx, resource);
+  const plan = listPlan(ctx, resource, endpoint.query);
   const status = endpoint.responses.find((r) => r.status >= 200 && r.status < 300)?.status ?? 200;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const outcome = await listPage(ctx, plan, request, status);
@@ -61,7 +61,7 @@ export async function listPage(ctx: ServeContext, plan: ListPlan, request: Fasti
   if (plan.shaped) return shapedPage(ctx, plan, request, q, path, status);
   // Object-level authorization: for an owned resource a client only ever pages its own records.
   // One shape of query object for every page (absent members undefined): the hot path.
-  const query: ListQuery = { filter: q.filter, sort: q.sort, limit: q.size, owner: ownerOf(resource, request), after: q.after, offset: q.offset };
+  const query: ListQuery = { filter: q.filter, filters: q.filters, sort: q.sort, limit: q.size, owner: ownerOf(resource, request), after: q.after, offset: q.offset };
   const result = await ctx.store.list(resource.name, query);
   // The page is built as text (CursorPage, OffsetPage): each item is what a read sends, so
   // the stored JSON of a record goes out without being parsed and serialized again.

@@ -227,6 +227,20 @@ export const FORMAT_SCHEMA = {
           },
         },
         errors: { type: 'array', items: { type: 'string' }, description: 'Error codes (from the errors catalog) this endpoint may answer with.' },
+        query: {
+          type: 'object',
+          additionalProperties: false,
+          description: 'A list\'s query: the filters and sorts it accepts, and nothing else. Without it, every top-level scalar field filters by equality and sorts (the convention).',
+          properties: {
+            filters: {
+              type: 'object',
+              description: 'Per field, the operators it filters by: `eq`, `ne`, `lt`, `lte`, `gt`, `gte` (numbers, dates, date-times), `in`, `prefix`, `contains` (text), `exists`.',
+              additionalProperties: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'prefix', 'contains', 'exists'] } },
+            },
+            sort: { type: 'array', uniqueItems: true, items: { type: 'string' }, description: 'The fields a client may sort by (ascending, or descending with a leading `-`). None when absent.' },
+            style: { enum: ['brackets', 'colon', 'suffix'], description: 'How an operator is written: `year[gte]=2000` (brackets, the default), `year:gte=2000` (colon, json-server), `year_gte=2000` (suffix). Equality is always `year=2000`.' },
+          },
+        },
       },
     },
     authentication: {

@@ -178,6 +178,20 @@ export interface EndpointAuth {
   readonly scopes: readonly string[];
 }
 
+export type QueryStyle = 'brackets' | 'colon' | 'suffix';
+
+export const FILTER_OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'prefix', 'contains', 'exists'] as const;
+export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+
+/** What a list accepts in its query when it says (src/spec/conventions/query.ts spells it). */
+export interface ListQueryDecl {
+  readonly filters: readonly { readonly field: string; readonly ops: readonly FilterOperator[]; readonly pointer: string }[];
+  /** Fields a client may sort by. */
+  readonly sort: readonly string[];
+  readonly style: QueryStyle;
+  readonly pointer: string;
+}
+
 export interface Endpoint {
   /** `resource.operation`, or `resource.transition` for a transition. */
   readonly id: string;
@@ -192,6 +206,8 @@ export interface Endpoint {
   readonly responses: readonly EndpointResponse[];
   /** Error codes this endpoint declares it may answer with. */
   readonly errors: readonly string[];
+  /** A list's declared query; undefined for the convention (every scalar field, equality and sort). */
+  readonly query?: ListQueryDecl;
   /** Undefined while authentication is a gap. */
   readonly auth?: EndpointAuth;
   /** Written out in the spec (true) or expanded from the short form (false). */

@@ -186,6 +186,13 @@ function writeEndpoint(spec: Spec, e: Endpoint): RawDocument {
     request: sameData(e.request, conventionalRequest) ? undefined : writeRequest(e.request),
     responses: sameData(e.responses, convention.responses) ? undefined : writeResponses(e.responses),
     errors: listOrNothing(e.errors),
+    query: e.query
+      ? compact({
+          filters: e.query.filters.length ? mapOf(e.query.filters, (f) => [f.field, [...f.ops]]) : undefined,
+          sort: listOrNothing(e.query.sort),
+          style: e.query.style !== 'brackets' ? e.query.style : undefined,
+        })
+      : undefined,
   });
 }
 

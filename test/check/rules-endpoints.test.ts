@@ -73,3 +73,21 @@ table('endpoint-get-with-body', [
   { name: 'a list with a request body', patch: task({ list: { request: ['title'] } }), expect: [`endpoint-get-with-body ${E}/list/request`] },
   { name: 'a delete with a request body', patch: task({ delete: { request: 'resource' } }), expect: [`endpoint-get-with-body ${E}/delete/request`] },
 ]);
+
+const taskList = (list: Record<string, unknown>) => ({ endpoints: { task: { list } } });
+
+table('list-query-field-unknown', [
+  { name: 'a filter on a misspelled field', patch: taskList({ query: { filters: { titel: ['prefix'] } } }), expect: ['list-query-field-unknown /endpoints/task/list/query/filters/titel'], messages: [/filters by 'titel', which is not a field of 'task'\. Did you mean 'title'\?/] },
+  { name: 'a filter on a list field', patch: taskList({ query: { filters: { tags: ['eq'] } } }), expect: ['list-query-field-unknown /endpoints/task/list/query/filters/tags'], messages: [/is an array, not a single value/] },
+  { name: 'a sort on the id', patch: taskList({ query: { sort: ['id'] } }), expect: ['list-query-field-unknown /endpoints/task/list/query/sort/0'] },
+  { name: 'filters and sorts that fit', patch: taskList({ query: { filters: { title: ['eq', 'prefix', 'contains'], priority: ['gte', 'lte', 'in'], status: ['eq', 'ne'], note: ['exists'] }, sort: ['priority', 'title'], style: 'colon' } }), expect: [] },
+]);
+
+table('list-query-operator-mismatch', [
+  { name: 'a range on text', patch: taskList({ query: { filters: { title: ['eq', 'gte'] } } }), expect: ['list-query-operator-mismatch /endpoints/task/list/query/filters/title/1'], messages: [/'gte' orders numbers, dates and date-times, not text/] },
+  { name: 'a prefix on a number', patch: taskList({ query: { filters: { priority: ['prefix'] } } }), expect: ['list-query-operator-mismatch /endpoints/task/list/query/filters/priority/0'], messages: [/'prefix' matches text, not a integer/] },
+]);
+
+table('list-query-not-a-list', [
+  { name: 'a query on a read', patch: { endpoints: { task: { read: { query: { sort: ['title'] } } } } }, expect: ['list-query-not-a-list /endpoints/task/read/query'] },
+]);

@@ -94,6 +94,23 @@ const FAULTS: { name: string; part: PartName; rule: RegExp; tweak: (app: Fastify
     tweak: (app) => app.addHook('onRequest', async (request) => void delete request.headers['last-event-id']),
   },
   {
+    name: 'ignores a declared prefix filter',
+    part: 'endpoints',
+    rule: /^title: eq, prefix, contains$/,
+    tweak: (app) => app.addHook('onRequest', async (request) => {
+      if (request.url.startsWith('/books?')) request.raw.url = request.url.replace(/[?&]title%5Bprefix%5D=[^&]*|[?&]title\[prefix\]=[^&]*/, '');
+    }),
+  },
+  {
+    name: 'reads a lower bound as exclusive (gte as gt)',
+    part: 'endpoints',
+    rule: /^pages: gte, lte$/,
+    tweak: (app) => app.addHook('onRequest', async (request) => {
+      const m = /pages(%5B|\[)gte(%5D|\])=(\d+)/.exec(request.url);
+      if (m) request.raw.url = request.url.replace(m[0], `pages%5Bgte%5D=${Number(m[3]) + 1}`);
+    }),
+  },
+  {
     name: 'answers errors in another shape',
     part: 'errors',
     rule: /error shape/,

@@ -55,6 +55,7 @@ import fieldRefMissingResource from './field-ref-missing-resource.rule.ts';
 import fieldRefUnknownResource from './field-ref-unknown-resource.rule.ts';
 import fieldRequiredReadonly from './field-required-readonly.rule.ts';
 import fieldRequiredWithDefault from './field-required-with-default.rule.ts';
+import listQueryFieldUnknown from './list-query-field-unknown.rule.ts';
 import listWithoutPagination from './list-without-pagination.rule.ts';
 import paginationDefaultAboveMax from './pagination-default-above-max.rule.ts';
 import paginationParamsConflict from './pagination-params-conflict.rule.ts';
@@ -182,6 +183,7 @@ export const RULES: readonly Rule[] = [
   transitionWithout409,
   versionRetiredWithout410,
   // 8. limits
+  listQueryFieldUnknown,
   listWithoutPagination,
   paginationDefaultAboveMax,
   paginationParamsConflict,

@@ -6,9 +6,12 @@
  */
 import { HTTP_METHODS } from '../../spec/model.ts';
 import { Failure, type TestContext } from '../context.ts';
+import type { DataFactory } from '../data.ts';
 import { expectError } from '../expect.ts';
+import { checkQueries } from './endpoints-queries.ts';
 
-export async function checkEndpoints(ctx: TestContext): Promise<void> {
+export async function checkEndpoints(ctx: TestContext, data: DataFactory): Promise<void> {
+  await checkQueries(ctx, data);
   const byPath = new Map<string, Set<string>>();
   for (const e of ctx.spec.endpoints) byPath.set(e.path, (byPath.get(e.path) ?? new Set()).add(e.method));
   const answered = ctx.resolve('method-not-allowed');

@@ -55,13 +55,13 @@ function firstPosition(settings: PageSettings): string | undefined {
 }
 
 /** Every item of the list, page by page, with the page each came on. */
-export async function walk(ctx: TestContext, resource: Resource, size?: number, as?: Principal): Promise<{ items: Record<string, unknown>[]; pages: Page[] }> {
+export async function walk(ctx: TestContext, resource: Resource, size?: number, as?: Principal, extra: readonly (readonly [string, string])[] = []): Promise<{ items: Record<string, unknown>[]; pages: Page[] }> {
   const p = pageParams(ctx);
   const items: Record<string, unknown>[] = [];
   const pages: Page[] = [];
   let position: string | number | null = null;
   do {
-    const params = new URLSearchParams();
+    const params = new URLSearchParams(extra.map(([k, v]): [string, string] => [k, v]));
     if (size !== undefined) params.set(p.size, String(size));
     if (position !== null) params.set(p.position, String(position));
     const page = await getPage(ctx, resource, params.toString(), as);

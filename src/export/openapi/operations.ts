@@ -5,7 +5,8 @@
  * security. Each says what the reference service does on that route; the module of
  * src/serve that does it is named where it is used.
  */
-import type { Endpoint, Resource, StateMachine } from '../../spec/model.ts';
+import type { Endpoint, FilterOperator, ListQueryDecl, Resource, StateMachine } from '../../spec/model.ts';
+import { filterParam } from '../../spec/conventions/query.ts';
 import { isDefaultBody } from '../../spec/conventions/pagination.ts';
 import { idOf, idParamOf } from '../../spec/conventions/ids.ts';
 import { recordSchema, requestBodyOf, transitionSentence } from '../records.ts';
@@ -96,12 +97,12 @@ function parametersOf(ctx: OpenApiContext, e: Endpoint, r: Resource, machine: St
   }
   if (op === 'read') out.push({ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'RFC 9110 §13.1.2: ETags of copies the client holds; 304 when one is current.' });
   if (e.method === 'POST' && (op === 'create' || op === 'transition')) out.push({ $ref: '#/components/parameters/IdempotencyKey' });
-  if (op === 'list') out.push(...listParameters(ctx, r, machine));
+  if (op === 'list') out.push(...listParameters(ctx, r, machine, e.query));
   return out;
 }
 
 /** The query of a list (src/serve/list-query.ts): page size and position, sort, and exact-match filters. */
-function listParameters(ctx: OpenApiContext, r: Resource, machine: StateMachine | undefined): JsonSchema[] {
+function listParameters(ctx: OpenApiContext, r: Resource, machine: StateMachine | undefined, decl?: ListQueryDecl): JsonSchema[] {
   const p = ctx.page;
   const note = ctx.pageIsDefault ? ' (a safety default: the spec gives no pagination)' : '';
   const size: JsonSchema = { type: 'integer', minimum: 1, default: p.defaultSize };
@@ -123,7 +124,8 @@ function listParameters(ctx: OpenApiContext, r: Resource, machine: StateMachine 
   const taken = new Set<string>([p.sizeParam, p.positionParam, p.sortParam]);
   if (ctx.versionParam?.in === 'query') taken.add(ctx.versionParam.name);
   for (const s of ctx.spec.authentication.schemes) if (s.type === 'apiKey' && s.in === 'query') taken.add(s.param);
-  const sortable = [...fields.keys()].filter((n) => !taken.has(n));
+  const queryable = [...fields.keys()].filter((n) => !taken.has(n));
+  const sortable = decl ? decl.sort.filter((n) => queryable.includes(n)) : queryable;
   if (sortable.length) {
     out.push({
       name: p.sortParam, in: 'query', required: false, style: 'form', explode: false,
@@ -131,8 +133,33 @@ function listParameters(ctx: OpenApiContext, r: Resource, machine: StateMachine 
       description: `Sort keys, comma-separated, each ascending or, with a leading \`-\`, descending (\`${p.sortParam}=a,-b\`); ties and no sort keep insertion order.`,
     });
   }
-  for (const name of sortable) {
+  if (decl) {
+    out.push(...declaredFilters(decl, fields, taken));
+    return out;
+  }
+  for (const name of queryable) {
     out.push({ name, in: 'query', required: false, schema: fields.get(name) as JsonSchema, description: `Only records whose ${name} equals this value${(fields.get(name) as JsonSchema).type instanceof Array ? ' (`null` matches null)' : ''}.` });
+  }
+  return out;
+}
+
+const OPERATOR_TEXT: Readonly<Record<FilterOperator, string>> = {
+  eq: 'equals', ne: 'does not equal', lt: 'is below', lte: 'is at most', gt: 'is above', gte: 'is at least',
+  in: 'is one of (comma-separated)', prefix: 'starts with', contains: 'contains', exists: 'is present (true) or absent (false)',
+};
+
+/** One query parameter per declared filter and operator, spelled in the query's style (src/spec/conventions/query.ts). */
+function declaredFilters(decl: ListQueryDecl, fields: ReadonlyMap<string, JsonSchema>, taken: ReadonlySet<string>): JsonSchema[] {
+  const out: JsonSchema[] = [];
+  for (const f of decl.filters) {
+    const schema = fields.get(f.field);
+    if (!schema) continue; // check reports it (list-query-field-unknown)
+    for (const op of f.ops) {
+      const name = filterParam(f.field, op, decl.style);
+      if (taken.has(name)) continue;
+      const valueSchema: JsonSchema = op === 'exists' ? { type: 'boolean' } : op === 'in' ? { type: 'array', items: schema } : op === 'prefix' || op === 'contains' ? { type: 'string' } : schema;
+      out.push({ name, in: 'query', required: false, ...(op === 'in' ? { style: 'form', explode: false } : {}), schema: valueSchema, description: `Only records whose ${f.field} ${OPERATOR_TEXT[op]} this value.` });
+    }
   }
   return out;
 }

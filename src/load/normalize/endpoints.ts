@@ -5,7 +5,7 @@
  */
 import { CONVENTIONS, conventionalPath, isStandard } from '../../spec/conventions/endpoints.ts';
 import {
-  HTTP_METHODS,
+  FILTER_OPERATORS, HTTP_METHODS, type FilterOperator, type ListQueryDecl,
   type Endpoint, type EndpointResponse, type HttpMethod, type Operation, type RequestShape,
   type Resource, type ResponseBody, type StateMachine,
 } from '../../spec/model.ts';
@@ -40,12 +40,24 @@ export function normalizeEndpoints(raw: unknown, pointer: string, resources: rea
         request: readRequest(e.request) ?? (operation === 'transition' ? { kind: 'fields', fields: requires } : convention.request),
         responses: readResponses(e.responses) ?? convention.responses,
         errors: strs(e.errors),
+        query: operation === 'list' ? readQuery(e.query, child(ep, 'query')) : undefined,
         explicit: isExplicit,
         pointer: ep,
       }));
     }
   }
   return out;
+}
+
+function readQuery(raw: unknown, pointer: string): ListQueryDecl | undefined {
+  if (!isRecord(raw)) return undefined;
+  const filters = entries(raw.filters).map(([field, ops]) => ({
+    field,
+    ops: strs(ops).filter((op): op is FilterOperator => (FILTER_OPERATORS as readonly string[]).includes(op)),
+    pointer: child(pointer, 'filters', field),
+  }));
+  const style = raw.style === 'colon' || raw.style === 'suffix' ? raw.style : 'brackets';
+  return { filters, sort: strs(raw.sort), style, pointer };
 }
 
 function readRequest(raw: unknown): RequestShape | undefined {

@@ -1,0 +1,98 @@
+/**
+ * Part 4: a list's declared query (src/spec/conventions/query.ts spells it). For each
+ * declared filter and operator: records are made whose field holds values around a pivot,
+ * the list is walked with the filter, and every record it returns must match (judged here,
+ * on the returned value) while every made record that matches must be returned. A filter
+ * the query does not declare is refused. Sorts are checked by the limits part's walks.
+ */
+import { filterParam } from '../../spec/conventions/query.ts';
+import type { Endpoint, Field, FilterOperator, ListQueryDecl, Resource } from '../../spec/model.ts';
+import { Failure, Skip, type TestContext } from '../context.ts';
+import type { DataFactory, Made } from '../data.ts';
+import { expectError, jsonEqual } from '../expect.ts';
+import { valueOf } from '../generate.ts';
+import { walk } from './list-walk.ts';
+
+export async function checkQueries(ctx: TestContext, data: DataFactory): Promise<void> {
+  for (const list of ctx.spec.endpoints.filter((e) => e.operation === 'list' && e.query)) {
+    const resource = ctx.resource(list.resource);
+    if (!resource || list !== ctx.endpoint(resource.name, 'list')) continue;
+    const decl = list.query as ListQueryDecl;
+    for (const filter of decl.filters) {
+      const field = ctx.fieldsOf(resource).find((f) => f.name === filter.field);
+      for (const op of filter.ops) {
+        const param = filterParam(filter.field, op, decl.style);
+        await ctx.check('endpoints', `${list.id}.filter.${param}`, `${list.id}: ${param} returns every matching record and no other`, { pointer: filter.pointer, text: `${filter.field}: ${filter.ops.join(', ')}` }, async () => {
+          if (!field) throw new Skip(`'${filter.field}' is not a field the tester can write`);
+          await checkOperator(ctx, data, list, resource, field, op, param);
+        });
+      }
+    }
+    await ctx.check('endpoints', `${list.id}.filter.undeclared`, `${list.id}: a filter the query does not declare is refused`, { pointer: decl.pointer, text: 'the declared query' }, async () => {
+      const ex = await ctx.call('GET', `${list.path}?svcspecUndeclaredFilter=1`, { as: ctx.principalFor(list) ?? null });
+      expectError(ctx, ex, 'validation-failed');
+    });
+  }
+}
+
+async function checkOperator(ctx: TestContext, data: DataFactory, list: Endpoint, resource: Resource, field: Field, op: FilterOperator, param: string): Promise<void> {
+  if (field.readOnly || !data.createFields(resource, ctx.version).some((f) => f.name === field.name)) throw new Skip(`'${field.name}' is set by the service: the tester cannot choose its values`);
+  const values = distinct(ctx, field, 3);
+  if (values.length < 2) throw new Skip(`'${field.name}' admits too few distinct values to tell a filter from no filter`);
+  const made: Made[] = [];
+  for (const v of values) made.push(await data.create(resource, { body: { ...(await data.validBody(resource)), [field.name]: v } }));
+  // Absent and null, too, for the operators that speak of them.
+  if ((op === 'exists' || op === 'ne') && !field.required) {
+    const body = await data.validBody(resource);
+    delete body[field.name];
+    made.push(await data.create(resource, { body }));
+  }
+  const pivot = values[Math.floor(values.length / 2)];
+  const { arg, matches } = operatorCase(op, pivot, values);
+  const { items, pages } = await walk(ctx, resource, undefined, undefined, [[param, arg]]);
+  const exchange = pages.at(-1)!.exchange;
+  const wrong = items.find((item) => !matches(item[field.name]));
+  if (wrong) throw new Failure(`${param}=${arg} returned a record whose ${field.name} is ${JSON.stringify(wrong[field.name])}`, exchange);
+  const idField = data.idField(resource);
+  const ids = new Set(items.map((i) => String(i[idField])));
+  const missing = made.find((m) => matches(m.body[field.name]) && !ids.has(m.id));
+  if (missing) throw new Failure(`${param}=${arg} left out ${resource.name} '${missing.id}', whose ${field.name} is ${JSON.stringify(missing.body[field.name])}`, exchange);
+  void list;
+}
+
+/** Up to n distinct valid values of a field, in ascending order where they order. */
+function distinct(ctx: TestContext, field: Field, n: number): unknown[] {
+  const out: unknown[] = [];
+  for (let i = 0; i < n * 8 && out.length < n; i++) {
+    const v = ctx.draw.one(valueOf(field));
+    if (v !== null && typeof v !== 'object' && !out.some((x) => jsonEqual(x, v))) out.push(v);
+  }
+  return out.sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0));
+}
+
+/** The query value for an operator around a pivot, and what a matching value is. */
+function operatorCase(op: FilterOperator, pivot: unknown, values: readonly unknown[]): { arg: string; matches: (v: unknown) => boolean } {
+  const cmp = (v: unknown): number | undefined => (v === null || v === undefined || typeof v !== typeof pivot ? undefined : typeof v === 'number' ? v - (pivot as number) : String(v) < String(pivot) ? -1 : String(v) > String(pivot) ? 1 : 0);
+  const text = String(pivot);
+  switch (op) {
+    case 'eq': return { arg: text, matches: (v) => jsonEqual(v, pivot) };
+    case 'ne': return { arg: text, matches: (v) => !jsonEqual(v, pivot) };
+    case 'lt': return { arg: text, matches: (v) => (cmp(v) ?? 0) < 0 && cmp(v) !== undefined };
+    case 'lte': return { arg: text, matches: (v) => cmp(v) !== undefined && (cmp(v) as number) <= 0 };
+    case 'gt': return { arg: text, matches: (v) => cmp(v) !== undefined && (cmp(v) as number) > 0 };
+    case 'gte': return { arg: text, matches: (v) => cmp(v) !== undefined && (cmp(v) as number) >= 0 };
+    case 'in': {
+      const chosen = [values[0], values.at(-1)];
+      return { arg: chosen.map(String).join(','), matches: (v) => chosen.some((c) => jsonEqual(c, v)) };
+    }
+    case 'prefix': {
+      const p = text.slice(0, Math.max(1, Math.ceil(text.length / 2)));
+      return { arg: p, matches: (v) => typeof v === 'string' && v.startsWith(p) };
+    }
+    case 'contains': {
+      const c = text.length > 2 ? text.slice(1, -1) : text;
+      return { arg: c, matches: (v) => typeof v === 'string' && v.includes(c) };
+    }
+    case 'exists': return { arg: 'true', matches: (v) => v !== null && v !== undefined };
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * A list's declared query (#13, queries): each operator returns every matching record and
+ * no other, in each spelling style; what the query does not declare is refused with
+ * did-you-mean; sorts are limited to the declared fields; the filters carry into the next
+ * page's link. Over real HTTP, against the real SQLite store.
+ */
+import assert from 'node:assert/strict';
+import { test, type TestContext } from 'node:test';
+import { createApp } from '../../src/serve/app.ts';
+import { mustLoad } from '../support/spec.ts';
+import { freshStore } from './support/open-app.ts';
+
+const shelf = (query: string) => `
+svcspec: 1
+purpose: {name: Shelf, summary: Keeps books., users: [{name: keeper, tasks: [keep books]}]}
+resources:
+  book:
+    plural: books
+    id: {field: id, assigned: sequence}
+    fields:
+      id: {type: integer, readOnly: true}
+      title: {type: string, required: true}
+      year: {type: integer}
+      on: {type: string, format: date}
+      lang: {type: string}
+      cover: {type: string, nullable: true}
+states: {none: No life cycle.}
+endpoints:
+  book:
+    list:
+      query: ${query}
+authentication: {none: Open.}
+events: {none: None.}
+errors: {shape: problem, catalog: {validation-failed: {status: 422, title: Validation failed}}}
+limits: {pagination: {style: cursor, defaultSize: 2, maxSize: 50, overMax: clamp}}
+versioning: {none: One version.}
+`;
+
+const BOOKS = [
+  { title: 'Dune', year: 1965, on: '1965-08-01', lang: 'en', cover: 'dune.png' },
+  { title: 'Dune Messiah', year: 1969, on: '1969-10-15', lang: 'en', cover: null },
+  { title: 'Solaris', year: 1961, on: '1961-06-01', lang: 'pl' },
+  { title: 'Neuromancer', year: 1984, on: '1984-07-01', lang: 'en', cover: 'n.png' },
+  { title: 'La Nuit des temps', year: 1968, on: '1968-01-01', lang: 'fr' },
+];
+
+async function serveBooks(t: TestContext, query: string) {
+  const store = await freshStore();
+  const app = await createApp({ spec: mustLoad(shelf(query)), store });
+  t.after(async () => { await app.close(); await store.close(); });
+  for (const b of BOOKS) await store.insert('book', { data: b });
+  return app.listen({ port: 0, host: '127.0.0.1' });
+}
+
+/** Every title the list answers for a query, walking its pages by their Link header. */
+async function titles(base: string, query: string): Promise<string[]> {
+  const out: string[] = [];
+  let url: string | undefined = `${base}/books?${query}`;
+  while (url) {
+    const r: Response = await fetch(url);
+    assert.equal(r.status, 200, `${url}: ${await r.clone().text()}`);
+    out.push(...((await r.json()) as { items: { title: string }[] }).items.map((b) => b.title));
+    const next = /^<([^>]+)>; rel="next"$/.exec(r.headers.get('link') ?? '')?.[1];
+    url = next ? `${base}${next}` : undefined;
+  }
+  return out.sort();
+}
+
+const DECLARED = '{filters: {title: [eq, prefix, contains], year: [gte, lte, lt, gt, ne, in], on: [gte, lte], lang: [eq, in], cover: [exists]}, sort: [year, title]}';
+
+test('declared filters: every operator returns every matching record and no other, across pages', async (t) => {
+  const base = await serveBooks(t, DECLARED);
+  const expect = (pred: (b: (typeof BOOKS)[number]) => boolean) => BOOKS.filter(pred).map((b) => b.title).sort();
+  const cases: [string, (b: (typeof BOOKS)[number]) => boolean][] = [
+    ['title=Dune', (b) => b.title === 'Dune'],
+    ['title[prefix]=Dune', (b) => b.title.startsWith('Dune')],
+    ['title[contains]=ui', (b) => b.title.includes('ui')],
+    ['year[gte]=1965&year[lte]=1969', (b) => b.year >= 1965 && b.year <= 1969],
+    ['year[gt]=1965', (b) => b.year > 1965],
+    ['year[lt]=1965', (b) => b.year < 1965],
+    ['year[ne]=1984', (b) => b.year !== 1984],
+    ['year[in]=1961,1984', (b) => [1961, 1984].includes(b.year)],
+    ['on[gte]=1966-01-01', (b) => b.on >= '1966-01-01'],
+    ['lang[in]=fr,pl', (b) => ['fr', 'pl'].includes(b.lang)],
+    ['cover[exists]=true', (b) => b.cover !== undefined && b.cover !== null],
+    ['cover[exists]=false', (b) => b.cover === undefined || b.cover === null],
+    ['lang=en&title[prefix]=Dune&sort=-year', (b) => b.lang === 'en' && b.title.startsWith('Dune')],
+  ];
+  for (const [query, pred] of cases) assert.deepEqual(await titles(base, query), expect(pred), query);
+});
+
+test('declared filters refuse what they do not declare, with did-you-mean, in the declared shape', async (t) => {
+  const base = await serveBooks(t, DECLARED);
+  const refused = async (query: string) => {
+    const r = await fetch(`${base}/books?${query}`);
+    assert.equal(r.status, 422, query);
+    return ((await r.json()) as { errors: { pointer: string; message: string }[] }).errors;
+  };
+  assert.match((await refused('lang[inn]=fr'))[0].message, /is not a query parameter of this list \(did you mean 'lang\[in\]'\?\)/);
+  assert.match((await refused('year=1965'))[0].message, /is not a filter of this list; it filters by title \(title, title\[prefix\]/);
+  assert.match((await refused('year[gte]=soon'))[0].message, /must be a whole number, not 'soon'/);
+  assert.match((await refused('year[in]=1961,x'))[0].message, /each value must be a whole number, not 'x'/);
+  assert.match((await refused('cover[exists]=maybe'))[0].message, /must be true \(present\) or false \(absent\)/);
+  assert.match((await refused('sort=lang'))[0].message, /'lang' is not a field of book/);
+});
+
+test('the colon and suffix styles spell the same filters (json-server writes year:gte)', async (t) => {
+  for (const [style, query] of [['colon', 'year:gte=1965&title:prefix=Dune'], ['suffix', 'year_gte=1965&title_prefix=Dune']]) {
+    const base = await serveBooks(t, `{filters: {title: [prefix], year: [gte]}, style: ${style}}`);
+    assert.deepEqual(await titles(base, query), ['Dune', 'Dune Messiah'], style);
+    assert.equal((await fetch(`${base}/books?year[gte]=1965`)).status, 422, `${style}: the brackets spelling is not this list's`);
+  }
+});
