@@ -115,6 +115,24 @@ export class DataFactory {
     return made;
   }
 
+  /**
+   * A record the service should have refused but made: deleted at once (best effort), so
+   * that what later checks list is not skewed by it, and each finding stays with what failed.
+   */
+  async discard(resource: Resource, ex: Exchange, as?: Principal): Promise<void> {
+    const body = ex.response.json;
+    const id = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[this.idField(resource)] : undefined;
+    const del = this.ctx.endpoint(resource.name, 'delete');
+    if (ex.response.status >= 300 || (typeof id !== 'string' && typeof id !== 'number')) return;
+    if (!del) return this.track(resource, ex, as);
+    try {
+      const gone = await this.ctx.call('DELETE', this.itemPath(del, String(id)), { as: as ?? null });
+      if (gone.response.status >= 300) this.track(resource, ex, as);
+    } catch {
+      this.track(resource, ex, as);
+    }
+  }
+
   /** Records a record the service created in a check's own request, so the clean-up deletes it too. */
   track(resource: Resource, ex: Exchange, as?: Principal): void {
     const body = ex.response.json;
