@@ -124,6 +124,8 @@ export interface ListRequest {
   readonly filter: Readonly<Record<string, ScalarValue>>;
   /** Filters with operators, from a declared query. */
   readonly filters: readonly FieldFilter[];
+  /** The declared full-text parameter's text and fields. */
+  readonly search?: { readonly fields: readonly string[]; readonly text: string };
   readonly sort: readonly SortKey[];
   readonly after?: CursorPosition;
   readonly offset?: number;
@@ -152,6 +154,7 @@ export function parseListQuery(rawQuery: string, plan: ListPlan): ListRequest {
   let size = settings.defaultSize;
   const filter: Record<string, ScalarValue> = {};
   const filters: FieldFilter[] = [];
+  let search: ListRequest['search'];
   let sort: SortKey[] = [];
   let rawPosition: string | undefined;
   const unknown: string[] = [];
@@ -166,6 +169,7 @@ export function parseListQuery(rawQuery: string, plan: ListPlan): ListRequest {
     } else if (name === settings.positionParam) rawPosition = value;
     else if (name === settings.sortParam) sort = readSort(value, plan, violations);
     else if (plan.foreign.has(name)) continue;
+    else if (plan.decl?.search && name === plan.decl.search.param) search = { fields: plan.decl.search.fields, text: value };
     else if (plan.decl) {
       const named = readFilterParam(name, plan.decl);
       if (named) {
@@ -184,7 +188,7 @@ export function parseListQuery(rawQuery: string, plan: ListPlan): ListRequest {
   }
   for (const name of unknown) {
     const filterNames = plan.decl ? plan.decl.filters.flatMap((f) => f.ops.map((op) => filterParam(f.field, op, plan.decl!.style))) : [...plan.fields.keys()];
-    const known = [...filterNames, settings.sortParam, settings.sizeParam, settings.positionParam];
+    const known = [...filterNames, ...(plan.decl?.search ? [plan.decl.search.param] : []), settings.sortParam, settings.sizeParam, settings.positionParam];
     const near = closest(name, known);
     violations.push({ pointer: at(name), message: `is not a query parameter of this list${near ? ` (did you mean '${near}'?)` : ''}` });
   }
@@ -211,7 +215,7 @@ export function parseListQuery(rawQuery: string, plan: ListPlan): ListRequest {
     throw new HttpError('validation-failed', { detail: violations.length === 1 ? 'One query parameter is not valid; it is listed in errors with its JSON pointer.' : `${violations.length} query parameters are not valid; each is listed in errors with its JSON pointer.`, errors: violations });
   }
   const carried = params.filter(([name]) => name !== settings.sizeParam && name !== settings.positionParam);
-  return { size, filter, filters, sort, after, offset, carried };
+  return { size, filter, filters, ...(search ? { search } : {}), sort, after, offset, carried };
 }
 
 const NEEDS_DECODING = /^\?|[%+\uD800-\uDFFF]/;

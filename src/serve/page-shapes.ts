@@ -25,7 +25,7 @@ const BATCH = 1000;
 export async function shapedPage(ctx: ServeContext, plan: ListPlan, request: FastifyRequest, q: ListRequest, path: string, status: number): Promise<Outcome> {
   const { resource, settings } = plan;
   const owner = ownerOf(resource, request);
-  const conditions = { filter: q.filter, filters: q.filters, owner };
+  const conditions = { filter: q.filter, filters: q.filters, search: q.search, owner };
   if (settings.unpaged === 'all' && q.after === undefined && q.offset === undefined) {
     // Every record, as the spec states: gathered in batches so no one statement holds a huge result.
     const parts: string[] = [];

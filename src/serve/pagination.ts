@@ -61,7 +61,7 @@ export async function listPage(ctx: ServeContext, plan: ListPlan, request: Fasti
   if (plan.shaped) return shapedPage(ctx, plan, request, q, path, status);
   // Object-level authorization: for an owned resource a client only ever pages its own records.
   // One shape of query object for every page (absent members undefined): the hot path.
-  const query: ListQuery = { filter: q.filter, filters: q.filters, sort: q.sort, limit: q.size, owner: ownerOf(resource, request), after: q.after, offset: q.offset };
+  const query: ListQuery = { filter: q.filter, filters: q.filters, search: q.search, sort: q.sort, limit: q.size, owner: ownerOf(resource, request), after: q.after, offset: q.offset };
   const result = await ctx.store.list(resource.name, query);
   // The page is built as text (CursorPage, OffsetPage): each item is what a read sends, so
   // the stored JSON of a record goes out without being parsed and serialized again.

@@ -238,6 +238,16 @@ export const FORMAT_SCHEMA = {
               additionalProperties: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'prefix', 'contains', 'exists'] } },
             },
             sort: { type: 'array', uniqueItems: true, items: { type: 'string' }, description: 'The fields a client may sort by (ascending, or descending with a leading `-`). None when absent.' },
+            search: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['fields'],
+              description: 'A full-text parameter: records any of whose text fields holds the text (ASCII letters without case).',
+              properties: {
+                param: text('The query parameter (default `q`).'),
+                fields: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string' }, description: 'The text fields searched.' },
+              },
+            },
             style: { enum: ['brackets', 'colon', 'suffix'], description: 'How an operator is written: `year[gte]=2000` (brackets, the default), `year:gte=2000` (colon, json-server), `year_gte=2000` (suffix). Equality is always `year=2000`.' },
           },
         },

@@ -189,6 +189,8 @@ export interface ListQueryDecl {
   /** Fields a client may sort by. */
   readonly sort: readonly string[];
   readonly style: QueryStyle;
+  /** A full-text parameter over text fields. */
+  readonly search?: { readonly param: string; readonly fields: readonly string[]; readonly pointer: string };
   readonly pointer: string;
 }
 

@@ -184,6 +184,23 @@ function condition(a: Args, f: FieldFilter): string {
   }
 }
 
+/**
+ * A full-text search: any of the fields holds the text, ASCII letters compared without case
+ * (SQLite's lower() folds only those). A scan of the matches' rows: no index serves it.
+ */
+function searched(a: Args, search: NonNullable<ListQuery['search']>): string {
+  if (search.fields.length === 0) return '0';
+  const text = search.text.toLowerCase();
+  const parts: string[] = [];
+  // Bound in the order the placeholders stand in the text.
+  for (const f of search.fields) {
+    const type = a.type(f);
+    const value = a.value(f);
+    parts.push(`(${type} = 'text' AND instr(lower(${value}), ${a.bind(text)}) > 0)`);
+  }
+  return `(${parts.join(' OR ')})`;
+}
+
 /** `key = value`, NULL-safe, written so an index can use it. */
 function same(a: Args, field: string, value: ScalarValue): string {
   return value === null ? `${a.value(field)} IS NULL` : `${a.value(field)} = ${a.bind(bindScalar(value))}`;
@@ -237,6 +254,7 @@ export function listSql(table: string, query: ListQuery): ListSql {
     const a = new Args();
     const where = filters.map((f) => condition(a, f));
     if (query.owner !== undefined) where.push(`owner = ${a.bind(query.owner)}`);
+    if (query.search) where.push(searched(a, query.search));
     where.push(...extra(a));
     const order = sort.map((k) => (k.direction === 'asc' ? `${a.value(k.field)} ASC NULLS FIRST` : `${a.value(k.field)} DESC NULLS LAST`));
     order.push('seq ASC');

@@ -81,6 +81,8 @@ export interface ListQuery {
   readonly filters?: readonly FieldFilter[];
   /** Only records of this owner. */
   readonly owner?: string;
+  /** Full-text: records any of whose fields (text) contains the text, ASCII letters without case. */
+  readonly search?: { readonly fields: readonly string[]; readonly text: string };
   /** Declared sort fields; ties (and no sort) fall back to insertion order, ascending. */
   readonly sort?: readonly SortKey[];
   /** Keyset position: records strictly after this one in the sort order. */

@@ -102,6 +102,14 @@ const FAULTS: { name: string; part: PartName; rule: RegExp; tweak: (app: Fastify
     }),
   },
   {
+    name: 'ignores the full-text parameter',
+    part: 'endpoints',
+    rule: /^search title$/,
+    tweak: (app) => app.addHook('onRequest', async (request) => {
+      if (request.url.startsWith('/books?')) request.raw.url = request.url.replace(/[?&]q=[^&]*/, '');
+    }),
+  },
+  {
     name: 'reads a lower bound as exclusive (gte as gt)',
     part: 'endpoints',
     rule: /^pages: gte, lte$/,

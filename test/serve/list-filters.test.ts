@@ -111,3 +111,11 @@ test('the colon and suffix styles spell the same filters (json-server writes yea
     assert.equal((await fetch(`${base}/books?year[gte]=1965`)).status, 422, `${style}: the brackets spelling is not this list's`);
   }
 });
+
+test('a declared full-text parameter finds every record whose searched fields hold the text, without case', async (t) => {
+  const base = await serveBooks(t, '{filters: {year: [gte]}, search: {param: q, fields: [title, lang]}}');
+  assert.deepEqual(await titles(base, 'q=DUNE'), ['Dune', 'Dune Messiah']);
+  assert.deepEqual(await titles(base, 'q=fr'), ['La Nuit des temps'], 'any of the fields: lang');
+  assert.deepEqual(await titles(base, 'q=dune&year[gte]=1966'), ['Dune Messiah'], 'with the filters');
+  assert.deepEqual(await titles(base, 'q=nothing-like-it'), []);
+});

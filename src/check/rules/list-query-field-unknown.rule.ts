@@ -64,6 +64,11 @@ export default defineRule({
         if (misfit) ctx.report(mismatch, { endpoint: endpoint.id, field: filter.field, op, why: misfit }, child(filter.pointer, i));
       });
     }
+    q.search?.fields.forEach((name, i) => {
+      const type = resource.fields.find((x) => x.name === name)?.type;
+      const why = unfit(name) ?? (type !== undefined && type !== 'string' ? `is a ${type}, not text` : undefined);
+      if (why) ctx.report(unknownField, { endpoint: endpoint.id, use: 'searches', field: name, why, hint: why.startsWith('is not') ? didYouMean(name, names) : '' }, child(q.search!.pointer, 'fields', i));
+    });
     q.sort.forEach((name, i) => {
       const why = unfit(name);
       if (why) ctx.report(unknownField, { endpoint: endpoint.id, use: 'sorts by', field: name, why, hint: why.startsWith('is not') ? didYouMean(name, names) : '' }, child(q.pointer, 'sort', i));

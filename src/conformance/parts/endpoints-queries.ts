@@ -28,6 +28,12 @@ export async function checkQueries(ctx: TestContext, data: DataFactory): Promise
         });
       }
     }
+    const search = decl.search;
+    if (search) {
+      await ctx.check('endpoints', `${list.id}.search`, `${list.id}: ${search.param} finds every record whose ${search.fields.join(' or ')} holds the text, and no other`, { pointer: search.pointer, text: `search ${search.fields.join(', ')}` }, async () => {
+        await checkSearch(ctx, data, resource, search.param, search.fields);
+      });
+    }
     await ctx.check('endpoints', `${list.id}.filter.undeclared`, `${list.id}: a filter the query does not declare is refused`, { pointer: decl.pointer, text: 'the declared query' }, async () => {
       const ex = await ctx.call('GET', `${list.path}?svcspecUndeclaredFilter=1`, { as: ctx.principalFor(list) ?? null });
       expectError(ctx, ex, 'validation-failed');
@@ -58,6 +64,21 @@ async function checkOperator(ctx: TestContext, data: DataFactory, list: Endpoint
   const missing = made.find((m) => matches(m.body[field.name]) && !ids.has(m.id));
   if (missing) throw new Failure(`${param}=${arg} left out ${resource.name} '${missing.id}', whose ${field.name} is ${JSON.stringify(missing.body[field.name])}`, exchange);
   void list;
+}
+
+/** A record made with a marker word in one searched field, found by the word in other letter case; every record found holds it. */
+async function checkSearch(ctx: TestContext, data: DataFactory, resource: Resource, param: string, fields: readonly string[]): Promise<void> {
+  const writable = data.createFields(resource, ctx.version).find((f) => fields.includes(f.name) && f.type === 'string' && !f.enum && !f.format && !f.pattern && (f.maxLength ?? 64) >= 12);
+  if (!writable) throw new Skip('no searched field takes free text the tester can write');
+  const word = `Zq${ctx.draw.one(valueOf({ type: 'string', minLength: 6, maxLength: 6, pattern: '^[a-z]{6}$', pointer: '' })) as string}`;
+  const made = await data.create(resource, { body: { ...(await data.validBody(resource)), [writable.name]: word } });
+  const asked = word.toUpperCase();
+  const { items, pages } = await walk(ctx, resource, undefined, undefined, [[param, asked]]);
+  const exchange = pages.at(-1)!.exchange;
+  const idField = data.idField(resource);
+  if (!items.some((i) => String(i[idField]) === made.id)) throw new Failure(`${param}=${asked} did not find ${resource.name} '${made.id}', whose ${writable.name} is '${word}'`, exchange);
+  const stray = items.find((i) => !fields.some((f) => typeof i[f] === 'string' && (i[f] as string).toLowerCase().includes(word.toLowerCase())));
+  if (stray) throw new Failure(`${param}=${asked} returned ${resource.name} '${String(stray[idField])}', none of whose ${fields.join(', ')} holds it`, exchange);
 }
 
 /** Up to n distinct valid values of a field, in ascending order where they order. */

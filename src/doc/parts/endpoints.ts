@@ -23,6 +23,7 @@ function queries(spec: Spec): Block[] {
   for (const e of lists) {
     const q = e.query!;
     for (const f of q.filters) rows.push([[code(e.id)], [code(f.field)], joined(f.ops.map((op) => code(filterParam(f.field, op, q.style))))]);
+    if (q.search) rows.push([[code(e.id)], joined(q.search.fields.map((f) => code(f))), [code(q.search.param), ' (full text)']]);
     if (q.sort.length) rows.push([[code(e.id)], ['sort'], joined(q.sort.map((s) => code(s)))]);
   }
   return [

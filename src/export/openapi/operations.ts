@@ -134,6 +134,7 @@ function listParameters(ctx: OpenApiContext, r: Resource, machine: StateMachine 
     });
   }
   if (decl) {
+    if (decl.search && !taken.has(decl.search.param)) out.push({ name: decl.search.param, in: 'query', required: false, schema: { type: 'string' }, description: `Full text: only records whose ${decl.search.fields.join(', ')} holds this text (ASCII letters without case).` });
     out.push(...declaredFilters(decl, fields, taken));
     return out;
   }

@@ -5,7 +5,7 @@
  */
 import { CONVENTIONS, conventionalPath, isStandard } from '../../spec/conventions/endpoints.ts';
 import {
-  FILTER_OPERATORS, HTTP_METHODS, type FilterOperator, type ListQueryDecl,
+  FILTER_OPERATORS, HTTP_METHODS, type FilterOperator, type ListQueryDecl, type QueryStyle,
   type Endpoint, type EndpointResponse, type HttpMethod, type Operation, type RequestShape,
   type Resource, type ResponseBody, type StateMachine,
 } from '../../spec/model.ts';
@@ -56,8 +56,9 @@ function readQuery(raw: unknown, pointer: string): ListQueryDecl | undefined {
     ops: strs(ops).filter((op): op is FilterOperator => (FILTER_OPERATORS as readonly string[]).includes(op)),
     pointer: child(pointer, 'filters', field),
   }));
-  const style = raw.style === 'colon' || raw.style === 'suffix' ? raw.style : 'brackets';
-  return { filters, sort: strs(raw.sort), style, pointer };
+  const style: QueryStyle = raw.style === 'colon' || raw.style === 'suffix' ? raw.style : 'brackets';
+  const search = isRecord(raw.search) ? { param: str(raw.search.param) ?? 'q', fields: strs(raw.search.fields), pointer: child(pointer, 'search') } : undefined;
+  return defined({ filters, sort: strs(raw.sort), style, search, pointer });
 }
 
 function readRequest(raw: unknown): RequestShape | undefined {

@@ -1,6 +1,6 @@
 /** Store contract cases: list — filters, order, offset pages, keyset walks. */
 import assert from 'node:assert/strict';
-import type { FieldFilter, ScalarValue, SortKey, Store, StoredRecord } from '../../../src/store/store.ts';
+import type { FieldFilter, ListQuery, ScalarValue, SortKey, Store, StoredRecord } from '../../../src/store/store.ts';
 import { define, ids, insertAll, listIds, R, type Case } from './case.ts';
 
 export const listCases: Case[] = [];
@@ -210,6 +210,23 @@ it('filters in matches any of its values, each type-exact; a null among them mat
   assert.deepEqual(await listIds(store, { filters: [f('v', 'in', [1.5, '0', false, null])] }), ['false', 'str0', 'null', 'absent', 'float']);
   assert.deepEqual(await listIds(store, { filters: [f('v', 'in', [])] }), []);
   assert.deepEqual(await listIds(store, { filters: [f('v', 'in', [2, 'x'])] }), []);
+});
+
+it('search finds records any of whose text fields holds the text, ASCII letters without case, with the other conditions', async (store) => {
+  const [dune, , neuro, , weird] = await insertAll(store, [
+    { title: 'Dune', blurb: 'Spice and sand' },
+    { title: 'Solaris', blurb: 'An ocean that thinks' },
+    { title: 'Neuromancer', blurb: 'The sky above the port', year: 1984 },
+    { title: 'Other', blurb: 42 },
+    { 'odd key': 'SAND dunes' },
+  ]);
+  const found = async (text: string, fields: string[], extra: Partial<ListQuery> = {}) => ids((await store.list(R, { limit: 100, search: { fields, text }, ...extra })).records);
+  assert.deepEqual(await found('sand', ['title', 'blurb']), [dune.id]);
+  assert.deepEqual(await found('SAND', ['title', 'blurb', 'odd key']), [dune.id, weird.id], 'case folded, and a field name that is no identifier');
+  assert.deepEqual(await found('the', ['blurb'], { filters: [{ field: 'year', op: 'gte', value: 1980 }] }), [neuro.id]);
+  assert.deepEqual(await found('42', ['blurb']), [], 'a number is not text');
+  assert.deepEqual(await found('zzz', ['title', 'blurb']), []);
+  assert.equal(await store.count(R, { search: { fields: ['title', 'blurb'], text: 'an' } }), 3, 'Dune (and), Solaris (An ocean), Neuromancer');
 });
 
 it('filters prefix and contains match strings only, case-sensitively, any code point', async (store) => {
