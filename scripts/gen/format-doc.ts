@@ -79,10 +79,14 @@ const BODY_WORDS: Readonly<Record<ResponseBody, string>> = {
   page: 'a page of records',
   none: 'no body',
   error: 'an error body',
+  shape: "the action's own response shape",
+  items: 'the records written, `{ "items": [...] }`',
 };
 
 function requestWords(request: RequestShape, operation: string): string {
   if (request.kind === 'none') return 'none';
+  if (request.kind === 'shape') return 'the fields of its own `request: { fields }`';
+  if (operation === 'bulk-create') return '`{ "items": [...] }`, each item the writable fields of a create';
   if (request.kind === 'resource') return request.partial ? 'the writable fields, each optional (a partial update)' : 'the writable fields; the required ones must be sent';
   if (operation === 'transition') return 'the fields the transition `requires` (an empty body when it requires none)';
   return request.fields.length ? `the fields ${request.fields.map(code).join(', ')}` : 'none';
@@ -93,11 +97,12 @@ function responseWords(responses: readonly EndpointResponse[]): string {
 }
 
 function endpointConventions(): string {
-  const operations = [...STANDARD_OPERATIONS, 'transition'] as const;
+  const operations = [...STANDARD_OPERATIONS, 'transition', 'action', 'bulk-create'] as const;
+  const named: Partial<Record<(typeof operations)[number], string>> = { transition: '*a transition* (`approve`)', action: '`action` (`remind`)' };
   const rows = operations.map((op) => {
     const c = CONVENTIONS[op];
-    const path = op === 'transition' ? conventionalPath('{plural}', op, '{transition}') : conventionalPath('{plural}', op);
-    return [op === 'transition' ? '*a transition* (`approve`)' : code(op), code(c.method), code(path), requestWords(c.request, op), responseWords(c.responses)];
+    const path = op === 'transition' ? conventionalPath('{plural}', op, '{transition}') : op === 'action' ? conventionalPath('{plural}', op, '{name}') : conventionalPath('{plural}', op);
+    return [named[op] ?? code(op), code(c.method), code(path), requestWords(c.request, op), responseWords(c.responses)];
   });
   return `${anchor('endpoint-conventions')}
 ### Endpoint conventions
