@@ -81,6 +81,7 @@ export class ScriptedClient {
     for (const r of this.#resources.values()) await this.#deletes(r);
     // Last, when most records exist: pages follow one another.
     for (const r of this.#resources.values()) await this.#lists(r);
+    await this.#openSurface();
     await this.#refusals();
     // Replayed by its Idempotency-Key (on the last resource: the first may have a tight create limit).
     const last = [...this.#resources.values()].reverse().find((r) => this.#endpoint(r.name, 'create'));
@@ -350,6 +351,35 @@ export class ScriptedClient {
     if (guarded && Object.keys(this.#auth).length) {
       const made = await this.#pool(this.#resources.get(guarded.resource) as Resource);
       await this.send(guarded, 'a read without credentials', this.#item(guarded, made.id), { anonymous: true, intent: 'invalid-request', expect: 401 });
+    }
+  }
+
+  // ---- the open surface (issue #13) --------------------------------------------------------
+
+  /**
+   * Bulk creates (two valid items), reads and lists with every expandable ref expanded, and
+   * prose actions (see below).
+   */
+  async #openSurface(): Promise<void> {
+    for (const e of this.#spec.endpoints) {
+      const r = this.#resources.get(e.resource);
+      if (!r) continue;
+      if (e.operation === 'bulk-create') {
+        const create = this.#endpoint(r.name, 'create') ?? e;
+        const items = [await this.#body(r, this.#requestFields(create, r)), await this.#body(r, this.#requestFields(create, r))];
+        await this.send(e, 'a bulk create of two items', e.path, { body: { items }, expect: 201 });
+      } else if (e.expand && (e.operation === 'read' || e.operation === 'list')) {
+        const expand = `expand=${e.expand.fields.join(',')}`;
+        const path = e.operation === 'read' ? this.#item(e, (await this.#pool(r)).id) : e.path;
+        await this.send(e, `a ${e.operation} with ${expand}`, `${path}?${expand}`);
+      } else if (e.operation === 'action') {
+        const path = e.action?.target === 'record' ? this.#item(e, (await this.#pool(r)).id) : e.path;
+        const request = e.request;
+        const fields = request.kind === 'shape' ? request.fields : this.#requestFields(e, r);
+        // The reference answers 501; Prism's proxy answers an upstream 501 with a response mocked
+        // from the export instead (its "not implemented upstream" fallback), which it then checks.
+        await this.send(e, 'a prose action', path, { ...(request.kind === 'none' ? {} : { body: await this.#body(r, fields) }) });
+      }
     }
   }
 
