@@ -19,7 +19,7 @@ const SPEC = mustLoad(readFileSync(new URL('./fixtures/open-surface.yaml', impor
 
 interface Client {
   readonly store: Store;
-  call(method: string, path: string, body?: unknown, as?: 'ann' | 'bob' | 'weak' | 'nobody'): Promise<{ status: number; body: any; type: string }>;
+  call(method: string, path: string, body?: unknown, as?: 'ann' | 'bob' | 'weak' | 'nobody', headers?: Record<string, string>): Promise<{ status: number; body: any; type: string }>;
 }
 
 async function served(t: TestContext, handlers?: ActionHandlers): Promise<Client> {
@@ -38,8 +38,8 @@ async function served(t: TestContext, handlers?: ActionHandlers): Promise<Client
   };
   return {
     store,
-    async call(method, path, body, as = 'ann') {
-      const r = await fetch(address + path, { method, headers: { ...who[as], ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    async call(method, path, body, as = 'ann', headers = {}) {
+      const r = await fetch(address + path, { method, headers: { ...who[as], ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
       const text = await r.text();
       return { status: r.status, body: text ? JSON.parse(text) : undefined, type: r.headers.get('content-type') ?? '' };
     },
@@ -201,4 +201,31 @@ test('?expand embeds declared refs; another principal\'s owned record stays an i
   assert.equal(refused.body.errors[0].pointer, '/query/expand');
   assert.match(refused.body.errors[0].message, /'also' is not expandable here; expandable: book, shelf/);
   assert.equal((await c.call('GET', `/picks/${id}?expand=book.shelf`)).status, 422, 'deeper than the declared depth');
+});
+
+test('?expand goes as deep as expandDepth allows, and no deeper; a bulk create honours Idempotency-Key', async (t) => {
+  const c = await served(t);
+  const dune = await book(c, 'Dune');
+  const shelf = await c.call('POST', '/shelves', { name: 'mine' }, 'ann');
+  const pick = await c.call('POST', '/picks', { book: dune, shelf: shelf.body.id }, 'ann');
+  const remark = await c.call('POST', '/remarks', { pick: pick.body.id, text: 'good' });
+  assert.equal(remark.status, 201, JSON.stringify(remark.body));
+  const deep = await c.call('GET', `/remarks/${remark.body.id}?expand=pick,pick.book,pick.shelf`, undefined, 'ann');
+  assert.equal(deep.status, 200, JSON.stringify(deep.body));
+  assert.equal(deep.body.pick.book.title, 'Dune');
+  assert.equal(deep.body.pick.shelf.name, 'mine');
+  const bobs = await c.call('GET', `/remarks/${remark.body.id}?expand=pick.shelf,pick.book`, undefined, 'bob');
+  assert.equal(bobs.body.pick.shelf, shelf.body.id, "ann's shelf stays an id for bob, however deep");
+  assert.equal(bobs.body.pick.book.title, 'Dune', 'pick.book alone embeds pick on the way');
+  const tooDeep = await c.call('GET', `/remarks/${remark.body.id}?expand=pick.book.shelf`);
+  assert.equal(tooDeep.status, 422);
+  assert.match(tooDeep.body.errors[0].message, /goes 3 refs deep; this endpoint expands at most 2/);
+
+  const key = { 'idempotency-key': 'bulk-1' };
+  const first = await c.call('POST', '/books/bulk', { items: [{ title: 'X' }, { title: 'Y' }] }, 'ann', key);
+  const again = await c.call('POST', '/books/bulk', { items: [{ title: 'X' }, { title: 'Y' }] }, 'ann', key);
+  assert.equal(first.status, 201);
+  assert.deepEqual(again.body, first.body, 'replayed, not written twice');
+  assert.equal((await c.call('GET', '/books')).body.items.filter((b: { title: string }) => b.title === 'X').length, 1);
+  assert.equal((await c.call('POST', '/books/bulk', { items: [{ title: 'Z' }] }, 'ann', key)).status, 422, 'the key with another body');
 });
