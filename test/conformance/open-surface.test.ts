@@ -19,7 +19,7 @@ const SPEC = mustLoad(readFileSync(new URL('../serve/fixtures/open-surface.yaml'
 const IDS = [
   'book.remind.answers', 'book.remind.invalid-body', 'book.remind.missing-record',
   'book.previewPrice.answers', 'book.previewPrice.invalid-body', 'book.touch.answers', 'book.touch.invalid-body', 'book.touch.missing-record',
-  'book.import.all', 'book.import.atomic', 'book.import.max', 'code.bulk.all', 'code.bulk.max',
+  'book.import.all', 'book.import.atomic', 'book.import.max', 'book.import.events', 'code.bulk.all', 'code.bulk.max',
   'pick.read.expand', 'pick.read.expand-undeclared', 'pick.read.expand-owned', 'pick.list.expand', 'pick.list.expand-undeclared', 'pick.list.expand-owned',
 ];
 

@@ -7,12 +7,15 @@
  *                 written (looked for by a list filter on a value only they carry, where
  *                 the resource has a list and a free text field to carry it)
  *   max           one item more than `max` is refused whole, 422 at `/items`
+ *   events        with an event stream and an event on the resource's create: one event per
+ *                 record written, about each of them, on the stream
  */
 import { BULK_ITEMS, itemPointer } from '../../spec/conventions/bulk.ts';
 import type { Field, Resource } from '../../spec/model.ts';
-import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
+import { DEFAULT_EVENT_TIMEOUT_MS, Failure, Skip, type Principal, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
 import { expectError, expectSuccess, isObject } from '../expect.ts';
+import { arrivedOfEvent, openStream } from './events-stream.ts';
 
 export async function checkBulk(ctx: TestContext, data: DataFactory): Promise<void> {
   for (const e of ctx.spec.endpoints) {
@@ -60,6 +63,7 @@ export async function checkBulk(ctx: TestContext, data: DataFactory): Promise<vo
         if (found.response.status === 200 && Array.isArray(listed) && listed.length > 0) throw new Failure(`item ${i} of the refused request was written: a ${resource.name} with ${text.name} '${value}' is listed`, found);
       }
     });
+    await checkBulkEvents(ctx, data, resource, e, as, rule);
     const max = e.bulk?.max;
     if (max !== undefined && max <= 1000) {
       await ctx.check('endpoints', `${e.id}.max`, `${e.id} refuses ${max + 1} items, one over its max, with 422 at /${BULK_ITEMS}`, rule, async () => {
@@ -98,3 +102,37 @@ function wrongType(f: Field): unknown {
   return f.type === 'string' ? 12345 : 'not-a-number-svcspec';
 }
 
+
+/** One event per record of a bulk create, on the stream (where the spec has one and an event on the resource's create). */
+async function checkBulkEvents(ctx: TestContext, data: DataFactory, resource: Resource, e: Parameters<typeof ctx.may>[1], as: Principal | undefined, rule: { pointer: string; text: string }): Promise<void> {
+  const stream = ctx.spec.events.stream;
+  const event = ctx.spec.events.catalog.find((x) => x.trigger.resource === resource.name && x.trigger.action === 'created' && ctx.inVersion(x));
+  if (!stream || !event || ctx.spec.parts.events.statement !== 'given') return;
+  await ctx.check('endpoints', `${e.id}.events`, `${e.id} emits ${event.name} once for each record it writes`, rule, async () => {
+    if (!as && e.auth && !e.auth.public) throw new Skip(`no principal given may call ${e.id}`);
+    const timeoutMs = ctx.events.timeoutMs ?? DEFAULT_EVENT_TIMEOUT_MS;
+    const listening = await openStream(ctx, stream, as);
+    try {
+      if (listening.status !== 200) throw new Skip(`the event stream did not open (${listening.status}); part 6 checks it`);
+      const items = await distinctBodies(data, resource, 2, as);
+      const ex = await ctx.call(e.method, e.path, { body: { [BULK_ITEMS]: items }, as: as ?? null });
+      expectSuccess(e, ex);
+      const written = (isObject(ex.response.json) && Array.isArray(ex.response.json[BULK_ITEMS]) ? ex.response.json[BULK_ITEMS] : []) as Record<string, unknown>[];
+      const idField = data.idField(resource);
+      const ids = written.map((r) => String(r[idField]));
+      const about = (id: string) => listening.events.items.filter((x) => {
+        const a = arrivedOfEvent(x);
+        const payload = isObject(a?.data) ? a.data : undefined;
+        return a?.type === event.name && payload !== undefined && String(payload[idField]) === id;
+      });
+      const all = await listening.events.until(() => (ids.every((id) => about(id).length > 0) ? true : undefined), Date.now() + timeoutMs);
+      if (!all) throw new Failure(`not every record written got its ${event.name} within ${timeoutMs / 1000} s: ${ids.map((id) => `'${id}' ${about(id).length}`).join(', ')}`, listening.exchange());
+      // A moment more for a duplicate to show: one event per record, not one per item and another per batch.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const twice = ids.filter((id) => about(id).length > 1);
+      if (twice.length) throw new Failure(`${event.name} arrived more than once about ${twice.join(', ')}`, listening.exchange());
+    } finally {
+      listening.close();
+    }
+  });
+}
