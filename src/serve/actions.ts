@@ -27,6 +27,7 @@ import { notFound } from './concurrency.ts';
 import type { ServeContext } from './context.ts';
 import { HttpError, renderError } from './errors.ts';
 import { isObject, present } from './representation.ts';
+import { sendOutcome } from './idempotency.ts';
 import { shapeValidator, validateBody, validationFailed, validatorsFor, type BodyValidator } from './validation.ts';
 
 /** What a handler is given. */
@@ -145,8 +146,8 @@ async function runAction(plan: Plan, request: FastifyRequest, reply: FastifyRepl
     request.log.error({ endpoint: endpoint.id, problem: wrong }, 'action handler answered outside the declared response');
     throw new HttpError('internal', { detail: `The handler of ${endpoint.id} answered outside the declared response; it has been logged.` });
   }
-  if (plan.status === 204 || answer === undefined) return reply.code(plan.status).send();
-  return reply.code(plan.status).send(answer);
+  // The time-out may have answered while the handler ran: sendOutcome then sends nothing.
+  return sendOutcome(reply, plan.status === 204 || answer === undefined ? { status: plan.status, headers: {} } : { status: plan.status, headers: {}, body: answer });
 }
 
 /** Why a handler's answer is not the declared response; undefined when it is. */
@@ -157,9 +158,12 @@ function responseProblem(plan: Plan, answer: unknown): string | undefined {
     const violations = plan.response?.check(answer) ?? [];
     return violations.length ? violations.map((v) => `${v.pointer || '/'} ${v.message}`).join('; ') : undefined;
   }
-  // A record: an object carrying the resource's id member.
+  // A record: an object carrying the resource's id member, and nothing a read would not show.
   const idField = plan.resource.id?.field ?? 'id';
-  return isObject(answer) && answer[idField] !== undefined ? undefined : `the action answers a ${plan.resource.name}, and the handler returned no object with '${idField}'`;
+  if (!isObject(answer) || answer[idField] === undefined) return `the action answers a ${plan.resource.name}, and the handler returned no object with '${idField}'`;
+  const shown = new Set([idField, ...plan.resource.fields.filter((f) => !f.writeOnly).map((f) => f.name), ...(plan.ctx.machines.get(plan.resource.name) ? [plan.ctx.machines.get(plan.resource.name)?.field as string] : [])]);
+  const hidden = Object.keys(answer).filter((k) => !shown.has(k));
+  return hidden.length ? `the handler's ${plan.resource.name} has members a read never shows: ${hidden.join(', ')}` : undefined;
 }
 
 /** A catalog error the handler raised, in the declared shape; one the endpoint does not declare is a fault. */

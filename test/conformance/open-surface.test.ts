@@ -83,3 +83,15 @@ test("svcspec test catches an expansion that embeds another principal's owned re
   assert.equal(r?.outcome, 'fail');
   assert.match(r?.message ?? '', /sees ann's shelf '.*' embedded in shelf/);
 });
+
+test('svcspec test accepts a 501 only from an action whose behaviour the spec states in prose', async (t) => {
+  const text = readFileSync(new URL('../serve/fixtures/open-surface.yaml', import.meta.url), 'utf8').replace('      behaviour: Marks the book as looked at; answers the book.\n', '');
+  const spec = mustLoad(text);
+  assert.equal(spec.endpoints.find((e) => e.id === 'book.touch')?.action?.behaviour, undefined);
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, spec);
+  const report = await runConformance({ spec, baseUrl, principals, seed: 1, sleep, now, only: ['endpoints'] });
+  const r = outcome(report, 'book.touch.answers');
+  assert.equal(r?.outcome, 'fail');
+  assert.match(r?.message ?? '', /answered 501, but the spec states no prose behaviour that would excuse it/);
+  assert.equal(outcome(report, 'book.remind.answers')?.outcome, 'pass', 'a prose action may answer 501');
+});

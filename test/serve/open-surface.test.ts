@@ -80,6 +80,7 @@ test('a prose action without a handler: 501 in the declared shape, after authent
 test('a handler performs the action inside the pipeline: its input, its answer checked, its declared errors', async (t) => {
   const seen: unknown[] = [];
   let answer: unknown = { sent: true, channel: 'sms' };
+  let touchAnswer: unknown;
   const c = await served(t, {
     'book.remind': async (input) => {
       seen.push({ body: input.body, record: input.record, principal: input.principal?.id, params: input.params });
@@ -87,7 +88,7 @@ test('a handler performs the action inside the pipeline: its input, its answer c
       return answer;
     },
     'book.previewPrice': (input) => ({ price: Number(input.body.pages) * 0.05 }),
-    'book.touch': async (input) => input.record,
+    'book.touch': async (input) => touchAnswer ?? input.record,
   });
   const id = await book(c, 'Emma');
   const ok = await c.call('POST', `/books/${id}/remind`, { channel: 'sms' });
@@ -110,6 +111,8 @@ test('a handler performs the action inside the pipeline: its input, its answer c
   const touched = await c.call('POST', `/books/${id}/touch`);
   assert.equal(touched.status, 200);
   assert.equal(touched.body.id, id);
+  touchAnswer = { id, title: 'Emma', secret: 'leak' };
+  assert.equal((await c.call('POST', `/books/${id}/touch`)).status, 500, 'a record with members a read never shows is not passed on');
 });
 
 test('a handler for something that is not an action of the spec refuses to start', async () => {
