@@ -20,6 +20,7 @@ const IDS = [
   'book.remind.answers', 'book.remind.invalid-body', 'book.remind.missing-record',
   'book.previewPrice.answers', 'book.previewPrice.invalid-body', 'book.touch.answers', 'book.touch.invalid-body', 'book.touch.missing-record',
   'book.import.all', 'book.import.atomic', 'book.import.max', 'book.import.events', 'code.bulk.all', 'code.bulk.max',
+  'shelf.share.answers', 'shelf.share.missing-record', 'shelf.ownership',
   'pick.read.expand', 'pick.read.expand-undeclared', 'pick.read.expand-owned', 'pick.list.expand', 'pick.list.expand-undeclared', 'pick.list.expand-owned',
 ];
 
@@ -41,6 +42,7 @@ test('svcspec test: with handlers performing the actions, their declared respons
     'book.remind': () => ({ sent: true }),
     'book.previewPrice': ({ body }) => ({ price: Number(body.pages) }),
     'book.touch': ({ record }) => record,
+    'shelf.share': () => undefined,
   });
   assert.equal(report.counts.fail, 0, formatHuman(report));
   assert.equal(outcome(report, 'book.remind.answers')?.outcome, 'pass');

@@ -75,6 +75,10 @@ test('a prose action without a handler: 501 in the declared shape, after authent
   assert.equal((await c.call('POST', `/books/${id}/touch`, { any: 1 })).status, 422, 'touch takes no body');
   assert.equal((await c.call('POST', `/books/${id}/touch`)).status, 501);
   assert.equal((await c.call('GET', `/books/${id}/touch`)).status, 405);
+  // An action on an owned record: another principal's is not there for the caller.
+  const shelf = await c.call('POST', '/shelves', { name: 'mine' }, 'ann');
+  assert.equal((await c.call('POST', `/shelves/${shelf.body.id}/share`, undefined, 'bob')).status, 404);
+  assert.equal((await c.call('POST', `/shelves/${shelf.body.id}/share`, undefined, 'ann')).status, 501);
 });
 
 test('a handler performs the action inside the pipeline: its input, its answer checked, its declared errors', async (t) => {
@@ -89,6 +93,7 @@ test('a handler performs the action inside the pipeline: its input, its answer c
     },
     'book.previewPrice': (input) => ({ price: Number(input.body.pages) * 0.05 }),
     'book.touch': async (input) => touchAnswer ?? input.record,
+    'shelf.share': async () => undefined,
   });
   const id = await book(c, 'Emma');
   const ok = await c.call('POST', `/books/${id}/remind`, { channel: 'sms' });
@@ -108,6 +113,10 @@ test('a handler performs the action inside the pipeline: its input, its answer c
   assert.equal(wrong.body.code, 'internal');
   assert.doesNotMatch(JSON.stringify(wrong.body), /yes/);
   assert.deepEqual((await c.call('POST', '/books/preview-price', { pages: 200 })).body, { price: 10 });
+  const shelf = await c.call('POST', '/shelves', { name: 'mine' }, 'ann');
+  const shared = await c.call('POST', `/shelves/${shelf.body.id}/share`, undefined, 'ann');
+  assert.equal(shared.status, 204, 'response: none is 204 with no body');
+  assert.equal(shared.body, undefined);
   const touched = await c.call('POST', `/books/${id}/touch`);
   assert.equal(touched.status, 200);
   assert.equal(touched.body.id, id);
@@ -118,7 +127,7 @@ test('a handler performs the action inside the pipeline: its input, its answer c
 test('a handler for something that is not an action of the spec refuses to start', async () => {
   const store = await freshStore();
   try {
-    await assert.rejects(createApp({ spec: SPEC, store, handlers: { 'book.remnid': async () => ({}) } }), /not an action of the spec \(its actions: book\.remind, book\.previewPrice, book\.touch\)/);
+    await assert.rejects(createApp({ spec: SPEC, store, handlers: { 'book.remnid': async () => ({}) } }), /not an action of the spec \(its actions: book\.remind, book\.previewPrice, book\.touch, shelf\.share\)/);
     await assert.rejects(createApp({ spec: SPEC, store, handlers: { 'book.create': async () => ({}) } }), /not an action/);
   } finally {
     await store.close();
