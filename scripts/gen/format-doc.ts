@@ -188,7 +188,9 @@ action on a record, as a read shows it), the caller, the version and the store. 
 checked against the declared response: an answer outside it is a logged 500 in the declared
 shape, never passed on. It answers a declared error by throwing
 \`new ActionError('<code>', 'detail')\` (exported by \`svcspec/serve\`); a code the endpoint
-does not declare is a logged 500 too. \`svcspec test\` accepts a 501 only from an action whose
+does not declare is a logged 500 too. What a handler writes through the store is its own
+doing: the store neither validates it nor emits events for it (an action is not one of the
+changes events are triggered by). \`svcspec test\` accepts a 501 only from an action whose
 behaviour is stated in prose.
 
 ${anchor('bulk')}
