@@ -79,10 +79,14 @@ const BODY_WORDS: Readonly<Record<ResponseBody, string>> = {
   page: 'a page of records',
   none: 'no body',
   error: 'an error body',
+  shape: "the action's own response shape",
+  items: 'the records written, `{ "items": [...] }`',
 };
 
 function requestWords(request: RequestShape, operation: string): string {
   if (request.kind === 'none') return 'none';
+  if (request.kind === 'shape') return 'the fields of its own `request: { fields }`';
+  if (operation === 'bulk-create') return '`{ "items": [...] }`, each item the writable fields of a create';
   if (request.kind === 'resource') return request.partial ? 'the writable fields, each optional (a partial update)' : 'the writable fields; the required ones must be sent';
   if (operation === 'transition') return 'the fields the transition `requires` (an empty body when it requires none)';
   return request.fields.length ? `the fields ${request.fields.map(code).join(', ')}` : 'none';
@@ -93,11 +97,12 @@ function responseWords(responses: readonly EndpointResponse[]): string {
 }
 
 function endpointConventions(): string {
-  const operations = [...STANDARD_OPERATIONS, 'transition'] as const;
+  const operations = [...STANDARD_OPERATIONS, 'transition', 'action', 'bulk-create'] as const;
+  const named: Partial<Record<(typeof operations)[number], string>> = { transition: '*a transition* (`approve`)', action: '`action` (`remind`)' };
   const rows = operations.map((op) => {
     const c = CONVENTIONS[op];
-    const path = op === 'transition' ? conventionalPath('{plural}', op, '{transition}') : conventionalPath('{plural}', op);
-    return [op === 'transition' ? '*a transition* (`approve`)' : code(op), code(c.method), code(path), requestWords(c.request, op), responseWords(c.responses)];
+    const path = op === 'transition' ? conventionalPath('{plural}', op, '{transition}') : op === 'action' ? conventionalPath('{plural}', op, '{name}') : conventionalPath('{plural}', op);
+    return [named[op] ?? code(op), code(c.method), code(path), requestWords(c.request, op), responseWords(c.responses)];
   });
   return `${anchor('endpoint-conventions')}
 ### Endpoint conventions
@@ -123,6 +128,9 @@ Other parts name endpoints by id:
 
 - \`resource.operation\` for a standard operation: \`book.read\`, \`loan.create\`;
 - \`resource.transition\` for a transition: \`loan.approve\`;
+- \`resource.name\` for an entry whose key is a name of your own and whose \`operation:\`
+  says what it does: \`book.import\` (\`operation: bulk-create\`), \`loan.remind\`
+  (\`operation: action\`);
 - \`resource.*\` for every endpoint of a resource, in \`authentication.public\` and
   \`authentication.require\`: \`readingList.*: [lists]\`.
 
@@ -169,9 +177,94 @@ existing service is described as it is (examples/json-server.yaml describes json
 | has no rate limit, no time-out | \`limits.rate: {none: reason}\`, \`limits.timeouts: {none: reason}\` (statements: the part can be complete, and the reference applies none) |
 | pages its own way | [page shapes](#page-shapes) |`;
 
+const OPEN_SURFACE = `${anchor('named-endpoints')}
+### Named endpoints: \`operation:\`
+
+The key of an explicit entry is the endpoint's name, and its id is \`<resource>.<name>\`. When
+the entry has no \`operation:\`, the key is the operation (a standard one or a transition), as
+always; with \`operation:\`, the key is free: \`memberLoans: { operation: list, path: ... }\` beside
+\`list\`, or one of the two operations below that only exist written out.
+
+${anchor('actions')}
+### Actions
+
+An action is a named operation on a record or on the collection that is not a state change:
+reschedule, send a reminder, preview a price. The spec says its method and path (by
+convention \`POST /{plural}/{id}/{name}\`), its request (\`none\`, the default; \`resource\`; a list
+of the resource's fields; or \`{ fields: {...} }\` of its own, written as resource fields are),
+its response (\`resource\`, the default; \`none\`, answered 204; or \`{ fields: {...} }\`), its
+errors, and what it does, in prose, in \`behaviour\`. It acts on one record when its path has
+a parameter (the record's id), else on the collection. Scopes are given as for any endpoint
+(\`authentication.require\`, by its id).
+
+\`\`\`yaml
+endpoints:
+  loan:
+    remind:
+      operation: action
+      path: /loans/{id}/remind
+      request:
+        fields:
+          channel: {type: string, enum: [email, sms]}
+      response:
+        fields:
+          sentAt: {type: string, format: date-time, required: true}
+      behaviour: Sends the borrower a reminder of the due date and answers when it was sent.
+      errors: [not-found, validation-failed, not-implemented]
+\`\`\`
+
+Prose cannot be run. The reference service (\`svcspec serve\`) validates, authenticates,
+rate-limits and versions an action like any endpoint: 401/403, 404 for a record that does not
+exist or is another principal's, 422 for a body outside the declared request; then, having no
+behaviour to run, it answers **501 not-implemented** in the declared error shape. \`check\`
+notes each such action (\`action-behaviour-prose\`). A builder supplies the behaviour, as
+PocketBase's hooks extend PocketBase: \`createApp({ handlers: { 'loan.remind': async (input) => ({ sentAt: ... }) } })\`,
+or \`svcspec serve SPEC --handlers ./handlers.js\`, a module whose default export (or \`handlers\`
+export) is that map. A handler runs inside the same pipeline, after all the checks above; it is
+given the endpoint id, the path parameters, the query, the validated body, the record (for an
+action on a record, as a read shows it), the caller, the version and the store. Its answer is
+checked against the declared response: an answer outside it is a logged 500 in the declared
+shape, never passed on. It answers a declared error by throwing
+\`new ActionError('<code>', 'detail')\` (exported by \`svcspec/serve\`); a code the endpoint
+does not declare is a logged 500 too. What a handler writes through the store is its own
+doing: the store neither validates it nor emits events for it (an action is not one of the
+changes events are triggered by). \`svcspec test\` accepts a 501 only from an action whose
+behaviour is stated in prose.
+
+${anchor('bulk')}
+### Bulk creates
+
+\`operation: bulk-create\` creates many records in one request (by convention \`POST
+/{plural}/bulk\`). The body is \`{ "items": [ ... ] }\`, each item what the resource's create
+takes; \`max\` (required: \`check\` errors without it) bounds the items of one request. Every item is
+checked as its create would be, and every failing member of every item is listed with its
+pointer (\`/items/3/title\`) in one 422; nothing is written unless everything is: the records are
+written in one transaction, each with the events its create emits (one per record). A taken
+id found during the write fails the whole request at that item's id. The answer is 201
+\`{ "items": [ ...the records, in order ] }\`; Idempotency-Key is honoured as on a create.
+
+\`\`\`yaml
+endpoints:
+  book:
+    import: {operation: bulk-create, max: 50}
+\`\`\`
+
+${anchor('expansion')}
+### Expansion
+
+A read or list endpoint may let callers expand ref fields: \`expand: [book, member]\` and
+\`expandDepth\` (1 by default, at most 3). \`GET /loans/{id}?expand=book,member\` answers the loan
+with \`book\` and \`member\` holding the records they name, as a read of each shows it, instead of
+their ids (Stripe's style); a list of refs becomes a list of records; \`expand=loan.book\` goes
+deeper where \`expandDepth\` allows. Only declared refs may be expanded (another name is 422 at
+\`/query/expand\`). A referenced record the caller may not read (another principal's record of
+an \`owned\` resource), or one that no longer exists, stays its id: expansion never shows more
+than a read would. An expanded read is another representation of the record, so it carries
+no ETag and is not answered 304.`;
+
 /** Hand-written sections that follow the generated tables of a part. */
 const AFTER_PART: Partial<Record<PartName, string>> = {
-  endpoints: `${endpointConventions()}\n\n${ENDPOINT_IDS}`,
+  endpoints: `${endpointConventions()}\n\n${ENDPOINT_IDS}\n\n${OPEN_SURFACE}`,
   limits: PAGE_SHAPES,
   versioning: FOREIGN,
 };

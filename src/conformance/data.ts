@@ -92,6 +92,10 @@ export class DataFactory {
     return value;
   }
 
+  createEndpointOrUndefined(resource: Resource): Endpoint | undefined {
+    return this.ctx.endpoint(resource.name, 'create');
+  }
+
   createEndpoint(resource: Resource): Endpoint {
     const e = this.ctx.endpoint(resource.name, 'create');
     if (!e) throw new Skip(`${resource.name} has no create endpoint, so the tester cannot make one`);

@@ -76,6 +76,8 @@ export function requestText(request: RequestShape): Inline[] {
       return [request.partial ? 'writable fields, each optional' : 'writable fields'];
     case 'fields':
       return codes(request.fields, 'empty');
+    case 'shape':
+      return ['its own fields ', ...codes(request.fields.map((f) => f.name), 'none')];
   }
 }
 

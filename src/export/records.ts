@@ -85,6 +85,11 @@ export function requestBodyOf(endpoint: Endpoint, resource: Resource, machine: S
     return named(resource, names, onlyRequired ? 'write' : 'patch', (f) => t.requires.includes(f.name), refused, c, false);
   }
   if (r.kind === 'none') return undefined;
+  // An action's own body (src/serve/validation.ts shapeValidator): its fields as declared.
+  if (r.kind === 'shape') {
+    const m = members(r.fields, 'write', c);
+    return { schema: objectSchema(m.properties, m.required), required: m.required.length > 0, mergePatch: false };
+  }
   if (r.kind === 'fields') {
     const names = op === 'create' && clientId && !r.fields.includes(rule.field) ? [rule.field, ...r.fields] : r.fields;
     const dir: Direction = op === 'update' ? 'patch' : 'write';

@@ -21,7 +21,8 @@ import { planEmitting } from './events/emit.ts';
 import { registerEvents, serviceEndpoints, type EventServeOptions } from './events/index.ts';
 import { createContext } from './context.ts';
 import { serveDocument } from './docs.ts';
-import { HttpError, renderError } from './errors.ts';
+import { HttpError, renderError, SetupError } from './errors.ts';
+import type { ActionHandlers } from './actions.ts';
 import { startIdempotencySweep } from './idempotency.ts';
 import { registerRateLimits } from './limits/rate.ts';
 import { abandonableStore, registerTimeouts } from './limits/timeout.ts';
@@ -40,6 +41,8 @@ export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Webhook delivery settings (part 6): the SSRF guard, concurrency, polling. */
   readonly events?: EventServeOptions;
+  /** The behaviour of the spec's prose actions, by endpoint id (src/serve/actions.ts). */
+  readonly handlers?: ActionHandlers;
 }
 
 declare module 'fastify' {
@@ -58,7 +61,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const { spec, store } = options;
   // The part modules' store refuses the calls of a request abandoned by its time-out (src/serve/limits/timeout.ts).
   const now = options.now ?? Date.now;
-  const ctx = createContext(spec, abandonableStore(store), now, planEmitting(spec, now));
+  checkHandlers(spec, options.handlers);
+  const ctx = createContext(spec, abandonableStore(store), now, planEmitting(spec, now), options.handlers);
   const bodyLimit = spec.limits.body?.maxBytes ?? SAFETY.bodyMaxBytes;
   const app = Fastify({
     logger: options.logger ?? false,
@@ -115,6 +119,18 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   startIdempotencySweep(app, ctx);
   serveDocument(app, spec);
   return app;
+}
+
+/** A handler must be a function for an action of the spec: a misspelt id would otherwise leave the action at 501 unnoticed. */
+function checkHandlers(spec: Spec, handlers: ActionHandlers | undefined): void {
+  for (const [id, handler] of Object.entries(handlers ?? {})) {
+    const endpoint = spec.endpoints.find((e) => e.id === id);
+    if (!endpoint || endpoint.operation !== 'action') {
+      const actions = spec.endpoints.filter((e) => e.operation === 'action').map((e) => e.id);
+      throw new SetupError(`a handler is given for '${id}', which is not an action of the spec (its actions: ${actions.join(', ') || 'none'})`);
+    }
+    if (typeof handler !== 'function') throw new SetupError(`the handler for '${id}' is not a function`);
+  }
 }
 
 /** The API reference at GET /docs, the spec's document at /docs/spec and the exports (./docs.ts), unless the spec uses those paths itself. */

@@ -9,6 +9,7 @@ import { resolveSituations } from '../spec/http-errors.ts';
 import type { ResolvedError } from './errors.ts';
 import { errorShape } from '../spec/conventions/errors.ts';
 import type { EventEmitting } from './events/emit.ts';
+import type { ActionHandlers } from './actions.ts';
 
 export interface ServeContext {
   readonly spec: Spec;
@@ -21,11 +22,14 @@ export interface ServeContext {
   readonly resolveError: (situation: Situation) => ResolvedError;
   /** Which writes emit which events (part 6); undefined when the spec emits none. */
   readonly events?: EventEmitting;
+  /** The behaviour of prose actions a builder supplied, by endpoint id (src/serve/actions.ts). */
+  readonly handlers?: ActionHandlers;
 }
 
-export function createContext(spec: Spec, store: Store, now: () => number = Date.now, events?: EventEmitting): ServeContext {
+export function createContext(spec: Spec, store: Store, now: () => number = Date.now, events?: EventEmitting, handlers?: ActionHandlers): ServeContext {
   return {
     ...(events ? { events } : {}),
+    ...(handlers ? { handlers } : {}),
     spec,
     store,
     now,

@@ -4,5 +4,6 @@
  * `import 'svcspec'` (load, check, doc, export) loads neither Fastify nor node:sqlite.
  */
 export { createApp, type AppOptions } from './app.ts';
+export { ActionError, type ActionHandler, type ActionHandlers, type ActionInput } from './actions.ts';
 export { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from '../store/sqlite.ts';
 export type { Store, StoredRecord } from '../store/store.ts';

@@ -22,6 +22,8 @@ import type { ListQuery, ListResult, ScalarValue } from '../store/store.ts';
 import { ownerOf } from './auth/ownership.ts';
 import type { ServeContext } from './context.ts';
 import { encodeCursor } from './cursor.ts';
+import { EXPAND_PARAM } from '../spec/conventions/expand.ts';
+import { expandPaths, expandRecords } from './expand.ts';
 import { HttpError } from './errors.ts';
 import { answered } from './limits/timeout.ts';
 import { listPlan, parseListQuery, type ListPlan, type ListRequest } from './list-query.ts';
@@ -42,12 +44,23 @@ export interface OffsetPage {
 export function listHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandlerMethod {
   const resource = ctx.resources.get(endpoint.resource);
   if (!resource) throw new Error(`bug: list endpoint ${endpoint.id} of unknown resource ${endpoint.resource}`);
-  const plan = listPlan(ctx, resource, endpoint.query);
+  const base = listPlan(ctx, resource, endpoint.query);
+  const plan = endpoint.expand ? { ...base, foreign: new Set([...base.foreign, EXPAND_PARAM]) } : base;
   const status = endpoint.responses.find((r) => r.status >= 200 && r.status < 300)?.status ?? 200;
   return async (request: FastifyRequest, reply: FastifyReply) => {
+    // Read first: a refused `expand` is refused before the page is read.
+    const paths = endpoint.expand ? expandPaths(ctx, endpoint, resource, request) : undefined;
     const outcome = await listPage(ctx, plan, request, status);
     if (answered(reply)) return reply; // the time-out answered meanwhile
-    return reply.code(outcome.status).headers(outcome.headers).type(JSON_TYPE).send((outcome.body as JsonText).text);
+    let text = (outcome.body as JsonText).text;
+    if (paths) {
+      // The rare path: the page built as text is read back, its items expanded.
+      const page = JSON.parse(text) as { items: Record<string, unknown>[] };
+      await expandRecords(ctx, resource, page.items, paths, request);
+      if (answered(reply)) return reply;
+      text = JSON.stringify(page);
+    }
+    return reply.code(outcome.status).headers(outcome.headers).type(JSON_TYPE).send(text);
   };
 }
 

@@ -30,6 +30,7 @@ import { DuplicateIdError, type StoredRecord } from '../store/store.ts';
 import { changeRecord, type ChangeOptions, ifMatchOf, ifNoneMatchHits, ifNoneMatchOf, notFound, removeRecord } from './concurrency.ts';
 import { ownerOf } from './auth/ownership.ts';
 import type { ServeContext } from './context.ts';
+import { expandPaths, expandRecords } from './expand.ts';
 import { idempotent, sendOutcome } from './idempotency.ts';
 import { etagOf, isObject, JsonText, keepUnseen, present, presentJson, recordOutcome, type Outcome } from './representation.ts';
 import { idOf, idParamOf, type IdRule } from '../spec/conventions/ids.ts';
@@ -154,6 +155,13 @@ async function read(op: Operation, request: FastifyRequest): Promise<Outcome> {
   const record = await op.ctx.store.get(op.resource.name, id);
   const owner = ownerOf(op.resource, request);
   if (!record || (owner !== undefined && record.owner !== owner)) throw notFound(op.resource.name, id);
+  // `?expand=` (declared on the endpoint): another representation, so it carries no ETag of the record's.
+  const paths = op.endpoint.expand ? expandPaths(op.ctx, op.endpoint, op.resource, request) : undefined;
+  if (paths) {
+    const body = present(op.resource, record);
+    await expandRecords(op.ctx, op.resource, [body], paths, request);
+    return { status: op.success.status, headers: {}, body };
+  }
   const inm = ifNoneMatchOf(request);
   // RFC 9110 §15.4.5: a 304 carries the ETag the 200 would have carried.
   if (inm !== undefined && ifNoneMatchHits(inm, record)) return { status: 304, headers: { etag: etagOf(record) } };

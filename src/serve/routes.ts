@@ -7,6 +7,8 @@ import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
 import type { Endpoint } from '../spec/model.ts';
 import type { ServeContext } from './context.ts';
 import { HttpError } from './errors.ts';
+import { actionHandler } from './actions.ts';
+import { bulkHandler } from './bulk.ts';
 import { listHandler } from './pagination.ts';
 import { resourceHandler } from './resources.ts';
 import { transitionHandler } from './states.ts';
@@ -20,6 +22,8 @@ export function routePath(template: string): string {
 
 export function handlerFor(ctx: ServeContext, endpoint: Endpoint): RouteHandlerMethod {
   if (endpoint.operation === 'list') return listHandler(ctx, endpoint);
+  if (endpoint.operation === 'action') return actionHandler(ctx, endpoint);
+  if (endpoint.operation === 'bulk-create') return bulkHandler(ctx, endpoint);
   return endpoint.operation === 'transition' ? transitionHandler(ctx, endpoint) : resourceHandler(ctx, endpoint);
 }
 

@@ -2,13 +2,15 @@
  * Starting the reference service for real: load the spec, open the store, build the app,
  * listen, and close everything cleanly. The CLI's `serve` command only calls this.
  */
-import { dirname, join, basename, extname } from 'node:path';
+import { dirname, join, basename, extname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { loadSpec } from '../load/index.ts';
 import type { Diagnostic } from '../spec/diagnostics.ts';
 import type { Endpoint, Spec } from '../spec/model.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { Store } from '../store/store.ts';
+import type { ActionHandlers } from './actions.ts';
 import { createApp, DOCS_PATH } from './app.ts';
 import { SetupError } from './errors.ts';
 import { readiness, type Readiness } from './readiness.ts';
@@ -23,10 +25,12 @@ export interface ServerOptions {
   readonly quiet?: boolean;
   /** Let webhooks go to loopback and private addresses (local development, tests): docs/events.md. */
   readonly allowPrivateWebhooks?: boolean;
+  /** A module whose default (or `handlers`) export maps action endpoint ids to their handlers (src/serve/actions.ts). */
+  readonly handlers?: string;
 }
 
 export type StartResult =
-  | { readonly ok: true; readonly url: string; readonly spec: Spec; readonly db: string; readonly store: Store; readonly readiness: Readiness; readonly app: FastifyInstance; readonly docs?: string; close(): Promise<void> }
+  | { readonly ok: true; readonly url: string; readonly spec: Spec; readonly db: string; readonly store: Store; readonly readiness: Readiness; readonly app: FastifyInstance; readonly docs?: string; readonly handlers?: ActionHandlers; close(): Promise<void> }
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly reasons: readonly string[] };
 
 export function defaultDbPath(specFile: string): string {
@@ -39,11 +43,17 @@ export async function startServer(options: ServerOptions): Promise<StartResult> 
   const spec = loaded.value;
   const ready = readiness(spec, loaded.diagnostics);
   if (!ready.ok) return { ok: false, diagnostics: [], reasons: ready.reasons };
+  let handlers: ActionHandlers | undefined;
+  if (options.handlers !== undefined) {
+    const read = await loadHandlers(options.handlers);
+    if (!read.ok) return { ok: false, diagnostics: [], reasons: [read.reason] };
+    handlers = read.handlers;
+  }
   const db = options.db ?? defaultDbPath(options.file);
   const store: Store = await openSqliteStore({ path: db, durability: options.durability ?? 'full' });
   let app: FastifyInstance;
   try {
-    app = await createApp({ spec, store, logger: options.quiet ? false : { level: 'info' }, events: { allowPrivateWebhooks: options.allowPrivateWebhooks === true } });
+    app = await createApp({ spec, store, logger: options.quiet ? false : { level: 'info' }, events: { allowPrivateWebhooks: options.allowPrivateWebhooks === true }, ...(handlers ? { handlers } : {}) });
   } catch (error) {
     await store.close();
     if (error instanceof SetupError) return { ok: false, diagnostics: [], reasons: [error.message] };
@@ -52,7 +62,22 @@ export async function startServer(options: ServerOptions): Promise<StartResult> 
   app.addHook('onClose', async () => store.close());
   const address = await app.listen({ port: options.port ?? 3000, host: options.host ?? '127.0.0.1' });
   const docs = app.hasRoute({ method: 'GET', url: DOCS_PATH }) ? DOCS_PATH : undefined;
-  return { ok: true, url: address, spec, db, store, readiness: ready, app, ...(docs ? { docs } : {}), close: () => app.close() };
+  return { ok: true, url: address, spec, db, store, readiness: ready, app, ...(docs ? { docs } : {}), ...(handlers ? { handlers } : {}), close: () => app.close() };
+}
+
+/** The handlers module of `--handlers`: its default export, or its `handlers` export, an object of functions. */
+export async function loadHandlers(file: string): Promise<{ ok: true; handlers: ActionHandlers } | { ok: false; reason: string }> {
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(pathToFileURL(resolve(file)).href)) as Record<string, unknown>;
+  } catch (error) {
+    return { ok: false, reason: `the handlers module ${file} cannot be loaded: ${(error as Error).message}` };
+  }
+  const map = module.handlers ?? module.default;
+  if (typeof map !== 'object' || map === null || Array.isArray(map)) {
+    return { ok: false, reason: `the handlers module ${file} exports no map of handlers (export default { 'loan.remind': async (input) => ... })` };
+  }
+  return { ok: true, handlers: map as ActionHandlers };
 }
 
 /**
@@ -79,7 +104,7 @@ export function eventLines(spec: Spec): string[] {
 }
 
 /** `POST   /loans/{id}/approve   loan.approve` lines for the start-up banner. */
-export function endpointLines(endpoints: readonly Endpoint[]): string[] {
+export function endpointLines(endpoints: readonly Endpoint[], handled?: ActionHandlers): string[] {
   const width = Math.max(...endpoints.map((e) => e.path.length), 0);
-  return endpoints.map((e) => `${e.method.padEnd(6)} {base_url}${e.path.padEnd(width)}  ${e.id}`);
+  return endpoints.map((e) => `${e.method.padEnd(6)} {base_url}${e.path.padEnd(width)}  ${e.id}${e.action && !handled?.[e.id] ? '  (prose: 501 until a handler is given)' : ''}`);
 }

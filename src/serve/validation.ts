@@ -401,3 +401,30 @@ async function missingRefs(store: Store, refs: readonly RefUse[], already: reado
 export function validationFailed(violations: readonly FieldViolation[]): HttpError {
   return new HttpError('validation-failed', { detail: violationsDetail(violations.length), errors: violations });
 }
+
+/**
+ * A body of an action's own (`request: { fields }` or `response: { fields }`): the fields
+ * as declared, required ones present, nothing else. Its refs are looked up like a
+ * resource's. Compiled once per context and shape.
+ */
+export function shapeValidator(ctx: ServeContext, fields: readonly Field[], label: string): BodyValidator {
+  let entry = compiled.get(ctx);
+  if (!entry) compiled.set(ctx, (entry = { ajv: createAjv(), byResource: new Map() }));
+  const c: ShapeContext = { spec: ctx.spec, limits: ctx.spec.limits.fields, ajv: entry.ajv };
+  const properties: Record<string, Schema> = {};
+  const required: string[] = [];
+  for (const f of fields) {
+    properties[f.name] = shapeSchema(f, 'full', c);
+    if (f.required) required.push(f.name);
+  }
+  const validate = entry.ajv.compile({ type: 'object', 'x-label': label, properties, required, additionalProperties: false });
+  const hasRefs = fields.some(holdsRef);
+  return {
+    optionalBody: required.length === 0,
+    check(body) {
+      if (!isObject(body)) return required.length === 0 && body === undefined ? [] : [notAnObject(body, label)];
+      return validate(body) ? [] : violationsOf(validate.errors ?? []);
+    },
+    refs: hasRefs ? (body) => refsIn(ctx.spec, fields, body) : () => [],
+  };
+}

@@ -105,7 +105,7 @@ export const FORMAT_SCHEMA = {
       anyOf: [none, { type: 'object', propertyNames: { pattern: IDENT }, additionalProperties: { $ref: '#/definitions/stateMachine' } }],
     },
     endpoints: {
-      description: 'Part 4. Endpoints, keyed by resource. Short form: a list of operations (`[create, read, list, approve]`); explicit form: a map from operation to its endpoint. Paths are relative to {base_url}.',
+      description: 'Part 4. Endpoints, keyed by resource. Short form: a list of operations (`[create, read, list, approve]`); explicit form: a map from the endpoint\'s name (the operation, unless `operation:` says otherwise) to its endpoint. Paths are relative to {base_url}.',
       anyOf: [
         none,
         {
@@ -203,18 +203,38 @@ export const FORMAT_SCHEMA = {
         },
       },
     },
+    ownShape: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['fields'],
+      description: "A body of an action's own, not the resource's.",
+      properties: { fields: { $ref: '#/definitions/fields', description: 'Its fields, written as resource fields are.' } },
+    },
     endpoint: {
       description: 'An endpoint written out. Empty (`{}` or null) means the conventional one for the operation.',
       type: ['object', 'null'],
       additionalProperties: false,
       properties: {
+        operation: {
+          type: 'string',
+          pattern: IDENT,
+          description: 'What the endpoint does, when its key is a name of your own: a standard operation (`create`, `read`, `update`, `replace`, `delete`, `list`), a transition name, `action` (a named operation that is not a state change) or `bulk-create` (many records in one request). Absent: the key is the operation. The endpoint id is `<resource>.<key>`.',
+        },
         method: { enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], description: 'The HTTP method.' },
         path: { type: 'string', pattern: '^/', description: 'Path template relative to {base_url}, `{id}` for the record id.' },
         summary: text('What the endpoint does.'),
         request: {
-          description: 'The request body: `none`, `resource` (the writable fields), or a list of field names.',
-          anyOf: [{ enum: ['none', 'resource'] }, { type: 'array', items: { type: 'string' } }],
+          description: 'The request body: `none`, `resource` (the writable fields), a list of field names, or (for an action) `{ fields: { <name>: <field> } }`, a body of its own.',
+          anyOf: [{ enum: ['none', 'resource'] }, { type: 'array', items: { type: 'string' } }, { $ref: '#/definitions/ownShape' }],
         },
+        response: {
+          description: 'For an action: what it answers with, `resource` (the record; the default), `none` (204) or `{ fields: { <name>: <field> } }`, a shape of its own.',
+          anyOf: [{ enum: ['none', 'resource'] }, { $ref: '#/definitions/ownShape' }],
+        },
+        behaviour: text('For an action: what it does, in prose. The reference service cannot perform prose: it answers 501 (not-implemented) unless a builder supplies a handler (`svcspec serve --handlers`).'),
+        max: positive('For `bulk-create`: the most items one request may carry (required).'),
+        expand: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'For `read` and `list`: the ref fields a caller may expand with `?expand=a,b` (the referenced record replaces its id).' },
+        expandDepth: { type: 'integer', minimum: 1, maximum: 3, description: 'For `expand`: how deep expansion goes (1, the default: the referenced records; 2: theirs too; at most 3).' },
         responses: {
           type: 'object',
           propertyNames: { pattern: '^[1-5][0-9][0-9]$' },

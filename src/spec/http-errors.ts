@@ -32,6 +32,7 @@ export const HTTP_ERRORS = [
   { situation: 'unknown-version', status: 400, title: 'Unknown version', when: 'The version asked for is not one of the spec.', rfc: 'RFC 9110 §15.5.1' },
   { situation: 'rate-limited', status: 429, title: 'Too many requests', when: 'The rate limit is exhausted; the response carries Retry-After and RateLimit fields.', rfc: 'RFC 6585 §4' },
   { situation: 'internal', status: 500, title: 'Internal error', when: 'An unexpected fault; it is logged, and no stack trace leaves the process.', rfc: 'RFC 9110 §15.6.1' },
+  { situation: 'not-implemented', status: 501, title: 'Not implemented', when: 'An action whose behaviour the spec states in prose, and for which no handler was supplied: the reference cannot perform it.', rfc: 'RFC 9110 §15.6.2' },
   { situation: 'timeout', status: 503, title: 'Request timed out', when: 'The request ran past the time-out; its work is abandoned.', rfc: 'RFC 9110 §15.6.4' },
 ] as const satisfies readonly HttpErrorSituation[];
 

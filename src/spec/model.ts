@@ -150,7 +150,14 @@ export interface StateMachine {
 
 export const STANDARD_OPERATIONS = ['create', 'read', 'update', 'replace', 'delete', 'list'] as const;
 export type StandardOperation = (typeof STANDARD_OPERATIONS)[number];
-export type Operation = StandardOperation | 'transition';
+/**
+ * What an endpoint does: a standard operation, a transition, an `action` (a named operation
+ * that is not a state change, its behaviour stated in prose), or `bulk-create` (many
+ * records in one all-or-nothing request).
+ */
+export type Operation = StandardOperation | 'transition' | 'action' | 'bulk-create';
+/** The values of an explicit entry's `operation:` member besides transition names. */
+export const NAMED_OPERATIONS = [...STANDARD_OPERATIONS, 'action', 'bulk-create'] as const;
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -161,9 +168,37 @@ export type RequestShape =
   /** The writable fields; `partial` when none is required (update). */
   | { readonly kind: 'resource'; readonly partial: boolean }
   /** Only the named fields (a transition's requirements, or an explicit list). */
-  | { readonly kind: 'fields'; readonly fields: readonly string[] };
+  | { readonly kind: 'fields'; readonly fields: readonly string[] }
+  /** An action's body of its own: `{ fields: { name: <field def> } }`. */
+  | { readonly kind: 'shape'; readonly fields: readonly Field[] };
 
-export type ResponseBody = 'resource' | 'page' | 'none' | 'error';
+/** `shape`: an action's response of its own; `items`: a bulk write's `{ items: [records] }`. */
+export type ResponseBody = 'resource' | 'page' | 'none' | 'error' | 'shape' | 'items';
+
+/** An action (operation: action): not a state change; what it does is prose. */
+export interface ActionDef {
+  /** On one record (its path binds the record's id) or on the collection. */
+  readonly target: 'record' | 'collection';
+  /** What it answers with: the record, nothing, or a shape of its own. */
+  readonly response: { readonly kind: 'resource' } | { readonly kind: 'none' } | { readonly kind: 'shape'; readonly fields: readonly Field[] };
+  /** What it does, in prose: the reference cannot perform it (501) unless a builder supplies a handler. */
+  readonly behaviour?: string;
+}
+
+/** A bulk write (operation: bulk-create). */
+export interface BulkDef {
+  /** The most items one request may carry; check errors while it is absent. */
+  readonly max?: number;
+}
+
+/** Expansion of ref fields on a read or list endpoint (`?expand=book,member`). */
+export interface ExpandDef {
+  /** The ref fields a caller may expand. */
+  readonly fields: readonly string[];
+  /** How deep expansion goes: 1 embeds the referenced records, 2 also theirs. */
+  readonly depth: number;
+  readonly pointer: string;
+}
 
 export interface EndpointResponse {
   readonly status: number;
@@ -195,7 +230,7 @@ export interface ListQueryDecl {
 }
 
 export interface Endpoint {
-  /** `resource.operation`, or `resource.transition` for a transition. */
+  /** `resource.name`: the key of an explicit entry (or the operation of the short form). */
   readonly id: string;
   readonly resource: string;
   readonly operation: Operation;
@@ -214,6 +249,12 @@ export interface Endpoint {
   readonly auth?: EndpointAuth;
   /** Written out in the spec (true) or expanded from the short form (false). */
   readonly explicit: boolean;
+  /** For an action. */
+  readonly action?: ActionDef;
+  /** For a bulk write. */
+  readonly bulk?: BulkDef;
+  /** For a read or list endpoint that declares expandable refs. */
+  readonly expand?: ExpandDef;
   readonly pointer: string;
 }
 

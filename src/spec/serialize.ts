@@ -179,12 +179,21 @@ function writeEndpoint(spec: Spec, e: Endpoint): RawDocument {
   const plural = spec.resources.find((r) => r.name === e.resource)?.plural ?? e.resource;
   const requires = spec.states.find((m) => m.resource === e.resource)?.transitions.find((t) => t.name === e.transition)?.requires ?? [];
   const conventionalRequest: RequestShape = e.operation === 'transition' ? { kind: 'fields', fields: requires } : convention.request;
+  const key = operationKey(e);
+  // `operation:` is written only where the key does not say it.
+  const said = e.transition ?? e.operation;
+  const action = e.action;
+  const actionResponse = action?.response.kind === 'shape' ? { fields: writeFields(action.response.fields) } : action?.response.kind === 'none' ? 'none' : undefined;
+  const conventionalResponses = action ? [{ status: action.response.kind === 'none' ? 204 : 200, body: e.responses.find((r) => r.status < 300)?.body }] : convention.responses;
   return compact({
+    operation: said !== key ? said : undefined,
     method: e.method !== convention.method ? e.method : undefined,
-    path: e.path !== conventionalPath(plural, e.operation, e.transition) ? e.path : undefined,
+    path: e.path !== conventionalPath(plural, e.operation, e.transition ?? key) ? e.path : undefined,
     summary: e.summary,
     request: sameData(e.request, conventionalRequest) ? undefined : writeRequest(e.request),
-    responses: sameData(e.responses, convention.responses) ? undefined : writeResponses(e.responses),
+    response: actionResponse,
+    behaviour: action?.behaviour,
+    responses: sameData(e.responses, conventionalResponses) ? undefined : writeResponses(e.responses.map((r) => (r.body === 'shape' ? { ...r, body: 'resource' as const } : r))),
     errors: listOrNothing(e.errors),
     query: e.query
       ? compact({
@@ -194,12 +203,16 @@ function writeEndpoint(spec: Spec, e: Endpoint): RawDocument {
           search: e.query.search ? compact({ param: e.query.search.param !== 'q' ? e.query.search.param : undefined, fields: [...e.query.search.fields] }) : undefined,
         })
       : undefined,
+    max: e.bulk?.max,
+    expand: e.expand ? [...e.expand.fields] : undefined,
+    expandDepth: e.expand && e.expand.depth !== 1 ? e.expand.depth : undefined,
   });
 }
 
 function writeRequest(request: RequestShape): unknown {
   // `resource` reads back as the whole writable resource; a partial one is the update convention.
   if (request.kind === 'fields') return [...request.fields];
+  if (request.kind === 'shape') return { fields: writeFields(request.fields) };
   return request.kind;
 }
 

@@ -33,7 +33,7 @@ import { SqliteReader } from './sqlite-reader.ts';
 import { fieldIndexName, ownerIndexName, quoteIdent, RECORD_COLUMNS, tableName, transaction } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
 import type { EventStore, WriteOptions } from './events.ts';
-import { DuplicateIdError, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type RemoveResult, type Store, type StoredRecord, type TableLayout } from './store.ts';
+import { DuplicateIdError, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type NewRecord, type RemoveResult, type Store, type StoredRecord, type TableLayout } from './store.ts';
 
 export interface SqliteStoreOptions {
   /** A file (its directory is created), or ':memory:' for a database that lives as long as the store. */
@@ -293,7 +293,39 @@ class SqliteStoreImpl implements SqliteStore {
     }
   }
 
-  async insert(resource: string, record: { readonly id?: string; readonly owner?: string; readonly data: Record<string, unknown> }, options: WriteOptions = {}): Promise<StoredRecord> {
+  async insert(resource: string, record: NewRecord, options: WriteOptions = {}): Promise<StoredRecord> {
+    const write = this.#writer(resource, record);
+    const events = options.events;
+    // Inside the group's transaction (see the header); each work's one write is its last
+    // statement. With events a work writes more than once: a savepoint undoes all of it
+    // if any statement fails, so the record is never kept without its events.
+    if (!events) return this.#group.run(write);
+    return this.#group.run(() => this.#savepoint(() => {
+      const written = write();
+      this.#append(events(written));
+      return written;
+    }));
+  }
+
+  async insertMany(resource: string, records: readonly NewRecord[], options: WriteOptions = {}): Promise<StoredRecord[]> {
+    const writers = records.map((r) => this.#writer(resource, r));
+    const events = options.events;
+    // One work of the group, in one savepoint: every record and its events, or none of them.
+    return this.#group.run(() => this.#savepoint(() => writers.map((write, index) => {
+      let written: StoredRecord;
+      try {
+        written = write();
+      } catch (error) {
+        if (error instanceof DuplicateIdError) throw new DuplicateIdError(resource, error.id, index);
+        throw error;
+      }
+      if (events) this.#append(events(written));
+      return written;
+    })));
+  }
+
+  /** The one INSERT of a record, as a function run inside a transaction. */
+  #writer(resource: string, record: NewRecord): () => StoredRecord {
     const s = this.#statements(resource);
     const data = JSON.stringify(record.data);
     const owner = record.owner ?? null;
@@ -318,16 +350,7 @@ class SqliteStoreImpl implements SqliteStore {
       const inserted = s.insert.get(seq, id, owner, data) as { seq: number };
       return new SqliteRecord(inserted.seq, id, 1, owner, data);
     };
-    const events = options.events;
-    // Inside the group's transaction (see the header); each work's one write is its last
-    // statement. With events a work writes more than once: a savepoint undoes all of it
-    // if any statement fails, so the record is never kept without its events.
-    if (!events) return this.#group.run(write);
-    return this.#group.run(() => this.#savepoint(() => {
-      const written = write();
-      this.#append(events(written));
-      return written;
-    }));
+    return write;
   }
 
   async get(resource: string, id: string): Promise<StoredRecord | undefined> {

@@ -126,6 +126,13 @@ export interface IdempotentResponse {
   readonly createdAt: number;
 }
 
+/** A record to insert: without an id, the store assigns the sequence number as the id. */
+export interface NewRecord {
+  readonly id?: string;
+  readonly owner?: string;
+  readonly data: Record<string, unknown>;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   /**
@@ -135,6 +142,12 @@ export interface Store {
   migrate(resources: readonly (string | TableLayout)[]): Promise<void>;
   /** Inserts a record. Without an id, the store assigns the sequence number as the id. Fails with DuplicateIdError on a taken id. */
   insert(resource: string, record: { readonly id?: string; readonly owner?: string; readonly data: Record<string, unknown> }, options?: WriteOptions): Promise<StoredRecord>;
+  /**
+   * Inserts records all-or-nothing, in one transaction, in order, each with its events
+   * (a bulk create). A taken id fails the whole write with DuplicateIdError naming the
+   * item's index; nothing of it is kept.
+   */
+  insertMany(resource: string, records: readonly NewRecord[], options?: WriteOptions): Promise<StoredRecord[]>;
   get(resource: string, id: string): Promise<StoredRecord | undefined>;
   /** Replaces the data of a record if it meets the expectation; the version increases by one. */
   update(resource: string, id: string, data: Record<string, unknown>, expect?: Expectation, options?: WriteOptions): Promise<ChangeResult>;
@@ -157,8 +170,13 @@ export interface Store {
 }
 
 export class DuplicateIdError extends Error {
-  constructor(resource: string, id: string) {
+  readonly id: string;
+  /** In an insertMany: the index of the record whose id is taken. */
+  readonly index?: number;
+  constructor(resource: string, id: string, index?: number) {
     super(`a ${resource} with id '${id}' exists`);
     this.name = 'DuplicateIdError';
+    this.id = id;
+    if (index !== undefined) this.index = index;
   }
 }

@@ -50,9 +50,10 @@ for (const rule of RULES) {
   });
 }
 
-test('the shipped example raises no rule findings', async () => {
+test('the shipped example raises no rule findings but the note on its prose action', async () => {
   const text = readFileSync(new URL('../../examples/library.yaml', import.meta.url), 'utf8');
   const { spec } = load(text);
   assert.ok(spec);
-  assert.deepEqual(runRules(spec, RULES).map((d) => `${d.code} ${d.pointer} ${d.message}`), []);
+  // loan.remind is an action whose behaviour is prose: the builder note is the point of it.
+  assert.deepEqual(runRules(spec, RULES).map((d) => `${d.code} ${d.pointer}`), ['action-behaviour-prose /endpoints/loan/remind/behaviour']);
 });

@@ -6,6 +6,7 @@
 import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../src/conformance/index.ts';
+import type { ActionHandlers } from '../../src/serve/actions.ts';
 import { createApp } from '../../src/serve/app.ts';
 import type { Spec } from '../../src/spec/model.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
@@ -22,11 +23,11 @@ export interface Running {
 }
 
 /** The app is built, `tweak` may add hooks (a deliberately broken implementation), then it listens. */
-export async function serveForTester(t: TestContext, spec: Spec, tweak?: (app: FastifyInstance) => void): Promise<Running> {
+export async function serveForTester(t: TestContext, spec: Spec, tweak?: (app: FastifyInstance) => void, options: { handlers?: ActionHandlers } = {}): Promise<Running> {
   const store = await openSqliteStore({ path: ':memory:' });
   let skew = 0;
   // The tester's webhook receiver listens on loopback, which the SSRF guard refuses unless told (docs/events.md).
-  const app = await createApp({ spec, store, now: () => Date.now() + skew, events: { allowPrivateWebhooks: true, deliveryPollMs: 50 } });
+  const app = await createApp({ spec, store, now: () => Date.now() + skew, events: { allowPrivateWebhooks: true, deliveryPollMs: 50 }, ...(options.handlers ? { handlers: options.handlers } : {}) });
   tweak?.(app);
   t.after(async () => {
     await app.close();

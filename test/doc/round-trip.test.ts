@@ -118,3 +118,10 @@ test('author prose with headings, lists and code survives next to the generated 
   assert.equal(spec.parts.errors.prose, 'Intro with *emphasis*.\n\n### Notes\n\n- one\n- two\n\n    indented code');
   assertRoundTrip(spec);
 });
+
+test('actions (own shapes), bulk creates and expandable refs round-trip through Markdown', async () => {
+  const text = await readFile(new URL('../serve/fixtures/open-surface.yaml', import.meta.url), 'utf8');
+  const spec = mustLoad(text);
+  assert.ok(spec.endpoints.some((e) => e.action?.response.kind === 'shape') && spec.endpoints.some((e) => e.bulk) && spec.endpoints.some((e) => e.expand));
+  assertRoundTrip(spec);
+});

@@ -288,3 +288,39 @@ test('openapi: a spec stating "no time-out" and "no rate limit" exports no 503/5
   assert.match((doc as Json).info.description, /no time-out: Requests run to completion\./);
   assert.deepEqual(await openApiErrors(doc), []);
 });
+
+test('openapi: actions, bulk bodies and the expand parameter (issue #13), valid and as serve answers them', async () => {
+  const { readFileSync } = await import('node:fs');
+  const spec = mustLoad(readFileSync(new URL('../serve/fixtures/open-surface.yaml', import.meta.url), 'utf8'));
+  const { document } = toOpenApi(spec);
+  const doc = document as Json;
+  assert.deepEqual(await openApiErrors(document), []);
+  assert.deepEqual(structural(document), []);
+  const s = doc.components.schemas;
+  // An action: its own request and response shapes, 501 among its answers, the prose in its description.
+  const remind = op(doc, '/books/{id}/remind', 'post');
+  assert.deepEqual(s.BookRemindRequest, { type: 'object', properties: { channel: { type: 'string', enum: ['email', 'sms'] } }, required: ['channel'], additionalProperties: false });
+  assert.deepEqual(remind.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/BookRemindResponse' });
+  assert.deepEqual(s.BookRemindResponse.required, ['sent']);
+  assert.equal(remind.responses['501'].content['application/problem+json'].schema.properties.code.const ?? 'not-implemented', 'not-implemented');
+  assert.ok(remind.responses['404'] && remind.responses['422'] && remind.responses['409'], 'the record, the body, the declared quiet-hours');
+  assert.match(remind.description, /Sends the reader a reminder/);
+  assert.match(remind.description, /answers 501/);
+  assert.equal(op(doc, '/books/preview-price', 'post').responses['404'], undefined, 'a collection action has no record to miss');
+  assert.deepEqual(op(doc, '/books/{id}/touch', 'post').responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/Book' });
+  // A bulk create: { items: [create bodies] } of 1 to max, 201 { items: [records] }.
+  const bulk = op(doc, '/books/bulk', 'post');
+  assert.deepEqual(bulk.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/BookImportRequest' });
+  assert.deepEqual(s.BookImportRequest, { type: 'object', properties: { items: { type: 'array', minItems: 1, maxItems: 3, items: { $ref: '#/components/schemas/BookCreate' } } }, required: ['items'], additionalProperties: false });
+  assert.deepEqual(bulk.responses['201'].content['application/json'].schema, { type: 'object', properties: { items: { type: 'array', items: { $ref: '#/components/schemas/Book' } } }, required: ['items'] });
+  assert.ok(bulk.responses['422']);
+  // Expansion: the parameter lists what may be expanded; an expandable ref is its id or the record.
+  const list = op(doc, '/picks', 'get');
+  assert.deepEqual(param(list, 'expand')?.schema, { type: 'array', uniqueItems: true, items: { type: 'string', enum: ['book', 'shelf'] } });
+  const read = op(doc, '/picks/{id}', 'get');
+  assert.deepEqual(param(read, 'expand')?.schema.items.enum, ['book', 'shelf', 'also']);
+  const expandable = s[read.responses['200'].content['application/json'].schema.$ref.split('/').at(-1)];
+  assert.deepEqual(expandable.properties.book.anyOf[1], { $ref: '#/components/schemas/Book' });
+  assert.deepEqual(expandable.properties.also.items.anyOf[1], { $ref: '#/components/schemas/Book' });
+  assert.equal(read.responses['200'].headers?.ETag, undefined, 'an expanded read is another representation');
+});

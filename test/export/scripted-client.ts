@@ -16,6 +16,7 @@ import type { Endpoint, Field, Resource, Spec, StateMachine, Transition } from '
 import { Draw, REF, valueOf } from '../../src/conformance/generate.ts';
 import { exportVersion } from '../../src/export/version.ts';
 import { pageSettings, readPage } from '../../src/spec/conventions/pagination.ts';
+import { filterParam } from '../../src/spec/conventions/query.ts';
 
 export interface Violation {
   readonly location: readonly string[];
@@ -81,6 +82,7 @@ export class ScriptedClient {
     for (const r of this.#resources.values()) await this.#deletes(r);
     // Last, when most records exist: pages follow one another.
     for (const r of this.#resources.values()) await this.#lists(r);
+    await this.#openSurface();
     await this.#refusals();
     // Replayed by its Idempotency-Key (on the last resource: the first may have a tight create limit).
     const last = [...this.#resources.values()].reverse().find((r) => this.#endpoint(r.name, 'create'));
@@ -215,10 +217,14 @@ export class ScriptedClient {
     const next = typeof read === 'string' ? null : read.next;
     if (next !== null && next !== undefined) await this.send(e, 'the next page', `${e.path}?${page.sizeParam}=1&${page.positionParam}=${encodeURIComponent(String(next))}`);
     const machine = this.#machine(r.name);
-    if (machine) await this.send(e, 'a list filtered by state', `${e.path}?${machine.field}=${encodeURIComponent(machine.initial)}`);
+    if (machine && (!e.query || e.query.filters.some((f) => f.field === machine.field && f.ops.includes('eq')))) await this.send(e, 'a list filtered by state', `${e.path}?${machine.field}=${encodeURIComponent(machine.initial)}`);
     // Sort keys, comma-separated (the export: an array, style form, not exploded).
     const idField = r.id?.field ?? 'id';
-    const keys = r.fields.filter((f) => f.name !== idField && !f.writeOnly && ['string', 'integer', 'number', 'boolean'].includes(f.type)).slice(0, 2).map((f) => f.name);
+    // A declared query sorts by its own fields only, and filters as it declares (the first of each).
+    const keys = e.query ? e.query.sort.slice(0, 2) : r.fields.filter((f) => f.name !== idField && !f.writeOnly && ['string', 'integer', 'number', 'boolean'].includes(f.type)).slice(0, 2).map((f) => f.name);
+    const filter = e.query?.filters.find((f) => f.ops.includes('gte'));
+    if (filter) await this.send(e, 'a list filtered by a range', `${e.path}?${encodeURIComponent(filterParam(filter.field, 'gte', e.query!.style))}=${filter.field === 'publishedOn' ? '2000-01-01' : '1'}`);
+    if (e.query?.search) await this.send(e, 'a list searched', `${e.path}?${e.query.search.param}=the`);
     if (keys.length) await this.send(e, 'a sorted list', `${e.path}?${page.sortParam}=${keys.map((k, i) => (i === 0 ? `-${k}` : k)).join(',')}&${page.sizeParam}=2`);
     await this.send(e, 'a list with an unknown query parameter', `${e.path}?no-such-parameter=1`, { expect: 422 });
   }
@@ -353,6 +359,35 @@ export class ScriptedClient {
     if (guarded && Object.keys(this.#auth).length) {
       const made = await this.#pool(this.#resources.get(guarded.resource) as Resource);
       await this.send(guarded, 'a read without credentials', this.#item(guarded, made.id), { anonymous: true, intent: 'invalid-request', expect: 401 });
+    }
+  }
+
+  // ---- the open surface (issue #13) --------------------------------------------------------
+
+  /**
+   * Bulk creates (two valid items), reads and lists with every expandable ref expanded, and
+   * prose actions (see below).
+   */
+  async #openSurface(): Promise<void> {
+    for (const e of this.#spec.endpoints) {
+      const r = this.#resources.get(e.resource);
+      if (!r) continue;
+      if (e.operation === 'bulk-create') {
+        const create = this.#endpoint(r.name, 'create') ?? e;
+        const items = [await this.#body(r, this.#requestFields(create, r)), await this.#body(r, this.#requestFields(create, r))];
+        await this.send(e, 'a bulk create of two items', e.path, { body: { items }, expect: 201 });
+      } else if (e.expand && (e.operation === 'read' || e.operation === 'list')) {
+        const expand = `expand=${e.expand.fields.join(',')}`;
+        const path = e.operation === 'read' ? this.#item(e, (await this.#pool(r)).id) : e.path;
+        await this.send(e, `a ${e.operation} with ${expand}`, `${path}?${expand}`);
+      } else if (e.operation === 'action') {
+        const path = e.action?.target === 'record' ? this.#item(e, (await this.#pool(r)).id) : e.path;
+        const request = e.request;
+        const fields = request.kind === 'shape' ? request.fields : this.#requestFields(e, r);
+        // The reference answers 501; Prism's proxy answers an upstream 501 with a response mocked
+        // from the export instead (its "not implemented upstream" fallback), which it then checks.
+        await this.send(e, 'a prose action', path, { ...(request.kind === 'none' ? {} : { body: await this.#body(r, fields) }) });
+      }
     }
   }
 

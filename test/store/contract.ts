@@ -21,6 +21,7 @@ import { describe, test } from 'node:test';
 import type { Store } from '../../src/store/store.ts';
 import { INDEXED, R, type Case } from './contract/case.ts';
 import { credentialCases } from './contract/credentials.ts';
+import { bulkCases } from './contract/bulk.ts';
 import { concurrencyCases } from './contract/concurrency.ts';
 import { eventCases } from './contract/events.ts';
 import { idempotencyCases } from './contract/idempotency.ts';
@@ -32,7 +33,7 @@ export interface ContractOptions {
   readonly skip?: Readonly<Record<string, string>>;
 }
 
-const cases: readonly Case[] = [...recordCases, ...listCases, ...idempotencyCases, ...credentialCases, ...eventCases, ...concurrencyCases];
+const cases: readonly Case[] = [...recordCases, ...listCases, ...idempotencyCases, ...credentialCases, ...eventCases, ...concurrencyCases, ...bulkCases];
 
 export function storeContract(name: string, open: () => Promise<Store>, options: ContractOptions = {}): void {
   const skip = options.skip ?? {};

@@ -14,7 +14,8 @@ export default defineRule({
   name: 'endpoint-get-changes-state',
   diagnostics: [unsafe],
   endpoint(endpoint, ctx) {
-    if (endpoint.method !== 'GET' || endpoint.operation === 'read' || endpoint.operation === 'list') return;
+    // An action may be safe (preview-price): its prose says; a GET one is taken at its word.
+    if (endpoint.method !== 'GET' || endpoint.operation === 'read' || endpoint.operation === 'list' || endpoint.operation === 'action') return;
     ctx.report(unsafe, { endpoint: endpoint.id, operation: endpoint.transition ? `transition '${endpoint.transition}'` : endpoint.operation }, child(endpoint.pointer, 'method'));
   },
 });

@@ -8,14 +8,15 @@ const unknown = defineDiagnostic({
   severity: 'error',
   part: 'endpoints',
   message: "The path of endpoint '{endpoint}' ({path}) has the parameter '{param}', {why}.",
-  description: 'The only path parameter an endpoint can be given is `{id}`, the id of the record an item operation (read, update, replace, delete, a transition) acts on. Collection operations (create, list) take none. Remove the parameter, or rename it `{id}`.',
+  description: 'The only path parameter an endpoint can be given is `{id}`, the id of the record an item operation (read, update, replace, delete, a transition) acts on. Collection operations (create, list, bulk-create) take none; an action takes `{id}` when it acts on one record. Remove the parameter, or rename it `{id}`.',
 });
 
 export default defineRule({
   name: 'endpoint-path-param-unknown',
   diagnostics: [unknown],
   endpoint(endpoint, ctx) {
-    const item = ITEM_OPERATIONS.has(endpoint.operation);
+    // An action acts on one record when its path carries the record's id.
+    const item = ITEM_OPERATIONS.has(endpoint.operation) || endpoint.operation === 'action';
     for (const param of pathParams(endpoint.path)) {
       if (param === 'id' && item) continue;
       const why = param === 'id'

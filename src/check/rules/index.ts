@@ -4,6 +4,10 @@
  * (test/check/rules-<part>.test.ts).
  */
 import type { Rule } from '../rule.ts';
+import actionBehaviour from './action-behaviour-prose.rule.ts';
+import actionWithout501 from './action-without-501.rule.ts';
+import bulkMaxMissing from './bulk-max-missing.rule.ts';
+import expandNotRef from './expand-not-ref.rule.ts';
 import authJwtKeysMissing from './auth-jwt-keys-missing.rule.ts';
 import authJwtSettingsUnused from './auth-jwt-settings-unused.rule.ts';
 import authNoSchemes from './auth-no-schemes.rule.ts';
@@ -137,6 +141,9 @@ export const RULES: readonly Rule[] = [
   transitionRequiresUnknownField,
   transitionUnknownState,
   // 4. endpoints
+  actionBehaviour,
+  bulkMaxMissing,
+  expandNotRef,
   endpointDuplicateRoute,
   endpointErrorStatusUndeclared,
   endpointErrorUndeclared,
@@ -176,6 +183,7 @@ export const RULES: readonly Rule[] = [
   // 7. errors
   authWithout401,
   bodyLimitWithout413,
+  actionWithout501,
   errorCatalogMissingValidation,
   errorShapeMemberDuplicate,
   rateLimitWithout429,

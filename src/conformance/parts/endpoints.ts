@@ -2,13 +2,17 @@
  * Part 4: endpoints. Every declared status and content type is held to where the other
  * parts call an endpoint; here, the paths themselves: each path answers the methods the
  * spec does not declare on it with 405 and an `Allow` listing the declared ones (RFC 9110
- * §15.5.6), and a path the spec does not have is 404 in the declared shape.
+ * §15.5.6), and a path the spec does not have is 404 in the declared shape. Actions,
+ * bulk creates and expansion have their own modules (parts/actions.ts, bulk.ts, expand.ts).
  */
 import { HTTP_METHODS } from '../../spec/model.ts';
 import { Failure, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
 import { expectError } from '../expect.ts';
+import { checkActions } from './actions.ts';
+import { checkBulk } from './bulk.ts';
 import { checkQueries } from './endpoints-queries.ts';
+import { checkExpansion } from './expand.ts';
 
 export async function checkEndpoints(ctx: TestContext, data: DataFactory): Promise<void> {
   await checkQueries(ctx, data);
@@ -34,4 +38,8 @@ export async function checkEndpoints(ctx: TestContext, data: DataFactory): Promi
   await ctx.check('endpoints', '404 unknown path', 'a path the spec does not have is 404 in the declared shape', undefined, async () => {
     expectError(ctx, await ctx.call('GET', '/svcspec-conformance-no-such-path'), 'not-found');
   });
+  // The open surface (issue #13): actions, bulk creates, expansion.
+  await checkActions(ctx, data);
+  await checkBulk(ctx, data);
+  await checkExpansion(ctx, data);
 }

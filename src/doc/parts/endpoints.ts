@@ -1,7 +1,7 @@
-import type { Spec } from '../../spec/model.ts';
+import type { Endpoint, Field, Spec } from '../../spec/model.ts';
 import { filterParam } from '../../spec/conventions/query.ts';
-import { code, codes, maybeText, paragraph, table, type Block, type Inline } from '../blocks.ts';
-import { accessText, BASE_URL, requestLine, requestText, responsesText } from '../describe.ts';
+import { code, codes, facts, heading, maybeText, paragraph, table, type Block, type Inline } from '../blocks.ts';
+import { accessText, BASE_URL, constraints, requestLine, requestText, responsesText, shapeType } from '../describe.ts';
 
 export function endpointsBlocks(spec: Spec): Block[] {
   if (!spec.endpoints.length) return [];
@@ -11,8 +11,39 @@ export function endpointsBlocks(spec: Spec): Block[] {
       ['Endpoint', 'Method and path', 'Summary', 'Request body', 'Responses', 'Access', 'Errors'],
       spec.endpoints.map((e) => [[code(e.id)], [requestLine(e)], maybeText(e.summary), requestText(e.request), responsesText(e), accessText(e.auth), codes(e.errors)]),
     ),
+    ...spec.endpoints.flatMap(openSurfaceBlocks),
     ...queries(spec),
   ];
+}
+
+/** What the table cannot say of actions, bulk writes and expandable refs. */
+function openSurfaceBlocks(e: Endpoint): Block[] {
+  const out: Block[] = [];
+  if (e.action) {
+    out.push(heading('Action ', code(e.id)));
+    out.push(...facts([
+      ['On', [e.action.target === 'record' ? 'one record (its id in the path)' : 'the collection']],
+      ['Behaviour', e.action.behaviour ? [e.action.behaviour] : ['not stated']],
+      ['Reference service', ['answers 501 (not implemented) unless a handler for ', code(e.id), ' is supplied']],
+      ['Request fields', e.request.kind === 'shape' ? fieldsText(e.request.fields) : undefined],
+      ['Response fields', e.action.response.kind === 'shape' ? fieldsText(e.action.response.fields) : [e.action.response.kind === 'resource' ? 'the record' : 'none']],
+    ]));
+  }
+  if (e.bulk) {
+    out.push(paragraph(code(e.id), ': a bulk create. The body is ', code('{ "items": [...] }'), `, at most ${e.bulk.max ?? '(not stated)'} items; all are written in one transaction or none is, and each failing item is named by its pointer (`, code('/items/3/title'), '). One event per record.'));
+  }
+  if (e.expand) {
+    out.push(paragraph(code(e.id), ': ', code('?expand='), ' embeds the referenced records of ', ...codes(e.expand.fields), `, to depth ${e.expand.depth}; a record the caller may not read stays an id.`));
+  }
+  return out;
+}
+
+function fieldsText(fields: readonly Field[]): Inline[] {
+  return fields.flatMap((f, i) => [...(i ? ['; '] : []), code(f.name), ' (', ...shapeType(f), ...(f.required ? [', required'] : []), ...prefixed(constraints(f)), ')']);
+}
+
+function prefixed(inline: Inline[]): Inline[] {
+  return inline.length ? [', ', ...inline] : [];
 }
 
 /** The declared queries of lists: a row per filtered field with its parameters, and the sorts. */

@@ -8,9 +8,11 @@
 import type { Endpoint, FilterOperator, ListQueryDecl, Resource, StateMachine } from '../../spec/model.ts';
 import { filterParam } from '../../spec/conventions/query.ts';
 import { isDefaultBody } from '../../spec/conventions/pagination.ts';
+import { BULK_ITEMS } from '../../spec/conventions/bulk.ts';
+import { EXPAND_PARAM, refFields, refTarget } from '../../spec/conventions/expand.ts';
 import { idOf, idParamOf } from '../../spec/conventions/ids.ts';
 import { recordSchema, requestBodyOf, transitionSentence } from '../records.ts';
-import { idSchema, pascal, withNull, type JsonSchema } from '../schema.ts';
+import { idSchema, members, pascal, withNull, type JsonSchema } from '../schema.ts';
 import { schemaRef, type OpenApiContext } from './context.ts';
 import { errorCases, errorDescription, errorResponseSchema, type ErrorCase } from './errors.ts';
 
@@ -19,7 +21,9 @@ const JSON_TYPE = 'application/json';
 export function operationOf(ctx: OpenApiContext, endpoint: Endpoint, resource: Resource): JsonSchema {
   const machine = ctx.machines.get(resource.name);
   const P = pascal(resource.name);
-  const record = () => schemaRef(ctx, `record:${resource.name}`, P, () => recordSchema(resource, machine, ctx.schema));
+  const plain = () => schemaRef(ctx, `record:${resource.name}`, P, () => recordSchema(resource, machine, ctx.schema));
+  // serve/expand.ts: with `?expand=`, an expandable ref holds its id or the record it names.
+  const record = endpoint.expand ? () => schemaRef(ctx, `expanded:${endpoint.id}`, `${P}Expandable${pascal(endpoint.operation)}`, () => expandableSchema(ctx, resource, endpoint.expand?.fields ?? [], recordSchema(resource, machine, ctx.schema))) : plain;
   const op: JsonSchema = {
     tags: [resource.name],
     operationId: endpoint.id,
@@ -30,9 +34,13 @@ export function operationOf(ctx: OpenApiContext, endpoint: Endpoint, resource: R
   if (ctx.version?.status === 'deprecated') op.deprecated = true;
   const parameters = parametersOf(ctx, endpoint, resource, machine);
   if (parameters.length) op.parameters = parameters;
-  const body = requestBodyOf(endpoint, resource, machine, ctx.schema);
+  const single = requestBodyOf(endpoint, resource, machine, ctx.schema);
+  // conventions/bulk.ts: `{ items: [<a create's body>] }`, 1 to max items.
+  const body = single && endpoint.operation === 'bulk-create' ? { ...single, schema: bulkRequestSchema(ctx, endpoint, resource, single.schema) } : single;
   if (body) {
-    const kind = endpoint.operation === 'transition' || endpoint.request.kind === 'fields' ? `${pascal(endpoint.transition ?? endpoint.operation)}Request`
+    const own = endpoint.operation === 'action' || endpoint.operation === 'bulk-create';
+    const kind = own ? `${pascal(endpoint.id.slice(resource.name.length + 1))}Request`
+      : endpoint.operation === 'transition' || endpoint.request.kind === 'fields' ? `${pascal(endpoint.transition ?? endpoint.operation)}Request`
       : endpoint.operation === 'create' ? 'Create' : endpoint.operation === 'update' ? 'Patch' : 'Replace';
     const key = kind.endsWith('Request') ? `body:${endpoint.id}` : `body:${resource.name}:${kind}`;
     const schema = schemaRef(ctx, key, `${P}${kind}`, () => body.schema);
@@ -60,6 +68,8 @@ function defaultSummary(e: Endpoint, r: Resource): string {
     case 'replace': return `Replace a ${r.name}`;
     case 'delete': return `Delete a ${r.name}`;
     case 'list': return `List ${r.plural}`;
+    case 'bulk-create': return `Create ${r.plural} in bulk`;
+    case 'action': return `${e.id.slice(r.name.length + 1)}: an action on ${e.action?.target === 'record' ? `a ${r.name}` : r.plural}`;
     default: return `${e.transition ?? 'Transition'}: a transition of a ${r.name}`;
   }
 }
@@ -73,6 +83,13 @@ function describe(ctx: OpenApiContext, e: Endpoint, r: Resource, machine: StateM
     if (t?.description) out.push(t.description);
     out.push(`From any other state it is refused (invalid-transition) with \`currentState\` and \`allowedTransitions\`.`);
   }
+  if (e.action) {
+    out.push(e.action.behaviour ?? 'What the action does is not stated.');
+    // serve/actions.ts: without a handler the reference answers 501 after validation.
+    out.push('Its behaviour is stated in prose: the reference service answers 501 (not-implemented) unless a handler performs it.');
+  }
+  if (e.operation === 'bulk-create') out.push(`All or nothing, in one transaction: ${e.bulk?.max !== undefined ? `at most ${e.bulk.max} items; ` : ''}every failing item's member is listed with its pointer (\`/items/3/title\`) and nothing is written. One event per record, as each create would emit.`);
+  if (e.expand) out.push(`\`?expand=\` embeds the referenced records of ${e.expand.fields.join(', ')} (to depth ${e.expand.depth}); a record the caller may not read stays its id.`);
   if (e.operation === 'update') out.push('A JSON merge patch (RFC 7396): members sent replace theirs, objects merge, `null` removes an optional member.');
   if (r.owned) out.push(`Records of ${r.name} belong to the principal that created them: another caller gets 404${e.operation === 'list' ? ' and never sees them in a list' : ''}.`);
   if (e.auth?.public && e.auth.schemes.length === 0 && ctx.spec.authentication.schemes.length > 0) out.push('Public: no credentials needed. Credentials sent anyway are checked (a bad one is 401) and make the caller known.');
@@ -96,8 +113,9 @@ function parametersOf(ctx: OpenApiContext, e: Endpoint, r: Resource, machine: St
     out.push({ name: 'If-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'RFC 9110 §13.1.1: the ETag of the record as last read; on a mismatch the request is refused with 412 and nothing is written. `*` matches any current record.' });
   }
   if (op === 'read') out.push({ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'RFC 9110 §13.1.2: ETags of copies the client holds; 304 when one is current.' });
-  if (e.method === 'POST' && (op === 'create' || op === 'transition')) out.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (e.method === 'POST' && (op === 'create' || op === 'transition' || op === 'bulk-create')) out.push({ $ref: '#/components/parameters/IdempotencyKey' });
   if (op === 'list') out.push(...listParameters(ctx, r, machine, e.query));
+  if (e.expand) out.push(expandParameter(e));
   return out;
 }
 
@@ -198,12 +216,22 @@ function responsesOf(ctx: OpenApiContext, e: Endpoint, r: Resource, record: () =
     }
     const headers: Record<string, JsonSchema> = {};
     // representation.ts recordOutcome: every record answer has its ETag, a 201 its Location; a delete has neither.
-    if (op !== 'delete' && op !== 'list') headers.ETag = { $ref: '#/components/headers/ETag' };
-    if (resp.status === 201 && op !== 'delete' && op !== 'list') headers.Location = { $ref: '#/components/headers/Location' };
-    if (e.method === 'POST' && (op === 'create' || op === 'transition')) headers['Idempotency-Replayed'] = { $ref: '#/components/headers/IdempotencyReplayed' };
+    // An action's or a bulk create's answer is not one record's representation; an expanded read is another one (serve/expand.ts).
+    const oneRecord = op !== 'delete' && op !== 'list' && op !== 'action' && op !== 'bulk-create';
+    if (oneRecord && !(op === 'read' && e.expand)) headers.ETag = { $ref: '#/components/headers/ETag' };
+    if (resp.status === 201 && oneRecord) headers.Location = { $ref: '#/components/headers/Location' };
+    if (e.method === 'POST' && (op === 'create' || op === 'transition' || op === 'bulk-create')) headers['Idempotency-Replayed'] = { $ref: '#/components/headers/IdempotencyReplayed' };
     const response: JsonSchema = { description: resp.description ?? successText(e, r, resp.body) };
     // RFC 9110 §15.3.5: a 204 has no content, whatever the body says.
     if (resp.status !== 204 && resp.body === 'resource') response.content = { [JSON_TYPE]: { schema: record() } };
+    if (resp.status !== 204 && resp.body === 'shape' && e.action?.response.kind === 'shape') {
+      const m = members(e.action.response.fields, 'read', ctx.schema);
+      const schema = schemaRef(ctx, `response:${e.id}`, `${pascal(r.name)}${pascal(e.id.slice(r.name.length + 1))}Response`, () => ({ type: 'object', properties: m.properties, ...(m.required.length ? { required: m.required } : {}), additionalProperties: false }));
+      response.content = { [JSON_TYPE]: { schema } };
+    }
+    if (resp.status !== 204 && resp.body === 'items') {
+      response.content = { [JSON_TYPE]: { schema: { type: 'object', properties: { [BULK_ITEMS]: { type: 'array', items: record() } }, required: [BULK_ITEMS] } } };
+    }
     if (resp.status !== 204 && resp.body === 'page') {
       response.content = { [JSON_TYPE]: { schema: schemaRef(ctx, `page:${r.name}`, `${pascal(r.name)}Page`, () => pageSchema(ctx, record())) } };
       headers.Link = linkHeader(ctx, true);
@@ -222,7 +250,48 @@ function responsesOf(ctx: OpenApiContext, e: Endpoint, r: Resource, record: () =
 function successText(e: Endpoint, r: Resource, body: string): string {
   if (body === 'page') return `A page of ${r.plural}.`;
   if (body === 'none') return 'Done; no content.';
+  if (body === 'items') return `The new ${r.plural}, in the order of the request.`;
+  if (body === 'shape') return 'What the action answers.';
   return e.operation === 'create' ? `The new ${r.name}.` : `The ${r.name}${e.operation === 'transition' ? ' in its new state' : ''}.`;
+}
+
+/** conventions/bulk.ts: the items, each a create's body. */
+function bulkRequestSchema(ctx: OpenApiContext, e: Endpoint, r: Resource, item: JsonSchema): JsonSchema {
+  const one = schemaRef(ctx, `body:${r.name}:Create`, `${pascal(r.name)}Create`, () => item);
+  const items: JsonSchema = { type: 'array', minItems: 1, items: one };
+  if (e.bulk?.max !== undefined) items.maxItems = e.bulk.max;
+  return { type: 'object', properties: { [BULK_ITEMS]: items }, required: [BULK_ITEMS], additionalProperties: false };
+}
+
+/** conventions/expand.ts: `expand=a,b` (form style, not exploded); dotted paths go deeper where the depth allows. */
+function expandParameter(e: Endpoint): JsonSchema {
+  const fields = e.expand?.fields ?? [];
+  const depth = e.expand?.depth ?? 1;
+  const item: JsonSchema = depth > 1 ? { type: 'string', pattern: `^(${fields.join('|')})(\\.[A-Za-z][A-Za-z0-9_-]*){0,${depth - 1}}$` } : { type: 'string', enum: [...fields] };
+  return {
+    name: EXPAND_PARAM, in: 'query', required: false, style: 'form', explode: false,
+    schema: { type: 'array', uniqueItems: true, items: item },
+    description: `Refs to embed, comma-separated: ${fields.join(', ')}${depth > 1 ? ` (dotted paths, ${depth} refs deep at most)` : ''}. Each becomes the record it names, as a read of it shows it; one the caller may not read stays its id.`,
+  };
+}
+
+/** The record with each expandable ref holding its id or, expanded, the record it names. */
+function expandableSchema(ctx: OpenApiContext, r: Resource, fields: readonly string[], base: JsonSchema): JsonSchema {
+  const properties = { ...(base.properties as Record<string, JsonSchema>) };
+  for (const f of refFields(r)) {
+    if (!fields.includes(f.name)) continue;
+    const target = ctx.resources.get(refTarget(f) ?? '');
+    if (!target) continue;
+    const embedded = schemaRef(ctx, `record:${target.name}`, pascal(target.name), () => recordSchema(target, ctx.machines.get(target.name), ctx.schema));
+    const id = idSchema(target, ctx.schema);
+    delete id.readOnly;
+    const declared = properties[f.name] ?? {};
+    const description = typeof declared.description === 'string' ? { description: declared.description } : {};
+    properties[f.name] = f.type === 'array'
+      ? { ...declared, items: { anyOf: [id, embedded] } }
+      : { ...description, anyOf: [f.nullable ? withNull(id) : id, embedded] };
+  }
+  return { ...base, properties };
 }
 
 function pageSchema(ctx: OpenApiContext, item: JsonSchema): JsonSchema {

@@ -3,14 +3,15 @@
  * (`loan: { approve: { path: ... } }`) normalize into the same explicit list, filled by
  * the format's conventions (src/spec/conventions/endpoints.ts).
  */
-import { CONVENTIONS, conventionalPath, isStandard } from '../../spec/conventions/endpoints.ts';
+import { CONVENTIONS, conventionalPath } from '../../spec/conventions/endpoints.ts';
 import {
-  FILTER_OPERATORS, HTTP_METHODS, type FilterOperator, type ListQueryDecl, type QueryStyle,
-  type Endpoint, type EndpointResponse, type HttpMethod, type Operation, type RequestShape,
+  FILTER_OPERATORS, HTTP_METHODS, NAMED_OPERATIONS, type FilterOperator, type ListQueryDecl, type QueryStyle,
+  type ActionDef, type Endpoint, type EndpointResponse, type ExpandDef, type HttpMethod, type Operation, type RequestShape,
   type Resource, type ResponseBody, type StateMachine,
 } from '../../spec/model.ts';
 import { child } from '../../spec/pointer.ts';
-import { defined, entries, isRecord, str, strs } from './read.ts';
+import { defined, entries, isRecord, num, str, strs, type Raw } from './read.ts';
+import { normalizeFields } from './resources.ts';
 
 export function normalizeEndpoints(raw: unknown, pointer: string, resources: readonly Resource[], states: readonly StateMachine[]): Endpoint[] {
   const out: Endpoint[] = [];
@@ -22,26 +23,33 @@ export function normalizeEndpoints(raw: unknown, pointer: string, resources: rea
     const items: [string, unknown, string, boolean][] = Array.isArray(value)
       ? value.map((op, i) => [String(op), undefined, child(p, i), false])
       : entries(value).map(([op, e]) => [op, e, child(p, op), true]);
-    for (const [op, explicit, ep, isExplicit] of items) {
-      const operation: Operation = isStandard(op) ? op : 'transition';
-      const transition = operation === 'transition' ? op : undefined;
-      const convention = CONVENTIONS[operation];
+    for (const [name, explicit, ep, isExplicit] of items) {
       const e = isRecord(explicit) ? explicit : {};
+      // The key is the endpoint's name; `operation:` says what it does, the key itself when absent.
+      const said = str(e.operation) ?? name;
+      const operation: Operation = (NAMED_OPERATIONS as readonly string[]).includes(said) ? (said as Operation) : 'transition';
+      const transition = operation === 'transition' ? said : undefined;
+      const convention = CONVENTIONS[operation];
       const method = str(e.method)?.toUpperCase();
       const requires = machine?.transitions.find((t) => t.name === transition)?.requires ?? [];
+      const path = str(e.path) ?? conventionalPath(plural, operation, transition ?? name);
+      const action = operation === 'action' ? readAction(e, path, child(ep, 'response')) : undefined;
       out.push(defined({
-        id: `${resourceName}.${op}`,
+        id: `${resourceName}.${name}`,
         resource: resourceName,
         operation,
         transition,
         method: method && (HTTP_METHODS as readonly string[]).includes(method) ? (method as HttpMethod) : convention.method,
-        path: str(e.path) ?? conventionalPath(plural, operation, transition),
+        path,
         summary: str(e.summary),
-        request: readRequest(e.request) ?? (operation === 'transition' ? { kind: 'fields', fields: requires } : convention.request),
-        responses: readResponses(e.responses) ?? convention.responses,
+        request: readRequest(e.request, child(ep, 'request')) ?? (operation === 'transition' ? { kind: 'fields', fields: requires } : convention.request),
+        responses: action ? actionResponses(action, readResponses(e.responses)) : readResponses(e.responses) ?? convention.responses,
         errors: strs(e.errors),
         query: operation === 'list' ? readQuery(e.query, child(ep, 'query')) : undefined,
         explicit: isExplicit,
+        action,
+        bulk: operation === 'bulk-create' ? defined({ max: num(e.max) }) : undefined,
+        expand: readExpand(e, ep),
         pointer: ep,
       }));
     }
@@ -61,11 +69,37 @@ function readQuery(raw: unknown, pointer: string): ListQueryDecl | undefined {
   return defined({ filters, sort: strs(raw.sort), style, search, pointer });
 }
 
-function readRequest(raw: unknown): RequestShape | undefined {
+function readRequest(raw: unknown, pointer: string): RequestShape | undefined {
   if (raw === 'none') return { kind: 'none' };
   if (raw === 'resource') return { kind: 'resource', partial: false };
   if (Array.isArray(raw)) return { kind: 'fields', fields: strs(raw) };
+  if (isRecord(raw) && isRecord(raw.fields)) return { kind: 'shape', fields: normalizeFields(raw.fields, child(pointer, 'fields')) };
   return undefined;
+}
+
+/** An action: on a record when its path has a parameter (the record's id), else on the collection. */
+function readAction(e: Raw, path: string, responsePointer: string): ActionDef {
+  const r = e.response;
+  const response: ActionDef['response'] = r === 'none' ? { kind: 'none' }
+    : isRecord(r) && isRecord(r.fields) ? { kind: 'shape', fields: normalizeFields(r.fields, child(responsePointer, 'fields')) }
+    : { kind: 'resource' };
+  return defined({ target: /\{\w+\}/.test(path) ? 'record' : 'collection', response, behaviour: str(e.behaviour) });
+}
+
+/**
+ * An action's responses: its success body is what `response:` says (a declared 2xx keeps
+ * its status); without a declared 2xx, 204 for none (RFC 9110 §15.3.5), 200 otherwise.
+ */
+function actionResponses(action: ActionDef, declared: EndpointResponse[] | undefined): EndpointResponse[] {
+  const body: ResponseBody = action.response.kind === 'none' ? 'none' : action.response.kind === 'shape' ? 'shape' : 'resource';
+  if (declared?.some((r) => r.status < 300)) return declared.map((r) => (r.status < 300 ? { ...r, body } : r));
+  return [{ status: body === 'none' ? 204 : 200, body }, ...(declared ?? [])];
+}
+
+function readExpand(e: Raw, pointer: string): ExpandDef | undefined {
+  const fields = strs(e.expand);
+  if (!Array.isArray(e.expand) || fields.length === 0) return undefined;
+  return { fields, depth: num(e.expandDepth) ?? 1, pointer: child(pointer, 'expand') };
 }
 
 const BODIES: readonly ResponseBody[] = ['resource', 'page', 'none', 'error'];

@@ -280,6 +280,10 @@ class AbandonableStore implements Store {
     return current.getStore()?.abandoned === true ? refused() : this.#inner.insert(...args);
   }
 
+  insertMany(...args: Parameters<Store['insertMany']>): ReturnType<Store['insertMany']> {
+    return current.getStore()?.abandoned === true ? refused() : this.#inner.insertMany(...args);
+  }
+
   update(...args: Parameters<Store['update']>): ReturnType<Store['update']> {
     return current.getStore()?.abandoned === true ? refused() : this.#inner.update(...args);
   }

@@ -15,7 +15,7 @@ export interface Convention {
   readonly responses: readonly EndpointResponse[];
 }
 
-export const CONVENTIONS: Readonly<Record<StandardOperation | 'transition', Convention>> = {
+export const CONVENTIONS: Readonly<Record<Operation, Convention>> = {
   create: { method: 'POST', item: false, request: { kind: 'resource', partial: false }, responses: [{ status: 201, body: 'resource' }] },
   read: { method: 'GET', item: true, request: { kind: 'none' }, responses: [{ status: 200, body: 'resource' }] },
   update: { method: 'PATCH', item: true, request: { kind: 'resource', partial: true }, responses: [{ status: 200, body: 'resource' }] },
@@ -23,15 +23,21 @@ export const CONVENTIONS: Readonly<Record<StandardOperation | 'transition', Conv
   delete: { method: 'DELETE', item: true, request: { kind: 'none' }, responses: [{ status: 204, body: 'none' }] },
   list: { method: 'GET', item: false, request: { kind: 'none' }, responses: [{ status: 200, body: 'page' }] },
   transition: { method: 'POST', item: true, request: { kind: 'fields', fields: [] }, responses: [{ status: 200, body: 'resource' }] },
+  // An action on a record by default: POST /{plural}/{id}/{name}, no body, the record back.
+  action: { method: 'POST', item: true, request: { kind: 'none' }, responses: [{ status: 200, body: 'resource' }] },
+  // POST /{plural}/bulk with { items: [...] } (src/spec/conventions/bulk.ts), 201 { items: [records] }.
+  'bulk-create': { method: 'POST', item: false, request: { kind: 'resource', partial: false }, responses: [{ status: 201, body: 'items' }] },
 };
 
 export function isStandard(op: string): op is StandardOperation {
   return (STANDARD_OPERATIONS as readonly string[]).includes(op);
 }
 
-export function conventionalPath(plural: string, operation: Operation, transition?: string): string {
+/** The path of an endpoint that gives none; `name` is the transition's or the action's name. */
+export function conventionalPath(plural: string, operation: Operation, name?: string): string {
   const { item } = CONVENTIONS[operation];
   const base = `/${plural}`;
-  if (operation === 'transition') return `${base}/{id}/${transition}`;
+  if (operation === 'transition' || operation === 'action') return `${base}/{id}/${name}`;
+  if (operation === 'bulk-create') return `${base}/bulk`;
   return item ? `${base}/{id}` : base;
 }

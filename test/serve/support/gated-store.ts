@@ -13,6 +13,7 @@ export function gatedStore(inner: Store): { store: Store; gate(n: number): Promi
     kind: inner.kind,
     migrate: (r) => inner.migrate(r),
     insert: (r, rec, o) => inner.insert(r, rec, o),
+    insertMany: (r, recs, o) => inner.insertMany(r, recs, o),
     get,
     update: (r, id, d, e, o) => inner.update(r, id, d, e, o),
     remove: (r, id, e, o) => inner.remove(r, id, e, o),

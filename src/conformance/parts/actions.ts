@@ -1,0 +1,91 @@
+/**
+ * Actions (part 4, `operation: action`): a named operation that is not a state change,
+ * its behaviour stated in prose. The tester cannot judge prose; it holds an action to what
+ * the spec does say:
+ *   answers        a valid request is answered with the declared success and the declared
+ *                  response shape, or, only because the behaviour is prose, with 501
+ *                  not-implemented in the declared error shape
+ *   invalid body   a body breaking the declared request (an undeclared member) is 422
+ *                  validation-failed, before anything is performed
+ *   missing record an action on a record that does not exist is 404 not-found
+ * Authentication and scopes are checked with every endpoint's (parts/authentication.ts).
+ */
+import type { Endpoint, Resource } from '../../spec/model.ts';
+import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
+import type { DataFactory } from '../data.ts';
+import { expectError, expectSuccess, isObject } from '../expect.ts';
+import { valueOf } from '../generate.ts';
+import { shapeProblems } from '../shape.ts';
+import type { Exchange } from '../http.ts';
+
+const UNKNOWN = 'svcspecConformanceUnknown';
+
+export async function checkActions(ctx: TestContext, data: DataFactory): Promise<void> {
+  for (const e of ctx.spec.endpoints) {
+    const resource = ctx.resource(e.resource);
+    if (e.operation !== 'action' || !e.action || !resource) continue;
+    const rule = { pointer: e.pointer, text: `${e.id}: ${e.method} ${e.path}` };
+    const as = ctx.principalFor(e);
+    await ctx.check('endpoints', `${e.id}.answers`, `${e.id} answers a valid request with its declared response${e.action.behaviour !== undefined ? ', or 501 (its behaviour is prose)' : ''}`, rule, async () => {
+      if (!as && e.auth && !e.auth.public) throw new Skip(`no principal given may call ${e.id}`);
+      const ex = await ctx.call(e.method, await pathFor(ctx, data, e, resource, as), { ...(await bodyFor(ctx, data, e, resource, as)), as: as ?? null });
+      if (ex.response.status === 501) {
+        if (e.action?.behaviour === undefined) throw new Failure(`${e.id} answered 501, but the spec states no prose behaviour that would excuse it`, ex);
+        expectError(ctx, ex, 'not-implemented');
+        return;
+      }
+      expectResponse(e, resource, ex);
+    });
+    await ctx.check('endpoints', `${e.id}.invalid-body`, `${e.id} refuses a body outside its declared request with 422`, rule, async () => {
+      if (!as && e.auth && !e.auth.public) throw new Skip(`no principal given may call ${e.id}`);
+      const valid = await bodyFor(ctx, data, e, resource, as);
+      const body = { ...(isObject(valid.body) ? valid.body : {}), [UNKNOWN]: 1 };
+      const ex = await ctx.call(e.method, await pathFor(ctx, data, e, resource, as), { body, as: as ?? null });
+      expectError(ctx, ex, 'validation-failed', e.request.kind === 'none' ? undefined : `/${UNKNOWN}`);
+    });
+    if (e.action.target === 'record') {
+      await ctx.check('endpoints', `${e.id}.missing-record`, `${e.id} on a record that does not exist is 404`, rule, async () => {
+        if (!as && e.auth && !e.auth.public) throw new Skip(`no principal given may call ${e.id}`);
+        const ex = await ctx.call(e.method, data.itemPath(e, missingId(resource)), { ...(await bodyFor(ctx, data, e, resource, as)), as: as ?? null });
+        expectError(ctx, ex, 'not-found');
+      });
+    }
+  }
+}
+
+async function pathFor(ctx: TestContext, data: DataFactory, e: Endpoint, resource: Resource, as: Principal | undefined): Promise<string> {
+  if (e.action?.target !== 'record') return e.path;
+  const made = await data.create(resource, as ? { as } : {});
+  return data.itemPath(e, made.id);
+}
+
+/** A valid body for the declared request; none when it takes none. */
+async function bodyFor(ctx: TestContext, data: DataFactory, e: Endpoint, resource: Resource, as: Principal | undefined): Promise<{ body?: Record<string, unknown> }> {
+  const r = e.request;
+  if (r.kind === 'none') return {};
+  if (r.kind === 'shape') {
+    const body: Record<string, unknown> = {};
+    for (const f of r.fields) body[f.name] = await data.fill(ctx.draw.one(valueOf(f)), as);
+    return { body };
+  }
+  if (r.kind === 'fields') return { body: await data.valuesFor(resource, r.fields, as) };
+  return { body: await data.validBody(resource, as ? { as } : {}) };
+}
+
+function expectResponse(e: Endpoint, resource: Resource, ex: Exchange): void {
+  expectSuccess(e, ex);
+  const response = e.action?.response;
+  if (response?.kind === 'shape') {
+    const problems = shapeProblems(response.fields, ex.response.json);
+    if (problems.length) throw new Failure(`${e.id} answered outside its declared response: ${problems.join('; ')}`, ex);
+  } else if (response?.kind === 'resource') {
+    const id = resource.id?.field ?? 'id';
+    if (!isObject(ex.response.json) || ex.response.json[id] === undefined) throw new Failure(`${e.id} answers a ${resource.name}, and the body has no '${id}'`, ex);
+  } else if (ex.response.text !== '') throw new Failure(`${e.id} answers no body, and sent one`, ex);
+}
+
+export function missingId(resource: Resource): string {
+  if (resource.id?.assigned === 'sequence') return '999999999';
+  if (resource.id?.assigned === 'client') return 'svcspec-conformance-no-such-record';
+  return '00000000-0000-4000-8000-000000000000';
+}

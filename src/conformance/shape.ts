@@ -1,0 +1,40 @@
+/**
+ * Whether a JSON value fits the fields of an action's own shape (`response: { fields }`),
+ * in the tester's words: every required member there, every member declared, each of its
+ * declared type and, where declared, one of its values. Nested objects and lists are
+ * checked to their type; the tester does not re-implement every keyword of the format.
+ */
+import type { Field, Shape } from '../spec/model.ts';
+import { isObject } from './expect.ts';
+
+export function shapeProblems(fields: readonly Field[], value: unknown, at = ''): string[] {
+  if (!isObject(value)) return [`${at || 'the body'} is not a JSON object`];
+  const out: string[] = [];
+  for (const f of fields) {
+    if (!(f.name in value)) {
+      if (f.required) out.push(`${at}/${f.name} is required and absent`);
+      continue;
+    }
+    out.push(...valueProblems(f, value[f.name], `${at}/${f.name}`));
+  }
+  for (const name of Object.keys(value)) if (!fields.some((f) => f.name === name)) out.push(`${at}/${name} is not declared`);
+  return out;
+}
+
+function valueProblems(s: Shape, v: unknown, at: string): string[] {
+  if (v === null) return s.nullable ? [] : [`${at} is null, which it does not allow`];
+  const type = typeof v;
+  const fits =
+    s.type === 'string' ? type === 'string'
+    : s.type === 'integer' ? Number.isInteger(v)
+    : s.type === 'number' ? type === 'number'
+    : s.type === 'boolean' ? type === 'boolean'
+    : s.type === 'array' ? Array.isArray(v)
+    : s.type === 'object' ? isObject(v)
+    : type === 'string' || Number.isInteger(v);
+  if (!fits) return [`${at} is ${JSON.stringify(v)}, not ${s.type === 'ref' ? 'an id' : `a${/^[aeiou]/.test(s.type) ? 'n' : ''} ${s.type}`}`];
+  if (s.enum && !s.enum.includes(v)) return [`${at} is ${JSON.stringify(v)}, not one of ${s.enum.map((x) => JSON.stringify(x)).join(', ')}`];
+  if (s.type === 'object' && s.properties) return shapeProblems(s.properties, v, at);
+  if (s.type === 'array' && s.items && Array.isArray(v)) return v.flatMap((item, i) => valueProblems(s.items as Shape, item, `${at}/${i}`));
+  return [];
+}

@@ -1,0 +1,87 @@
+/**
+ * Bulk create at run time (`operation: bulk-create`; the convention is
+ * src/spec/conventions/bulk.ts). Every item is checked as its own create would be, and
+ * every failing member of every item is listed with its pointer (`/items/3/title`) before
+ * anything is written; then all the records are written in one transaction
+ * (Store.insertMany), each with the events its create emits, or none is (a taken id found
+ * in the write fails the whole request, at that item's id). A request over the declared
+ * `max` is refused whole at `/items`, before any item is looked at. Idempotency-Key is
+ * honoured as on a create.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { Endpoint } from '../spec/model.ts';
+import { BULK_ITEMS, countProblem, itemPointer } from '../spec/conventions/bulk.ts';
+import { idOf } from '../spec/conventions/ids.ts';
+import { DuplicateIdError, type NewRecord } from '../store/store.ts';
+import { ownerOf } from './auth/ownership.ts';
+import type { ServeContext } from './context.ts';
+import type { FieldViolation } from './errors.ts';
+import { idempotent } from './idempotency.ts';
+import { isObject, present, type Outcome } from './representation.ts';
+import { withDefaults } from './resources.ts';
+import { validateBody, validationFailed, validatorsFor } from './validation.ts';
+import { HttpError } from './errors.ts';
+
+export function bulkHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandlerMethod {
+  const resource = ctx.resources.get(endpoint.resource);
+  if (!resource) throw new Error(`bug: bulk endpoint ${endpoint.id} of unknown resource`);
+  const validators = validatorsFor(ctx, resource);
+  const id = idOf(resource);
+  const machine = ctx.machines.get(resource.name);
+  const events = ctx.events?.maker(resource.name, 'created');
+  const max = endpoint.bulk?.max;
+  const status = endpoint.responses.find((r) => r.status >= 200 && r.status < 300)?.status ?? 201;
+
+  const run = async (request: FastifyRequest): Promise<Outcome> => {
+    const body = request.body;
+    if (!isObject(body)) throw validationFailed([{ pointer: '', message: `must be an object with '${BULK_ITEMS}', a list of ${resource.plural}` }]);
+    const others = Object.keys(body).filter((k) => k !== BULK_ITEMS);
+    if (others.length) throw validationFailed(others.map((k) => ({ pointer: `/${k}`, message: `is not a member of a bulk request; send only '${BULK_ITEMS}'` })));
+    const items = body[BULK_ITEMS];
+    if (!Array.isArray(items)) throw validationFailed([{ pointer: `/${BULK_ITEMS}`, message: `must be a list of ${resource.plural}` }]);
+    const count = countProblem(items.length, max);
+    if (count) throw validationFailed([{ pointer: `/${BULK_ITEMS}`, message: count }]);
+
+    const violations: FieldViolation[] = [];
+    const valid: Record<string, unknown>[] = [];
+    for (const [index, item] of items.entries()) {
+      try {
+        valid.push(await validateBody(ctx.store, validators.create, item));
+      } catch (error) {
+        if (!(error instanceof HttpError) || error.situation !== 'validation-failed') throw error;
+        for (const v of error.options.errors ?? []) violations.push({ pointer: itemPointer(index, v.pointer), message: v.message });
+      }
+    }
+    // Two items of one request with one client id: the later is refused, as the store would.
+    if (id.assigned === 'client') {
+      const seen = new Map<string, number>();
+      valid.forEach((item, index) => {
+        const value = String(item[id.field]);
+        const first = seen.get(value);
+        if (first !== undefined) violations.push({ pointer: itemPointer(index, `/${id.field}`), message: `repeats the id of item ${first}` });
+        else seen.set(value, index);
+      });
+    }
+    if (violations.length) throw validationFailed(violations);
+
+    const owner = ownerOf(resource, request);
+    const records: NewRecord[] = valid.map((item) => {
+      const data = withDefaults(validators.declared, item);
+      const given = id.assigned === 'uuid' ? randomUUID() : id.assigned === 'client' ? String(item[id.field]) : undefined;
+      delete data[id.field];
+      if (machine) data[machine.field] = machine.initial;
+      return { ...(given !== undefined ? { id: given } : {}), ...(owner !== undefined ? { owner } : {}), data };
+    });
+    try {
+      const written = await ctx.store.insertMany(resource.name, records, events ? { events } : undefined);
+      return { status, headers: {}, body: { [BULK_ITEMS]: written.map((r) => present(resource, r)) } };
+    } catch (error) {
+      if (error instanceof DuplicateIdError && error.index !== undefined) {
+        throw validationFailed([{ pointer: itemPointer(error.index, `/${id.field}`), message: `is taken: a ${resource.name} with this id exists` }]);
+      }
+      throw error;
+    }
+  };
+  return idempotent(ctx, run);
+}

@@ -1,0 +1,38 @@
+/** Rules of the open surface (issue #13): actions, bulk creates, expansion. */
+import { table } from './table.ts';
+
+const task = (value: Record<string, unknown>) => ({ endpoints: { task: value } });
+const E = '/endpoints/task';
+const with501 = { errors: { catalog: { 'not-implemented': { status: 501, title: 'Not implemented' } } } };
+const remind = { operation: 'action', path: '/tasks/{id}/remind', behaviour: 'Sends the owner a reminder.' };
+
+table('action-behaviour-prose', [
+  { name: 'a prose action is a note for builders', patch: { ...task({ remind }), ...with501 }, expect: [`action-behaviour-prose ${E}/remind/behaviour`], messages: [/The reference cannot perform 'task\.remind': its behaviour is stated in prose/] },
+  { name: 'an action on the collection, its own shapes', patch: { ...task({ estimate: { operation: 'action', path: '/tasks/estimate', request: { fields: { size: { type: 'integer', required: true } } }, response: { fields: { days: { type: 'number' } } }, behaviour: 'Estimates.' } }), ...with501 }, expect: [`action-behaviour-prose ${E}/estimate/behaviour`] },
+]);
+
+table('action-behaviour-missing', [
+  { name: 'an action that does not say what it does', patch: { ...task({ remind: { operation: 'action' } }), ...with501 }, expect: [`action-behaviour-missing ${E}/remind`], messages: [/Action 'task\.remind' does not say what it does/] },
+]);
+
+table('action-without-501', [
+  { name: 'a prose action, and no 501 in the catalog', patch: task({ remind }), expect: [`action-behaviour-prose ${E}/remind/behaviour`, 'action-without-501 /errors/catalog'] },
+]);
+
+table('bulk-max-missing', [
+  { name: 'a bulk create without max', patch: task({ import: { operation: 'bulk-create' } }), expect: [`bulk-max-missing ${E}/import`], messages: [/Bulk endpoint 'task\.import' does not say how many items/] },
+  { name: 'with max: silent', patch: task({ import: { operation: 'bulk-create', max: 50 } }), expect: [] },
+]);
+
+table('expand-not-ref', [
+  { name: 'expanding a field that holds no ref', patch: task({ read: { expand: ['project', 'title'] } }), expect: [`expand-not-ref ${E}/read/expand/1`], messages: [/expand 'title', which is not a ref field of 'task' \(its ref fields: 'project', 'related'\)/] },
+  { name: 'refs and lists of refs: silent', patch: task({ read: { expand: ['project', 'related'] }, list: { expand: ['project'], expandDepth: 2 } }), expect: [] },
+]);
+
+table('expand-not-read', [
+  { name: 'expand on a create', patch: task({ create: { expand: ['project'] } }), expect: [`expand-not-read ${E}/create/expand`] },
+]);
+
+table('endpoint-path-param-unknown', [
+  { name: 'an {id} on a bulk create', patch: task({ import: { operation: 'bulk-create', max: 5, path: '/tasks/{id}/bulk' } }), expect: [`endpoint-path-param-unknown ${E}/import/path`] },
+]);
