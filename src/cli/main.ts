@@ -6,6 +6,8 @@ import { defineCommand, renderUsage, runCommand, type ArgsDef, type CommandDef }
 import { closest } from '../spec/diagnostics.ts';
 import { VERSION } from '../version.ts';
 import { CliError, EXIT } from './errors.ts';
+import { useColor } from './output.ts';
+import { renameOptions } from './renamed.ts';
 
 const COMMANDS: Record<string, () => Promise<CommandDef<any>>> = {
   check: () => import('./commands/check.ts').then((m) => m.default),
@@ -48,9 +50,9 @@ async function refuseUnknownOptions(command: CommandDef<any>, rawArgs: readonly 
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
-  const [name, ...rest] = argv;
+  const [name, ...given] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(`${await renderUsage(root)}\n`);
+    process.stdout.write(`${plain(await renderUsage(root))}\n`);
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === '--version' || name === '-v') {
@@ -63,13 +65,19 @@ export async function main(argv: readonly string[]): Promise<number> {
     throw new CliError(`unknown command '${name}'.${guess ? ` Did you mean '${guess}'?` : ''} Commands: ${Object.keys(COMMANDS).join(', ')}.`);
   }
   const command = await load();
+  const rest = renameOptions(name, given);
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`${await renderUsage(command, root)}\n`);
+    process.stdout.write(`${plain(await renderUsage(command, root))}\n`);
     return EXIT.ok;
   }
   await refuseUnknownOptions(command, rest);
   const { result } = await runCommand(command, { rawArgs: [...rest] });
   return typeof result === 'number' ? result : EXIT.ok;
+}
+
+/** citty colours its usage text; into a pipe or a file, or with NO_COLOR, it goes without. */
+function plain(text: string): string {
+  return useColor(process.stdout, undefined) ? text : text.replace(/\u001b\[[0-9;]*m/g, '');
 }
 
 export async function run(argv: readonly string[]): Promise<never> {
