@@ -125,9 +125,15 @@ test('package: every command runs from the installed package', async () => {
   assert.doesNotMatch(help.stdout, /\u001b\[/, 'no colour codes into a pipe');
   assert.equal(svcspec(['--version']).stdout.trim(), JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
 
-  const init = svcspec(['init', 'new.yaml']);
+  const init = svcspec(['init']);
   assert.equal(init.status, 0, init.stderr);
-  assert.equal(svcspec(['check', 'new.yaml', '--allow-gaps']).status, 0);
+  const modeline = /^# yaml-language-server: \$schema=(\S+)\n/.exec(readFileSync(join(installed.project, 'svcspec.yaml'), 'utf8'));
+  assert.ok(modeline, 'init writes the schema line editors read');
+  assert.equal(modeline[1], './node_modules/svcspec/schema/svcspec.schema.json');
+  assert.ok(statSync(join(installed.project, modeline[1])).isFile(), 'it points at the installed schema');
+  const checked = svcspec(['check', '--allow-gaps']);
+  assert.equal(checked.status, 0, `check with no file finds svcspec.yaml: ${checked.stderr}`);
+  assert.match(checked.stdout, /9 gaps/);
 
   const doc = svcspec(['doc', 'tasks.yaml', '-o', 'tasks.html']);
   assert.equal(doc.status, 0, doc.stderr);
@@ -152,6 +158,28 @@ test('package: every command runs from the installed package', async () => {
   assert.equal(bundle.status, 200);
   assert.ok((await bundle.arrayBuffer()).byteLength > 1_000_000);
   docs.child.kill('SIGTERM');
+});
+
+test('package: SIGTERM to `npx svcspec serve` stops the server (npm does not pass it on)', async () => {
+  const child = spawn('npx', ['svcspec', 'serve', 'tasks.yaml', '--port', '0', '--db', 'npx.db'], { cwd: installed.project, env: envWith(), stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(child);
+  let err = '';
+  child.stderr!.on('data', (c: Buffer) => { err += c.toString(); });
+  let url: string | undefined;
+  for (let i = 0; i < 300 && !url; i++) {
+    url = /serving .* at (http:\/\/[\d.]+:\d+)/.exec(err)?.[1];
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.ok(url, `served through npx:\n${err}`);
+  assert.equal((await fetch(`${url}/docs/spec`)).status, 200);
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  let gone = false;
+  for (let i = 0; i < 60 && !gone; i++) {
+    gone = await fetch(`${url}/docs/spec`).then(() => false, () => true);
+    if (!gone) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(gone, 'nothing listens any more after npx was told to stop');
 });
 
 test(`package: the installed package works on the floor Node (${FLOOR}, from engines)`, { timeout: 600_000 }, async (t) => {
