@@ -5,7 +5,7 @@
  * application (about 200 MB of packages) for one 3.5 MB file is what a user should not pay.
  * In a checkout, src/serve/docs.ts reads the bundle from the dev dependency itself.
  */
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 const root = new URL('..', import.meta.url);
@@ -14,7 +14,9 @@ const bundle = fileURLToPath(import.meta.resolve('@scalar/api-reference/browser/
 const manifest = JSON.parse(await readFile(new URL('node_modules/@scalar/api-reference/package.json', root), 'utf8')) as { version: string; license: string };
 
 await mkdir(target, { recursive: true });
-await copyFile(bundle, new URL('standalone.js', target));
+// Copied beside and renamed over: a service running from this checkout reads a whole file, old or new.
+await copyFile(bundle, new URL(`standalone.js.${process.pid}`, target));
+await rename(new URL(`standalone.js.${process.pid}`, target), new URL('standalone.js', target));
 // The package carries no LICENSE file; this is the text of github.com/scalar/scalar/blob/main/LICENSE.
 await writeFile(new URL('LICENSE', target), `@scalar/api-reference ${manifest.version} (${manifest.license}), https://github.com/scalar/scalar
 dist/browser/standalone.js, copied unchanged.
