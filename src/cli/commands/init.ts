@@ -11,12 +11,14 @@ const SCHEMA = fileURLToPath(new URL('../../../schema/svcspec.schema.json', impo
 /**
  * The yaml-language-server modeline (read by the YAML extension of VS Code, and by every editor
  * that runs yaml-language-server): completion, hover and validation against the installed
- * schema, the one matching this version of svcspec. A path relative to the spec, so the line
- * holds for everyone who checks out the project.
+ * schema, the one matching this version of svcspec. Installed in the project (a node_modules of
+ * the spec's folder or above), a relative path, which holds for everyone who checks the project
+ * out; otherwise (a checkout of svcspec, a global install) the schema's absolute path.
  */
 export function schemaLine(file: string): string {
-  let path = relative(dirname(resolve(file)), SCHEMA).split(sep).join('/');
-  if (!path.startsWith('.')) path = `./${path}`;
+  const relativePath = relative(dirname(resolve(file)), SCHEMA).split(sep).join('/');
+  const inProject = /^(\.\.\/)*node_modules\//.test(relativePath);
+  const path = inProject ? (relativePath.startsWith('.') ? relativePath : `./${relativePath}`) : SCHEMA.split(sep).join('/');
   return `# yaml-language-server: $schema=${path}\n`;
 }
 
@@ -35,6 +37,8 @@ export default defineCommand({
       if (code === 'EEXIST') throw new CliError(`'${file}' exists; give another name or --force to overwrite it.`);
       throw new CliError(`cannot write '${file}': ${code ?? String(error)}`);
     }
+    // npx without the package in the project runs it from npm's cache, which npm may clear.
+    if (/[\\/]_npx[\\/]/.test(SCHEMA)) process.stderr.write(`svcspec: svcspec is not installed in this project, so the schema line points into npx's cache (${SCHEMA}), which npm may clear. 'npm install --save-dev svcspec' and a new init give a line that holds.\n`);
     const next = file === 'svcspec.yaml' ? 'svcspec check' : `svcspec check ${file}`;
     process.stdout.write(`Wrote ${file}: all nine parts, each a gap; editors with yaml-language-server complete and check it against the schema. Next: ${next}\n`);
     return EXIT.ok;
