@@ -16,11 +16,13 @@ export async function watchSpec(file: string, work: () => Promise<void>, options
   const read = () => readFile(path, 'utf8').catch(() => undefined);
   let last = await read();
   if (options.initial !== false) await work();
-  process.stderr.write(`svcspec: watching ${file} for changes (Ctrl-C to stop)\n`);
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
-  const watcher = watch(dirname(path), (_event, changed) => {
-    if (changed !== null && changed !== name) return;
+  // Work that throws (a reloaded service that cannot listen again) ends the watch, and the command with it.
+  let failed: (error: unknown) => void = () => {};
+  const failure = new Promise<never>((_, reject) => { failed = reject; });
+  failure.catch(() => {});
+  const soon = () => {
     clearTimeout(timer);
     timer = setTimeout(() => {
       running = running.then(async () => {
@@ -29,12 +31,22 @@ export async function watchSpec(file: string, work: () => Promise<void>, options
         last = now;
         process.stderr.write(`svcspec: ${file} changed\n`);
         await work();
-      });
+      }).catch(failed);
     }, 100);
+  };
+  const watcher = watch(dirname(path), (_event, changed) => {
+    if (changed === null || changed === name) soon();
   });
-  await untilStopped();
-  watcher.close();
-  clearTimeout(timer);
+  // A save during the first run, before the watch was on, is not lost either.
+  soon();
+  // Said once the watch is on, so that a save after the message is never missed.
+  process.stderr.write(`svcspec: watching ${file} for changes (Ctrl-C to stop)\n`);
+  try {
+    await Promise.race([untilStopped(), failure]);
+  } finally {
+    watcher.close();
+    clearTimeout(timer);
+  }
   await running;
   return EXIT.ok;
 }

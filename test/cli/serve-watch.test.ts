@@ -36,7 +36,8 @@ function watched(args: readonly string[], cwd: string, children: ChildProcess[])
   child.stdout!.on('data', (c: Buffer) => { out += c.toString(); });
   child.stderr!.on('data', (c: Buffer) => { err += c.toString(); });
   const until = async (pattern: RegExp, after = 0) => {
-    for (let i = 0; i < 300; i++) {
+    // Up to 30 s: the machine running the tests may be busy.
+    for (let i = 0; i < 600; i++) {
       const m = pattern.exec(err.slice(after));
       if (m) return m[0];
       await new Promise((r) => setTimeout(r, 50));

@@ -66,14 +66,9 @@ export default defineCommand({
         return;
       }
       await current.close();
-      try {
-        current = await start(false);
-        process.stderr.write('svcspec: reloaded; the data is kept.\n');
-      } catch (error) {
-        if (!(error instanceof CliError)) throw error;
-        process.stderr.write(`svcspec: ${error.message}\n`);
-        throw error;
-      }
+      // Should the new one fail to start (another program took the port meanwhile), the command ends with why.
+      current = await start(false);
+      process.stderr.write('svcspec: reloaded; the data is kept.\n');
     }, { initial: false });
     await current.close();
     return code;
