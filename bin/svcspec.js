@@ -4,19 +4,34 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 22 || (major === 22 && minor < 12)) {
-  process.stderr.write(
-    `svcspec needs Node.js 22.12 or later (it uses node:sqlite and runs TypeScript); this is Node ${process.versions.node}.\n` +
-      'Inside the project, run it through npm (npm run / npx), which uses the pinned Node 24.\n',
-  );
-  process.exit(2);
-}
-
 // In a checkout, run the TypeScript sources directly (Node strips the types); an installed
 // package (under node_modules, where Node does not strip types) runs the built dist/.
 const here = fileURLToPath(new URL('.', import.meta.url));
 const source = new URL('../src/cli/main.ts', import.meta.url);
 const useSource = !here.includes('/node_modules/') && existsSync(fileURLToPath(source));
+
+// The floor, as package.json's engines states it (test/package/install.test.ts runs the
+// installed package on it): node:sqlite's StatementSync#setReturnArrays arrived in 22.16
+// and 24.0; Node 23 never had it.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if ((major === 22 && minor < 16) || major < 22 || major === 23) {
+  process.stderr.write(
+    `svcspec: needs Node.js 22.16 or later in the 22 line, or 24 or later (it uses node:sqlite); this is Node ${process.versions.node} (${process.execPath}).\n` +
+      (useSource
+        ? 'In this checkout, run it through npm (npm run …, npx svcspec …), which uses the Node 24 the project pins.\n'
+        : 'Install a current Node.js (https://nodejs.org, or `nvm install 24`), put it first on PATH, and run svcspec again.\n'),
+  );
+  process.exit(2);
+}
+
+// Node 22 announces node:sqlite as experimental on every run; it is what svcspec is built on
+// and tested with, so the warning says nothing to a user. Other warnings pass.
+const emitWarning = process.emitWarning;
+process.emitWarning = function (warning, ...rest) {
+  const type = typeof rest[0] === 'string' ? rest[0] : rest[0]?.type;
+  if (type === 'ExperimentalWarning' && /SQLite/.test(String(warning))) return;
+  return emitWarning.call(process, warning, ...rest);
+};
+
 const { run } = await import(useSource ? source.href : new URL('../dist/cli/main.js', import.meta.url).href);
 await run(process.argv.slice(2));

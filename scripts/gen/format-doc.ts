@@ -15,7 +15,7 @@ const INTRO = `A svcspec document describes one service interface in nine parts,
 
 ${PARTS.map((p) => `${p.number}. [${p.title}](#part-${p.name}) (${code(p.name)}): ${lowerFirst(p.asks)}`).join('\n')}
 
-It is written in YAML (or JSON, or Markdown with one fenced \`yaml\` block per part). This page
+It is written in YAML (or JSON, or Markdown with fenced \`yaml\` or \`json\` blocks in each part's section, merged when there are several). This page
 documents every key of the format; it is generated from the JSON Schema the loader validates
 with, [\`schema/svcspec.schema.json\`](../schema/svcspec.schema.json).`;
 

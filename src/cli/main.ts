@@ -6,6 +6,8 @@ import { defineCommand, renderUsage, runCommand, type ArgsDef, type CommandDef }
 import { closest } from '../spec/diagnostics.ts';
 import { VERSION } from '../version.ts';
 import { CliError, EXIT } from './errors.ts';
+import { useColor } from './output.ts';
+import { renameOptions } from './renamed.ts';
 
 /**
  * The commands: each module is imported only when its command runs (a module of a command
@@ -17,7 +19,7 @@ import { CliError, EXIT } from './errors.ts';
 export const COMMANDS: Record<string, { readonly description: string; readonly load: () => Promise<CommandDef<any>> }> = {
   check: { description: 'Check a spec: gaps, inconsistencies (file:line:column), and whether a builder and a tester can work from it.', load: () => import('./commands/check.ts').then((m) => m.default) },
   credentials: { description: 'Issue, list and revoke the credentials the service checks: API keys, basic users, bearer tokens, OAuth 2.0 clients. Only a hash of each secret is kept; the secret is printed once.', load: () => import('./commands/credentials.ts').then((m) => m.default) },
-  doc: { description: 'Render a spec as a document: the nine parts in order, gaps shown as not shown.', load: () => import('./commands/doc.ts').then((m) => m.default) },
+  doc: { description: 'Render a spec as a document: the nine parts in order, gaps shown as not shown. A spec with errors is refused unless --allow-errors.', load: () => import('./commands/doc.ts').then((m) => m.default) },
   export: { description: 'Export a spec as OpenAPI 3.1 (the endpoints) or AsyncAPI 3.0 (the events), one API version per document; what the format cannot express is reported.', load: () => import('./commands/export.ts').then((m) => m.default) },
   import: { description: 'Import an OpenAPI 3.0 or 3.1 document as a nine-part spec; what OpenAPI does not say is left a gap, and what the format cannot hold is reported.', load: () => import('./commands/import.ts').then((m) => m.default) },
   init: { description: 'Write a new spec with all nine parts present and empty; `check` then guides you part by part.', load: () => import('./commands/init.ts').then((m) => m.default) },
@@ -61,9 +63,9 @@ async function refuseUnknownOptions(command: CommandDef<any>, rawArgs: readonly 
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
-  const [name, ...rest] = argv;
+  const [name, ...given] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(`${await renderUsage(rootUsage)}\n`);
+    process.stdout.write(`${plain(await renderUsage(rootUsage))}\n`);
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === '--version' || name === '-v') {
@@ -76,13 +78,19 @@ export async function main(argv: readonly string[]): Promise<number> {
     throw new CliError(`unknown command '${name}'.${guess ? ` Did you mean '${guess}'?` : ''} Commands: ${Object.keys(COMMANDS).join(', ')}.`);
   }
   const command = await load();
+  const rest = renameOptions(name, given);
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`${await renderUsage(command, root)}\n`);
+    process.stdout.write(`${plain(await renderUsage(command, root))}\n`);
     return EXIT.ok;
   }
   await refuseUnknownOptions(command, rest);
   const { result } = await runCommand(command, { rawArgs: [...rest] });
   return typeof result === 'number' ? result : EXIT.ok;
+}
+
+/** citty colours its usage text; into a pipe or a file, or with NO_COLOR, it goes without. */
+function plain(text: string): string {
+  return useColor(process.stdout, undefined) ? text : text.replace(/\u001b\[[0-9;]*m/g, '');
 }
 
 export async function run(argv: readonly string[]): Promise<never> {

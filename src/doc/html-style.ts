@@ -1,7 +1,7 @@
 /** The page's only style sheet, inline: no external resources, readable on screen and on paper. */
 export const HTML_STYLE = `
 :root { --ink: #1d2330; --muted: #5b6475; --line: #d8dde6; --soft: #f4f6f9; --accent: #2356a8;
-  --given: #1f7a3d; --none: #5b6475; --gap: #a45a00; }
+  --given: #1f7a3d; --none: #5b6475; --gap: #a45a00; --error: #b3261e; }
 * { box-sizing: border-box; }
 body { margin: 0; color: var(--ink); background: #fff; font: 16px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 header, nav, main, footer { max-width: 72rem; margin: 0 auto; padding: 0 1.5rem; }
@@ -34,7 +34,12 @@ th { background: var(--soft); }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: .75rem 0; }
 dt { font-weight: 600; }
 dd { margin: 0; }
-code { font: .88em/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: var(--soft); padding: 0 .2em; border-radius: 3px; overflow-wrap: anywhere; }
+code { font: .88em/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: var(--soft); padding: 0 .2em; border-radius: 3px; overflow-wrap: normal; word-break: normal; }
+/* Identifiers and paths never break mid-word (no overflow-wrap: anywhere): a line breaks at spaces
+   and after '/' as the Unicode line-breaking rules allow; a table too wide scrolls in its wrapper. */
+.errors { border-left: 4px solid var(--error); background: #fdf0ef; padding: .5rem .75rem; margin: 1rem 0; }
+.errors ul { margin: .25rem 0; padding-left: 1.25rem; }
+.errors .code { color: var(--muted); font-size: .85em; }
 details.source { margin: .75rem 0; }
 details.source summary { cursor: pointer; color: var(--muted); font-size: .9rem; }
 details.source pre { background: var(--soft); border: 1px solid var(--line); padding: .75rem; overflow-x: auto; }

@@ -6,13 +6,14 @@
  * the top block beside `svcspec`, and the H1 shown to readers is generated.
  */
 import { GENERATED_CLOSE, GENERATED_OPEN } from '../load/markdown.ts';
+import { locationText, type Diagnostic } from '../spec/diagnostics.ts';
 import type { Spec } from '../spec/model.ts';
 import { toDocument } from '../spec/serialize.ts';
 import type { Block, Inline, Text } from './blocks.ts';
 import { displayTitle, documentSections, STATEMENT_LABEL, statementCounts, type Section } from './sections.ts';
 import { toYaml } from './yaml.ts';
 
-export function renderMarkdown(spec: Spec): string {
+export function renderMarkdown(spec: Spec, options: { errors?: readonly Diagnostic[] } = {}): string {
   const sections = documentSections(spec);
   const out: string[] = [];
   const plainTitle = spec.title !== undefined && isPlainTitle(spec.title);
@@ -20,7 +21,14 @@ export function renderMarkdown(spec: Spec): string {
   const { svcspec, title } = toDocument(spec);
   const top = { ...(svcspec !== undefined ? { svcspec } : {}), ...(title !== undefined && !plainTitle ? { title } : {}) };
   if (Object.keys(top).length) out.push(yamlBlock(toYaml(top)));
-  out.push(generated(blocks(introBlocks(sections))));
+  const errors = options.errors ?? [];
+  const errorBlocks: Block[] = errors.length
+    ? [
+        { kind: 'paragraph', text: [{ strong: `This specification has ${errors.length} error${errors.length === 1 ? '' : 's'}; the document shows what could be read.` }] },
+        { kind: 'list', items: errors.map((e) => [{ code: locationText(e.location) }, ` ${e.message} [${e.code}]`]) },
+      ]
+    : [];
+  out.push(generated(blocks([...errorBlocks, ...introBlocks(sections)])));
   for (const section of sections) out.push(...sectionMarkdown(section));
   return `${out.join('\n\n')}\n`;
 }

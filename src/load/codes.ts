@@ -98,8 +98,13 @@ export const LOAD_CODES = {
   }),
   markdownManyBlocks: defineDiagnostic({
     code: 'markdown-many-blocks', severity: 'error',
-    message: "The section '{title}' has {count} yaml blocks; a part has at most one, holding its content.",
-    description: "Put all of a part's content in one fenced yaml block.",
+    message: "The section '{title}' has {count} blocks and the one here is not a map; several blocks of a section are merged, which only maps can be.",
+    description: "A part's content may be split over several fenced yaml (or json) blocks, each a map; they are merged key by key. A block that is a list or a single value must stand alone.",
+  }),
+  markdownKeyTwice: defineDiagnostic({
+    code: 'markdown-key-twice', severity: 'error',
+    message: "'{key}' is given in two blocks of the section '{title}' (the other block starts at line {line}); the blocks of a section are merged, so each key is given once.",
+    description: "Several blocks of a section are merged into the part's content; a key that two blocks both give would make one silently win.",
   }),
 } as const;
 

@@ -7,10 +7,13 @@
  *   svcspec: 1                     only `svcspec` and `title` (a `title` here wins over the H1)
  *   ```
  *   ## What the service does       the nine level-2 sections, titled as PARTS[i].title
- *   prose ...                      (case-insensitive); level-3+ headings are prose
- *   ```yaml                        at most one yaml (or yml) block per section: the part's
- *   name: ...                      content, as it would stand under the part's key in YAML
- *   ```
+ *   prose ...                      (case-insensitive, and numbered or not: `## 1. What the
+ *   ```yaml                        service does`, `## 1) …`, `## Part 1: …`, as the README
+ *   name: ...                      numbers them); level-3+ headings are prose. yaml, yml or
+ *   ```                            json blocks: the part's content, as it would stand under
+ *                                  the part's key in YAML. Several blocks in a section are
+ *                                  maps merged key by key; a key two blocks both give is an
+ *                                  error, never a silent winner.
  *
  * A missing section is a gap; a section without a block whose prose says "not shown" is a
  * gap too (the founding document's wording); a block `none: reason` states the part does
@@ -62,9 +65,10 @@ interface Section {
   end: number;
 }
 
+/** The blocks that hold content: YAML, and JSON (which YAML 1.2 reads as it is). */
 export function isYamlBlock(lang: string | null | undefined): boolean {
   const l = (lang ?? '').toLowerCase();
-  return l === 'yaml' || l === 'yml';
+  return l === 'yaml' || l === 'yml' || l === 'json';
 }
 
 export function parseMarkdownSpec(text: string, options: { file: string; sourceMap: SourceMap }): MarkdownSpec {
@@ -94,16 +98,36 @@ export function parseMarkdownSpec(text: string, options: { file: string; sourceM
   const data: Record<string, unknown> = {};
   const yamlOf = (node: Code, pointerPrefix: string) => {
     const { source, lineOffset } = blockSource(text, lines, node);
-    const parsed = parseYaml(source, { file, language: 'YAML', lineOffset, pointerPrefix, sourceMap });
+    const language = (node.lang ?? '').toLowerCase() === 'json' ? 'JSON' : 'YAML';
+    const parsed = parseYaml(source, { file, language, lineOffset, pointerPrefix, sourceMap });
     diagnostics.push(...parsed.diagnostics);
     return parsed.data;
   };
+  /** A section's blocks as one value: one block as it is; several, maps merged key by key. */
+  const contentOf = (blocks: readonly Code[], pointerPrefix: string, title: string): unknown => {
+    if (blocks.length === 0) return undefined;
+    if (blocks.length === 1) return yamlOf(blocks[0], pointerPrefix);
+    let merged: Record<string, unknown> = {};
+    const firstLine = new Map<string, number>();
+    for (const block of blocks) {
+      const value = yamlOf(block, pointerPrefix);
+      if (value === undefined || value === null) continue;
+      if (typeof value !== 'object' || Array.isArray(value)) {
+        diagnostics.push(diagnostic(LOAD_CODES.markdownManyBlocks, { title, count: blocks.length }, { pointer: pointerPrefix, location: locationOf(file, block) }));
+        continue;
+      }
+      merged = mergeMaps(merged, value as Record<string, unknown>, pointerPrefix, (p) => {
+        const key = p.slice(pointerPrefix.length + 1).split('/').join('.');
+        let first: string | undefined = p;
+        while (first && !firstLine.has(first)) first = first.slice(0, first.lastIndexOf('/')) || undefined;
+        diagnostics.push(diagnostic(LOAD_CODES.markdownKeyTwice, { key, title, line: (first && firstLine.get(first)) ?? '?' }, { pointer: p, location: sourceMap.locateKey(p) }));
+      }, (p) => firstLine.set(p, block.position?.start.line ?? 0));
+    }
+    return merged;
+  };
 
   // The top block: format version and title.
-  if (topBlocks.length > 1) {
-    diagnostics.push(diagnostic(LOAD_CODES.markdownManyBlocks, { title: '(top of the document)', count: topBlocks.length }, { location: locationOf(file, topBlocks[1]) }));
-  }
-  if (topBlocks[0]) diagnostics.push(...readTopBlock(yamlOf(topBlocks[0], ''), locationOf(file, topBlocks[0]), data, sourceMap));
+  if (topBlocks[0]) diagnostics.push(...readTopBlock(contentOf(topBlocks, '', '(top of the document)'), locationOf(file, topBlocks[0]), data, sourceMap));
   // The whole document, not the top block, stands for the root.
   sourceMap.setValue('', { file, line: 1, column: 1 });
   if (data.title === undefined && h1) {
@@ -119,7 +143,7 @@ export function parseMarkdownSpec(text: string, options: { file: string; sourceM
   const notes: Partial<Record<PartName, PartNote>> = {};
   const seen = new Set<PartName>();
   for (const section of sections) {
-    const key = normalizeTitle(section.title);
+    const key = normalizeTitle(withoutNumber(section.title));
     const part = PARTS.find((p) => normalizeTitle(p.title) === key);
     const location = locationOf(file, section.heading);
     if (!part) {
@@ -135,11 +159,8 @@ export function parseMarkdownSpec(text: string, options: { file: string; sourceM
     // Findings about the part as a whole (a gap, its order) point at its heading.
     sourceMap.setKey(p, location);
     sourceMap.setValue(p, location);
-    if (section.blocks.length > 1) {
-      diagnostics.push(diagnostic(LOAD_CODES.markdownManyBlocks, { title: section.title, count: section.blocks.length }, { pointer: p, location: locationOf(file, section.blocks[1]) }));
-    }
     const block = section.blocks[0];
-    data[part.name] = block ? yamlOf(block, p) : undefined;
+    data[part.name] = contentOf(section.blocks, p, section.title);
     const cut: Range[] = [...section.blocks.map((b) => [startOf(b), endOf(b)] as const), ...regions.ranges];
     const prose = proseBetween(text, endOf(section.heading), section.end, cut);
     const notShown = !block && NOT_SHOWN.test(prose);
@@ -175,7 +196,34 @@ function normalizeTitle(title: string): string {
   return title.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
+/** `1. `, `1) `, `Part 1: `, `1 - ` before a part's title: numbering, as the README's table numbers the parts. */
+function withoutNumber(title: string): string {
+  return title.trim().replace(/^(?:part\s+)?\d+\s*(?:[.):]|\s-)?\s+/i, '');
+}
+
+/**
+ * `into` with `from`'s members added; maps under the same key merge in turn. A key both give
+ * with a value that is not a map on both sides is reported (by its pointer), and the first kept.
+ */
+function mergeMaps(into: Record<string, unknown>, from: Record<string, unknown>, at: string, twice: (pointer: string) => void, added: (pointer: string) => void): Record<string, unknown> {
+  const out = { ...into };
+  for (const [key, value] of Object.entries(from)) {
+    const p = `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+    if (!Object.hasOwn(out, key)) {
+      out[key] = value;
+      added(p);
+    } else if (isMap(out[key]) && isMap(value)) {
+      out[key] = mergeMaps(out[key], value, p, twice, added);
+    } else {
+      twice(p);
+    }
+  }
+  return out;
+}
+
 function sectionHint(title: string): string {
+  title = withoutNumber(title);
   // `## Purpose` names a part by its key rather than its title: say which title it needs.
   const byName = PARTS.find((p) => p.name === normalizeTitle(title));
   if (byName) return ` Did you mean '${byName.title}'?`;

@@ -71,8 +71,7 @@ function composeDocument(text: string, options: ParseOptions): Composed {
   for (const error of doc.errors) {
     const location = at(error.pos[0]);
     if (error.code === 'DUPLICATE_KEY') {
-      const key = /"([^"]*)"|'([^']*)'/.exec(text.slice(error.pos[0], error.pos[1] + 1));
-      diagnostics.push(diagnostic(LOAD_CODES.duplicateKey, { key: key?.[1] ?? key?.[2] ?? text.slice(error.pos[0], error.pos[1]).trim() }, { location }));
+      diagnostics.push(diagnostic(LOAD_CODES.duplicateKey, { key: keyAt(text, error.pos[0]) }, { location }));
     } else {
       diagnostics.push(diagnostic(LOAD_CODES.syntax, { language: options.language, reason: firstSentence(error.message) }, { location }));
     }
@@ -110,4 +109,15 @@ function indexPositions({ doc, at }: Composed, options: ParseOptions): void {
 function firstSentence(message: string): string {
   const line = message.split('\n')[0] ?? message;
   return line.replace(/ at line \d+, column \d+:?$/, '').replace(/\.$/, '');
+}
+
+/**
+ * The key written at an offset. The parser's DUPLICATE_KEY error spans only the key's first
+ * character, so the key is read from there: quoted, or plain up to ': ' (or the end of a flow entry).
+ */
+export function keyAt(text: string, offset: number): string {
+  const rest = text.slice(offset, text.indexOf('\n', offset) === -1 ? undefined : text.indexOf('\n', offset));
+  const quoted = /^"((?:[^"\\]|\\.)*)"|^'((?:[^']|'')*)'/.exec(rest);
+  if (quoted) return quoted[1] ?? quoted[2].replace(/''/g, "'");
+  return (/^(.*?)\s*:(?:\s|$)/.exec(rest)?.[1] ?? /^[^,}\]]*/.exec(rest)![0]).trim();
 }

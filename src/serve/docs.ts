@@ -6,8 +6,11 @@
  *   GET /asyncapi.json   the AsyncAPI 3.0 export
  *   GET /docs            the API reference: a small page on which Scalar (@scalar/api-reference,
  *                        a maintained renderer of OpenAPI documents) renders /openapi.json
- *   GET /docs/scalar.js  Scalar's browser bundle, read from the installed package: no CDN, so
- *                        the page works without the internet and shows the Scalar svcspec ships
+ *   GET /docs/scalar.js  Scalar's browser bundle: no CDN, so the page works without the internet
+ *                        and shows the Scalar svcspec ships. An installed svcspec carries that one
+ *                        file in vendor/scalar/ (scripts/vendor.ts, at pack time; @scalar/api-reference
+ *                        is a dev dependency, its whole Vue application is not installed); a
+ *                        checkout reads it from the dev dependency.
  *   GET /docs/spec       the spec's own document (src/doc): all nine parts, the gaps included,
  *                        which an OpenAPI document cannot hold
  *
@@ -17,6 +20,7 @@
  * Everything is made on first request and kept.
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { gzip } from 'node:zlib';
@@ -31,6 +35,8 @@ export const SCALAR_PATH = `${DOCS_PATH}/scalar.js`;
 export const SPEC_DOCUMENT_PATH = `${DOCS_PATH}/spec`;
 
 const SCALAR_MODULE = '@scalar/api-reference/browser/standalone.js';
+/** From src/serve/ and from dist/serve/ alike, the package's vendor/ folder. */
+const SCALAR_VENDORED = new URL('../../vendor/scalar/standalone.js', import.meta.url);
 const JSON_TYPE = 'application/json; charset=utf-8';
 const HTML_TYPE = 'text/html; charset=utf-8';
 
@@ -50,7 +56,7 @@ export function serveDocument(app: FastifyInstance, spec: Spec): void {
   const bundle = scalarBundle();
   if (!bundle) {
     // A broken install should not stop the service: the spec's document stands in, and the log says why.
-    app.log.warn(`svcspec: ${SCALAR_MODULE} is not installed, so ${DOCS_PATH} serves the spec's document instead of the API reference; reinstall svcspec's dependencies.`);
+    app.log.warn(`svcspec: Scalar's bundle (vendor/scalar/standalone.js in the package, ${SCALAR_MODULE} in a checkout) is missing, so ${DOCS_PATH} serves the spec's document instead of the API reference; reinstall svcspec's dependencies.`);
     app.get(DOCS_PATH, async (_request, reply) => reply.type(HTML_TYPE).send(specDocument()));
     return;
   }
@@ -82,11 +88,13 @@ interface Bundle {
 
 /** Scalar's standalone browser bundle, read once on first use; undefined when the package is not installed. */
 function scalarBundle(): (() => Promise<Bundle>) | undefined {
-  let file: string;
-  try {
-    file = fileURLToPath(import.meta.resolve(SCALAR_MODULE));
-  } catch {
-    return undefined;
+  let file = fileURLToPath(SCALAR_VENDORED);
+  if (!existsSync(file)) {
+    try {
+      file = fileURLToPath(import.meta.resolve(SCALAR_MODULE));
+    } catch {
+      return undefined;
+    }
   }
   return once(async () => {
     const raw = await readFile(file);

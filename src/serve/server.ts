@@ -31,7 +31,7 @@ export interface ServerOptions {
 
 export type StartResult =
   | { readonly ok: true; readonly url: string; readonly spec: Spec; readonly db: string; readonly store: Store; readonly readiness: Readiness; readonly app: FastifyInstance; readonly docs?: string; readonly handlers?: ActionHandlers; close(): Promise<void> }
-  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly reasons: readonly string[] };
+  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly reasons: readonly string[]; /** The address could not be listened on: the user's choice, not the spec. */ readonly address?: true };
 
 export function defaultDbPath(specFile: string): string {
   return join(dirname(specFile), `${basename(specFile, extname(specFile))}.db`);
@@ -60,7 +60,17 @@ export async function startServer(options: ServerOptions): Promise<StartResult> 
     throw error;
   }
   app.addHook('onClose', async () => store.close());
-  const address = await app.listen({ port: options.port ?? 3000, host: options.host ?? '127.0.0.1' });
+  const port = options.port ?? 3000;
+  const host = options.host ?? '127.0.0.1';
+  let address: string;
+  try {
+    address = await app.listen({ port, host });
+  } catch (error) {
+    const reason = listenProblem((error as NodeJS.ErrnoException).code, host, port);
+    if (!reason) throw error;
+    await app.close();
+    return { ok: false, diagnostics: [], reasons: [reason], address: true };
+  }
   const docs = app.hasRoute({ method: 'GET', url: DOCS_PATH }) ? DOCS_PATH : undefined;
   return { ok: true, url: address, spec, db, store, readiness: ready, app, ...(docs ? { docs } : {}), ...(handlers ? { handlers } : {}), close: () => app.close() };
 }
@@ -78,6 +88,23 @@ export async function loadHandlers(file: string): Promise<{ ok: true; handlers: 
     return { ok: false, reason: `the handlers module ${file} exports no map of handlers (export default { 'loan.remind': async (input) => ... })` };
   }
   return { ok: true, handlers: map as ActionHandlers };
+}
+
+/** Why the address cannot be listened on, in the user's terms; undefined for what is not the user's doing. */
+function listenProblem(code: string | undefined, host: string, port: number): string | undefined {
+  switch (code) {
+    case 'EADDRINUSE':
+      return `port ${port} on ${host} is already in use (another svcspec serve, or another program). Stop that one, or choose another port with --port (--port 0 picks a free one).`;
+    case 'EACCES':
+      return `not allowed to listen on ${host}:${port}${port < 1024 ? ': ports below 1024 need administrator rights' : ''}. Choose another port with --port (1024 or above).`;
+    case 'EADDRNOTAVAIL':
+      return `cannot listen on ${host}: it is not an address of this machine. Use --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every interface).`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `cannot listen on ${host}: the host name does not resolve. Give --host an address of this machine, e.g. 127.0.0.1.`;
+    default:
+      return undefined;
+  }
 }
 
 /**

@@ -69,7 +69,10 @@ export function closest(name: string, candidates: Iterable<string>): string | un
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
-    const d = distance(name.toLowerCase(), candidate.toLowerCase());
+    const a = name.toLowerCase();
+    const b = candidate.toLowerCase();
+    // Two neighbouring letters swapped (tset/test, prot/port) is one slip of the fingers, one edit.
+    const d = oneSwapApart(a, b) ? 1 : distance(a, b);
     if (d < bestDistance) {
       best = candidate;
       bestDistance = d;
@@ -78,6 +81,12 @@ export function closest(name: string, candidates: Iterable<string>): string | un
   // Plain Levenshtein counts a swap of two letters (titel/title) as two edits: allow two from five letters on.
   const allowed = name.length >= 5 ? Math.max(2, Math.floor(name.length / 3)) : 1;
   return bestDistance <= allowed ? best : undefined;
+}
+
+function oneSwapApart(a: string, b: string): boolean {
+  if (a.length !== b.length || a === b) return false;
+  const i = [...a].findIndex((c, k) => c !== b[k]);
+  return i < a.length - 1 && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
 }
 
 /** " Did you mean 'x'?" or "". */

@@ -5,7 +5,8 @@
  *
  * Sections: ====test==== (title), ====asset:NAME==== (a file written to a temp dir),
  * ====command==== (arguments after `svcspec`; {asset:NAME}, {examples}, {seed}, {tmp}
- * are replaced), ====status====, ====stdout====, ====stderr==== (optional).
+ * are replaced), ====cwd==== (optional: `{tmp}` runs it in the temp dir; default the checkout),
+ * ====status====, ====stdout====, ====stderr==== (optional).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -43,7 +44,8 @@ for (const name of readdirSync(dir).filter((f) => f.endsWith('.scenario')).sort(
     const args = fill((s.get('command') ?? '').trim()).split(/\s+/).filter(Boolean);
     const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
     delete env.FORCE_COLOR;
-    const r = spawnSync(process.execPath, [join(root, 'bin/svcspec.js'), ...args], { cwd: root, encoding: 'utf8', env });
+    const cwd = s.has('cwd') ? fill(s.get('cwd')!.trim()) : root;
+    const r = spawnSync(process.execPath, [join(root, 'bin/svcspec.js'), ...args], { cwd, encoding: 'utf8', env });
     const normalize = (t: string) => t.split(tmp).join('{tmp}').split(seed).join('{seed}');
     const stdout = normalize(r.stdout);
     const stderr = normalize(r.stderr);

@@ -24,14 +24,18 @@ test('cli: svcspec test passes against svcspec serve, and reports in json and ju
   assert.equal(human.status, 0, human.stdout + human.stderr);
   assert.match(human.stdout, /^svcspec test http:\/\/127\.0\.0\.1:\d+ \(seed 5; replay with --seed 5\)/);
   assert.match(human.stdout, /PASS: \d+ passed, 0 failed/);
-  const json = cli(['test', spec, '--base-url', server.url, '--report', 'json', '--only', 'resources,errors']);
+  const json = cli(['test', spec, '--base-url', server.url, '--format', 'json', '--only', 'resources,errors']);
   assert.equal(json.status, 0);
   const report = JSON.parse(json.stdout) as { counts: { fail: number; pass: number }; results: { part: string }[] };
   assert.equal(report.counts.fail, 0);
   assert.deepEqual([...new Set(report.results.map((r) => r.part))].sort(), ['errors', 'resources']);
   const junit = join(dir, 'report.xml');
-  assert.equal(cli(['test', spec, '--base-url', server.url, '--report', 'junit', '-o', junit]).status, 0);
+  assert.equal(cli(['test', spec, '--base-url', server.url, '--format', 'junit', '-o', junit]).status, 0);
   assert.match(readFileSync(junit, 'utf8'), /^<\?xml[\s\S]*<testsuite name="2\. resources" tests="\d+" failures="0"/);
+  // The spellings test had before every command said -o/--output and --format still work.
+  const old = join(dir, 'old.json');
+  assert.equal(cli(['test', spec, '--base-url', server.url, '--report', 'json', '--out', old, '--only', 'errors']).status, 0);
+  assert.equal((JSON.parse(readFileSync(old, 'utf8')) as { counts: { fail: number } }).counts.fail, 0);
 });
 
 test('cli: svcspec test refuses bad usage with exit 2, an unreachable service with exit 1, and the founding document has nothing to check', (t) => {

@@ -137,11 +137,46 @@ test('a duplicate section is an error; the first one counts', () => {
   assert.equal(load(text, 'markdown').spec?.parts.errors.statement, 'given');
 });
 
-test('two yaml blocks in one section is an error at the second', () => {
-  const text = md('## Errors', '', '```yaml', 'shape: problem', '```', '', '```yaml', 'catalog: {}', '```');
-  const d = finding(text, 'markdown-many-blocks');
-  assert.match(d.message, /has 2 yaml blocks/);
-  assert.equal(d.location?.line, 7);
+test('several blocks in one section are merged, key by key, maps within maps', () => {
+  const text = md('## Errors', '', '```yaml', 'shape: problem', 'catalog:', '  not-found: { status: 404, title: Not found }', '```', '', 'More prose.', '', '```json', '{ "catalog": { "internal": { "status": 500, "title": "Internal error" } } }', '```');
+  const { spec, diagnostics } = load(text, 'markdown');
+  assert.deepEqual(diagnostics.filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(spec?.errors.catalog.map((e) => e.code).sort(), ['internal', 'not-found']);
+  assert.equal(spec?.errors.shape?.kind, 'problem');
+});
+
+test('a key two blocks both give is an error at the second, naming the first block\'s line', () => {
+  const text = md('## Errors', '', '```yaml', 'shape: problem', '```', '', '```yaml', 'shape: custom', '```');
+  const d = finding(text, 'markdown-key-twice');
+  assert.equal(d.severity, 'error');
+  assert.match(d.message, /^'shape' is given in two blocks of the section 'Errors' \(the other block starts at line 3\)/);
+  assert.deepEqual(pick(d.location), { line: 8, column: 1 });
+  const list = finding(md('## Errors', '', '```yaml', 'shape: problem', '```', '', '```yaml', '- a', '```'), 'markdown-many-blocks');
+  assert.match(list.message, /the one here is not a map/);
+  assert.equal(list.location?.line, 7);
+});
+
+test('a ```json block is read like a ```yaml block, positions included', () => {
+  const text = md('## What the service does', '', '```json', '{ "name": "Notes", "summary": "Keeps notes.", "userz": [] }', '```');
+  const spec = load(text, 'markdown').spec;
+  assert.equal(spec?.purpose.name, 'Notes');
+  const d = finding(text, 'unknown-key');
+  assert.deepEqual(pick(d.location), { line: 4, column: 47 });
+});
+
+test('numbered headings name the parts, as the README numbers them', () => {
+  for (const heading of ['## 1. What the service does', '## 1) What the service does', '## Part 1: What the service does', '## 1 What the service does']) {
+    const { spec, diagnostics } = load(md(heading, '', '```yaml', 'name: Notes', 'summary: Keeps notes.', '```'), 'markdown');
+    assert.deepEqual(diagnostics.filter((d) => d.code === 'markdown-unknown-section'), [], heading);
+    assert.equal(spec?.purpose.name, 'Notes', heading);
+  }
+  const d = finding(md('## 2. Resource and their fields'), 'markdown-unknown-section');
+  assert.match(d.message, /Did you mean 'Resources and their fields'\?/);
+});
+
+test('a duplicate key is named whole, not by its first character', () => {
+  const d = finding(md('```yaml', 'svcspec: 1', 'title: A', 'title: B', '```'), 'duplicate-key');
+  assert.match(d.message, /^The key 'title' appears twice/);
 });
 
 test('sections out of order: the part-order warning points at the heading', () => {

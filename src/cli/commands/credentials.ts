@@ -4,6 +4,7 @@ import { openServiceStore } from '../../serve/server.ts';
 import type { CredentialRecord } from '../../store/credentials.ts';
 import { CliError, EXIT } from '../errors.ts';
 import { oneOf, printDiagnostics } from '../output.ts';
+import { specFileOf } from '../spec-file.ts';
 
 const ACTIONS = ['create', 'list', 'revoke'] as const;
 
@@ -15,7 +16,7 @@ export default defineCommand({
   args: {
     action: { type: 'positional', required: true, description: 'create | list | revoke', valueHint: 'create|list|revoke' },
     id: { type: 'positional', required: false, description: 'For revoke: the credential id' },
-    spec: { type: 'string', description: 'The spec (required)', valueHint: 'FILE' },
+    spec: { type: 'string', description: 'The spec (default: svcspec.yaml, .yml, .json or .md in the current folder)', valueHint: 'FILE' },
     db: { type: 'string', description: 'SQLite file of the service (default: <spec>.db next to the spec, as serve uses)' },
     scheme: { type: 'string', description: 'For create: the scheme, by its name in the spec (may be left out when one scheme issues credentials)' },
     scopes: { type: 'string', description: 'For create: the scopes to grant, comma-separated (declared in the spec)', default: '' },
@@ -26,12 +27,12 @@ export default defineCommand({
   async run({ args }) {
     const action = oneOf('action', args.action, ACTIONS, 'list');
     const format = oneOf('format', args.format, ['text', 'json'] as const, 'text');
-    if (!args.spec) throw new CliError(`credentials ${action} needs --spec FILE: the spec names the schemes and scopes.`);
     if (action === 'revoke' && !args.id) throw new CliError('credentials revoke needs the id of the credential: svcspec credentials revoke ID --spec FILE.');
-    const opened = await openServiceStore(args.spec, args.db);
+    const specFile = specFileOf(args.spec);
+    const opened = await openServiceStore(specFile, args.db);
     if (!opened.ok) {
       printDiagnostics(opened.diagnostics);
-      throw new CliError(`cannot read the spec '${args.spec}'.`);
+      throw new CliError(`cannot read the spec '${specFile}'.`);
     }
     const { spec, store } = opened;
     try {

@@ -5,11 +5,12 @@ import { toAsyncApi, toOpenApi, versionRefusal } from '../../export/index.ts';
 import { loadSpec } from '../../load/index.ts';
 import { CliError, EXIT } from '../errors.ts';
 import { emit, oneOf, printDiagnostics } from '../output.ts';
+import { specFileOf } from '../spec-file.ts';
 
 export default defineCommand({
   meta: { name: 'export', description: 'Export a spec as OpenAPI 3.1 (the endpoints) or AsyncAPI 3.0 (the events), one API version per document; what the format cannot express is reported.' },
   args: {
-    file: { type: 'positional', required: true, description: 'The spec' },
+    file: { type: 'positional', required: false, description: 'The spec (default: svcspec.yaml, .yml, .json or .md in the current folder)' },
     openapi: { type: 'boolean', description: 'Export OpenAPI 3.1.0' },
     asyncapi: { type: 'boolean', description: 'Export AsyncAPI 3.0.0' },
     output: { type: 'string', alias: 'o', description: 'Write to a file instead of stdout' },
@@ -20,10 +21,11 @@ export default defineCommand({
     if (Boolean(args.openapi) === Boolean(args.asyncapi)) throw new CliError('export needs one of --openapi or --asyncapi.');
     const inferred = /\.ya?ml$/i.test(args.output ?? '') ? 'yaml' : 'json';
     const format = oneOf('format', args.format, ['json', 'yaml'] as const, inferred);
-    const loaded = await loadSpec(args.file);
+    const file = specFileOf(args.file);
+    const loaded = await loadSpec(file);
     if (!loaded.value) {
       printDiagnostics(loaded.diagnostics);
-      throw new CliError(`cannot export '${args.file}': it could not be read as a spec.`, EXIT.usage);
+      throw new CliError(`cannot export '${file}': it could not be read as a spec.`, EXIT.usage);
     }
     const spec = loaded.value;
     const asked = args['api-version'];
@@ -35,7 +37,7 @@ export default defineCommand({
     const errors = checkSpec(spec, loaded.diagnostics).diagnostics.filter((d) => d.severity === 'error');
     if (errors.length) {
       printDiagnostics(errors);
-      throw new CliError(`cannot export '${args.file}': it has ${errors.length} error${errors.length === 1 ? '' : 's'}.`, EXIT.findings);
+      throw new CliError(`cannot export '${file}': it has ${errors.length} error${errors.length === 1 ? '' : 's'}.`, EXIT.findings);
     }
     const options = asked !== undefined ? { version: asked } : {};
     const { document, findings } = args.openapi ? toOpenApi(spec, options) : toAsyncApi(spec, options);

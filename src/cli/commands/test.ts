@@ -7,11 +7,12 @@ import { didYouMean } from '../../spec/diagnostics.ts';
 import { PART_NAMES, type PartName } from '../../spec/parts.ts';
 import { CliError, EXIT } from '../errors.ts';
 import { emit, oneOf, printDiagnostics } from '../output.ts';
+import { specFileOf } from '../spec-file.ts';
 
 export default defineCommand({
   meta: { name: 'test', description: 'Check a running implementation, at a base URL, against every part of the spec; say what fails, where and why.' },
   args: {
-    file: { type: 'positional', required: true, description: 'The spec' },
+    file: { type: 'positional', required: false, description: 'The spec (default: svcspec.yaml, .yml, .json or .md in the current folder)' },
     'base-url': { type: 'string', description: 'Where the implementation runs ({base_url}), e.g. http://127.0.0.1:3000', valueHint: 'URL' },
     credentials: { type: 'string', description: 'A JSON file: {"principals": [{"name", "headers": {...}, "scopes": [...]}]}; the first acts for most checks, a second one is needed for ownership', valueHint: 'FILE' },
     header: { type: 'string', description: "One principal's credentials as a header ('X-API-Key: sk…'), assumed to hold every scope" },
@@ -19,8 +20,8 @@ export default defineCommand({
     skip: { type: 'string', description: 'Not these parts, comma-separated', valueHint: 'PART,…' },
     include: { type: 'string', description: 'Opt-in checks: rate-limits (it spends a whole quota)', valueHint: 'rate-limits' },
     seed: { type: 'string', description: 'Replay the generated inputs of an earlier run' },
-    report: { type: 'string', description: 'human, json or junit', default: 'human', valueHint: 'human|json|junit' },
-    out: { type: 'string', alias: 'o', description: 'Write the report to a file' },
+    format: { type: 'string', description: 'human, json or junit (formerly --report)', default: 'human', valueHint: 'human|json|junit' },
+    output: { type: 'string', alias: 'o', description: 'Write the report to a file instead of stdout (formerly --out)' },
     'max-wait': { type: 'string', description: "Seconds to wait out an implementation's rate limit before retrying once (default 60)", default: '60' },
     'event-timeout': { type: 'string', description: 'Seconds an event may take to arrive after the change that makes it (default 10)', default: '10', valueHint: 'SECONDS' },
     'callback-host': { type: 'string', description: "The host name the implementation reaches the tester's webhook receiver by; given, the receiver listens on every interface (default 127.0.0.1, loopback only)", valueHint: 'HOST' },
@@ -30,20 +31,21 @@ export default defineCommand({
   async run({ args }) {
     const baseUrl = args['base-url'];
     if (!baseUrl || !/^https?:\/\/[^/]+/.test(baseUrl)) throw new CliError(`--base-url must be the implementation's http(s) URL${baseUrl ? `; '${baseUrl}' is not` : ''}.`);
-    const format = oneOf('report', args.report, ['human', 'json', 'junit'] as const, 'human');
+    const format = oneOf('format', args.format, ['human', 'json', 'junit'] as const, 'human');
     const seed = args.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(args.seed);
     if (!Number.isSafeInteger(seed)) throw new CliError(`--seed must be a whole number; '${args.seed}' is not.`);
     const maxWait = Number(args['max-wait']);
     if (!Number.isFinite(maxWait) || maxWait < 0) throw new CliError(`--max-wait must be a number of seconds; '${args['max-wait']}' is not.`);
     const events = eventOptions(args['event-timeout'], args['callback-host'], args['callback-port'], args['webhook-secret']);
-    const loaded = await loadSpec(args.file);
+    const file = specFileOf(args.file);
+    const loaded = await loadSpec(file);
     const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
     if (!loaded.value || errors.length) {
       printDiagnostics(errors.length ? errors : loaded.diagnostics);
-      throw new CliError(`cannot test against '${args.file}': the spec has errors.`);
+      throw new CliError(`cannot test against '${file}': the spec has errors.`);
     }
     const principals = await principalsOf(args.credentials, args.header);
-    const progress = process.stderr.isTTY === true && format === 'human' && args.out === undefined;
+    const progress = process.stderr.isTTY === true && format === 'human' && args.output === undefined;
     let done = 0;
     const report = await runConformance({
       spec: loaded.value,
@@ -66,7 +68,7 @@ export default defineCommand({
     });
     if (progress) process.stderr.write('\r\x1b[K');
     const text = format === 'json' ? formatJson(report) : format === 'junit' ? formatJunit(report) : formatHuman(report);
-    await emit(text, args.out);
+    await emit(text, args.output);
     return report.counts.fail === 0 && !report.nothingToCheck ? EXIT.ok : EXIT.findings;
   },
 });

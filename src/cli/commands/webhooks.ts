@@ -6,6 +6,7 @@ import { openServiceStore } from '../../serve/server.ts';
 import type { DeliveryStatus } from '../../store/events.ts';
 import { CliError, EXIT } from '../errors.ts';
 import { oneOf, printDiagnostics } from '../output.ts';
+import { specFileOf } from '../spec-file.ts';
 
 const ACTIONS = ['add', 'list', 'remove', 'rotate', 'enable', 'deliveries', 'replay'] as const;
 
@@ -17,7 +18,7 @@ export default defineCommand({
   args: {
     action: { type: 'positional', required: true, description: 'add | list | remove | rotate | enable | deliveries | replay', valueHint: ACTIONS.join('|') },
     id: { type: 'positional', required: false, description: 'remove/rotate/enable/deliveries: the subscription id; replay: the delivery id' },
-    spec: { type: 'string', description: 'The spec (required)', valueHint: 'FILE' },
+    spec: { type: 'string', description: 'The spec (default: svcspec.yaml, .yml, .json or .md in the current folder)', valueHint: 'FILE' },
     db: { type: 'string', description: 'SQLite file of the service (default: <spec>.db next to the spec, as serve uses)' },
     url: { type: 'string', description: 'For add: where deliveries go (http or https)' },
     events: { type: 'string', description: 'For add: the events, comma-separated (default: every event)', default: '' },
@@ -30,14 +31,14 @@ export default defineCommand({
   async run({ args }) {
     const action = oneOf('action', args.action, ACTIONS, 'list');
     const format = oneOf('format', args.format, ['text', 'json'] as const, 'text');
-    if (!args.spec) throw new CliError(`webhooks ${action} needs --spec FILE.`);
     if (action !== 'add' && action !== 'list' && !args.id) throw new CliError(`webhooks ${action} needs an id: svcspec webhooks ${action} ID --spec FILE.`);
     if (action === 'add' && !args.url) throw new CliError('webhooks add needs --url URL.');
     const status = args.status === undefined ? undefined : oneOf('status', args.status, ['pending', 'delivered', 'dead'] as const, 'dead');
-    const opened = await openServiceStore(args.spec, args.db);
+    const specFile = specFileOf(args.spec);
+    const opened = await openServiceStore(specFile, args.db);
     if (!opened.ok) {
       printDiagnostics(opened.diagnostics);
-      throw new CliError(`cannot read the spec '${args.spec}'.`);
+      throw new CliError(`cannot read the spec '${specFile}'.`);
     }
     const { spec, store } = opened;
     const print = (value: unknown, text: string) => process.stdout.write(format === 'json' ? `${JSON.stringify(value, null, 2)}\n` : text);
