@@ -29,7 +29,8 @@ import { secretMatches, splitToken } from './secrets.ts';
 /** What a request presented for a scheme: the raw credential, or a defect in how it was sent. */
 export type Presented = { readonly raw: string } | { readonly malformed: string };
 
-export type Verified = { readonly ok: true; readonly principal: Principal } | { readonly ok: false; readonly reason: string; readonly fault?: boolean };
+/** A failure with `fault` is the service's (503); `log` is the operator's line about it, never sent to the client. */
+export type Verified = { readonly ok: true; readonly principal: Principal } | { readonly ok: false; readonly reason: string; readonly fault?: boolean; readonly log?: string };
 
 export interface SchemeReader {
   readonly scheme: AuthScheme;

@@ -28,7 +28,7 @@ import type { Store } from '../../store/store.ts';
 import type { EventBus } from './emit.ts';
 import { envelope, eventId } from './envelope.ts';
 import { signedHeaders } from './signing.ts';
-import { guardedLookup } from './ssrf.ts';
+import { guardedLookup, refusedLiteral } from './ssrf.ts';
 import { visibility, type Viewer } from './visibility.ts';
 
 export interface DeliveryOptions {
@@ -259,6 +259,9 @@ function post(url: string, headers: Record<string, string>, body: string, timeou
     } catch {
       return resolve({ error: `'${url}' is not a URL` });
     }
+    // Node connects to an IP literal without a lookup, so guardedLookup never sees it.
+    const literal = allowPrivate ? undefined : refusedLiteral(target);
+    if (literal) return resolve({ error: `refused: ${literal}` });
     const https = target.protocol === 'https:';
     const send = https ? httpsRequest : httpRequest;
     const signal = AbortSignal.any([stop, AbortSignal.timeout(timeoutMs)]);
