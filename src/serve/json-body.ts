@@ -65,7 +65,7 @@ export function unpairedSurrogate(value: unknown): string | undefined {
 }
 
 function firstBadByte(body: Buffer): string {
-  // The longest prefix a streaming decoder takes without error ends where the bad bytes start.
+  // The longest prefix a streaming decoder takes without error; the next byte cannot be UTF-8 there.
   let lo = 0;
   let hi = body.length;
   while (lo < hi) {
@@ -77,5 +77,14 @@ function firstBadByte(body: Buffer): string {
       hi = mid - 1;
     }
   }
-  return `the bytes from offset ${lo} are not a UTF-8 sequence`;
+  // When that byte cuts a sequence short, the sequence starts at its lead byte, up to 3 before.
+  let start = lo;
+  for (let k = lo - 1; k >= Math.max(0, lo - 3); k--) {
+    if (body[k] >= 0xc0) {
+      start = k;
+      break;
+    }
+    if (body[k] < 0x80) break;
+  }
+  return `the bytes from offset ${start} are not a UTF-8 sequence`;
 }
