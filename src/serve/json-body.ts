@@ -6,10 +6,16 @@
  * that are not UTF-8 would otherwise become U+FFFD, and a lone `\ud800` would be stored as
  * sent and sent on to every reader that cannot encode it; both are 400 `malformed-body`.
  *
+ * Nesting is bounded (RFC 8259 §9: "An implementation may set limits on the maximum depth of
+ * nesting"): a body nested deeper than MAX_DEPTH levels is 400 `malformed-body`. V8's
+ * JSON.stringify recurses and overflows the stack at about 4,500 levels, so a 10 KB body of
+ * brackets in a free-form `object` field was a 500 when stored; 1,000 is Jackson's default
+ * bound, far above any API payload. It is a bound of the HTTP layer, like the 100 characters
+ * of a path segment, not a value a spec could declare.
+ *
  * Fastify's own JSON parser stays underneath, for its prototype-poisoning protection
- * (`onProtoPoisoning: 'error'`). The check walks the parsed value with a stack of its own,
- * not by recursion: a body nested thousands of levels deep costs memory in proportion to its
- * size (bounded by the body limit), never the call stack.
+ * (`onProtoPoisoning: 'error'`). The checks walk the parsed value with a stack of their own,
+ * not by recursion, so no body, however deep, reaches the call stack's limit here.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
@@ -17,6 +23,9 @@ import { escapeToken } from '../spec/pointer.ts';
 
 /** With the u flag a pair is one code point, so only an unpaired surrogate is of category Cs. */
 const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Levels of arrays and objects a body may nest (see the header). */
+export const MAX_DEPTH = 1_000;
 
 const MEDIA_TYPES = ['application/json', 'application/merge-patch+json'] as const;
 
@@ -33,6 +42,8 @@ export function parseStrictJson(app: FastifyInstance): void {
     }
     parse(request, text, (error: Error | null, value?: unknown) => {
       if (error) return done(error);
+      const tooDeep = deeperThan(value, MAX_DEPTH);
+      if (tooDeep !== undefined) return done(new HttpError('malformed-body', { detail: `The body nests arrays and objects deeper than ${MAX_DEPTH} levels (at ${tooDeep.slice(0, 120)}…); this service reads at most ${MAX_DEPTH} (RFC 8259 §9).` }));
       const at = unpairedSurrogate(value);
       if (at !== undefined) return done(new HttpError('malformed-body', { detail: `The body holds an unpaired surrogate (a lone \\ud800-\\udfff escape) at ${at === '' ? 'the top' : at}; I-JSON (RFC 7493 §2.1) forbids it.` }));
       done(null, value);
@@ -42,6 +53,19 @@ export function parseStrictJson(app: FastifyInstance): void {
     if (app.hasContentTypeParser(type)) app.removeContentTypeParser(type);
     app.addContentTypeParser(type, { parseAs: 'buffer' }, parser);
   }
+}
+
+/** The JSON pointer of the first array or object nested deeper than `max` levels, or undefined. */
+export function deeperThan(value: unknown, max: number): string | undefined {
+  const stack: [unknown, number, string][] = [[value, 0, '']];
+  while (stack.length > 0) {
+    const [v, depth, pointer] = stack.pop() as [unknown, number, string];
+    if (v === null || typeof v !== 'object') continue;
+    if (depth + 1 > max) return pointer;
+    if (Array.isArray(v)) for (let i = 0; i < v.length; i++) stack.push([v[i], depth + 1, `${pointer}/${i}`]);
+    else for (const [k, member] of Object.entries(v)) stack.push([member, depth + 1, `${pointer}/${escapeToken(k)}`]);
+  }
+  return undefined;
 }
 
 /** The JSON pointer of the first string (member name or value) with an unpaired surrogate, or undefined. */
