@@ -89,7 +89,7 @@ export function situationsOf(endpoint: Endpoint, facts: EndpointFacts): Situatio
   if (op === 'transition') out.push('invalid-transition'); // states.ts
   if (body || op === 'list') out.push('validation-failed'); // validation.ts, list-query.ts
   if (endpoint.method === 'POST' && (op === 'create' || op === 'transition')) out.push('idempotency-key-reused'); // idempotency.ts
-  out.push('internal', 'timeout'); // app.ts, limits/timeout.ts: every request
+  out.push('internal', 'timeout', 'unavailable'); // app.ts, limits/timeout.ts, http-layer.ts (shutting down), the store (its file lost): every request
   return out;
 }
 
