@@ -187,3 +187,32 @@ test('SIGTERM drains within its bound: a delivery still in flight after 5 s is r
   }
   assert.deepEqual(items.map((d) => [d.status, d.attempts]), [['delivered', 1]], 'the released attempt was not counted');
 });
+
+test('while it shuts down (draining a delivery), a new request is 503 unavailable in the declared shape with Retry-After and Connection: close; /readyz fails', async (t) => {
+  const spec = mustLoad(SLOW);
+  const store = await openSqliteStore({ path: ':memory:' });
+  const app = await createApp({ spec, store, events: { allowPrivateWebhooks: true, deliveryPollMs: 50 } });
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  t.after(() => store.close());
+  const r = await issueCredential(spec, store.credentials, { scheme: 'key', scopes: ['tasks:read', 'tasks:write'] });
+  assert.ok(r.ok);
+  const headers = { ...r.issued.headers, ...json };
+  const receiver = await receiverFor(t);
+  receiver.script({ delayMs: 1_500 });
+  assert.equal((await fetch(`${base}/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: receiver.url }) })).status, 201);
+  assert.equal((await fetch(`${base}/tasks`, { method: 'POST', headers, body: JSON.stringify({ title: 'x' }) })).status, 201);
+  await receiver.waitFor(1);
+  const closed = app.close();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const refused = await fetch(`${base}/tasks`, { headers });
+  assert.equal(refused.status, 503);
+  assert.match(refused.headers.get('content-type') ?? '', /^application\/problem\+json/);
+  assert.equal(refused.headers.get('connection'), 'close');
+  assert.equal(refused.headers.get('retry-after'), '5');
+  const body = (await refused.json()) as Record<string, unknown>;
+  assert.equal(body.code, 'unavailable');
+  assert.equal((await fetch(`${base}/readyz`)).status, 503);
+  await closed;
+  const [d] = await store.events.listDeliveries((await store.events.listSubscriptions())[0].id, { limit: 1 });
+  assert.equal(d.status, 'delivered', 'the delivery in flight finished before the close');
+});
