@@ -42,11 +42,12 @@ export function parseStrictJson(app: FastifyInstance): void {
     }
     parse(request, text, (error: Error | null, value?: unknown) => {
       if (error) return done(error);
-      const tooDeep = deeperThan(value, MAX_DEPTH);
-      if (tooDeep !== undefined) return done(new HttpError('malformed-body', { detail: `The body nests arrays and objects deeper than ${MAX_DEPTH} levels (at ${tooDeep.slice(0, 120)}…); this service reads at most ${MAX_DEPTH} (RFC 8259 §9).` }));
-      const at = unpairedSurrogate(value);
-      if (at !== undefined) return done(new HttpError('malformed-body', { detail: `The body holds an unpaired surrogate (a lone \\ud800-\\udfff escape) at ${at === '' ? 'the top' : at}; I-JSON (RFC 7493 §2.1) forbids it.` }));
-      done(null, value);
+      const defect = notIJson(value, MAX_DEPTH);
+      if (defect === undefined) return done(null, value);
+      const detail = defect.kind === 'depth'
+        ? `The body nests arrays and objects deeper than ${MAX_DEPTH} levels (at ${defect.pointer.slice(0, 120)}…); this service reads at most ${MAX_DEPTH} (RFC 8259 §9).`
+        : `The body holds an unpaired surrogate (a lone \\ud800-\\udfff escape) at ${defect.pointer === '' ? 'the top' : defect.pointer}; I-JSON (RFC 7493 §2.1) forbids it.`;
+      done(new HttpError('malformed-body', { detail }));
     });
   };
   for (const type of MEDIA_TYPES) {
@@ -55,34 +56,28 @@ export function parseStrictJson(app: FastifyInstance): void {
   }
 }
 
-/** The JSON pointer of the first array or object nested deeper than `max` levels, or undefined. */
-export function deeperThan(value: unknown, max: number): string | undefined {
+/**
+ * The first defect of a parsed body, in one walk: an array or object nested deeper than `max`
+ * levels, or a string (member name or value) with an unpaired surrogate; with its JSON pointer.
+ */
+export function notIJson(value: unknown, max: number): { readonly kind: 'depth' | 'surrogate'; readonly pointer: string } | undefined {
   const stack: [unknown, number, string][] = [[value, 0, '']];
   while (stack.length > 0) {
     const [v, depth, pointer] = stack.pop() as [unknown, number, string];
-    if (v === null || typeof v !== 'object') continue;
-    if (depth + 1 > max) return pointer;
-    if (Array.isArray(v)) for (let i = 0; i < v.length; i++) stack.push([v[i], depth + 1, `${pointer}/${i}`]);
-    else for (const [k, member] of Object.entries(v)) stack.push([member, depth + 1, `${pointer}/${escapeToken(k)}`]);
-  }
-  return undefined;
-}
-
-/** The JSON pointer of the first string (member name or value) with an unpaired surrogate, or undefined. */
-export function unpairedSurrogate(value: unknown): string | undefined {
-  const stack: [unknown, string][] = [[value, '']];
-  while (stack.length > 0) {
-    const [v, pointer] = stack.pop() as [unknown, string];
     if (typeof v === 'string') {
-      if (LONE_SURROGATE.test(v)) return pointer;
-    } else if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${pointer}/${i}`]);
-    } else if (v !== null && typeof v === 'object') {
-      for (const [k, member] of Object.entries(v)) {
-        const at = `${pointer}/${escapeToken(k)}`;
-        if (LONE_SURROGATE.test(k)) return at;
-        stack.push([member, at]);
-      }
+      if (LONE_SURROGATE.test(v)) return { kind: 'surrogate', pointer };
+      continue;
+    }
+    if (v === null || typeof v !== 'object') continue;
+    if (depth + 1 > max) return { kind: 'depth', pointer };
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], depth + 1, `${pointer}/${i}`]);
+      continue;
+    }
+    for (const [k, member] of Object.entries(v)) {
+      const at = `${pointer}/${escapeToken(k)}`;
+      if (LONE_SURROGATE.test(k)) return { kind: 'surrogate', pointer: at };
+      stack.push([member, depth + 1, at]);
     }
   }
   return undefined;
