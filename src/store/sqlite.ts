@@ -380,6 +380,8 @@ class SqliteStoreImpl implements SqliteStore {
     clearInterval(this.#fileTimer);
     // Inserts queued for the next group commit are written, not dropped.
     this.#group.flush();
+    // Their promises settle after the close, when SQLite has removed the WAL: the file is judged now.
+    this.#file.check();
     this.#closed = true;
     this.#db.close();
   }
@@ -409,7 +411,8 @@ class SqliteStoreImpl implements SqliteStore {
 
   /** A committed write's result, once the file it went to is still the database's (see the header); else StoreUnavailableError. */
   #acknowledged<T>(result: T): T {
-    this.#file.verify();
+    if (!this.#closed) this.#file.verify();
+    else if (this.#file.lost !== undefined) throw new StoreUnavailableError(this.#file.lost);
     return result;
   }
 
