@@ -118,13 +118,13 @@ describe('API key in a header', () => {
     const a = await open(t, spec);
     const key = (await issue(a, 'key', ['notes:read'])).headers['x-notes-key'];
     const [id] = key.split('_');
-    for (const bad of [`${id}_${'A'.repeat(43)}`, `sk0000000000000000000_${key.split('_')[1]}`, 'not-a-key']) {
+    for (const bad of [`${id}_${'A'.repeat(43)}`, `sk0000000000000000000_${key.slice(key.indexOf('_') + 1)}`, 'not-a-key']) {
       const r = await send(a.app, 'GET', '/notes', undefined, { 'x-notes-key': bad });
       assertProblem(r, 401, 'unauthenticated');
       assert.ok(r.headers['www-authenticate']);
     }
     const wrong = await send(a.app, 'GET', '/notes', undefined, { 'x-notes-key': `${id}_${'A'.repeat(43)}` });
-    const unknown = await send(a.app, 'GET', '/notes', undefined, { 'x-notes-key': `sk0000000000000000000_${key.split('_')[1]}` });
+    const unknown = await send(a.app, 'GET', '/notes', undefined, { 'x-notes-key': `sk0000000000000000000_${key.slice(key.indexOf('_') + 1)}` });
     assert.equal(wrong.body.detail, unknown.body.detail);
     const twice = await a.app.inject({ method: 'GET', url: '/notes', headers: { 'x-notes-key': [key, key] } as never });
     // Node joins a repeated header into one value (`a, b`), which is no key of ours.
