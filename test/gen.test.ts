@@ -58,5 +58,6 @@ test('the example at the top of docs/format.md is a complete, consistent spec', 
 
 test("the schema's `for` lists exactly the situations of HTTP_ERRORS", () => {
   const forNode = FORMAT_SCHEMA.definitions.errors.properties.catalog.additionalProperties.properties.for;
-  assert.deepEqual([...forNode.enum], [...SITUATIONS]);
+  assert.deepEqual([...forNode.anyOf[0].enum], [...SITUATIONS]);
+  assert.deepEqual([...forNode.anyOf[1].items.enum], [...SITUATIONS]);
 });

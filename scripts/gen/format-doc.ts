@@ -3,7 +3,7 @@
  * key tables come from walking FORMAT_SCHEMA, and the endpoint conventions from the
  * loader's own CONVENTIONS, so neither can drift from what the loader does.
  */
-import { conventionalPath, CONVENTIONS } from '../../src/spec/conventions.ts';
+import { conventionalPath, CONVENTIONS } from '../../src/spec/conventions/endpoints.ts';
 import { FORMAT_SCHEMA } from '../../src/spec/format-schema.ts';
 import { STANDARD_OPERATIONS, type EndpointResponse, type RequestShape, type ResponseBody } from '../../src/spec/model.ts';
 import { PARTS, type PartName } from '../../src/spec/parts.ts';
@@ -131,9 +131,49 @@ They are used by \`authentication.public\` and \`authentication.require\` (an ex
 look alike but name what happened to a record: \`book.created\`, \`book.updated\`,
 \`book.deleted\`, or a transition, \`loan.approve\`.`;
 
+const PAGE_SHAPES = `${anchor('page-shapes')}
+### Page shapes
+
+svcspec's own page is \`{"items": [...], "next": <position> | null}\` (the offset style adds
+\`"offset"\`), with \`Link: <…>; rel="next"\` (RFC 8288) when a page follows. A service svcspec did
+not design states its own:
+
+| The service | \`limits.pagination\` |
+|---|---|
+| numbered pages, \`?page=2&per_page=25\` | \`style: page, params: {position: page, size: per_page}\` |
+| a bare array, the next page only in \`Link\` (GitHub) | \`body: array\` |
+| records under \`data\`, the total under \`total\` | \`body: {items: data, next: next, total: total}\` |
+| every record as a bare array unless a page is asked for (json-server) | \`unpaged: all\` |
+| any page size a client asks for | \`maxSize: none\` |
+| \`?_sort=-views\` | \`params: {sort: _sort}\` |
+
+The reference service answers in the declared shape, export describes it, and the tester
+reads pages by it (src/spec/conventions/pagination.ts is the one definition). Decisions: a body
+without a \`next\` member is walked by its \`Link\` header; \`total\` counts every record the
+caller may see under the same filters; with \`unpaged: all\` the tester asks for pages by their
+first position (0 or 1) so that it reads a page, not the whole list.`;
+
+const FOREIGN = `${anchor('describing-an-existing-service')}
+## Describing a service svcspec did not design
+
+The format's defaults are svcspec's conventions; each can be stated otherwise, so that an
+existing service is described as it is (examples/json-server.yaml describes json-server):
+
+| What the service does | How the spec says it |
+|---|---|
+| answers an undeclared method 404, not 405 | \`errors.catalog.not-found: {status: 404, for: [not-found, method-not-allowed]}\` (no \`Allow\` then: it goes with 405 only) |
+| error bodies of one member, \`{"error": "Not Found"}\` | \`errors.shape: {mediaType: application/json, members: {title: error}}\` (a shape names only the members it has; without \`code\` the tester judges errors by status and shape) |
+| keeps members a record does not declare | \`resources.<r>.unknownFields: keep\` |
+| ignores an id (or other member it sets) sent by a client | \`resources.<r>.readOnlyFields: ignore\` |
+| chooses opaque text ids (\`a7Kurl72mD0\`, \`cus_…\`) | \`id: {field: id, assigned: service}\` |
+| has no rate limit, no time-out | \`limits.rate: {none: reason}\`, \`limits.timeouts: {none: reason}\` (statements: the part can be complete, and the reference applies none) |
+| pages its own way | [page shapes](#page-shapes) |`;
+
 /** Hand-written sections that follow the generated tables of a part. */
 const AFTER_PART: Partial<Record<PartName, string>> = {
   endpoints: `${endpointConventions()}\n\n${ENDPOINT_IDS}`,
+  limits: PAGE_SHAPES,
+  versioning: FOREIGN,
 };
 
 function renderSection(section: SchemaSection): string {

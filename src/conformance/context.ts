@@ -3,7 +3,7 @@
  * the version to speak, the inputs' seed, and the recorder of results. Judged by the spec
  * alone: nothing here reads the reference service's code.
  */
-import { problemShape } from '../load/normalize/errors.ts';
+import { errorShape } from '../spec/conventions/errors.ts';
 import type { Endpoint, ErrorShape, Field, Location, Resource, Spec } from '../spec/model.ts';
 import type { PartName } from '../spec/parts.ts';
 import { resolveSituations, type ResolvedSituation, type Situation } from '../spec/http-errors.ts';
@@ -111,7 +111,7 @@ export class TestContext {
     this.principals = options.principals;
     this.draw = new Draw(options.seed);
     this.include = new Set(options.include ?? []);
-    this.errorShape = options.spec.errors.shape ?? problemShape('/errors/shape');
+    this.errorShape = errorShape(options.spec);
     this.resolve = resolveSituations(options.spec);
     this.version = workingVersion(options.spec);
     this.events = options.events ?? {};

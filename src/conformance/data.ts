@@ -115,6 +115,14 @@ export class DataFactory {
     return made;
   }
 
+  /** Records a record the service created in a check's own request, so the clean-up deletes it too. */
+  track(resource: Resource, ex: Exchange, as?: Principal): void {
+    const body = ex.response.json;
+    const id = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[this.idField(resource)] : undefined;
+    if (ex.response.status >= 300 || (typeof id !== 'string' && typeof id !== 'number')) return;
+    this.#made.push({ resource, id: String(id), sent: {}, body: body as Record<string, unknown>, exchange: ex, ...(as ? { as } : {}) });
+  }
+
   /** The path of an item endpoint for a record. */
   itemPath(endpoint: Endpoint, id: string): string {
     const names = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);

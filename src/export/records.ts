@@ -5,7 +5,7 @@
  * both over src/serve/validation.ts.
  */
 import type { Endpoint, Field, Resource, StateMachine } from '../spec/model.ts';
-import { idOf } from '../serve/representation.ts';
+import { idOf } from '../spec/conventions/ids.ts';
 import { fieldSchema, idSchema, members, type Direction, type JsonSchema, type SchemaContext } from './schema.ts';
 
 /** A record as the service shows it (a read, a list item, a resource payload of an event). */
@@ -97,7 +97,14 @@ export function requestBodyOf(endpoint: Endpoint, resource: Resource, machine: S
     if (!m.properties[rule.field]) m.properties = { [rule.field]: { type: rule.type, ...(rule.type === 'string' ? { minLength: 1 } : {}) }, ...m.properties };
     if (!m.required.includes(rule.field)) m.required.unshift(rule.field);
   }
-  return { schema: objectSchema(m.properties, m.required), required: true, mergePatch: op === 'update' };
+  if (resource.readOnlyFields === 'ignore') {
+    // src/serve/validation.ts: what the service sets itself is dropped from a request, not refused.
+    for (const f of resource.fields) {
+      if (m.properties[f.name] || !(f.readOnly || refused.has(f.name))) continue;
+      m.properties[f.name] = { ...fieldSchema({ ...f, readOnly: false }, 'patch', c), readOnly: true, description: `Set by the service; ignored when sent.` };
+    }
+  }
+  return { schema: objectSchema(m.properties, m.required, resource.unknownFields === 'keep'), required: true, mergePatch: op === 'update' };
 }
 
 /** A body of only the named fields (an endpoint that names them may take a readOnly one). */
@@ -121,6 +128,7 @@ function named(
   return { schema: objectSchema(properties, required), required: required.length > 0, mergePatch };
 }
 
-function objectSchema(properties: Record<string, JsonSchema>, required: readonly string[]): JsonSchema {
-  return { type: 'object', properties, ...(required.length ? { required: [...required] } : {}), additionalProperties: false };
+function objectSchema(properties: Record<string, JsonSchema>, required: readonly string[], open = false): JsonSchema {
+  // `unknownFields: keep`: an open record takes members its fields do not declare.
+  return { type: 'object', properties, ...(required.length ? { required: [...required] } : {}), ...(open ? {} : { additionalProperties: false }) };
 }

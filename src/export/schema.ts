@@ -21,7 +21,7 @@
  * service (check reports it), so it is left out here too.
  */
 import type { Field, Limits, Resource, Shape, Spec } from '../spec/model.ts';
-import { idOf } from '../serve/representation.ts';
+import { idOf } from '../spec/conventions/ids.ts';
 import { validPattern } from '../spec/pattern.ts';
 
 export type JsonSchema = Record<string, unknown>;

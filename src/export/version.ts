@@ -4,11 +4,11 @@
  * so an export describes one version: the one asked for, else `versioning.default`, else
  * the only one, else the newest that is served (reported: export-version-chosen). Fields
  * and events are cut to that version exactly as the service serves it
- * (src/serve/versioning/views.ts); what belongs only to other versions is reported.
+ * (src/spec/conventions/versions.ts); what belongs only to other versions is reported.
  */
 import type { Diagnostic } from '../spec/diagnostics.ts';
 import type { EventDef, Field, Resource, Spec, Version } from '../spec/model.ts';
-import { inVersion, resourceAt, versionOrder } from '../serve/versioning/views.ts';
+import { inVersion, resourceAt, versionOrder } from '../spec/conventions/versions.ts';
 import { EXPORT_CODES, finding } from './codes.ts';
 
 export interface ExportVersion {

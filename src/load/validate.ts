@@ -92,6 +92,21 @@ function describeBranch(branch: Schema, root: Schema): string {
 }
 
 /**
+ * Among alternatives that are all maps (`rate: { none: … }` or `rate: { limit, … }`), the
+ * ones that know some key of the value; where none does, the one with the most keys (so a
+ * misspelled key is reported as unknown in the branch the author most likely meant).
+ */
+function byKeys(branches: Schema[], fitting: number[], value: unknown, root: Schema): number[] {
+  if (fitting.length < 2 || value === null || typeof value !== 'object' || Array.isArray(value)) return fitting;
+  const keysOf = (i: number) => Object.keys((resolveRef(branches[i], root).properties as Schema | undefined) ?? {});
+  if (fitting.some((i) => resolveRef(branches[i], root).type !== 'object')) return fitting;
+  const given = Object.keys(value);
+  const knowing = fitting.filter((i) => given.some((k) => keysOf(i).includes(k)));
+  if (knowing.length) return knowing;
+  return [fitting.reduce((a, b) => (keysOf(b).length > keysOf(a).length ? b : a))];
+}
+
+/**
  * Drops the `anyOf` wrappers, the `if` wrappers and the errors of alternatives whose kind
  * does not fit the value. Where no alternative fits, one `type` error names them all.
  */
@@ -103,7 +118,7 @@ function resolveAlternatives(errors: ErrorObject[], root: Schema): ErrorObject[]
     if (error.keyword !== 'anyOf') continue;
     drop.add(error);
     const branches = error.schema as Schema[];
-    const fitting = branches.map((b, i) => (fits(b, error.data, root) ? i : -1)).filter((i) => i >= 0);
+    const fitting = byKeys(branches, branches.map((b, i) => (fits(b, error.data, root) ? i : -1)).filter((i) => i >= 0), error.data, root);
     const sameLevel = errors.filter((e) => e !== error && e.instancePath === error.instancePath && e.schemaPath.startsWith(`${error.schemaPath}/`));
     if (fitting.length === 0) {
       for (const e of sameLevel) drop.add(e);

@@ -6,7 +6,8 @@ import type { ErrorShape, Resource, Spec, StateMachine } from '../spec/model.ts'
 import type { Situation } from '../spec/http-errors.ts';
 import type { Store } from '../store/store.ts';
 import { resolveSituations } from '../spec/http-errors.ts';
-import { errorShape, type ResolvedError } from './errors.ts';
+import type { ResolvedError } from './errors.ts';
+import { errorShape } from '../spec/conventions/errors.ts';
 import type { EventEmitting } from './events/emit.ts';
 
 export interface ServeContext {

@@ -4,9 +4,8 @@
  * the spec's catalog decides the code, status and title (a code named after the situation,
  * or `for: <situation>`), else the documented default. RFC 9457 problem details by default.
  */
-import type { ErrorShape, Spec } from '../spec/model.ts';
+import type { ErrorShape } from '../spec/model.ts';
 import type { ResolvedSituation, Situation } from '../spec/http-errors.ts';
-import { problemShape } from '../load/normalize/errors.ts';
 
 export interface FieldViolation {
   /** JSON pointer into the request body (or `/query/<name>` for a query parameter). */
@@ -43,10 +42,6 @@ export interface RenderedError {
   readonly body: Record<string, unknown>;
 }
 
-export function errorShape(spec: Spec): ErrorShape {
-  return spec.errors.shape ?? problemShape('/errors/shape');
-}
-
 /**
  * The body of an error in the declared shape. `instance` is the request target; an error of
  * the HTTP layer answered before the target could be read has none, and leaves it out
@@ -57,11 +52,11 @@ export function renderError(shape: ErrorShape, resolved: ResolvedError, error: H
   const body: Record<string, unknown> = {};
   // RFC 9457 §3.1.1: `type` is a URI identifying the problem type; ours names the catalog code.
   if (shape.kind === 'problem' && m.type) body[m.type] = `urn:svcspec:problem:${resolved.code}`;
-  body[m.title] = resolved.title;
+  if (m.title) body[m.title] = resolved.title;
   if (m.status) body[m.status] = resolved.status;
   if (m.detail && error.options.detail) body[m.detail] = error.options.detail;
   if (shape.kind === 'problem' && m.instance && instance !== undefined) body[m.instance] = instance;
-  body[m.code] = resolved.code;
+  if (m.code) body[m.code] = resolved.code;
   if (m.errors && error.options.errors?.length) body[m.errors] = error.options.errors;
   for (const [k, v] of Object.entries(error.options.extra ?? {})) if (!(k in body)) body[k] = v;
   return { status: resolved.status, contentType: shape.mediaType, headers: { ...error.options.headers }, body };

@@ -12,7 +12,7 @@
  *                    nullable field the literal `null` matches null (so a nullable string
  *                    cannot be matched against the text "null"). An enum field accepts
  *                    only its values.
- *   sort=<keys>      comma-separated field names, each ascending or, with a leading `-`,
+ *   sort=<keys>      (or the name the spec gives) comma-separated field names, each ascending or, with a leading `-`,
  *                    descending (`sort=title,-createdAt`), on the same scalar fields;
  *                    ties, and no sort, fall back to insertion order, ascending.
  *   <size>           the page size parameter (`limits.pagination.params.size`, `limit` by
@@ -26,33 +26,14 @@
  * selector (part 9) and API keys sent in the query (part 5). Those, `sort`, and the size
  * and position parameters take precedence over a field of the same name.
  */
-import type { Limits, Resource, Spec } from '../spec/model.ts';
-import { SAFETY } from '../spec/defaults.ts';
+import type { Resource } from '../spec/model.ts';
+import { isDefaultBody, pageSettings, type PageSettings } from '../spec/conventions/pagination.ts';
 import { closest } from '../spec/diagnostics.ts';
 import type { ScalarValue, SortKey } from '../store/store.ts';
 import type { ServeContext } from './context.ts';
 import { decodeCursor, type CursorPosition } from './cursor.ts';
 import { HttpError, type FieldViolation } from './errors.ts';
-import { idOf } from './representation.ts';
-
-export const SORT_PARAM = 'sort';
-
-/** The spec's pagination without its source pointer (a safety default has none). */
-export type PageSettings = Omit<NonNullable<Limits['pagination']>, 'pointer'>;
-
-/**
- * The spec's pagination, or the documented safety default when the spec is silent
- * (src/spec/defaults.ts): cursor pages of SAFETY.pageSize, default and maximum, clamped,
- * with the format's default parameter names.
- */
-export function pageSettings(spec: Spec): PageSettings {
-  const p = spec.limits.pagination;
-  if (!p) return { style: 'cursor', defaultSize: SAFETY.pageSize, maxSize: SAFETY.pageSize, overMax: 'clamp', sizeParam: 'limit', positionParam: 'cursor' };
-  // A size missing from the spec loads as 0 (check reports it); the safety bound stands in.
-  const maxSize = p.maxSize >= 1 ? p.maxSize : SAFETY.pageSize;
-  const defaultSize = p.defaultSize >= 1 ? Math.min(p.defaultSize, maxSize) : Math.min(SAFETY.pageSize, maxSize);
-  return { style: p.style, defaultSize, maxSize, overMax: p.overMax, sizeParam: p.sizeParam, positionParam: p.positionParam };
-}
+import { idOf } from '../spec/conventions/ids.ts';
 
 type ValueType = 'string' | 'integer' | 'number' | 'boolean';
 
@@ -71,6 +52,8 @@ export interface ListPlan {
   readonly fields: ReadonlyMap<string, QueryField>;
   /** Declared fields that cannot be queried, with the reason. */
   readonly unqueryable: ReadonlyMap<string, string>;
+  /** The page is not the style's own shape (src/serve/page-shapes.ts writes it). */
+  readonly shaped: boolean;
   /** Parameters other parts read from the query; accepted and carried into links. */
   readonly foreign: ReadonlySet<string>;
 }
@@ -98,7 +81,9 @@ export function listPlan(ctx: ServeContext, resource: Resource): ListPlan {
   const select = ctx.spec.versioning.select;
   if (select?.by === 'query') foreign.add(select.name);
   for (const s of ctx.spec.authentication.schemes) if (s.type === 'apiKey' && s.in === 'query') foreign.add(s.param);
-  return { resource, settings: pageSettings(ctx.spec), fields, unqueryable, foreign };
+  const settings = pageSettings(ctx.spec);
+  const shaped = settings.style === 'page' || settings.unpaged === 'all' || !isDefaultBody(settings);
+  return { resource, settings, shaped, fields, unqueryable, foreign };
 }
 
 /** A ref holds the id of its resource, typed as the API types that id (an integer for sequence ids). */
@@ -144,11 +129,12 @@ export function parseListQuery(rawQuery: string, plan: ListPlan): ListRequest {
     if (repeated.has(name)) continue;
     if (name === settings.sizeParam) {
       const n = /^[0-9]+$/.test(value) ? Number(value) : NaN;
-      if (!Number.isInteger(n) || n < 1) violations.push({ pointer: at(name), message: `must be a whole number from 1 to ${settings.maxSize}, not '${value}'` });
+      if (!Number.isInteger(n) || n < 1) violations.push({ pointer: at(name), message: `must be a whole number from 1${Number.isFinite(settings.maxSize) ? ` to ${settings.maxSize}` : ''}, not '${value}'` });
       else if (n > settings.maxSize && settings.overMax === 'reject') violations.push({ pointer: at(name), message: `must be at most ${settings.maxSize}, the largest page size, not ${value}` });
-      else size = Math.min(n, settings.maxSize);
+      // With no maximum stated, a size past what a count can hold is the most there can be.
+      else size = Math.min(n, settings.maxSize, Number.MAX_SAFE_INTEGER - 1);
     } else if (name === settings.positionParam) rawPosition = value;
-    else if (name === SORT_PARAM) sort = readSort(value, plan, violations);
+    else if (name === settings.sortParam) sort = readSort(value, plan, violations);
     else if (plan.foreign.has(name)) continue;
     else if (plan.fields.has(name)) {
       const read = readValue(value, plan.fields.get(name) as QueryField);
@@ -158,15 +144,20 @@ export function parseListQuery(rawQuery: string, plan: ListPlan): ListRequest {
     else unknown.push(name);
   }
   for (const name of unknown) {
-    const known = [...plan.fields.keys(), SORT_PARAM, settings.sizeParam, settings.positionParam];
+    const known = [...plan.fields.keys(), settings.sortParam, settings.sizeParam, settings.positionParam];
     const near = closest(name, known);
     violations.push({ pointer: at(name), message: `is not a query parameter of this list${near ? ` (did you mean '${near}'?)` : ''}` });
   }
   let after: CursorPosition | undefined;
   let offset: number | undefined;
   // A cursor is read against the sort; with the sort refused, there is nothing to read it against.
-  if (rawPosition !== undefined && !violations.some((v) => v.pointer === at(SORT_PARAM))) {
-    if (settings.style === 'offset') {
+  if (rawPosition !== undefined && !violations.some((v) => v.pointer === at(settings.sortParam))) {
+    if (settings.style === 'page') {
+      const n = /^[0-9]+$/.test(rawPosition) ? Number(rawPosition) : NaN;
+      // Page numbers start at 1; page n holds the records after the first (n - 1) pages.
+      if (Number.isSafeInteger(n) && n >= 1) offset = (n - 1) * size;
+      else violations.push({ pointer: at(settings.positionParam), message: `must be a page number from 1, not '${rawPosition}'` });
+    } else if (settings.style === 'offset') {
       const n = /^[0-9]+$/.test(rawPosition) ? Number(rawPosition) : NaN;
       if (Number.isSafeInteger(n)) offset = n;
       else violations.push({ pointer: at(settings.positionParam), message: `must be a whole number from 0, not '${rawPosition}'` });
@@ -218,7 +209,7 @@ function readSort(value: string, plan: ListPlan, violations: FieldViolation[]): 
       problems.push(`'${field}' is not a field of ${plan.resource.name}${near ? ` (did you mean '${near}'?)` : ''}`);
     } else keys.push({ field, direction: desc ? 'desc' : 'asc' });
   }
-  if (problems.length) violations.push({ pointer: at(SORT_PARAM), message: problems.join('; ') });
+  if (problems.length) violations.push({ pointer: at(plan.settings.sortParam), message: problems.join('; ') });
   return keys;
 }
 

@@ -31,8 +31,12 @@ export function routeEveryMethod(app: FastifyInstance): RouteMethods {
   return byUrl;
 }
 
-/** 405 and OPTIONS for every path registered so far. Call after every route is registered. */
-export function answerOtherMethods(app: FastifyInstance, byUrl: RouteMethods): void {
+/**
+ * 405 and OPTIONS for every path registered so far. Call after every route is registered.
+ * A spec may answer an undeclared method as another situation (`for: [not-found,
+ * method-not-allowed]`): `sendsAllow` false then, as Allow goes with 405 only (RFC 9110 §15.5.6).
+ */
+export function answerOtherMethods(app: FastifyInstance, byUrl: RouteMethods, sendsAllow = true): void {
   // Registering routes below fires the onRoute hook; work from a copy.
   for (const [url, served] of [...byUrl].map(([u, m]) => [u, new Set(m)] as const)) {
     if (served.has('GET')) served.add('HEAD');
@@ -44,6 +48,7 @@ export function answerOtherMethods(app: FastifyInstance, byUrl: RouteMethods): v
       method: others,
       url,
       onRequest: async (request) => {
+        if (!sendsAllow) throw new HttpError('method-not-allowed', { detail: `There is no ${request.method} ${request.url.split('?')[0]}.` });
         throw new HttpError('method-not-allowed', { detail: `${request.method} is not allowed here; allowed: ${allow}.`, headers: { allow } });
       },
       handler: async () => undefined,

@@ -25,6 +25,7 @@ import { encodeCursor } from './cursor.ts';
 import { HttpError } from './errors.ts';
 import { answered } from './limits/timeout.ts';
 import { listPlan, parseListQuery, type ListPlan, type ListRequest } from './list-query.ts';
+import { shapedPage } from './page-shapes.ts';
 import { JSON_TYPE, JsonText, presentJsonList, type Outcome } from './representation.ts';
 
 export interface CursorPage {
@@ -57,6 +58,7 @@ export async function listPage(ctx: ServeContext, plan: ListPlan, request: Fasti
   const mark = url.indexOf('?');
   const path = mark < 0 ? url : url.slice(0, mark);
   const q = parseListQuery(mark < 0 ? '' : url.slice(mark + 1), plan);
+  if (plan.shaped) return shapedPage(ctx, plan, request, q, path, status);
   // Object-level authorization: for an owned resource a client only ever pages its own records.
   // One shape of query object for every page (absent members undefined): the hot path.
   const query: ListQuery = { filter: q.filter, sort: q.sort, limit: q.size, owner: ownerOf(resource, request), after: q.after, offset: q.offset };
@@ -76,7 +78,7 @@ export async function listPage(ctx: ServeContext, plan: ListPlan, request: Fasti
   return { status, headers, body: new JsonText(`{"items":[${items}],"next":${next === null ? 'null' : JSON.stringify(next)}}`) };
 }
 
-function nextCursor(resource: Resource, q: ListRequest, result: ListResult): string | null {
+export function nextCursor(resource: Resource, q: ListRequest, result: ListResult): string | null {
   const last = result.records.at(-1);
   if (!result.hasMore || !last) return null;
   const values = q.sort.map((k) => (last.data[k.field] ?? null) as ScalarValue);

@@ -9,11 +9,12 @@
  *   Outcome                     a response as data (status, headers, body), so it can be replayed
  *
  * A resource may be one version's view of the spec's resource (part 9, declareView; built by
- * src/serve/versioning/views.ts): it declares only the fields of its version. The stored
+ * src/spec/conventions/versions.ts): it declares only the fields of its version. The stored
  * record holds the fields of every version; present() shows only the view's, replace keeps
  * the others (keepUnseen), and a path-selected version puts its prefix before Locations.
  */
-import type { Field, IdAssignment, Resource, Shape } from '../spec/model.ts';
+import type { Field, Resource, Shape } from '../spec/model.ts';
+import { apiId, idOf, type IdRule } from '../spec/conventions/ids.ts';
 import type { StoredRecord } from '../store/store.ts';
 
 /** A response as data: handlers return it, the idempotency layer stores and replays it. */
@@ -42,34 +43,6 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 /** The text of a JSON body: JsonText as it is, any other value serialized. */
 export function jsonOf(body: unknown): string {
   return body instanceof JsonText ? body.text : JSON.stringify(body);
-}
-
-export interface IdRule {
-  readonly field: string;
-  readonly assigned: IdAssignment;
-  /** How the API types the id: sequence ids are integers, uuids text, client ids as their field says. */
-  readonly type: 'string' | 'integer';
-}
-
-/**
- * The id field and its assignment. A resource without `id` (check warns: resource-id-missing)
- * is still served: its records are addressed by a service-assigned UUID in a field named
- * `id`, the path convention `/{plural}/{id}` of docs/format.md.
- */
-export function idOf(resource: Resource): IdRule {
-  const field = resource.id?.field ?? 'id';
-  const assigned = resource.id?.assigned ?? 'uuid';
-  if (assigned === 'sequence') return { field, assigned, type: 'integer' };
-  if (assigned === 'uuid') return { field, assigned, type: 'string' };
-  const declared = resource.fields.find((f) => f.name === field);
-  return { field, assigned, type: declared?.type === 'integer' ? 'integer' : 'string' };
-}
-
-/** The id as the API shows it. Stored ids are text; integer ids are shown as numbers. */
-export function apiId(rule: IdRule, stored: string): string | number {
-  if (rule.type !== 'integer') return stored;
-  const n = Number(stored);
-  return Number.isSafeInteger(n) ? n : stored;
 }
 
 /**

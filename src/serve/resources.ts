@@ -31,7 +31,8 @@ import { changeRecord, type ChangeOptions, ifMatchOf, ifNoneMatchHits, ifNoneMat
 import { ownerOf } from './auth/ownership.ts';
 import type { ServeContext } from './context.ts';
 import { idempotent, sendOutcome } from './idempotency.ts';
-import { etagOf, idOf, isObject, JsonText, keepUnseen, present, presentJson, recordOutcome, type IdRule, type Outcome } from './representation.ts';
+import { etagOf, isObject, JsonText, keepUnseen, present, presentJson, recordOutcome, type Outcome } from './representation.ts';
+import { idOf, idParamOf, type IdRule } from '../spec/conventions/ids.ts';
 import { validateBody, validationFailed, validatorsFor, type BodyValidator, type ResourceValidators } from './validation.ts';
 
 interface Operation {
@@ -108,12 +109,6 @@ function makersOf(ctx: ServeContext, resource: string): Operation['events'] {
   return { ...(created ? { created } : {}), ...(updated ? { updated } : {}), ...(deleted ? { deleted } : {}) };
 }
 
-/** The path parameter that holds the id: `{id}` by the convention, else the last one. */
-export function idParamOf(path: string): string {
-  const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-  return names.includes('id') ? 'id' : (names.at(-1) ?? 'id');
-}
-
 function pathId(op: Operation, request: FastifyRequest): string {
   return String((request.params as Record<string, string>)[op.idParam] ?? '');
 }
@@ -138,7 +133,8 @@ async function create(op: Operation, request: FastifyRequest): Promise<Outcome> 
   // The body was parsed for this request alone: it is ours to shape, no copy needed.
   const data = withDefaults(op.validators.declared, body);
   let storeId: string | undefined;
-  if (id.assigned === 'uuid') storeId = randomUUID();
+  // An opaque service id (`service`) is a UUID here too: any text satisfies the spec.
+  if (id.assigned === 'uuid' || id.assigned === 'service') storeId = randomUUID();
   else if (id.assigned === 'client') storeId = String(body[id.field]);
   delete data[id.field];
   if (machine) data[machine.field] = machine.initial;

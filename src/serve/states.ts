@@ -32,7 +32,7 @@ import { changeRecord, ifMatchOf } from './concurrency.ts';
 import type { ServeContext } from './context.ts';
 import { HttpError } from './errors.ts';
 import { idempotent } from './idempotency.ts';
-import { idParamOf } from './resources.ts';
+import { idParamOf } from '../spec/conventions/ids.ts';
 import { etagOf, isObject, recordOutcome, type Outcome } from './representation.ts';
 import { validateBody, validatorsFor, validationFailed, type BodyValidator } from './validation.ts';
 

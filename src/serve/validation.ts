@@ -28,8 +28,9 @@ import type { Field, Resource, Shape, Spec } from '../spec/model.ts';
 import type { Store } from '../store/store.ts';
 import type { ServeContext } from './context.ts';
 import { HttpError, type FieldViolation } from './errors.ts';
-import { idOf, isObject, unseenDropped, viewOf } from './representation.ts';
-import { outsideVersion, resourceAt } from './versioning/views.ts';
+import { isObject, unseenDropped, viewOf } from './representation.ts';
+import { idOf } from '../spec/conventions/ids.ts';
+import { outsideVersion, resourceAt } from '../spec/conventions/versions.ts';
 import { notAnObject, violationsDetail, violationsOf } from './violations.ts';
 import { child } from '../spec/pointer.ts';
 import { validPattern } from '../spec/pattern.ts';
@@ -124,12 +125,14 @@ export function compileValidators(spec: Spec, ajv: Ajv, resource: Resource, opti
 
   const shapeOf = (s: Shape, mode: Mode): Schema => shapeSchema(s, mode, { spec, limits, ajv });
   const hasRefs = declared.some(holdsRef);
-  const compile = (schema: Schema, optionalBody = false): BodyValidator => {
+  const compile = (schema: Schema, optionalBody = false, drop?: ReadonlySet<string>): BodyValidator => {
     const validate: ValidateFunction = ajv.compile(schema);
     return {
       optionalBody,
       check(body) {
         if (!isObject(body)) return optionalBody && body === undefined ? [] : [notAnObject(body, `a ${label}`)];
+        // `readOnlyFields: ignore`: what the service sets itself is dropped, not refused (the body is this request's own).
+        if (drop) for (const name of drop) delete body[name];
         return validate(body) ? [] : violationsOf(validate.errors ?? []);
       },
       refs: hasRefs ? (body) => refsIn(spec, declared, body) : () => [],
@@ -159,13 +162,22 @@ export function compileValidators(spec: Spec, ajv: Ajv, resource: Resource, opti
       properties[id.field] = { type: id.type, ...(id.type === 'string' ? { minLength: 1 } : {}) };
       required.push(id.field);
     }
-    return { type: 'object', 'x-label': label, properties, required, additionalProperties: false };
+    // `unknownFields: keep`: an open record, members the fields do not declare stored as sent.
+    return { type: 'object', 'x-label': label, properties, required, additionalProperties: resource.unknownFields === 'keep' };
+  };
+
+  /** With `readOnlyFields: ignore`, the members a request's schema would refuse as the service's own. */
+  const ignored = (refused: Map<string, string>, allowId: boolean): ReadonlySet<string> | undefined => {
+    if (resource.readOnlyFields !== 'ignore') return undefined;
+    const names = new Set(refused.keys());
+    for (const f of declared) if (f.readOnly && !(allowId && f.name === id.field)) names.add(f.name);
+    return names;
   };
 
   const clientId = id.assigned === 'client';
-  const create = compile(resourceSchema('full', refusals('create'), clientId));
-  const replace = compile(resourceSchema('full', refusals('other'), false));
-  const update = compile(resourceSchema('partial', refusals('other'), false));
+  const create = compile(resourceSchema('full', refusals('create'), clientId), false, ignored(refusals('create'), clientId));
+  const replace = compile(resourceSchema('full', refusals('other'), false), false, ignored(refusals('other'), false));
+  const update = compile(resourceSchema('partial', refusals('other'), false), false, ignored(refusals('other'), false));
   const whole = ignoringUnseen(compile(resourceSchema('full', refusals('other'), false, true)), resource);
 
   const memo = new Map<string, BodyValidator>();

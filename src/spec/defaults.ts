@@ -46,7 +46,7 @@ export const SAFETY_DEFAULTS: readonly SafetyDefault[] = [
   {
     part: 'limits', key: 'limits.timeouts.request', value: `${formatDuration(SAFETY.requestTimeoutMs)}, answered with ${SAFETY.requestTimeoutStatus}`,
     why: 'A request must not run forever; the spec gives no time-out.',
-    applies: (spec) => spec.limits.timeouts === undefined && spec.endpoints.length > 0,
+    applies: (spec) => spec.limits.timeouts === undefined && !spec.limits.none?.timeouts && spec.endpoints.length > 0,
   },
   {
     part: 'limits', key: 'limits.pagination', value: `cursor pages of at most ${SAFETY.pageSize} records (default and maximum), larger sizes clamped`,
@@ -56,7 +56,7 @@ export const SAFETY_DEFAULTS: readonly SafetyDefault[] = [
   {
     part: 'limits', key: 'limits.rate', value: 'no rate limit is enforced',
     why: 'The spec declares no rate limit, and inventing one would refuse requests the spec allows.',
-    applies: (spec) => spec.limits.rate === undefined && spec.endpoints.length > 0,
+    applies: (spec) => spec.limits.rate === undefined && !spec.limits.none?.rate && spec.endpoints.length > 0,
   },
   {
     part: 'authentication', key: 'authentication.schemes.<oauth2>.tokenTtl', value: formatDuration(SAFETY.tokenTtlMs),

@@ -169,10 +169,12 @@ export const FORMAT_SCHEMA = {
           description: 'Which field is the id and how it is assigned.',
           properties: {
             field: text('The id field (one of `fields`).'),
-            assigned: { enum: ['uuid', 'sequence', 'client'], description: 'uuid: a random UUID from the service; sequence: increasing integers from the service; client: sent by the client on create.' },
+            assigned: { enum: ['uuid', 'sequence', 'client', 'service'], description: 'uuid: a random UUID from the service; sequence: increasing integers from the service; client: sent by the client on create; service: an opaque text the service chooses (json-server\'s random ids, `cus_…`).' },
           },
         },
         owned: { type: 'boolean', description: 'Records belong to the principal that created them: other principals neither see nor change them.' },
+        unknownFields: { enum: ['refuse', 'keep'], description: 'A member a request sends that the fields do not declare: refused (the default), or kept, stored and returned as sent (an open record, as json-server keeps whatever it is given).' },
+        readOnlyFields: { enum: ['refuse', 'ignore'], description: 'A member a request sends that the service sets itself (a readOnly field, a service-assigned id, the state): refused (the default), or dropped and the request served without it (OpenAPI\'s reading of readOnly).' },
         fields: { $ref: '#/definitions/fields', description: 'The fields, keyed by name.' },
       },
     },
@@ -384,8 +386,8 @@ export const FORMAT_SCHEMA = {
                 members: {
                   type: 'object',
                   additionalProperties: false,
-                  required: ['code', 'title'],
-                  description: 'Which member of the body carries each piece.',
+                  minProperties: 1,
+                  description: 'Which member of the body carries each piece; only those named are sent and expected (a body of one member, `{ title: error }`, is a shape too).',
                   properties: {
                     code: text('The member holding the error code.'),
                     title: text('The member holding the short message.'),
@@ -413,8 +415,11 @@ export const FORMAT_SCHEMA = {
               title: text('A short, fixed summary.'),
               when: text('When the service answers with it.'),
               for: {
-                enum: SITUATIONS,
-                description: 'The situation of the runtime this code answers (see docs/http-errors.md). A code named after a situation answers it without saying so.',
+                description: 'The situation of the runtime this code answers, or a list of them (see docs/http-errors.md): `for: [not-found, method-not-allowed]` answers an undeclared method as not found. A code named after a situation answers it without saying so.',
+                anyOf: [
+                  { enum: SITUATIONS, description: 'One situation.' },
+                  { type: 'array', items: { enum: SITUATIONS }, minItems: 1, uniqueItems: true, description: 'Several situations answered with this one code.' },
+                ],
               },
             },
           },
@@ -436,6 +441,10 @@ export const FORMAT_SCHEMA = {
       additionalProperties: false,
       properties: {
         rate: {
+          description: 'The rate limit of every endpoint unless overridden, or `{ none: reason }`: the service has no rate limit.',
+          anyOf: [
+            { ...none, description: 'The service has no rate limit, stated: `rate: { none: "Requests are not limited." }`.' },
+            {
           type: 'object',
           additionalProperties: false,
           required: ['limit', 'window', 'scope'],
@@ -446,6 +455,8 @@ export const FORMAT_SCHEMA = {
             scope: { enum: ['credential', 'address'], description: 'Counted per credential (principal) or per client address.' },
             overrides: { type: 'object', description: 'Per-endpoint limits, keyed by endpoint id.', additionalProperties: { $ref: '#/definitions/rate' } },
           },
+        },
+          ],
         },
         body: {
           type: 'object',
@@ -464,6 +475,10 @@ export const FORMAT_SCHEMA = {
           },
         },
         timeouts: {
+          description: 'How long a request may run, or `{ none: reason }`: the service sets no time-out.',
+          anyOf: [
+            { ...none, description: 'The service sets no time-out, stated: `timeouts: { none: "Requests run to completion." }`.' },
+            {
           type: 'object',
           additionalProperties: false,
           required: ['request', 'status'],
@@ -473,21 +488,52 @@ export const FORMAT_SCHEMA = {
             status: { enum: [503, 504], description: 'The status a timed-out request is answered with.' },
           },
         },
+          ],
+        },
         pagination: {
           type: 'object',
           additionalProperties: false,
           required: ['style', 'defaultSize', 'maxSize', 'overMax'],
           description: 'How list endpoints page their records.',
           properties: {
-            style: { enum: ['cursor', 'offset'], description: 'cursor: opaque position tokens; offset: a record count to skip.' },
+            style: { enum: ['cursor', 'offset', 'page'], description: 'cursor: opaque position tokens; offset: a record count to skip; page: a page number from 1.' },
             defaultSize: positive('Page size when the client gives none.'),
-            maxSize: positive('Largest page size.'),
+            maxSize: {
+              description: 'Largest page size, or `none`: the service serves any size asked for (a statement, as json-server makes).',
+              anyOf: [positive('Largest page size.'), { enum: ['none'], description: 'No largest page size.' }],
+            },
             overMax: { enum: ['clamp', 'reject'], description: 'A larger size asked for is clamped to the maximum, or refused.' },
             params: {
               type: 'object',
               additionalProperties: false,
               description: 'Query parameter names.',
-              properties: { size: text('The page size parameter (default `limit`).'), position: text('The cursor or offset parameter (default `cursor` or `offset`).') },
+              properties: {
+                size: text('The page size parameter (default `limit`).'),
+                position: text('The cursor, offset or page parameter (default `cursor`, `offset` or `page`).'),
+                sort: text('The sort parameter (default `sort`).'),
+              },
+            },
+            body: {
+              description: 'The body of a page: `array` (a bare JSON array; the next page is linked only by `Link: <…>; rel="next"`), or the members of an object. Default: `{ items: items, next: next }` (offset style adds `offset: offset`).',
+              anyOf: [
+                { enum: ['array'], description: 'A bare JSON array of the records.' },
+                {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['items'],
+                  description: 'An object holding the records in one member.',
+                  properties: {
+                    items: text('The member holding the records (`data`, `items`, `results`).'),
+                    next: text('The member holding the next position (cursor, offset or page number), null on the last page.'),
+                    total: text('The member holding the number of records of the whole list (all pages).'),
+                    offset: text('Offset style: the member holding the offset of the first record.'),
+                  },
+                },
+              ],
+            },
+            unpaged: {
+              enum: ['first-page', 'all'],
+              description: 'What a list request without the position parameter gets: the first page (the default), or every record as a bare array (json-server without `_page`).',
             },
           },
         },

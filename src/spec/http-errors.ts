@@ -58,7 +58,7 @@ export interface ResolvedSituation {
  */
 export function resolveSituations(spec: Spec): (situation: Situation) => ResolvedSituation {
   const bySituation = new Map<string, ErrorCode>();
-  for (const e of spec.errors.catalog) if (e.situation && !bySituation.has(e.situation)) bySituation.set(e.situation, e);
+  for (const e of spec.errors.catalog) for (const s of e.situations) if (!bySituation.has(s)) bySituation.set(s, e);
   const resolved = new Map<string, ResolvedSituation>();
   for (const d of HTTP_ERRORS) {
     const declared = bySituation.get(d.situation);

@@ -64,7 +64,8 @@ export interface Purpose {
 export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'ref'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-export const ID_ASSIGNMENTS = ['uuid', 'sequence', 'client'] as const;
+/** uuid: a random UUID; sequence: 1, 2, 3…; client: sent on create; service: an opaque text the service chooses. */
+export const ID_ASSIGNMENTS = ['uuid', 'sequence', 'client', 'service'] as const;
 export type IdAssignment = (typeof ID_ASSIGNMENTS)[number];
 
 /** The value constraints a field (or an array's items) may declare. */
@@ -115,6 +116,10 @@ export interface Resource {
   readonly id?: { readonly field: string; readonly assigned: IdAssignment; readonly pointer: string };
   /** Records belong to the principal that created them (object-level authorization). */
   readonly owned: boolean;
+  /** Members the fields do not declare: refused (the default), or kept as sent (an open record). */
+  readonly unknownFields: 'refuse' | 'keep';
+  /** Members the service sets itself, sent by a client: refused (the default), or dropped. */
+  readonly readOnlyFields: 'refuse' | 'ignore';
   readonly fields: readonly Field[];
   readonly pointer: string;
 }
@@ -286,8 +291,10 @@ export interface Events {
 
 /** Names of the error body's members, keyed by their role. */
 export interface ErrorMembers {
-  readonly code: string;
-  readonly title: string;
+  /** Absent in a custom shape that carries no code (a body of one message, say). */
+  readonly code?: string;
+  /** Absent in a custom shape that carries no short message. */
+  readonly title?: string;
   readonly status?: string;
   readonly detail?: string;
   /** The list of field violations on a validation error. */
@@ -309,8 +316,12 @@ export interface ErrorCode {
   readonly status: number;
   readonly title: string;
   readonly when?: string;
-  /** The runtime situation (src/spec/http-errors.ts) this code answers, stated with `for:` or by its name. */
-  readonly situation?: string;
+  /**
+   * The runtime situations (src/spec/http-errors.ts) this code answers, stated with `for:`
+   * (one or a list) or by its name: `not-found: { status: 404, for: [not-found, method-not-allowed] }`
+   * answers an undeclared method as not found, as services that send no 405 do.
+   */
+  readonly situations: readonly string[];
   readonly pointer: string;
 }
 
@@ -330,19 +341,42 @@ export interface RateLimit {
   readonly pointer: string;
 }
 
+/** The body of a list page: a bare array, or an object with the records in one member. */
+export type PageBody =
+  | { readonly kind: 'array' }
+  | { readonly kind: 'object'; readonly items: string; readonly next?: string; readonly total?: string; readonly offset?: string };
+
+/** A limit stated as absent, with the reason given. */
+export interface NoneStatement {
+  readonly reason: string;
+  readonly pointer: string;
+}
+
 export interface Limits {
   readonly rate?: RateLimit & { readonly overrides: readonly (RateLimit & { readonly endpoint: string })[] };
   readonly body?: { readonly maxBytes: number; readonly pointer: string };
   readonly fields?: { readonly maxStringLength?: number; readonly maxArrayItems?: number; readonly pointer: string };
   readonly timeouts?: { readonly requestMs: number; readonly status: 503 | 504; readonly pointer: string };
+  /**
+   * Limits the spec states the service does not have (`rate: { none: "…" }`): a statement,
+   * not a gap, so such a part can be complete; the runtime then applies no such limit.
+   */
+  readonly none?: { readonly rate?: NoneStatement; readonly timeouts?: NoneStatement };
   readonly pagination?: {
-    readonly style: 'cursor' | 'offset';
+    readonly style: 'cursor' | 'offset' | 'page';
     readonly defaultSize: number;
+    /** Infinity where the spec states `maxSize: none`. */
     readonly maxSize: number;
     readonly overMax: 'clamp' | 'reject';
     readonly sizeParam: string;
-    /** `cursor` for the cursor style, `offset` for the offset style, unless renamed. */
+    /** `cursor`, `offset` or `page` after the style, unless renamed. */
     readonly positionParam: string;
+    /** `sort` unless renamed. */
+    readonly sortParam: string;
+    /** The body of a page (src/spec/conventions/pagination.ts has the default of each style). */
+    readonly body: PageBody;
+    /** A request without the position parameter: the first page, or every record as a bare array. */
+    readonly unpaged: 'first-page' | 'all';
     readonly pointer: string;
   };
 }

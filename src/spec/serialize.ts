@@ -11,7 +11,8 @@
  * turning into a gap.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { CONVENTIONS, conventionalPath } from './conventions.ts';
+import { isDefaultBody, SORT_PARAM } from './conventions/pagination.ts';
+import { CONVENTIONS, conventionalPath } from './conventions/endpoints.ts';
 import type {
   AuthScheme, Endpoint, EndpointResponse, Field, RequestShape, Resource, Shape, Spec, StateMachine,
 } from './model.ts';
@@ -79,6 +80,8 @@ function writeResource(r: Resource): RawDocument {
     description: r.description,
     id: r.id ? { field: r.id.field, assigned: r.id.assigned } : undefined,
     owned: r.owned || undefined,
+    unknownFields: r.unknownFields === 'keep' ? 'keep' : undefined,
+    readOnlyFields: r.readOnlyFields === 'ignore' ? 'ignore' : undefined,
     fields: r.fields.length ? writeFields(r.fields) : undefined,
   });
 }
@@ -260,11 +263,17 @@ function writeEvents(spec: Spec): RawDocument {
 
 // ---- 7. errors --------------------------------------------------------------
 
+/** `for:` as written: nothing when the code is named after its one situation, else the one or the list. */
+function forOf(e: Spec['errors']['catalog'][number]): string | readonly string[] | undefined {
+  if (e.situations.length === 0 || (e.situations.length === 1 && e.situations[0] === e.code)) return undefined;
+  return e.situations.length === 1 ? e.situations[0] : e.situations;
+}
+
 function writeErrors(spec: Spec): RawDocument {
   const { shape, catalog } = spec.errors;
   const doc = compact({
     shape: shape ? (shape.kind === 'problem' ? 'problem' : { mediaType: shape.mediaType, members: compact({ ...shape.members }) }) : undefined,
-    catalog: catalog.length ? mapOf(catalog, (e) => [e.code, compact({ status: e.status, title: e.title, when: e.when })]) : undefined,
+    catalog: catalog.length ? mapOf(catalog, (e) => [e.code, compact({ status: e.status, title: e.title, when: e.when, for: forOf(e) })]) : undefined,
   });
   return stated(doc, { catalog: {} });
 }
@@ -284,22 +293,25 @@ function writeLimits(spec: Spec): RawDocument {
             ? mapOf(rate.overrides, (o) => [o.endpoint, compact({ limit: o.limit, window: formatDuration(o.windowMs), scope: o.scope !== rate.scope ? o.scope : undefined })])
             : undefined,
         })
-      : undefined,
+      : spec.limits.none?.rate ? { none: spec.limits.none.rate.reason } : undefined,
     body: body ? { maxSize: formatSize(body.maxBytes) } : undefined,
     fields: fields ? compact({ maxStringLength: fields.maxStringLength, maxArrayItems: fields.maxArrayItems }) : undefined,
-    timeouts: timeouts ? { request: formatDuration(timeouts.requestMs), status: timeouts.status } : undefined,
+    timeouts: timeouts ? { request: formatDuration(timeouts.requestMs), status: timeouts.status } : spec.limits.none?.timeouts ? { none: spec.limits.none.timeouts.reason } : undefined,
     pagination: pagination
       ? compact({
           style: pagination.style,
           defaultSize: pagination.defaultSize,
-          maxSize: pagination.maxSize,
+          maxSize: Number.isFinite(pagination.maxSize) ? pagination.maxSize : 'none',
           overMax: pagination.overMax,
-          params: pagination.sizeParam !== 'limit' || pagination.positionParam !== pagination.style
+          params: pagination.sizeParam !== 'limit' || pagination.positionParam !== pagination.style || pagination.sortParam !== SORT_PARAM
             ? compact({
                 size: pagination.sizeParam !== 'limit' ? pagination.sizeParam : undefined,
                 position: pagination.positionParam !== pagination.style ? pagination.positionParam : undefined,
+                sort: pagination.sortParam !== SORT_PARAM ? pagination.sortParam : undefined,
               })
             : undefined,
+          body: isDefaultBody(pagination) ? undefined : pagination.body.kind === 'array' ? 'array' : compact({ items: pagination.body.items, next: pagination.body.next, total: pagination.body.total, offset: pagination.body.offset }),
+          unpaged: pagination.unpaged === 'all' ? 'all' : undefined,
         })
       : undefined,
   });

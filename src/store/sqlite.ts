@@ -35,7 +35,7 @@ import { eventAppender, EVENTS_DDL, sqliteEvents } from './sqlite-events.ts';
 import { listSql, ownerIndexName, quoteIdent, RECORD_COLUMNS, tableName, transaction } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
 import type { EventStore, WriteOptions } from './events.ts';
-import { DuplicateIdError, StoreUnavailableError, type ChangeResult, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type RemoveResult, type Store, type StoreHealth, type StoredRecord } from './store.ts';
+import { DuplicateIdError, StoreUnavailableError, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type RemoveResult, type Store, type StoreHealth, type StoredRecord } from './store.ts';
 
 export interface SqliteStoreOptions {
   /** A file (its directory is created), or ':memory:' for a database that lives as long as the store. */
@@ -342,6 +342,15 @@ class SqliteStoreImpl implements SqliteStore {
     const records: StoredRecord[] = new Array(count);
     for (let i = 0; i < count; i++) records[i] = new PageRecord(rows[i]);
     return { records, hasMore: rows.length > query.limit };
+  }
+
+  async count(resource: string, query: CountQuery): Promise<number> {
+    const s = this.#statements(resource);
+    // The list's own conditions, so a total always agrees with the pages it counts.
+    const { sql, args } = listSql(s.table, { ...query, limit: Number.MAX_SAFE_INTEGER - 1 });
+    // List statements return rows as arrays (the page's fast path): the count is the first column.
+    const row = this.#listStatement(`SELECT count(*) FROM (${sql})`).get(...args) as unknown as [number];
+    return Number(row[0]);
   }
 
   async getIdempotent(scope: string, key: string): Promise<IdempotentResponse | undefined> {

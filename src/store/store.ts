@@ -53,6 +53,9 @@ export interface ListQuery {
   readonly limit: number;
 }
 
+/** The conditions of a list query, without its order and page. */
+export type CountQuery = Omit<ListQuery, 'sort' | 'after' | 'offset' | 'limit'>;
+
 export interface ListResult {
   readonly records: readonly StoredRecord[];
   /** Whether records follow the last one returned. */
@@ -97,6 +100,8 @@ export interface Store {
   /** Removes a record if it meets the expectation; its events are made from the record as it was. */
   remove(resource: string, id: string, expect?: Expectation, options?: WriteOptions): Promise<RemoveResult>;
   list(resource: string, query: ListQuery): Promise<ListResult>;
+  /** How many records the query's conditions (filters, owner) select, across all pages: a page body's total. */
+  count(resource: string, query: CountQuery): Promise<number>;
   /** Idempotency-Key records, by a scope (principal, method, path) and the key. */
   getIdempotent(scope: string, key: string): Promise<IdempotentResponse | undefined>;
   /** Stores the first response for a key; false if one was stored meanwhile. */

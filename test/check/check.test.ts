@@ -17,7 +17,8 @@ for (const name of readdirSync(examples).filter((f) => f.endsWith('.yaml') && f 
   test(`examples/${name}: complete, consistent, buildable and testable`, async () => {
     const report = await checkFile(join(examples, name));
     assert.deepEqual(report.diagnostics.map((d) => `${d.code} ${d.message}`), []);
-    assert.deepEqual(report.parts.map((p) => p.status), Array(9).fill('complete'));
+    // Every part complete, or stated as not applying (json-server.yaml: no states, no authentication…).
+    assert.deepEqual(report.parts.filter((p) => p.status !== 'complete' && p.status !== 'none').map((p) => p.name), []);
     assert.equal(report.builder.ok, true);
     assert.equal(report.tester.ok, true);
     assert.equal(exitCodeOf(report), 0);
@@ -88,3 +89,15 @@ function safeExists(path: string): boolean {
     return false;
   }
 }
+
+test('limits: "no rate limit" and "no time-out" are statements: the part can be complete, and no safety default stands in', () => {
+  const spec = 'svcspec: 1\nresources:\n  book: { plural: books, id: { field: id, assigned: uuid }, fields: { id: { type: string, readOnly: true }, title: string } }\nendpoints:\n  book: [read]\nlimits:\n  body: { maxSize: 64KiB }\n  timeouts: { none: "Requests run to completion." }\n  rate: { none: "Requests are not limited." }\nerrors:\n  shape: problem\n';
+  const report = check(spec);
+  const limits = report.parts.find((p) => p.name === 'limits');
+  assert.equal(limits?.status, 'complete');
+  assert.deepEqual(limits?.missing ?? [], []);
+  assert.deepEqual(report.defaults.map((d) => d.key), []);
+  // Without the statements the same spec's limits are partial, naming what they do not say.
+  const silent = check(spec.replace(/  timeouts: .*\n  rate: .*\n/, ''));
+  assert.deepEqual(silent.parts.find((p) => p.name === 'limits')?.missing, ['rate limits', 'time-outs']);
+});

@@ -11,6 +11,13 @@ table('pagination-default-above-max', [
 table('pagination-params-conflict', [
   { name: 'the size renamed to the cursor', patch: limits({ pagination: { params: { size: 'cursor' } } }), expect: ['pagination-params-conflict /limits/pagination/params'], messages: [/query parameter 'cursor'/] },
   { name: 'the offset renamed to the size', patch: limits({ pagination: { style: 'offset', params: { position: 'limit' } } }), expect: ['pagination-params-conflict /limits/pagination/params'] },
+  { name: 'the sort renamed to the page number', patch: limits({ pagination: { style: 'page', params: { position: '_page', size: '_per_page', sort: '_page' } } }), expect: ['pagination-params-conflict /limits/pagination/params'], messages: [/The page position and the sort parameter are both read from the query parameter '_page'/] },
+  { name: "json-server's names, all distinct", patch: limits({ pagination: { style: 'page', maxSize: 'none', params: { position: '_page', size: '_per_page', sort: '_sort' }, body: { items: 'data', next: 'next', total: 'items' }, unpaged: 'all' } }), expect: [] },
+]);
+
+table('pagination-body-members-conflict', [
+  { name: 'a page body with the total in the records member', patch: limits({ pagination: { body: { items: 'data', total: 'data' } } }), expect: ['pagination-body-members-conflict /limits/pagination/body'], messages: [/its items and its total in the same member 'data'/] },
+  { name: 'a bare array body', patch: limits({ pagination: { body: 'array' } }), expect: [] },
 ]);
 
 table('pagination-without-list', [

@@ -273,3 +273,20 @@ versioning:
   assert.equal((document as Json).components.parameters.ApiVersion.required, true);
   assert.ok(op(document, '/things', 'post').responses['400']);
 });
+
+test('openapi: a spec stating "no time-out" and "no rate limit" exports no 503/504 time-out and no 429, and says so', async () => {
+  const text = (await import('node:fs')).readFileSync(new URL('../../examples/library.yaml', import.meta.url), 'utf8');
+  const limits = text.slice(text.indexOf('\nlimits:'));
+  const stated = text.replace(/\n  rate:\n(    .*\n|      .*\n)*/, '\n  rate: { none: "Requests are not limited." }\n').replace(/\n  timeouts: .*\n(    .*\n)*/, '\n  timeouts: { none: "Requests run to completion." }\n');
+  assert.notEqual(stated, text, 'the example has rate and time-out limits to replace');
+  assert.ok(limits.includes('timeouts'));
+  const spec = mustLoad(stated);
+  assert.equal(spec.limits.none?.rate?.reason, 'Requests are not limited.');
+  assert.equal(spec.limits.none?.timeouts?.reason, 'Requests run to completion.');
+  const { document: doc } = toOpenApi(spec);
+  const approve = op(doc, '/loans/{id}/approve', 'post').responses;
+  assert.ok(!approve['504'] && !approve['503'] && !approve['429'], Object.keys(approve).join(' '));
+  assert.match((doc as Json).info.description, /not rate-limited: Requests are not limited\./);
+  assert.match((doc as Json).info.description, /no time-out: Requests run to completion\./);
+  assert.deepEqual(await openApiErrors(doc), []);
+});

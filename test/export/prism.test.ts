@@ -131,7 +131,7 @@ function show(x: Exchange): string {
   return `${x.endpoint}: ${x.what}: ${x.method} ${x.path} -> ${x.status}${x.violations.length ? `\n    ${x.violations.map((v) => `${v.location.join('.')}: ${v.message}`).join('\n    ')}` : ''}`;
 }
 
-for (const name of ['library', 'helpdesk', 'orders']) {
+for (const name of ['library', 'helpdesk', 'orders', 'json-server']) {
   test(`prism: every endpoint of ${name} through the validation proxy, with no violation of the export`, { timeout: 120_000 }, async (t) => {
     const { spec, auth, prism } = await proxied(t, name, (s) => toOpenApi(s).document);
     const client = new ScriptedClient(spec, prism.url, auth);

@@ -15,7 +15,7 @@
 import type { Endpoint, Field, Resource, Spec, StateMachine, Transition } from '../../src/spec/model.ts';
 import { Draw, REF, valueOf } from '../../src/conformance/generate.ts';
 import { exportVersion } from '../../src/export/version.ts';
-import { pageSettings } from '../../src/serve/list-query.ts';
+import { pageSettings, readPage } from '../../src/spec/conventions/pagination.ts';
 
 export interface Violation {
   readonly location: readonly string[];
@@ -208,15 +208,18 @@ export class ScriptedClient {
     if (!e) return;
     const page = pageSettings(this.#spec);
     await this.send(e, 'a list', e.path);
-    const first = await this.send(e, 'a first page of one', `${e.path}?${page.sizeParam}=1`);
-    const next = (first.body as { next?: unknown } | undefined)?.next;
+    // A page by its first position where a request without one gets every record (`unpaged: all`).
+    const start = page.unpaged === 'all' ? `&${page.positionParam}=${page.style === 'page' ? 1 : 0}` : '';
+    const first = await this.send(e, 'a first page of one', `${e.path}?${page.sizeParam}=1${start}`);
+    const read = readPage(page, first.body, undefined);
+    const next = typeof read === 'string' ? null : read.next;
     if (next !== null && next !== undefined) await this.send(e, 'the next page', `${e.path}?${page.sizeParam}=1&${page.positionParam}=${encodeURIComponent(String(next))}`);
     const machine = this.#machine(r.name);
     if (machine) await this.send(e, 'a list filtered by state', `${e.path}?${machine.field}=${encodeURIComponent(machine.initial)}`);
     // Sort keys, comma-separated (the export: an array, style form, not exploded).
     const idField = r.id?.field ?? 'id';
     const keys = r.fields.filter((f) => f.name !== idField && !f.writeOnly && ['string', 'integer', 'number', 'boolean'].includes(f.type)).slice(0, 2).map((f) => f.name);
-    if (keys.length) await this.send(e, 'a sorted list', `${e.path}?sort=${keys.map((k, i) => (i === 0 ? `-${k}` : k)).join(',')}&${page.sizeParam}=2`);
+    if (keys.length) await this.send(e, 'a sorted list', `${e.path}?${page.sortParam}=${keys.map((k, i) => (i === 0 ? `-${k}` : k)).join(',')}&${page.sizeParam}=2`);
     await this.send(e, 'a list with an unknown query parameter', `${e.path}?no-such-parameter=1`, { expect: 422 });
   }
 

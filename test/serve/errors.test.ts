@@ -15,7 +15,7 @@ function failingReads(store: Store): Store {
   const bound = (f: Function) => f.bind(store);
   return {
     kind: store.kind,
-    migrate: bound(store.migrate), insert: bound(store.insert), update: bound(store.update), remove: bound(store.remove), list: bound(store.list),
+    migrate: bound(store.migrate), insert: bound(store.insert), update: bound(store.update), remove: bound(store.remove), list: bound(store.list), count: bound(store.count),
     getIdempotent: bound(store.getIdempotent), putIdempotent: bound(store.putIdempotent), expireIdempotent: bound(store.expireIdempotent), close: bound(store.close),
     credentials: store.credentials,
     events: store.events,
@@ -75,4 +75,27 @@ test('one structured log line per request', async (t) => {
   assert.deepEqual(lines.map((l) => [l.method, l.url, l.status]), [['POST', '/notes', 201], ['GET', '/notes', 200], ['GET', '/nope', 404]]);
   assert.ok(lines.every((l) => typeof l.ms === 'number' && typeof l.reqId === 'string'));
   assert.equal(log.lines().length, 3, 'exactly one line per request');
+});
+
+test('a spec that answers undeclared methods as not found, in a one-member error body: 404 {"error": …}, no Allow, nothing else', async (t) => {
+  const text = NOTES.replace(/errors:\n  shape: problem\n  catalog:\n/, 'errors:\n  shape: { mediaType: application/json, members: { title: error } }\n  catalog:\n')
+    .replace('    not-found: { status: 404, title: Not found }\n', '    not-found: { status: 404, title: Not Found, for: [not-found, method-not-allowed] }\n')
+    .replace('    method-not-allowed: { status: 405, title: Method not allowed }\n', '');
+  const spec = mustLoad(text);
+  assert.deepEqual(spec.errors.catalog.find((e) => e.code === 'not-found')?.situations, ['not-found', 'method-not-allowed']);
+  const store = await freshStore();
+  const app = await createApp({ spec, store });
+  t.after(async () => { await app.close(); await store.close(); });
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  for (const [method, path] of [['PUT', '/notes'], ['DELETE', '/notes'], ['POST', '/notes/x'], ['GET', '/nowhere']]) {
+    const r = await fetch(`${base}${path}`, { method, ...(method === 'PUT' || method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}) });
+    assert.equal(r.status, 404, `${method} ${path}`);
+    assert.equal(r.headers.get('allow'), null, `${method} ${path}: Allow goes with 405 only`);
+    assert.match(r.headers.get('content-type') ?? '', /^application\/json/);
+    assert.deepEqual(await r.json(), { error: 'Not Found' }, `${method} ${path}`);
+  }
+  // Validation errors keep the one member too: the shape names no code, errors or detail member.
+  const bad = await fetch(`${base}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text": ""}' });
+  assert.equal(bad.status, 422);
+  assert.deepEqual(await bad.json(), { error: 'Validation failed' });
 });

@@ -286,6 +286,7 @@ function slowReads(inner: Store) {
       await wait('list');
       return inner.list(r, q);
     },
+    count: (r, q) => inner.count(r, q),
     getIdempotent: (s, k) => inner.getIdempotent(s, k),
     expireIdempotent: (b) => inner.expireIdempotent(b),
     close: () => inner.close(),
@@ -340,6 +341,26 @@ describe('time-outs', () => {
     assert.deepEqual(complaints(logs()), [], 'answered once, nothing logged as a fault');
     // The service goes on: the next request is served.
     assert.equal((await post(app, '/notes', { title: 'on time', person: Number(person.id) })).statusCode, 201);
+  });
+
+  test('a spec that states "no time-out" gets none: a slow read is answered 200 where a declared 100 ms would be 504, and no ticker runs', async (t) => {
+    for (const [limits, status] of [['{timeouts: {request: 100ms, status: 504}, rate: {none: Not limited.}}', 504], ['{timeouts: {none: Requests run to completion.}, rate: {none: Not limited.}}', 200]] as const) {
+      const slow = slowReads(await freshStore());
+      const { app, store } = await open(t, notes(limits), { store: slow.store });
+      const note = await store.insert('note', { data: { title: 'held' } });
+      const address = await app.listen({ port: 0, host: '127.0.0.1' });
+      const hold = slow.holdNext();
+      const answer = fetch(`${address}/notes/${note.id}`);
+      await hold.started;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      hold.release();
+      const r = await answer;
+      assert.equal(r.status, status, limits);
+      // The time-out machinery is not even installed when the spec states there is none.
+      assert.equal(app.hasRequestDecorator('work'), status === 504);
+      // "No rate limit" stated: no RateLimit fields on any answer.
+      assert.equal(r.headers.get('ratelimit-policy'), null);
+    }
   });
 
   test('over a real socket, an update whose read outruns the time-out leaves the record as it was', async (t) => {

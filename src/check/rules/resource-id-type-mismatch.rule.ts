@@ -16,12 +16,14 @@ const ALLOWED: Readonly<Record<IdAssignment, readonly FieldType[]>> = {
   uuid: ['string'],
   sequence: ['integer'],
   client: ['string', 'integer'],
+  service: ['string'],
 };
 
 const EXPECTED: Readonly<Record<IdAssignment, string>> = {
   uuid: 'text (a UUID)',
   sequence: 'whole numbers',
   client: 'text or whole numbers',
+  service: 'text',
 };
 
 export default defineRule({

@@ -38,11 +38,16 @@ async function checkPagination(ctx: TestContext, data: DataFactory, resource: Re
     for (const m of made) if (!ids.includes(m.id)) throw new Failure(`the walk never returned ${resource.name} '${m.id}'`, pages.at(-1)!.exchange);
     const over = pages.find((pg) => pg.items.length > size);
     if (over) throw new Failure(`a page of size ${size} held ${over.items.length} items`, over.exchange);
+    // A page body that carries the total of the list: the same on every page, and what the walk found.
+    const totals = pages.filter((pg) => pg.total !== undefined);
+    const wrong = totals.find((pg) => pg.total !== items.length);
+    if (wrong) throw new Failure(`a page says the list holds ${wrong.total} records; the walk found ${items.length}`, wrong.exchange);
   });
   await ctx.check('limits', `${resource.name}.default-size`, `${resource.name}: a page without a size holds at most ${p.defaultSize}`, rule, async () => {
     const page = await getPage(ctx, resource, '');
     if (page.items.length > p.defaultSize) throw new Failure(`a page holds ${page.items.length} items; the default size is ${p.defaultSize}`, page.exchange);
   });
+  if (!Number.isFinite(p.maxSize)) return ctx.skip('limits', `${resource.name}.over-max`, `${resource.name}: a size above the maximum`, 'the spec states there is no largest page size');
   await ctx.check('limits', `${resource.name}.over-max`, `${resource.name}: a size above the maximum ${p.maxSize} is ${p.overMax === 'clamp' ? 'clamped' : 'refused'}`, rule, async () => {
     const query = `${encodeURIComponent(p.size)}=${p.maxSize + 1}`;
     if (p.overMax === 'reject') {
@@ -71,7 +76,7 @@ async function checkBodySize(ctx: TestContext): Promise<void> {
 async function checkRateLimit(ctx: TestContext): Promise<void> {
   const rate = ctx.spec.limits.rate;
   const title = 'requests beyond the rate limit get 429 with Retry-After and the RateLimit fields';
-  if (!rate) return ctx.skip('limits', 'rate-limit', title, 'the spec declares no rate limit');
+  if (!rate) return ctx.skip('limits', 'rate-limit', title, ctx.spec.limits.none?.rate ? `the spec states there is no rate limit (${ctx.spec.limits.none.rate.reason})` : 'the spec declares no rate limit');
   if (!ctx.include.has('rate-limits')) return ctx.skip('limits', 'rate-limit', title, 'opt-in: it spends a whole quota; run with --include rate-limits');
   const endpoint = ctx.spec.endpoints.find((e) => e.operation === 'list' && ctx.may(ctx.main, e) && !rate.overrides.some((o) => o.endpoint === e.id));
   await ctx.check('limits', 'rate-limit', title, { pointer: rate.pointer, text: `${rate.limit} requests per ${rate.windowMs} ms per ${rate.scope}` }, async () => {

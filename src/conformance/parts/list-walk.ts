@@ -1,38 +1,57 @@
 /**
- * Walking a resource's list through its pages, as the format's page shape says:
- * `{items, next}` (cursor) or `{items, offset, next}` (offset), `next` sent back as the
- * position parameter. Bounded, so a list that never ends fails instead of hanging.
+ * Walking a resource's list through its pages, as the spec's page shape says (the format's
+ * convention, read by serve and export alike: src/spec/conventions/pagination.ts): the
+ * records in the body's items member (or a bare array), the next position in its `next`
+ * member or, without one, in the `Link: rel="next"` target, sent back as the position
+ * parameter. Bounded, so a list that never ends fails instead of hanging.
  */
+import { pageSettings, readPage, type PageSettings } from '../../spec/conventions/pagination.ts';
 import type { Resource } from '../../spec/model.ts';
 import { Failure, type Principal, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
-import { expectSuccess, isObject } from '../expect.ts';
+import { expectSuccess } from '../expect.ts';
 import type { Exchange } from '../http.ts';
 
 export const MAX_PAGES = 200;
 
-export function pageParams(ctx: TestContext): { size: string; position: string; defaultSize: number; maxSize: number; overMax: 'clamp' | 'reject'; declared: boolean } {
-  const p = ctx.spec.limits.pagination;
-  if (!p) return { size: 'limit', position: 'cursor', defaultSize: 0, maxSize: 0, overMax: 'clamp', declared: false };
-  return { size: p.sizeParam, position: p.positionParam, defaultSize: p.defaultSize, maxSize: p.maxSize, overMax: p.overMax, declared: true };
+/**
+ * The page settings the tester holds a list to: the format's convention (the safety default
+ * when the spec is silent), as serve and export read it.
+ */
+export function pageParams(ctx: TestContext): { size: string; position: string; defaultSize: number; maxSize: number; overMax: 'clamp' | 'reject'; settings: PageSettings } {
+  const p = pageSettings(ctx.spec);
+  return { size: p.sizeParam, position: p.positionParam, defaultSize: p.defaultSize, maxSize: p.maxSize, overMax: p.overMax, settings: p };
 }
 
 export interface Page {
   readonly items: readonly Record<string, unknown>[];
   readonly next: string | number | null;
+  readonly total?: number;
   readonly exchange: Exchange;
 }
 
+/**
+ * One page. Where the spec says a request without a position gets every record as a bare
+ * array (`unpaged: all`), a page is asked for by its first position, so the page's own
+ * shape is what is read.
+ */
 export async function getPage(ctx: TestContext, resource: Resource, query: string, as?: Principal): Promise<Page> {
   const list = ctx.endpoint(resource.name, 'list');
   if (!list) throw new Failure(`${resource.name} has no list endpoint`);
-  const ex = await ctx.call('GET', `${list.path}${query ? `?${query}` : ''}`, { as: as ?? ctx.principalFor(list) ?? null });
+  const settings = pageSettings(ctx.spec);
+  const first = settings.unpaged === 'all' && !new URLSearchParams(query).has(settings.positionParam) ? firstPosition(settings) : undefined;
+  const q = first === undefined ? query : [query, `${encodeURIComponent(settings.positionParam)}=${first}`].filter(Boolean).join('&');
+  const ex = await ctx.call('GET', `${list.path}${q ? `?${q}` : ''}`, { as: as ?? ctx.principalFor(list) ?? null });
   expectSuccess(list, ex);
-  const body = ex.response.json;
-  if (!isObject(body) || !Array.isArray(body.items)) throw new Failure(`the list of ${resource.name} is not a page {items, next}`, ex);
-  const next = body.next;
-  if (next !== null && typeof next !== 'string' && typeof next !== 'number') throw new Failure(`the page's 'next' is ${JSON.stringify(next)}, not a position or null`, ex);
-  return { items: body.items as Record<string, unknown>[], next, exchange: ex };
+  const page = readPage(settings, ex.response.json, ex.response.headers.link);
+  if (typeof page === 'string') throw new Failure(`the list of ${resource.name}: ${page}`, ex);
+  if (!page.items.every((i) => i !== null && typeof i === 'object' && !Array.isArray(i))) throw new Failure(`the list of ${resource.name} holds items that are not records`, ex);
+  return { items: page.items as Record<string, unknown>[], next: page.next, ...(page.total !== undefined ? { total: page.total } : {}), exchange: ex };
+}
+
+/** The position of the first page: 0 for offsets, 1 for page numbers; cursor lists have none to send. */
+function firstPosition(settings: PageSettings): string | undefined {
+  return settings.style === 'offset' ? '0' : settings.style === 'page' ? '1' : undefined;
 }
 
 /** Every item of the list, page by page, with the page each came on. */

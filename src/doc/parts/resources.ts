@@ -19,6 +19,8 @@ function resourceBlocks(r: Resource): Block[] {
     ...facts([
       ['Id', r.id ? [code(r.id.field), `, ${ASSIGNED[r.id.assigned] ?? r.id.assigned}`] : undefined],
       ['Owned', r.owned ? ['yes: a record is seen and changed only by the principal that created it'] : undefined],
+      ['Undeclared members', r.unknownFields === 'keep' ? ['kept: stored and returned as sent (an open record)'] : undefined],
+      ['Members the service sets', r.readOnlyFields === 'ignore' ? ['ignored when a client sends them'] : undefined],
     ]),
     ...table(['Field', 'Type', 'Format', 'Required', 'Constraints', 'Description'], fieldRows(r.fields, '')),
   ];

@@ -1,8 +1,8 @@
 /** What every piece of the OpenAPI export reads: the spec cut to one version, and the components being built. */
 import type { Diagnostic } from '../../spec/diagnostics.ts';
 import type { ErrorShape, Resource, Spec, StateMachine, Version } from '../../spec/model.ts';
-import type { PageSettings } from '../../serve/list-query.ts';
-import type { RatePolicy } from '../../serve/limits/rate.ts';
+import type { PageSettings } from '../../spec/conventions/pagination.ts';
+import type { RatePolicyFields } from '../../spec/conventions/rate.ts';
 import type { JsonSchema, SchemaContext } from '../schema.ts';
 
 export interface Components {
@@ -29,7 +29,7 @@ export interface OpenApiContext {
   readonly someRetired: boolean;
   /** Response header fields of a deprecated version (Deprecation, Sunset, Link), lower-case names. */
   readonly deprecation: Readonly<Record<string, string>>;
-  readonly policies: ReadonlyMap<string, RatePolicy>;
+  readonly policies: ReadonlyMap<string, RatePolicyFields>;
   readonly page: PageSettings;
   readonly pageIsDefault: boolean;
   readonly errorShape: ErrorShape;

@@ -7,7 +7,7 @@
  */
 import type { Endpoint, ErrorShape, Spec } from '../../spec/model.ts';
 import { HTTP_ERRORS, resolveSituations, type Situation } from '../../spec/http-errors.ts';
-import { errorShape } from '../../serve/errors.ts';
+import { errorShape } from '../../spec/conventions/errors.ts';
 import type { JsonSchema } from '../schema.ts';
 
 export const ERROR_SCHEMA = 'Error';
@@ -25,8 +25,10 @@ export function errorSchemas(spec: Spec): { shape: ErrorShape; schemas: Record<s
     properties[m.type] = { type: 'string', format: 'uri', description: 'RFC 9457 §3.1.1: the problem type, `urn:svcspec:problem:<code>`.' };
     required.push(m.type);
   }
-  properties[m.title] = { type: 'string', description: 'The title of the error code, the same for every occurrence.' };
-  required.push(m.title);
+  if (m.title) {
+    properties[m.title] = { type: 'string', description: 'The title of the error code, the same for every occurrence.' };
+    required.push(m.title);
+  }
   if (m.status) {
     properties[m.status] = { type: 'integer', minimum: 400, maximum: 599, description: 'The HTTP status.' };
     required.push(m.status);
@@ -36,8 +38,10 @@ export function errorSchemas(spec: Spec): { shape: ErrorShape; schemas: Record<s
     properties[m.instance] = { type: 'string', format: 'uri-reference', description: 'The request target of this occurrence.' };
     required.push(m.instance);
   }
-  properties[m.code] = { type: 'string', description: 'The error code, from the errors catalog.' };
-  required.push(m.code);
+  if (m.code) {
+    properties[m.code] = { type: 'string', description: 'The error code, from the errors catalog.' };
+    required.push(m.code);
+  }
   if (m.errors) properties[m.errors] = { type: 'array', items: { $ref: `#/components/schemas/${VIOLATION_SCHEMA}` }, description: 'With a validation error: every failing member, with its JSON pointer.' };
   const error: JsonSchema = {
     type: 'object',
@@ -68,6 +72,8 @@ export interface EndpointFacts {
   /** The service checks credentials (authentication given, with schemes). */
   readonly hasSchemes: boolean;
   readonly hasRateLimit: boolean;
+  /** The spec states the service has no time-out. */
+  readonly noTimeout?: boolean;
   /** The version is chosen by a header or query parameter a client may get wrong. */
   readonly versionParam: boolean;
   readonly someRetired: boolean;
@@ -89,7 +95,8 @@ export function situationsOf(endpoint: Endpoint, facts: EndpointFacts): Situatio
   if (op === 'transition') out.push('invalid-transition'); // states.ts
   if (body || op === 'list') out.push('validation-failed'); // validation.ts, list-query.ts
   if (endpoint.method === 'POST' && (op === 'create' || op === 'transition')) out.push('idempotency-key-reused'); // idempotency.ts
-  out.push('internal', 'timeout', 'unavailable'); // app.ts, limits/timeout.ts, http-layer.ts (shutting down), the store (its file lost): every request
+  out.push('internal', 'unavailable'); // app.ts; http-layer.ts (shutting down), the store (its file lost), auth (keys unreachable): every request
+  if (!facts.noTimeout) out.push('timeout'); // limits/timeout.ts: every request, unless the spec states none
   return out;
 }
 
@@ -116,7 +123,7 @@ export function errorCases(spec: Spec, endpoint: Endpoint, facts: EndpointFacts)
 export function errorResponseSchema(shape: ErrorShape, status: number, cases: readonly ErrorCase[]): JsonSchema {
   const m = shape.members;
   const properties: Record<string, JsonSchema> = {};
-  if (cases.length) properties[m.code] = cases.length === 1 ? { const: cases[0].code } : { enum: cases.map((c) => c.code) };
+  if (cases.length && m.code) properties[m.code] = cases.length === 1 ? { const: cases[0].code } : { enum: cases.map((c) => c.code) };
   if (m.status) properties[m.status] = { const: status };
   // Members the service adds to some errors (src/serve/states.ts, src/serve/auth/index.ts).
   if (cases.some((c) => c.situation === 'invalid-transition')) {

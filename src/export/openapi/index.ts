@@ -18,9 +18,9 @@ import type { Diagnostic } from '../../spec/diagnostics.ts';
 import type { AuthScheme, Spec } from '../../spec/model.ts';
 import { PART_BY_NAME, type PartName } from '../../spec/parts.ts';
 import { formatDuration, formatSize } from '../../spec/units.ts';
-import { pageSettings } from '../../serve/list-query.ts';
-import { ratePolicies } from '../../serve/limits/rate.ts';
-import { deprecationHeaders } from '../../serve/versioning/headers.ts';
+import { deprecationHeaders } from '../../spec/conventions/deprecation.ts';
+import { pageSettings } from '../../spec/conventions/pagination.ts';
+import { ratePolicyFields } from '../../spec/conventions/rate.ts';
 import { EXPORT_CODES, finding, type ExportResult } from '../codes.ts';
 import { schemaContext, type JsonSchema } from '../schema.ts';
 import { exportVersion } from '../version.ts';
@@ -55,7 +55,7 @@ export function toOpenApi(spec: Spec, options: ExportOptions = {}): ExportResult
     ...(versionParam ? { versionParam } : {}),
     someRetired: spec.versioning.versions.some((v) => v.status === 'retired'),
     deprecation: version ? deprecationHeaders(version) : {},
-    policies: ratePolicies(spec),
+    policies: ratePolicyFields(spec),
     page: pageSettings(spec),
     pageIsDefault: spec.limits.pagination === undefined,
     errorShape: shape,
@@ -109,6 +109,8 @@ function info(ctx: OpenApiContext): JsonSchema {
   }
   const { limits } = spec;
   if (limits.body) notes.push(`Request bodies may be at most ${formatSize(limits.body.maxBytes)}; larger ones are refused with 413.`);
+  if (limits.none?.rate) notes.push(`Requests are not rate-limited: ${limits.none.rate.reason}`);
+  if (limits.none?.timeouts) notes.push(`Requests have no time-out: ${limits.none.timeouts.reason}`);
   if (limits.timeouts) notes.push(`A request still unanswered after ${formatDuration(limits.timeouts.requestMs)} is answered ${limits.timeouts.status} and its work abandoned.`);
   notes.push('A method a path does not list is answered 405 with `Allow`; OPTIONS lists the methods.');
   out.push(`## Notes\n\n${notes.map((n) => `- ${n}`).join('\n')}`);

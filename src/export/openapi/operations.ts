@@ -6,9 +6,8 @@
  * src/serve that does it is named where it is used.
  */
 import type { Endpoint, Resource, StateMachine } from '../../spec/model.ts';
-import { SORT_PARAM } from '../../serve/list-query.ts';
-import { idOf } from '../../serve/representation.ts';
-import { idParamOf } from '../../serve/resources.ts';
+import { isDefaultBody } from '../../spec/conventions/pagination.ts';
+import { idOf, idParamOf } from '../../spec/conventions/ids.ts';
 import { recordSchema, requestBodyOf, transitionSentence } from '../records.ts';
 import { idSchema, pascal, withNull, type JsonSchema } from '../schema.ts';
 import { schemaRef, type OpenApiContext } from './context.ts';
@@ -106,26 +105,30 @@ function listParameters(ctx: OpenApiContext, r: Resource, machine: StateMachine 
   const p = ctx.page;
   const note = ctx.pageIsDefault ? ' (a safety default: the spec gives no pagination)' : '';
   const size: JsonSchema = { type: 'integer', minimum: 1, default: p.defaultSize };
-  if (p.overMax === 'reject') size.maximum = p.maxSize;
+  const bounded = Number.isFinite(p.maxSize);
+  if (p.overMax === 'reject' && bounded) size.maximum = p.maxSize;
+  const unpaged = p.unpaged === 'all' ? ` Without \`${p.positionParam}\`, every record comes as a bare array.` : '';
   const out: JsonSchema[] = [
     {
       name: p.sizeParam, in: 'query', required: false, schema: size,
-      description: `Records per page: ${p.defaultSize} unless given, at most ${p.maxSize}${p.overMax === 'clamp' ? `; a larger size is clamped to ${p.maxSize}` : '; a larger size is refused'}${note}.`,
+      description: `Records per page: ${p.defaultSize} unless given, ${bounded ? `at most ${p.maxSize}${p.overMax === 'clamp' ? `; a larger size is clamped to ${p.maxSize}` : '; a larger size is refused'}` : 'any size asked for (no maximum)'}${note}.`,
     },
     p.style === 'offset'
-      ? { name: p.positionParam, in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 }, description: 'How many records to skip: the `next` of the previous page.' }
-      : { name: p.positionParam, in: 'query', required: false, schema: { type: 'string' }, description: 'The opaque `next` of the previous page; it is read against the same sort.' },
+      ? { name: p.positionParam, in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 }, description: `How many records to skip: the \`next\` of the previous page.${unpaged}` }
+      : p.style === 'page'
+        ? { name: p.positionParam, in: 'query', required: false, schema: { type: 'integer', minimum: 1, default: 1 }, description: `The page number, from 1.${unpaged}` }
+        : { name: p.positionParam, in: 'query', required: false, schema: { type: 'string' }, description: `The opaque \`next\` of the previous page; it is read against the same sort.${unpaged}` },
   ];
   const fields = queryFields(ctx, r, machine);
-  const taken = new Set<string>([p.sizeParam, p.positionParam, SORT_PARAM]);
+  const taken = new Set<string>([p.sizeParam, p.positionParam, p.sortParam]);
   if (ctx.versionParam?.in === 'query') taken.add(ctx.versionParam.name);
   for (const s of ctx.spec.authentication.schemes) if (s.type === 'apiKey' && s.in === 'query') taken.add(s.param);
   const sortable = [...fields.keys()].filter((n) => !taken.has(n));
   if (sortable.length) {
     out.push({
-      name: SORT_PARAM, in: 'query', required: false, style: 'form', explode: false,
+      name: p.sortParam, in: 'query', required: false, style: 'form', explode: false,
       schema: { type: 'array', uniqueItems: true, items: { type: 'string', enum: sortable.flatMap((n) => [n, `-${n}`]) } },
-      description: 'Sort keys, comma-separated, each ascending or, with a leading `-`, descending (`sort=a,-b`); ties and no sort keep insertion order.',
+      description: `Sort keys, comma-separated, each ascending or, with a leading \`-\`, descending (\`${p.sortParam}=a,-b\`); ties and no sort keep insertion order.`,
     });
   }
   for (const name of sortable) {
@@ -182,20 +185,21 @@ function responsesOf(ctx: OpenApiContext, e: Endpoint, r: Resource, record: () =
     out[String(resp.status)] = response;
   }
   if (op === 'read') out['304'] = { description: 'Not modified: the ETag in If-None-Match is current.', headers: { ETag: { $ref: '#/components/headers/ETag' }, ...commonHeaders(ctx, e, 304) } };
-  const cases = errorCases(ctx.spec, e, { hasSchemes: ctx.spec.parts.authentication.statement === 'given' && ctx.spec.authentication.schemes.length > 0, hasRateLimit: ctx.policies.has(e.id), versionParam: ctx.versionParam !== undefined, someRetired: ctx.someRetired });
+  const cases = errorCases(ctx.spec, e, { hasSchemes: ctx.spec.parts.authentication.statement === 'given' && ctx.spec.authentication.schemes.length > 0, hasRateLimit: ctx.policies.has(e.id), noTimeout: ctx.spec.limits.none?.timeouts !== undefined, versionParam: ctx.versionParam !== undefined, someRetired: ctx.someRetired });
   for (const status of declaredErrors.keys()) if (!cases.has(status)) cases.set(status, []);
   for (const [status, list] of [...cases].sort(([a], [b]) => a - b)) out[String(status)] = errorResponse(ctx, e, status, list, declaredErrors.get(status));
   return out;
 }
 
 function successText(e: Endpoint, r: Resource, body: string): string {
-  if (body === 'page') return `A page of ${r.plural}: \`items\`, and \`next\` to ask for the following page (null on the last).`;
+  if (body === 'page') return `A page of ${r.plural}.`;
   if (body === 'none') return 'Done; no content.';
   return e.operation === 'create' ? `The new ${r.name}.` : `The ${r.name}${e.operation === 'transition' ? ' in its new state' : ''}.`;
 }
 
 function pageSchema(ctx: OpenApiContext, item: JsonSchema): JsonSchema {
   const items = { type: 'array', items: item };
+  if (!isDefaultBody(ctx.page) || ctx.page.style === 'page' || ctx.page.unpaged === 'all') return shapedPageSchema(ctx, items);
   if (ctx.page.style === 'offset') {
     return {
       type: 'object',
@@ -211,6 +215,31 @@ function pageSchema(ctx: OpenApiContext, item: JsonSchema): JsonSchema {
     properties: { items, next: { type: ['string', 'null'], description: 'The cursor of the following page; null on the last page.' } },
     required: ['items', 'next'],
   };
+}
+
+/** A page in the shape the spec declares (src/serve/page-shapes.ts writes it). */
+function shapedPageSchema(ctx: OpenApiContext, items: JsonSchema): JsonSchema {
+  const p = ctx.page;
+  const all = p.unpaged === 'all' ? { ...items, description: `Every record, without \`${p.positionParam}\`.` } : undefined;
+  if (p.body.kind === 'array') return { ...items, description: 'A page of records, as a bare array; the following page is linked by `Link: <…>; rel="next"`.' };
+  const b = p.body;
+  const properties: Record<string, JsonSchema> = { [b.items]: items };
+  const required = [b.items];
+  const nextType = p.style === 'cursor' ? 'string' : 'integer';
+  if (b.offset !== undefined) {
+    properties[b.offset] = { type: 'integer', minimum: 0, description: 'The offset of the first item.' };
+    required.push(b.offset);
+  }
+  if (b.next !== undefined) {
+    properties[b.next] = { type: [nextType, 'null'], description: `The ${p.style === 'page' ? 'number' : p.style} of the following page; null on the last page.` };
+    required.push(b.next);
+  }
+  if (b.total !== undefined) {
+    properties[b.total] = { type: 'integer', minimum: 0, description: 'How many records the whole list holds, on every page.' };
+    required.push(b.total);
+  }
+  const page: JsonSchema = { type: 'object', properties, required };
+  return all ? { oneOf: [page, all] } : page;
 }
 
 function errorResponse(ctx: OpenApiContext, e: Endpoint, status: number, cases: readonly ErrorCase[], declared: string | undefined): JsonSchema {

@@ -14,7 +14,7 @@
  * - any other operation keeps its operationId (else method and path) as an explicit endpoint,
  *   which the format reads as a transition (reported: check wants it declared).
  */
-import { CONVENTIONS, conventionalPath } from '../../spec/conventions.ts';
+import { CONVENTIONS, conventionalPath } from '../../spec/conventions/endpoints.ts';
 import {
   STANDARD_OPERATIONS, type Endpoint, type HttpMethod, type Operation as OperationName, type Resource, type StandardOperation,
 } from '../../spec/model.ts';
@@ -159,7 +159,7 @@ function placeOrphans(ctx: ImportContext, drafts: Draft[], all: Resource[], byNa
     }
     const name = keyName(segments[0] ?? 'root', 'root');
     if (!byName.has(name)) {
-      const made: Resource = { name, plural: name, owned: false, fields: [], pointer: pointer('resources', name) };
+      const made: Resource = { name, plural: name, owned: false, unknownFields: 'refuse', readOnlyFields: 'refuse', fields: [], pointer: pointer('resources', name) };
       all.push(made);
       byName.set(name, made);
     }

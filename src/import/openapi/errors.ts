@@ -8,7 +8,7 @@
 import type { ErrorMembers, Errors } from '../../spec/model.ts';
 import { child, pointer } from '../../spec/pointer.ts';
 import { defined } from '../../load/normalize/read.ts';
-import { PROBLEM_MEMBERS } from '../../load/normalize/errors.ts';
+import { PROBLEM_MEMBERS } from '../../spec/conventions/errors.ts';
 import { IMPORT_CODES } from '../codes.ts';
 import { componentOf, isObject, jsonContent, report, resolve } from './context.ts';
 import { isErrorResponse, statuses } from './bodies.ts';

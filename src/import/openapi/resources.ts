@@ -118,6 +118,8 @@ export function importResources(ctx: ImportContext, usage: ReadonlyMap<string, R
       plural: name,
       description: typeof node.description === 'string' ? node.description : undefined,
       owned: false,
+      unknownFields: 'refuse',
+      readOnlyFields: 'refuse',
       fields: objectFields(scope, node, at, { target: child(target, 'fields'), resource: name, stack: [component] }),
       pointer: target,
     });

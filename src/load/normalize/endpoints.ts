@@ -1,9 +1,9 @@
 /**
  * Endpoints: the short form (`loan: [create, read, approve]`) and the explicit form
  * (`loan: { approve: { path: ... } }`) normalize into the same explicit list, filled by
- * the format's conventions (src/spec/conventions.ts).
+ * the format's conventions (src/spec/conventions/endpoints.ts).
  */
-import { CONVENTIONS, conventionalPath, isStandard } from '../../spec/conventions.ts';
+import { CONVENTIONS, conventionalPath, isStandard } from '../../spec/conventions/endpoints.ts';
 import {
   HTTP_METHODS,
   type Endpoint, type EndpointResponse, type HttpMethod, type Operation, type RequestShape,

@@ -1,16 +1,8 @@
-import type { ErrorMembers, ErrorShape, Errors } from '../../spec/model.ts';
+import type { ErrorShape, Errors } from '../../spec/model.ts';
+import { problemShape } from '../../spec/conventions/errors.ts';
 import { SITUATIONS } from '../../spec/http-errors.ts';
 import { child } from '../../spec/pointer.ts';
-import { defined, entries, isRecord, num, str } from './read.ts';
-
-/** RFC 9457 problem details, extended with a `code` member naming the catalog entry. */
-export const PROBLEM_MEMBERS: ErrorMembers = {
-  code: 'code', title: 'title', status: 'status', detail: 'detail', errors: 'errors', type: 'type', instance: 'instance',
-};
-
-export function problemShape(pointer: string): ErrorShape {
-  return { kind: 'problem', mediaType: 'application/problem+json', members: PROBLEM_MEMBERS, pointer };
-}
+import { defined, entries, isRecord, num, str, strs } from './read.ts';
 
 export function normalizeErrors(raw: unknown, pointer: string): Errors {
   if (!isRecord(raw)) return { catalog: [] };
@@ -23,7 +15,7 @@ export function normalizeErrors(raw: unknown, pointer: string): Errors {
       kind: 'custom',
       mediaType: str(raw.shape.mediaType) ?? 'application/json',
       members: defined({
-        code: str(m.code) ?? 'code', title: str(m.title) ?? 'title', status: str(m.status), detail: str(m.detail),
+        code: str(m.code), title: str(m.title), status: str(m.status), detail: str(m.detail),
         errors: str(m.errors), type: str(m.type), instance: str(m.instance),
       }),
       pointer: shapePointer,
@@ -33,8 +25,9 @@ export function normalizeErrors(raw: unknown, pointer: string): Errors {
     shape,
     catalog: entries(raw.catalog).map(([code, value]) => {
       const e = isRecord(value) ? value : {};
-      const situation = str(e.for) ?? (SITUATIONS.includes(code) ? code : undefined);
-      return defined({ code, status: num(e.status) ?? 0, title: str(e.title) ?? '', when: str(e.when), situation, pointer: child(pointer, 'catalog', code) });
+      const stated = Array.isArray(e.for) ? strs(e.for) : str(e.for) !== undefined ? [str(e.for) as string] : undefined;
+      const situations = stated ?? (SITUATIONS.includes(code) ? [code] : []);
+      return defined({ code, status: num(e.status) ?? 0, title: str(e.title) ?? '', when: str(e.when), situations, pointer: child(pointer, 'catalog', code) });
     }),
   });
 }

@@ -1,14 +1,18 @@
-import type { Limits, RateLimit } from '../../spec/model.ts';
+import { defaultPageBody } from '../../spec/conventions/pagination.ts';
+import type { Limits, NoneStatement, PageBody, RateLimit } from '../../spec/model.ts';
 import { child } from '../../spec/pointer.ts';
 import { parseDuration, parseSize } from '../../spec/units.ts';
 import { defined, entries, isRecord, num, str } from './read.ts';
 
 export function normalizeLimits(raw: unknown, pointer: string): Limits {
   if (!isRecord(raw)) return {};
-  const rate = isRecord(raw.rate) ? raw.rate : undefined;
+  const stated = (v: unknown, key: string): NoneStatement | undefined => (isRecord(v) && typeof v.none === 'string' ? { reason: v.none, pointer: child(pointer, key) } : undefined);
+  const noRate = stated(raw.rate, 'rate');
+  const noTimeouts = stated(raw.timeouts, 'timeouts');
+  const rate = isRecord(raw.rate) && !noRate ? raw.rate : undefined;
   const body = isRecord(raw.body) ? raw.body : undefined;
   const fields = isRecord(raw.fields) ? raw.fields : undefined;
-  const timeouts = isRecord(raw.timeouts) ? raw.timeouts : undefined;
+  const timeouts = isRecord(raw.timeouts) && !noTimeouts ? raw.timeouts : undefined;
   const pg = isRecord(raw.pagination) ? raw.pagination : undefined;
   const scope = rate?.scope === 'address' ? 'address' : 'credential';
   const readRate = (r: Record<string, unknown>, p: string, inherited: RateLimit['scope']): RateLimit => ({
@@ -19,7 +23,7 @@ export function normalizeLimits(raw: unknown, pointer: string): Limits {
   });
   const maxBytes = body ? parseSize(typeof body.maxSize === 'number' ? body.maxSize : str(body.maxSize) ?? '') : undefined;
   const requestMs = timeouts ? parseDuration(str(timeouts.request) ?? '') : undefined;
-  const style = pg?.style === 'offset' ? 'offset' : 'cursor';
+  const style = pg?.style === 'offset' || pg?.style === 'page' ? pg.style : 'cursor';
   const params = isRecord(pg?.params) ? pg.params : {};
   return defined({
     rate: rate
@@ -31,16 +35,26 @@ export function normalizeLimits(raw: unknown, pointer: string): Limits {
     body: maxBytes !== undefined ? { maxBytes, pointer: child(pointer, 'body') } : undefined,
     fields: fields ? defined({ maxStringLength: num(fields.maxStringLength), maxArrayItems: num(fields.maxArrayItems), pointer: child(pointer, 'fields') }) : undefined,
     timeouts: requestMs !== undefined ? { requestMs, status: timeouts?.status === 503 ? (503 as const) : (504 as const), pointer: child(pointer, 'timeouts') } : undefined,
+    none: noRate || noTimeouts ? defined({ rate: noRate, timeouts: noTimeouts }) : undefined,
     pagination: pg
       ? {
           style,
           defaultSize: num(pg.defaultSize) ?? 0,
-          maxSize: num(pg.maxSize) ?? 0,
+          maxSize: pg.maxSize === 'none' ? Number.POSITIVE_INFINITY : (num(pg.maxSize) ?? 0),
           overMax: pg.overMax === 'reject' ? ('reject' as const) : ('clamp' as const),
           sizeParam: str(params.size) ?? 'limit',
           positionParam: str(params.position) ?? style,
+          sortParam: str(params.sort) ?? 'sort',
+          body: pageBody(pg.body, style),
+          unpaged: pg.unpaged === 'all' ? ('all' as const) : ('first-page' as const),
           pointer: child(pointer, 'pagination'),
         }
       : undefined,
   });
+}
+
+function pageBody(raw: unknown, style: 'cursor' | 'offset' | 'page'): PageBody {
+  if (raw === 'array') return { kind: 'array' };
+  if (!isRecord(raw)) return defaultPageBody(style);
+  return defined({ kind: 'object' as const, items: str(raw.items) ?? 'items', next: str(raw.next), total: str(raw.total), offset: str(raw.offset) });
 }

@@ -18,6 +18,8 @@ function normalizeResource(name: string, raw: unknown, pointer: string): Resourc
       ? { field: str(id.field) as string, assigned: assigned as IdAssignment, pointer: child(pointer, 'id') }
       : undefined,
     owned: bool(r.owned),
+    unknownFields: r.unknownFields === 'keep' ? 'keep' : 'refuse',
+    readOnlyFields: r.readOnlyFields === 'ignore' ? 'ignore' : 'refuse',
     fields: normalizeFields(r.fields, child(pointer, 'fields')),
     pointer,
   });

@@ -15,7 +15,7 @@ import type { EventDef, Spec, TriggerAction } from '../../spec/model.ts';
 import type { EventMaker, NewEvent } from '../../store/events.ts';
 import type { StoredRecord } from '../../store/store.ts';
 import { declareView, present } from '../representation.ts';
-import { inVersion, resourceAt, versionOrder } from '../versioning/views.ts';
+import { inVersion, resourceAt, versionOrder } from '../../spec/conventions/versions.ts';
 
 /** The key of the payload of a spec without versions. */
 export const UNVERSIONED = '';

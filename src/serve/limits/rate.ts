@@ -49,26 +49,16 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import type { RateLimit, Spec } from '../../spec/model.ts';
+import { ratePolicyFields, type RatePolicyFields } from '../../spec/conventions/rate.ts';
 import { formatDuration } from '../../spec/units.ts';
 import type { ServeContext } from '../context.ts';
 import { HttpError } from '../errors.ts';
 import type { Principal } from '../principal.ts';
 
-/** The name of the policy of the main limit; an override's is its endpoint id. */
-export const DEFAULT_POLICY = 'default';
-
 /** The longest time between two sweeps of closed windows. */
 const SWEEP_MAX_MS = 60_000;
 
-export interface RatePolicy {
-  readonly name: string;
-  readonly limit: number;
-  readonly windowMs: number;
-  readonly scope: RateLimit['scope'];
-  /** The RateLimit-Policy field value, `"default";q=100;w=60`, computed once. */
-  readonly field: string;
-  /** The policy as a structured-field string, `"default"`: the start of each RateLimit value. */
-  readonly item: string;
+export interface RatePolicy extends RatePolicyFields {
   /** Open windows by client key. */
   readonly windows: Map<string, RateWindow>;
 }
@@ -80,30 +70,16 @@ interface RateWindow {
   used: number;
 }
 
-/** The policy of every limited endpoint, by endpoint id; empty when the spec declares no rate limit. */
+/** The policy of every limited endpoint, by endpoint id, each with its counters; empty when the spec declares no rate limit. */
 export function ratePolicies(spec: Spec): Map<string, RatePolicy> {
+  const counted = new Map<RatePolicyFields, RatePolicy>();
   const byEndpoint = new Map<string, RatePolicy>();
-  const rate = spec.limits.rate;
-  if (!rate) return byEndpoint;
-  const main = policy(DEFAULT_POLICY, rate);
-  const overrides = new Map(rate.overrides.map((o) => [o.endpoint, o]));
-  for (const endpoint of spec.endpoints) {
-    const override = overrides.get(endpoint.id);
-    byEndpoint.set(endpoint.id, override ? policy(endpoint.id, override) : main);
+  for (const [endpoint, fields] of ratePolicyFields(spec)) {
+    let policy = counted.get(fields);
+    if (policy === undefined) counted.set(fields, (policy = { ...fields, windows: new Map() }));
+    byEndpoint.set(endpoint, policy);
   }
   return byEndpoint;
-}
-
-function policy(name: string, limit: RateLimit): RatePolicy {
-  const item = sfString(name);
-  // draft §3.1.3: w is whole seconds, not zero; rounded up, the window is never understated.
-  const w = Math.max(1, Math.ceil(limit.windowMs / 1000));
-  return { name, limit: limit.limit, windowMs: limit.windowMs, scope: limit.scope, field: `${item};q=${limit.limit};w=${w}`, item, windows: new Map() };
-}
-
-/** RFC 8941 §4.1.6: a String, with `"` and `\` escaped (endpoint ids are ASCII by the format). */
-function sfString(s: string): string {
-  return `"${s.replace(/[\\"]/g, '\\$&')}"`;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Part 8 at run time: the request time-out. A request still unanswered after
  * `limits.timeouts.request` (else the safety default SAFETY.requestTimeoutMs, listed by
- * `check`) is answered with the `timeout` situation in the declared error shape: the status
+ * `check`; none at all where the spec states `timeouts: { none: … }`) is answered with the `timeout` situation in the declared error shape: the status
  * `limits.timeouts.status` declares (503 or 504), else 503 (src/serve/errors.ts; RFC 9110
  * §15.6.4, §15.6.5). Its work is abandoned: no store write of it starts afterwards, and
  * it never answers a second time.
@@ -98,6 +98,8 @@ const current = new AsyncLocalStorage<Work>();
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 
 export function registerTimeouts(app: FastifyInstance, ctx: ServeContext): void {
+  // The spec states the service has no time-out (`timeouts: { none: … }`): none is applied.
+  if (ctx.spec.limits.none?.timeouts) return;
   const ms = requestTimeoutMs(ctx.spec);
   const detail = `The request ran longer than the time-out of ${formatDuration(ms)}; its work was abandoned.`;
   const inFlight = new InFlight(ms, (work) => expire(work, detail));
@@ -292,6 +294,10 @@ class AbandonableStore implements Store {
 
   expireIdempotent(before: number): ReturnType<Store['expireIdempotent']> {
     return current.getStore()?.abandoned === true ? refused() : this.#inner.expireIdempotent(before);
+  }
+
+  count(...args: Parameters<Store['count']>): ReturnType<Store['count']> {
+    return this.#inner.count(...args);
   }
 
   get(resource: string, id: string): ReturnType<Store['get']> {

@@ -1,6 +1,6 @@
 /**
  * Part 9 at run time: every live version of the spec served at once, from the same stored
- * records, each through its own view (src/serve/versioning/views.ts): its own fields, its
+ * records, each through its own view (src/spec/conventions/versions.ts): its own fields, its
  * own validators, its own presentation. Everything is resolved at start-up; a request costs
  * a header, query or URL read and a Map lookup (header selection: and an onSend look at the
  * ETag).
@@ -44,8 +44,9 @@ import type { ServeContext } from '../context.ts';
 import { HttpError } from '../errors.ts';
 import { declareView } from '../representation.ts';
 import { handlerFor, registerRoutes } from '../routes.ts';
-import { deprecationHeaders, tagSuffix, unversionedTags, versionedTag } from './headers.ts';
-import { resourceAt } from './views.ts';
+import { deprecationHeaders } from '../../spec/conventions/deprecation.ts';
+import { tagSuffix, unversionedTags, versionedTag } from './headers.ts';
+import { resourceAt } from '../../spec/conventions/versions.ts';
 
 /** A live (current or deprecated) version, ready to serve. */
 export interface ServedVersion {

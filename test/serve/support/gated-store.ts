@@ -17,6 +17,7 @@ export function gatedStore(inner: Store): { store: Store; gate(n: number): Promi
     update: (r, id, d, e, o) => inner.update(r, id, d, e, o),
     remove: (r, id, e, o) => inner.remove(r, id, e, o),
     list: (r, q) => inner.list(r, q),
+    count: (r, q) => inner.count(r, q),
     getIdempotent: (s, k) => inner.getIdempotent(s, k),
     putIdempotent: (s, k, v) => inner.putIdempotent(s, k, v),
     expireIdempotent: (b) => inner.expireIdempotent(b),

@@ -99,6 +99,17 @@ it('the records of a page carry what a read of each gives: id, seq, version, own
   assert.equal(page[0].owner, 'ann');
 });
 
+it('count agrees with the list: every record the filter and owner select, across all pages', async (store) => {
+  await insertAll(store, [{ t: 'a' }, { t: 'b' }, { t: 'a' }], 'ann');
+  await insertAll(store, [{ t: 'a' }, { t: 'c' }], 'bob');
+  assert.equal(await store.count(R, {}), 5);
+  assert.equal(await store.count(R, { filter: { t: 'a' } }), 3);
+  assert.equal(await store.count(R, { owner: 'ann' }), 3);
+  assert.equal(await store.count(R, { owner: 'ann', filter: { t: 'a' } }), 2);
+  assert.equal(await store.count(R, { filter: { t: 'z' } }), 0);
+  assert.equal((await store.list(R, { filter: { t: 'a' }, limit: 100 })).records.length, await store.count(R, { filter: { t: 'a' } }));
+});
+
 it('list filters by a string, matching only that string', async (store) => {
   await lookalikes(store);
   assert.deepEqual(await listIds(store, { filter: { v: '1' } }), ['str1']);

@@ -12,7 +12,7 @@
  * The id field is in every version: it addresses the record. A bound naming an undeclared
  * version (check's error `version-unknown`) is ignored rather than hiding the field.
  */
-import type { Field, Resource, Shape, Spec } from '../../spec/model.ts';
+import type { Field, Resource, Shape, Spec } from '../model.ts';
 
 interface Bounds {
   readonly since?: string;

@@ -6,7 +6,7 @@
 import {
   STANDARD_OPERATIONS,
   type EndpointResponse, type HttpMethod, type Operation, type RequestShape, type StandardOperation,
-} from './model.ts';
+} from '../model.ts';
 
 export interface Convention {
   readonly method: HttpMethod;

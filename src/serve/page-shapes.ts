@@ -1,0 +1,63 @@
+/**
+ * List pages in the shapes a spec may declare besides the style's own (part 8,
+ * `limits.pagination`: `style: page`, `body`, `unpaged`; src/spec/conventions/pagination.ts):
+ *
+ *   body: array                 a bare JSON array; the next page only in `Link: rel="next"`
+ *   body: { items, next?, total?, offset? }   the records and the named members only
+ *   style: page                 `<position>=<n>` from 1; `next` the following page number
+ *   unpaged: all                a request naming no position gets every record, as a bare
+ *                               array (json-server without `_page`): what the spec states
+ *
+ * The style's own shapes keep their fast path in ./pagination.ts; this module is the general
+ * one, with the same filters, sort, owner and Link header.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { ListQuery, ListResult } from '../store/store.ts';
+import { ownerOf } from './auth/ownership.ts';
+import type { ServeContext } from './context.ts';
+import type { ListPlan, ListRequest } from './list-query.ts';
+import { nextCursor, nextLink } from './pagination.ts';
+import { JsonText, presentJsonList, type Outcome } from './representation.ts';
+
+/** The largest batch read at once while gathering an unpaged list. */
+const BATCH = 1000;
+
+export async function shapedPage(ctx: ServeContext, plan: ListPlan, request: FastifyRequest, q: ListRequest, path: string, status: number): Promise<Outcome> {
+  const { resource, settings } = plan;
+  const owner = ownerOf(resource, request);
+  const conditions = { filter: q.filter, owner };
+  if (settings.unpaged === 'all' && q.after === undefined && q.offset === undefined) {
+    // Every record, as the spec states: gathered in batches so no one statement holds a huge result.
+    const parts: string[] = [];
+    for (let offset = 0; ; offset += BATCH) {
+      const batch = await ctx.store.list(resource.name, { ...conditions, sort: q.sort, limit: BATCH, offset });
+      if (batch.records.length) parts.push(presentJsonList(resource, batch.records));
+      if (!batch.hasMore) break;
+    }
+    return { status, headers: {}, body: new JsonText(`[${parts.join(',')}]`) };
+  }
+  const query: ListQuery = { ...conditions, sort: q.sort, limit: q.size, after: q.after, offset: q.offset };
+  const result = await ctx.store.list(resource.name, query);
+  const next = nextPosition(plan, q, result);
+  const headers: Record<string, string> = {};
+  if (next !== null) headers.link = nextLink(path, q, settings.sizeParam, settings.positionParam, String(next));
+  const items = presentJsonList(resource, result.records);
+  const body = settings.body;
+  if (body.kind === 'array') return { status, headers, body: new JsonText(`[${items}]`) };
+  const members: string[] = [`${JSON.stringify(body.items)}:[${items}]`];
+  if (body.offset !== undefined) members.push(`${JSON.stringify(body.offset)}:${q.offset ?? 0}`);
+  if (body.next !== undefined) members.push(`${JSON.stringify(body.next)}:${JSON.stringify(next)}`);
+  if (body.total !== undefined) members.push(`${JSON.stringify(body.total)}:${await ctx.store.count(resource.name, conditions)}`);
+  return { status, headers, body: new JsonText(`{${members.join(',')}}`) };
+}
+
+/** The next position in the style: a cursor, an offset, or a page number; null on the last page. */
+function nextPosition(plan: ListPlan, q: ListRequest, result: ListResult): string | number | null {
+  if (!result.hasMore) return null;
+  const { settings } = plan;
+  const offset = q.offset ?? 0;
+  if (settings.style === 'offset') return offset + result.records.length;
+  // Page n starts at (n - 1) * size, so the next page number follows from the offset.
+  if (settings.style === 'page') return Math.floor(offset / q.size) + 2;
+  return nextCursor(plan.resource, q, result);
+}

@@ -1,0 +1,93 @@
+/**
+ * The format's pagination convention (part 8): the settings a list runs with, the names of
+ * its parameters and the body of a page. Read by serve (to answer), export (to describe) and
+ * the tester (to page), so the three cannot drift. docs/format.md "Pagination" is the
+ * reader's copy.
+ *
+ * The page body by style, unless `limits.pagination.body` says otherwise:
+ *   cursor   { "items": [...], "next": "<cursor>" | null }
+ *   offset   { "items": [...], "offset": <offset of the first item>, "next": <offset> | null }
+ *   page     { "items": [...], "next": <page number> | null }
+ * `body: array` sends a bare array; the next page is then linked only by
+ * `Link: <…>; rel="next"` (RFC 8288 §3), as every style also sends it.
+ */
+import { SAFETY } from '../defaults.ts';
+import type { Limits, PageBody, Spec } from '../model.ts';
+
+/** The query parameter that orders a list unless the spec renames it: `sort=title,-pages`. */
+export const SORT_PARAM = 'sort';
+
+/** The spec's pagination without its source pointer (a safety default has none). */
+export type PageSettings = Omit<NonNullable<Limits['pagination']>, 'pointer'>;
+
+export function defaultPageBody(style: 'cursor' | 'offset' | 'page'): PageBody {
+  return style === 'offset' ? { kind: 'object', items: 'items', offset: 'offset', next: 'next' } : { kind: 'object', items: 'items', next: 'next' };
+}
+
+/** Whether a page body is the style's own (the reference's fast path writes those). */
+export function isDefaultBody(settings: PageSettings): boolean {
+  const d = defaultPageBody(settings.style);
+  const b = settings.body;
+  return b.kind === 'object' && d.kind === 'object' && b.items === d.items && b.next === d.next && b.offset === d.offset && b.total === undefined;
+}
+
+/**
+ * The spec's pagination, or the documented safety default when the spec is silent
+ * (src/spec/defaults.ts): cursor pages of SAFETY.pageSize, default and maximum, clamped,
+ * with the format's default parameter names.
+ */
+export function pageSettings(spec: Spec): PageSettings {
+  const p = spec.limits.pagination;
+  if (!p) return { style: 'cursor', defaultSize: SAFETY.pageSize, maxSize: SAFETY.pageSize, overMax: 'clamp', sizeParam: 'limit', positionParam: 'cursor', sortParam: SORT_PARAM, body: defaultPageBody('cursor'), unpaged: 'first-page' };
+  // A size missing from the spec loads as 0 (check reports it); the safety bound stands in.
+  const maxSize = p.maxSize >= 1 ? p.maxSize : SAFETY.pageSize;
+  const defaultSize = p.defaultSize >= 1 ? Math.min(p.defaultSize, maxSize) : Math.min(SAFETY.pageSize, maxSize);
+  return { style: p.style, defaultSize, maxSize, overMax: p.overMax, sizeParam: p.sizeParam, positionParam: p.positionParam, sortParam: p.sortParam, body: p.body, unpaged: p.unpaged };
+}
+
+/** A page as a client reads it: the records, the next position (null on the last page), the total when the body has one. */
+export interface ReadPage {
+  readonly items: readonly unknown[];
+  readonly next: string | number | null;
+  readonly total?: number;
+}
+
+/**
+ * Reads a page body as the settings declare it; the `Link` header's next URL stands in for a
+ * body without a `next` member. Returns a message where the body is not such a page.
+ */
+export function readPage(settings: PageSettings, body: unknown, link: string | undefined): ReadPage | string {
+  const linked = nextFromLink(link, settings.positionParam);
+  if (settings.body.kind === 'array') {
+    if (!Array.isArray(body)) return 'the list is not a bare JSON array, as the spec declares';
+    return { items: body, next: linked };
+  }
+  const b = settings.body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return `the list is not a page {${[b.items, b.next, b.total].filter(Boolean).join(', ')}}`;
+  const page = body as Record<string, unknown>;
+  const items = page[b.items];
+  if (!Array.isArray(items)) return `the page has no '${b.items}' list`;
+  let next: string | number | null = linked;
+  if (b.next !== undefined) {
+    const n = page[b.next];
+    if (n !== null && typeof n !== 'string' && typeof n !== 'number') return `the page's '${b.next}' is ${JSON.stringify(n)}, not a position or null`;
+    next = n as string | number | null;
+  }
+  if (b.total === undefined) return { items, next };
+  const total = page[b.total];
+  if (typeof total !== 'number' || !Number.isInteger(total) || total < 0) return `the page's '${b.total}' is ${JSON.stringify(total)}, not a count`;
+  return { items, next, total };
+}
+
+/** The position parameter of the `rel="next"` target of a Link field (RFC 8288 §3), if any. */
+export function nextFromLink(link: string | undefined, positionParam: string): string | null {
+  if (!link) return null;
+  for (const part of link.split(/,(?=\s*<)/)) {
+    const m = /^\s*<([^>]*)>\s*(.*)$/.exec(part);
+    if (!m || !/;\s*rel="?([^";]*\s)?next(\s[^";]*)?"?\s*(;|$)/i.test(m[2])) continue;
+    const q = m[1].indexOf('?');
+    if (q < 0) return null;
+    return new URLSearchParams(m[1].slice(q + 1)).get(positionParam);
+  }
+  return null;
+}
