@@ -3,19 +3,23 @@
  * out. It never listens; tests use `inject()` or `listen()` themselves, and the CLI listens.
  *
  * The request pipeline, one module per part of the spec:
- *   onRequest   time-out (8) first, so it covers the whole request; then versioning (9),
- *               authentication (5), rate limits (8, per credential, so after authentication)
- *   parsing     JSON bodies only (415 otherwise), size cap (413), malformed (400)
+ *   HTTP layer  what the parser or the router refuses before any route runs (431, 414, a bad
+ *               percent-encoding, a bad request line), in the declared shape (./http-layer.ts)
+ *   onRequest   no Host (400) or shutting down (503) first; the time-out (8), so it covers the whole
+ *               request; then versioning (9), authentication (5), rate limits (8, per
+ *               credential, so after authentication); a method the path does not take, 405
+ *   parsing     JSON bodies only (415 otherwise), size cap (413), malformed or not I-JSON (400)
  *   handler     resources (2) and states (3) by endpoint (4), validation, ETags, idempotency;
  *               writes append their events (6) in their transactions
  *   events      the stream and webhook subscription routes, the delivery worker (6)
  *   errors      every failure in the declared shape (7)
  *   onResponse  one structured log line per request
+ *   beside      /healthz and /readyz for orchestrators (./health.ts), the documents (./docs.ts)
  */
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Endpoint, Spec } from '../spec/model.ts';
 import { SAFETY } from '../spec/defaults.ts';
-import type { Store } from '../store/store.ts';
+import { StoreUnavailableError, type Store } from '../store/store.ts';
 import { registerAuthentication } from './auth/index.ts';
 import { planEmitting } from './events/emit.ts';
 import { registerEvents, serviceEndpoints, type EventServeOptions } from './events/index.ts';
@@ -23,10 +27,15 @@ import { createContext } from './context.ts';
 import { serveDocument } from './docs.ts';
 import { HttpError, renderError, SetupError } from './errors.ts';
 import type { ActionHandlers } from './actions.ts';
+
+import { registerHealth } from './health.ts';
+import { refuseEarly, httpLayerOptions } from './http-layer.ts';
 import { startIdempotencySweep } from './idempotency.ts';
+import { parseStrictJson } from './json-body.ts';
 import { registerRateLimits } from './limits/rate.ts';
 import { abandonableStore, registerTimeouts } from './limits/timeout.ts';
 import { tableLayouts } from './list-query.ts';
+import { answerOtherMethods, routeEveryMethod } from './methods.ts';
 import { registerRoutes } from './routes.ts';
 import { closeIdleOnShutdown } from './shutdown.ts';
 import { planVersions, registerVersionedRoutes, registerVersionSelection } from './versioning/index.ts';
@@ -72,7 +81,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // Strict JSON: a body with __proto__ or constructor.prototype is refused, not merged.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    return503OnClosing: true,
+    ...httpLayerOptions(ctx, Boolean(options.logger)),
     routerOptions: { ignoreTrailingSlash: false, caseSensitive: true },
     // No route declares a Fastify schema: requests are validated by src/serve/validation.ts
     // and answers are written as text. Compilers of our own keep Fastify from loading its
@@ -80,11 +89,14 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     schemaController: { compilersFactory: { buildValidator: noSchemaCompiler, buildSerializer: noSchemaCompiler } },
   });
 
+  const routeMethods = routeEveryMethod(app);
   acceptJsonOnly(app);
   closeIdleOnShutdown(app);
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const httpError = toHttpError(error, bodyLimit);
     if (httpError.situation === 'internal') request.log.error({ err: error }, 'unexpected fault');
+    // Loud: acknowledging nothing more is the right answer, but an operator must act.
+    if (error instanceof StoreUnavailableError) request.log.error({ reason: error.message }, 'the database is unavailable; writes are refused');
     const rendered = renderError(ctx.errorShape, ctx.resolveError(httpError.situation), httpError, request.url);
     void reply.code(rendered.status).headers(rendered.headers).type(rendered.contentType).send(rendered.body);
   });
@@ -103,6 +115,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('principal', undefined);
   app.decorateRequest('apiVersion', undefined);
   // ---- onRequest part modules, in this order (see the header) ----
+  refuseEarly(app);
   registerTimeouts(app, ctx);
   // versioning (9), then authentication (5), go here
   const versions = planVersions(ctx);
@@ -118,6 +131,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   registerEvents(app, ctx, eventEndpoints, options.events);
   startIdempotencySweep(app, ctx);
   serveDocument(app, spec);
+  registerHealth(app, { spec, store, now });
+  // Last: every route is known, so each path's other methods get their 405 (./methods.ts).
+  answerOtherMethods(app, routeMethods, ctx.resolveError('method-not-allowed').status === 405);
   return app;
 }
 
@@ -137,17 +153,18 @@ function checkHandlers(spec: Spec, handlers: ActionHandlers | undefined): void {
 export { DOCS_PATH } from './docs.ts';
 
 /**
- * Bodies are JSON (RFC 8259) or JSON merge patches (RFC 7396) for PATCH; anything else is
- * 415. Fastify's own JSON parser stays in place for its prototype-poisoning protection.
+ * Bodies are JSON (RFC 8259) or JSON merge patches (RFC 7396) for PATCH, and I-JSON
+ * (./json-body.ts); anything else is 415.
  */
 function acceptJsonOnly(app: FastifyInstance): void {
   app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  parseStrictJson(app);
 }
 
 /** Fastify's own errors, mapped to the situations of the HTTP error catalog. */
 function toHttpError(error: FastifyError, bodyLimit: number): HttpError {
   if (error instanceof HttpError) return error;
+  if (error instanceof StoreUnavailableError) return new HttpError('unavailable', { detail: 'The service cannot store anything now; an operator has been alerted. Try again later.', headers: { 'retry-after': '30' } });
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new HttpError('unsupported-media-type', { detail: 'Request bodies must be application/json.' });

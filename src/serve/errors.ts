@@ -42,8 +42,12 @@ export interface RenderedError {
   readonly body: Record<string, unknown>;
 }
 
-/** The body of an error in the declared shape. */
-export function renderError(shape: ErrorShape, resolved: ResolvedError, error: HttpError, instance: string): RenderedError {
+/**
+ * The body of an error in the declared shape. `instance` is the request target; an error of
+ * the HTTP layer answered before the target could be read has none, and leaves it out
+ * (RFC 9457 §3.1.5: the member is optional).
+ */
+export function renderError(shape: ErrorShape, resolved: ResolvedError, error: HttpError, instance: string | undefined): RenderedError {
   const m = shape.members;
   const body: Record<string, unknown> = {};
   // RFC 9457 §3.1.1: `type` is a URI identifying the problem type; ours names the catalog code.
@@ -51,7 +55,7 @@ export function renderError(shape: ErrorShape, resolved: ResolvedError, error: H
   if (m.title) body[m.title] = resolved.title;
   if (m.status) body[m.status] = resolved.status;
   if (m.detail && error.options.detail) body[m.detail] = error.options.detail;
-  if (shape.kind === 'problem' && m.instance) body[m.instance] = instance;
+  if (shape.kind === 'problem' && m.instance && instance !== undefined) body[m.instance] = instance;
   if (m.code) body[m.code] = resolved.code;
   if (m.errors && error.options.errors?.length) body[m.errors] = error.options.errors;
   for (const [k, v] of Object.entries(error.options.extra ?? {})) if (!(k in body)) body[k] = v;

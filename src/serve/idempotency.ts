@@ -60,14 +60,50 @@ export function parseIdempotencyKey(raw: string | string[] | undefined): string 
   return key;
 }
 
-/** JSON with object keys sorted, so two equal bodies written in another order fingerprint alike. */
+/**
+ * JSON with object keys sorted, so two equal bodies written in another order fingerprint
+ * alike. Written with a stack of its own, not by recursion: the fingerprint is taken before
+ * the body is validated, and a body nested thousands of levels deep (within the body limit)
+ * must cost memory, not the call stack (it was a 500: RangeError).
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  const out: string[] = [];
+  // A string on the stack is written as it is; a Value is a JSON value still to write.
+  const stack: (string | Value)[] = [new Value(value)];
+  while (stack.length > 0) {
+    const item = stack.pop() as string | Value;
+    if (typeof item === 'string') {
+      out.push(item);
+      continue;
+    }
+    const v = item.v;
+    if (Array.isArray(v)) {
+      stack.push(']');
+      for (let i = v.length - 1; i >= 0; i--) {
+        stack.push(new Value(v[i]));
+        if (i > 0) stack.push(',');
+      }
+      out.push('[');
+    } else if (v !== null && typeof v === 'object') {
+      const entries = Object.entries(v as Record<string, unknown>).filter(([, m]) => m !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      stack.push('}');
+      for (let i = entries.length - 1; i >= 0; i--) {
+        stack.push(new Value(entries[i][1]), `${JSON.stringify(entries[i][0])}:`);
+        if (i > 0) stack.push(',');
+      }
+      out.push('{');
+    } else if (v !== undefined) {
+      out.push(JSON.stringify(v));
+    }
   }
-  return value === undefined ? '' : JSON.stringify(value);
+  return out.join('');
+}
+
+class Value {
+  readonly v: unknown;
+  constructor(v: unknown) {
+    this.v = v;
+  }
 }
 
 export function fingerprintOf(method: string, path: string, body: unknown, principal: string | undefined, version?: string): string {

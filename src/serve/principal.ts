@@ -12,6 +12,8 @@ export interface Principal {
   readonly scopes: ReadonlySet<string>;
   /** The credential the request was made with (an API key's id, a client id, a token's subject); rate limits count per credential. */
   readonly credential: string;
+  /** When the credential stops being valid (an issued token, a JWT's `exp`), epoch ms; an open event stream ends then. */
+  readonly expiresAt?: number;
 }
 
 declare module 'fastify' {

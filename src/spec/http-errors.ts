@@ -17,7 +17,11 @@ export interface HttpErrorSituation {
 }
 
 export const HTTP_ERRORS = [
-  { situation: 'malformed-body', status: 400, title: 'Malformed request body', when: 'The body is not well-formed JSON.', rfc: 'RFC 9110 §15.5.1' },
+  { situation: 'malformed-request', status: 400, title: 'Malformed request', when: 'The request is not well-formed HTTP (a bad request line, no Host, a bad header), or its path cannot be decoded (a bad percent-encoding); it is answered before routing.', rfc: 'RFC 9112 §3, RFC 9110 §7.2, RFC 3986 §2.1' },
+  { situation: 'request-timeout', status: 408, title: 'Request timeout', when: 'The client did not send the whole request (its headers, or its body) in time; the connection is closed.', rfc: 'RFC 9110 §15.5.9' },
+  { situation: 'uri-too-long', status: 414, title: 'URI too long', when: 'A path segment is longer than the service reads (100 characters), or the request target is longer than the HTTP parser reads.', rfc: 'RFC 9110 §15.5.15' },
+  { situation: 'headers-too-large', status: 431, title: 'Request header fields too large', when: 'The header fields are larger than the HTTP parser reads (Node.js: 16 KiB in all); the connection is closed.', rfc: 'RFC 6585 §5' },
+  { situation: 'malformed-body', status: 400, title: 'Malformed request body', when: 'The body is not well-formed I-JSON: not JSON, not UTF-8, an unpaired surrogate, or arrays and objects nested deeper than 1,000 levels.', rfc: 'RFC 9110 §15.5.1, RFC 7493 §2.1, RFC 8259 §9' },
   { situation: 'validation-failed', status: 422, title: 'Validation failed', when: 'The body or the query breaks a rule of the spec; every failing field is listed with its JSON pointer.', rfc: 'RFC 9110 §15.5.21' },
   { situation: 'unauthenticated', status: 401, title: 'Authentication required', when: 'Credentials are missing or invalid; the response carries WWW-Authenticate.', rfc: 'RFC 9110 §15.5.2, §11.6.1' },
   { situation: 'forbidden', status: 403, title: 'Forbidden', when: 'The credential is valid but lacks a scope the endpoint needs.', rfc: 'RFC 9110 §15.5.4' },
@@ -33,6 +37,7 @@ export const HTTP_ERRORS = [
   { situation: 'rate-limited', status: 429, title: 'Too many requests', when: 'The rate limit is exhausted; the response carries Retry-After and RateLimit fields.', rfc: 'RFC 6585 §4' },
   { situation: 'internal', status: 500, title: 'Internal error', when: 'An unexpected fault; it is logged, and no stack trace leaves the process.', rfc: 'RFC 9110 §15.6.1' },
   { situation: 'not-implemented', status: 501, title: 'Not implemented', when: 'An action whose behaviour the spec states in prose, and for which no handler was supplied: the reference cannot perform it.', rfc: 'RFC 9110 §15.6.2' },
+  { situation: 'unavailable', status: 503, title: 'Service unavailable', when: 'The service cannot answer now: it is shutting down, its database file was deleted or replaced under it, or the keys to verify tokens cannot be fetched; the response carries Retry-After.', rfc: 'RFC 9110 §15.6.4' },
   { situation: 'timeout', status: 503, title: 'Request timed out', when: 'The request ran past the time-out; its work is abandoned.', rfc: 'RFC 9110 §15.6.4' },
 ] as const satisfies readonly HttpErrorSituation[];
 

@@ -64,6 +64,12 @@ export interface SubscriptionRecord {
   readonly principal?: string;
   /** The principal's scopes when it subscribed; absent for the operator's. */
   readonly scopes?: readonly string[];
+  /**
+   * The credential it was made with (Principal.credential: an API key's id, a client id);
+   * absent for the operator's and for one made before svcspec recorded it. When that
+   * credential is revoked the subscription is disabled (src/serve/events/delivery.ts).
+   */
+  readonly credential?: string;
   /** The current secret first. */
   readonly secrets: readonly SubscriptionSecret[];
   /** Epoch milliseconds. */

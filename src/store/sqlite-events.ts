@@ -42,7 +42,7 @@ export const EVENTS_DDL = [
 type EventRow = { seq: number; name: string; resource: string; record_id: string; owner: string | null; payloads: string; created_at: number };
 type SubscriptionRow = {
   id: string; url: string; events: string; description: string | null; status: string; api_version: string | null; principal: string | null;
-  scopes: string | null; secrets: string; created_at: number; created_seq: number; disabled_reason: string | null;
+  scopes: string | null; secrets: string; created_at: number; created_seq: number; disabled_reason: string | null; credential: string | null;
 };
 type DeliveryRow = {
   id: string; subscription_id: string; event_seq: number; status: string; attempts: number; next_attempt_at: number | null;
@@ -50,7 +50,7 @@ type DeliveryRow = {
 };
 
 const EVENT_COLUMNS = 'seq, name, resource, record_id, owner, payloads, created_at';
-const SUBSCRIPTION_COLUMNS = 'id, url, events, description, status, api_version, principal, scopes, secrets, created_at, created_seq, disabled_reason';
+const SUBSCRIPTION_COLUMNS = 'id, url, events, description, status, api_version, principal, scopes, secrets, created_at, created_seq, disabled_reason, credential';
 /** The event's name comes from the log (never pruned), so a listed delivery says which event it carries. */
 const DELIVERY_COLUMNS = 'id, subscription_id, event_seq, (SELECT name FROM events WHERE events.seq = event_seq) AS event_name, status, attempts, next_attempt_at, last_status, last_error, created_at, delivered_at';
 
@@ -73,7 +73,24 @@ function toSubscription(row: SubscriptionRow): SubscriptionRecord {
     secrets: JSON.parse(row.secrets) as SubscriptionSecret[],
     createdAt: row.created_at, createdSeq: row.created_seq,
     ...(row.disabled_reason !== null ? { disabledReason: row.disabled_reason } : {}),
+    ...(row.credential !== null ? { credential: row.credential } : {}),
   };
+}
+
+/**
+ * The credential column came after store schema 3 shipped; it is added to a file that lacks
+ * it (an added nullable column: older svcspec versions, which name their columns, read the
+ * file as before, so the schema version stays).
+ */
+function addCredentialColumn(db: DatabaseSync): void {
+  const columns = db.prepare('PRAGMA table_info(webhook_subscriptions)').all() as { name: string }[];
+  if (columns.some((c) => c.name === 'credential')) return;
+  try {
+    db.exec('ALTER TABLE webhook_subscriptions ADD COLUMN credential TEXT');
+  } catch (error) {
+    // Another process opening the same file added it first.
+    if (!/duplicate column/i.test((error as Error).message)) throw error;
+  }
 }
 
 function toDelivery(row: DeliveryRow): DeliveryRecord {
@@ -101,13 +118,14 @@ export function eventAppender(db: DatabaseSync): (events: readonly NewEvent[]) =
  * durability full) with each other and with that turn's inserts, instead of one each.
  */
 export function sqliteEvents(db: DatabaseSync, open: () => void, grouped: <T>(work: () => T) => Promise<T> = async (work) => transaction(db, work)): EventStore {
+  addCredentialColumn(db);
   const p = (sql: string): StatementSync => db.prepare(sql);
   const s = {
     after: p(`SELECT ${EVENT_COLUMNS} FROM events WHERE seq > ? ORDER BY seq LIMIT ?`),
     event: p(`SELECT ${EVENT_COLUMNS} FROM events WHERE seq = ?`),
     latest: p('SELECT coalesce(max(seq), 0) AS seq FROM events'),
     addSubscription: p(`INSERT INTO webhook_subscriptions (${SUBSCRIPTION_COLUMNS})
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) FROM events), ?) RETURNING created_seq`),
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) FROM events), ?, ?) RETURNING created_seq`),
     getSubscription: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = ?`),
     allSubscriptions: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions ORDER BY created_at, rowid`),
     subscriptionsOf: p(`SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE principal = ? ORDER BY created_at, rowid`),
@@ -147,7 +165,7 @@ export function sqliteEvents(db: DatabaseSync, open: () => void, grouped: <T>(wo
       open();
       const row = s.addSubscription.get(
         x.id, x.url, JSON.stringify(x.events), x.description ?? null, x.status, x.apiVersion ?? null, x.principal ?? null,
-        x.scopes ? JSON.stringify(x.scopes) : null, JSON.stringify(x.secrets), x.createdAt, x.disabledReason ?? null,
+        x.scopes ? JSON.stringify(x.scopes) : null, JSON.stringify(x.secrets), x.createdAt, x.disabledReason ?? null, x.credential ?? null,
       ) as { created_seq: number };
       return { ...x, createdSeq: row.created_seq };
     },

@@ -21,11 +21,15 @@
  * `id` column; the API layer types it and puts it in the representation). A record read
  * back keeps that JSON text (`json`) and parses it only when `data` is read: a presenter
  * that sends the stored fields as they are never parses nor re-serializes them.
+ *
+ * A database file deleted or replaced under the running store is noticed (./sqlite-file.ts):
+ * nothing more is acknowledged, and every call fails with StoreUnavailableError.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { GroupCommit } from './sqlite-commit.ts';
+import { DatabaseFile, FILE_CHECK_MS } from './sqlite-file.ts';
 import { CREDENTIALS_DDL, sqliteCredentials } from './sqlite-credentials.ts';
 import { eventAppender, EVENTS_DDL, sqliteEvents } from './sqlite-events.ts';
 import { fieldExpression, indexable, listSql, type ListSql } from './sqlite-list.ts';
@@ -33,7 +37,7 @@ import { SqliteReader } from './sqlite-reader.ts';
 import { fieldIndexName, ownerIndexName, quoteIdent, RECORD_COLUMNS, tableName, transaction } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
 import type { EventStore, WriteOptions } from './events.ts';
-import { DuplicateIdError, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type NewRecord, type RemoveResult, type Store, type StoredRecord, type TableLayout } from './store.ts';
+import { DuplicateIdError, StoreUnavailableError, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type NewRecord, type RemoveResult, type Store, type StoreHealth, type StoredRecord, type TableLayout } from './store.ts';
 
 export interface SqliteStoreOptions {
   /** A file (its directory is created), or ':memory:' for a database that lives as long as the store. */
@@ -97,7 +101,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     throw error;
   }
   // An in-memory database is this connection's alone: no other thread can read it.
-  return new SqliteStoreImpl(db, memory ? undefined : new SqliteReader(options.path, options.busyTimeoutMs ?? 5000));
+  return new SqliteStoreImpl(db, memory ? undefined : new SqliteReader(options.path, options.busyTimeoutMs ?? 5000), new DatabaseFile(options.path));
 }
 
 /** SQLITE_CONSTRAINT_UNIQUE (2067) or SQLITE_CONSTRAINT_PRIMARYKEY (1555). */
@@ -209,11 +213,17 @@ class SqliteStoreImpl implements SqliteStore {
   readonly events: EventStore;
   readonly #append: ReturnType<typeof eventAppender>;
   readonly #group: GroupCommit;
+  readonly #file: DatabaseFile;
+  readonly #fileTimer: NodeJS.Timeout;
   #closed = false;
 
-  constructor(db: DatabaseSync, reader: SqliteReader | undefined) {
+  constructor(db: DatabaseSync, reader: SqliteReader | undefined, file: DatabaseFile) {
     this.#db = db;
     this.#reader = reader;
+    this.#file = file;
+    // Checked every second besides each write (./sqlite-file.ts); never keeps the process alive.
+    this.#fileTimer = setInterval(() => this.#file.check(), FILE_CHECK_MS);
+    this.#fileTimer.unref();
     this.#group = new GroupCommit(db);
     this.credentials = sqliteCredentials(db, () => this.#open());
     this.events = sqliteEvents(db, () => this.#open(), (work) => this.#group.run(() => this.#savepoint(work)));
@@ -299,19 +309,19 @@ class SqliteStoreImpl implements SqliteStore {
     // Inside the group's transaction (see the header); each work's one write is its last
     // statement. With events a work writes more than once: a savepoint undoes all of it
     // if any statement fails, so the record is never kept without its events.
-    if (!events) return this.#group.run(write);
-    return this.#group.run(() => this.#savepoint(() => {
+    if (!events) return this.#acknowledged(await this.#group.run(write));
+    return this.#acknowledged(await this.#group.run(() => this.#savepoint(() => {
       const written = write();
       this.#append(events(written));
       return written;
-    }));
+    })));
   }
 
   async insertMany(resource: string, records: readonly NewRecord[], options: WriteOptions = {}): Promise<StoredRecord[]> {
     const writers = records.map((r) => this.#writer(resource, r));
     const events = options.events;
     // One work of the group, in one savepoint: every record and its events, or none of them.
-    return this.#group.run(() => this.#savepoint(() => writers.map((write, index) => {
+    return this.#acknowledged(await this.#group.run(() => this.#savepoint(() => writers.map((write, index) => {
       let written: StoredRecord;
       try {
         written = write();
@@ -321,7 +331,7 @@ class SqliteStoreImpl implements SqliteStore {
       }
       if (events) this.#append(events(written));
       return written;
-    })));
+    }))));
   }
 
   /** The one INSERT of a record, as a function run inside a transaction. */
@@ -361,7 +371,7 @@ class SqliteStoreImpl implements SqliteStore {
   async update(resource: string, id: string, data: Record<string, unknown>, expect: Expectation = {}, options: WriteOptions = {}): Promise<ChangeResult> {
     const s = this.#statements(resource);
     const json = JSON.stringify(data);
-    return transaction(this.#db, (): ChangeResult => {
+    return this.#acknowledged(transaction(this.#db, (): ChangeResult => {
       const row = s.get.get(id) as Row | undefined;
       if (!row) return { ok: false, reason: 'missing' };
       const current = toRecord(row);
@@ -372,13 +382,13 @@ class SqliteStoreImpl implements SqliteStore {
       const record = new SqliteRecord(current.seq, current.id, version, row[3], json);
       if (options.events) this.#append(options.events(record));
       return { ok: true, record };
-    });
+    }));
   }
 
   async remove(resource: string, id: string, expect: Expectation = {}, options: WriteOptions = {}): Promise<RemoveResult> {
     if (expect.state) throw new Error('bug: remove takes no state expectation (RemoveResult has no state reason)');
     const s = this.#statements(resource);
-    return transaction(this.#db, (): RemoveResult => {
+    return this.#acknowledged(transaction(this.#db, (): RemoveResult => {
       const row = s.get.get(id) as Row | undefined;
       if (!row) return { ok: false, reason: 'missing' };
       const current = toRecord(row);
@@ -387,7 +397,7 @@ class SqliteStoreImpl implements SqliteStore {
       s.remove.run(row[0]);
       if (options.events) this.#append(options.events(current));
       return { ok: true };
-    });
+    }));
   }
 
   async list(resource: string, query: ListQuery): Promise<ListResult> {
@@ -455,7 +465,7 @@ class SqliteStoreImpl implements SqliteStore {
     this.#open();
     // One statement is one transaction; ON CONFLICT DO NOTHING keeps the first response.
     const r = this.#idempotency.put.run(scope, key, response.fingerprint, response.status, JSON.stringify(response.headers), response.body, response.createdAt);
-    return Number(r.changes) === 1;
+    return this.#acknowledged(Number(r.changes) === 1);
   }
 
   async expireIdempotent(before: number): Promise<number> {
@@ -463,10 +473,25 @@ class SqliteStoreImpl implements SqliteStore {
     return Number(this.#idempotency.expire.run(before).changes);
   }
 
+  async health(): Promise<StoreHealth> {
+    if (this.#closed) return { ok: false, reason: 'the store is closed' };
+    const lost = this.#file.check();
+    if (lost !== undefined) return { ok: false, reason: lost };
+    try {
+      this.#db.prepare('SELECT 1').get();
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, reason: `the database does not answer: ${(error as Error).message}` };
+    }
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
+    clearInterval(this.#fileTimer);
     // Inserts queued for the next group commit are written, not dropped.
     this.#group.flush();
+    // Their promises settle after the close, when SQLite has removed the WAL: the file is judged now.
+    this.#file.check();
     this.#closed = true;
     await this.#reader?.close();
     this.#db.close();
@@ -491,7 +516,15 @@ class SqliteStoreImpl implements SqliteStore {
 
   #open(): DatabaseSync {
     if (this.#closed) throw new Error('the store is closed');
+    if (this.#file.lost !== undefined) throw new StoreUnavailableError(this.#file.lost);
     return this.#db;
+  }
+
+  /** A committed write's result, once the file it went to is still the database's (see the header); else StoreUnavailableError. */
+  #acknowledged<T>(result: T): T {
+    if (!this.#closed) this.#file.verify();
+    else if (this.#file.lost !== undefined) throw new StoreUnavailableError(this.#file.lost);
+    return result;
   }
 
   /** The statements of a resource, prepared on first use (its table exists once migrated, here or by an earlier start). */

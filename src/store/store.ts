@@ -166,7 +166,27 @@ export interface Store {
   readonly credentials: CredentialStore;
   /** The event log, webhook subscriptions and deliveries (part 6); src/store/events.ts. */
   readonly events: EventStore;
+  /**
+   * Whether the store can take writes now (the readiness check, src/serve/health.ts): a real
+   * round trip to the database, and for a file, that the file opened is still the one at its
+   * path. Optional: an adapter without it is taken as healthy while its calls succeed.
+   */
+  health?(): Promise<StoreHealth>;
   close(): Promise<void>;
+}
+
+export type StoreHealth = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+/**
+ * The store cannot keep what it is given (its database file was deleted or replaced while
+ * open, say): the write was not acknowledged, and none will be until an operator acts. The
+ * service answers 503 `unavailable` and logs it as an error (src/serve/app.ts).
+ */
+export class StoreUnavailableError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'StoreUnavailableError';
+  }
 }
 
 export class DuplicateIdError extends Error {

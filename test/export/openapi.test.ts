@@ -130,7 +130,9 @@ test('openapi: responses: the resource with ETag and Location, pages, 204, 304',
 test('openapi: every error an endpoint can answer, declared and runtime, in the declared shape', async () => {
   const { document: doc } = toOpenApi(await example('library.yaml'));
   const approve = op(doc, '/loans/{id}/approve', 'post').responses;
-  assert.deepEqual(Object.keys(approve).sort(), ['200', '400', '401', '403', '404', '409', '412', '413', '415', '422', '429', '500', '504'].sort());
+  assert.deepEqual(Object.keys(approve).sort(), ['200', '400', '401', '403', '404', '409', '412', '413', '415', '422', '429', '500', '503', '504'].sort());
+  // 503: `unavailable` (shutting down, the database file lost, keys unreachable); 504: the declared time-out status.
+  assert.equal(approve['503'].content['application/problem+json'].schema.properties.code.const, 'unavailable');
   assert.deepEqual(approve['409'].content['application/problem+json'].schema.properties.code.enum.sort(), ['book-unavailable', 'invalid-transition']);
   assert.ok(approve['409'].content['application/problem+json'].schema.properties.allowedTransitions);
   assert.equal(approve['401'].headers['WWW-Authenticate'].required, true);
@@ -283,7 +285,9 @@ test('openapi: a spec stating "no time-out" and "no rate limit" exports no 503/5
   assert.equal(spec.limits.none?.timeouts?.reason, 'Requests run to completion.');
   const { document: doc } = toOpenApi(spec);
   const approve = op(doc, '/loans/{id}/approve', 'post').responses;
-  assert.ok(!approve['504'] && !approve['503'] && !approve['429'], Object.keys(approve).join(' '));
+  assert.ok(!approve['504'] && !approve['429'], Object.keys(approve).join(' '));
+  // 503 stays, for `unavailable` alone (shutting down, the database file lost), never `timeout`.
+  assert.equal(approve['503'].content['application/problem+json'].schema.properties.code.const, 'unavailable');
   assert.match((doc as Json).info.description, /not rate-limited: Requests are not limited\./);
   assert.match((doc as Json).info.description, /no time-out: Requests run to completion\./);
   assert.deepEqual(await openApiErrors(doc), []);

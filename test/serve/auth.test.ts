@@ -118,13 +118,13 @@ describe('API key in a header', () => {
     const a = await open(t, spec);
     const key = (await issue(a, 'key', ['notes:read'])).headers['x-notes-key'];
     const [id] = key.split('_');
-    for (const bad of [`${id}_${'A'.repeat(43)}`, `sk0000000000000000000_${key.split('_')[1]}`, 'not-a-key']) {
+    for (const bad of [`${id}_${'A'.repeat(43)}`, `sk0000000000000000000_${key.slice(key.indexOf('_') + 1)}`, 'not-a-key']) {
       const r = await send(a.app, 'GET', '/notes', undefined, { 'x-notes-key': bad });
       assertProblem(r, 401, 'unauthenticated');
       assert.ok(r.headers['www-authenticate']);
     }
     const wrong = await send(a.app, 'GET', '/notes', undefined, { 'x-notes-key': `${id}_${'A'.repeat(43)}` });
-    const unknown = await send(a.app, 'GET', '/notes', undefined, { 'x-notes-key': `sk0000000000000000000_${key.split('_')[1]}` });
+    const unknown = await send(a.app, 'GET', '/notes', undefined, { 'x-notes-key': `sk0000000000000000000_${key.slice(key.indexOf('_') + 1)}` });
     assert.equal(wrong.body.detail, unknown.body.detail);
     const twice = await a.app.inject({ method: 'GET', url: '/notes', headers: { 'x-notes-key': [key, key] } as never });
     // Node joins a repeated header into one value (`a, b`), which is no key of ours.
@@ -365,6 +365,60 @@ describe('JWT bearer tokens (RFC 7519), verified with jose', () => {
     const anonymous = await fetch(`${base}/notes`);
     assert.equal(anonymous.status, 401);
     assert.match(anonymous.headers.get('www-authenticate') ?? '', /^Bearer realm="Notes"$/);
+  });
+
+  test('a JWKS that cannot be fetched is 503 unavailable whatever the cause, naming no URL; a failed fetch is not repeated for 10 s; known keys go on verifying', async (t) => {
+    const { jwks, sign } = await keys();
+    // The identity provider: first down (503), then unreachable (closed), then up.
+    let mode: 'down' | 'up' = 'down';
+    let fetched = 0;
+    const idp = createServer((_req, res) => {
+      fetched++;
+      if (mode === 'down') res.writeHead(503).end('maintenance');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(jwks));
+    });
+    await new Promise<void>((resolve) => idp.listen(0, '127.0.0.1', resolve));
+    t.after(() => idp.close());
+    const { port } = idp.address() as { port: number };
+    const lines: string[] = [];
+    const logger = { level: 'info', stream: { write: (l: string) => void lines.push(l) } };
+    const store = await openSqliteStore({ path: ':memory:' });
+    const app = await createApp({ spec: mustLoad(notesSpec(jwtScheme(`jwksUrl: "http://127.0.0.1:${port}/jwks.json"`))), store, now: () => Date.UTC(2026, 10, 21), logger });
+    t.after(async () => { await app.close(); await store.close(); });
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    const jwt = await sign({ sub: 'ann', scope: 'notes:read' });
+    const get = () => fetch(`${base}/notes`, { headers: { authorization: `Bearer ${jwt}` } });
+    for (let i = 0; i < 5; i++) {
+      const r = await get();
+      assert.equal(r.status, 503, `request ${i}`);
+      assert.equal(r.headers.get('retry-after'), '10');
+      const body = (await r.json()) as Record<string, unknown>;
+      assert.equal(body.code, 'unavailable');
+      assert.doesNotMatch(JSON.stringify(body), /127\.0\.0\.1|jwks\.json/, 'no internal URL in the body');
+    }
+    assert.equal(fetched, 1, 'the failed fetch is remembered: one fetch for five requests');
+    const logged = lines.filter((l) => l.includes('credentials cannot be verified'));
+    assert.equal(logged.length, 1, 'logged once per failed fetch');
+    assert.match(logged[0], /jwks\.json/, 'the log names the URL');
+
+    // Unreachable: a service with a port nobody listens on answers the same way.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const deadPort = (closed.address() as { port: number }).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const b = await open(t, mustLoad(notesSpec(jwtScheme(`jwksUrl: "http://127.0.0.1:${deadPort}/jwks.json"`))));
+    const unreachable = await send(b.app, 'GET', '/notes', undefined, { authorization: `Bearer ${jwt}` });
+    assertProblem(unreachable, 503, 'unavailable');
+    assert.doesNotMatch(JSON.stringify(unreachable.body), /127\.0\.0\.1/);
+
+    // Up: keys are fetched and verify. The provider failing afterwards changes nothing while
+    // jose's copy is fresh (a new token, so not the verified-token cache).
+    mode = 'up';
+    const c = await open(t, mustLoad(notesSpec(jwtScheme(`jwksUrl: "http://127.0.0.1:${port}/jwks.json"`))));
+    assert.equal((await send(c.app, 'GET', '/notes', undefined, { authorization: `Bearer ${jwt}` })).status, 200);
+    mode = 'down';
+    const other = await sign({ sub: 'bob', scope: 'notes:read' });
+    assert.equal((await send(c.app, 'GET', '/notes', undefined, { authorization: `Bearer ${other}` })).status, 200);
   });
 
   test('a JWKS file that is missing stops the service from starting, with the file named', async () => {

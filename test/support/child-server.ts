@@ -14,7 +14,11 @@ export async function startServe(args: readonly string[]): Promise<{ child: Chil
   const child = spawn(process.execPath, [BIN, 'serve', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   const url = await new Promise<string>((resolve, reject) => {
     let err = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${err}`)), 15_000);
+    // A child that does not start is killed: left running, its pipe would keep the test process alive.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${err}`));
+    }, 30_000); // generous: the machine may be shared with other test runs
     child.stderr!.on('data', (chunk: Buffer) => {
       err += chunk.toString();
       const m = /serving .* at (http:\/\/[\d.]+:\d+)/.exec(err);

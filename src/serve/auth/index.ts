@@ -20,6 +20,7 @@ import type { ServeContext } from '../context.ts';
 import { HttpError } from '../errors.ts';
 import type { Principal } from '../principal.ts';
 import { schemeReaders, type SchemeReader, type Verified } from './schemes.ts';
+import { JWKS_FAILURE_CACHE_MS } from './jwt.ts';
 import { registerTokenEndpoints, startTokenSweep } from './token-endpoint.ts';
 
 /** `service`: routes of the service's own that are guarded like endpoints (the event stream and webhook subscriptions, src/serve/events). */
@@ -107,7 +108,11 @@ async function authenticate(guard: EndpointGuard, request: FastifyRequest, now: 
     refused ??= { reader, result };
   }
   if (!refused) return undefined;
-  if (refused.result.fault) throw new HttpError('internal', { detail: `Credentials cannot be verified now: ${refused.result.reason}.` });
+  if (refused.result.fault) {
+    // The service's fault, said the same way however it failed; the cause is the operator's (./jwt.ts).
+    if (refused.result.log !== undefined) request.log.error({ reason: refused.result.log }, 'credentials cannot be verified');
+    throw new HttpError('unavailable', { detail: `Credentials cannot be verified now: ${refused.result.reason}. Try again shortly.`, headers: { 'retry-after': String(Math.ceil(JWKS_FAILURE_CACHE_MS / 1000)) } });
+  }
   throw unauthenticated(guard, `The ${describe(refused.reader.scheme)} was refused: ${refused.result.reason}.`, refused.reader.scheme);
 }
 

@@ -6,6 +6,15 @@
  *
  * The principal is the `sub` claim; the scopes come from the spec's `scopesClaim` (default
  * `scope`), a space-separated string (RFC 8693 §4.2) or a list of strings.
+ *
+ * A JWKS URL that cannot be fetched (unreachable, a time-out, an answer other than 200, not a
+ * key set) is the service's fault, never the client's: the request is answered 503
+ * `unavailable` with Retry-After, the body saying only that tokens cannot be verified now;
+ * the URL and the cause go to the log, once per failed fetch. A failed fetch is remembered
+ * for JWKS_FAILURE_CACHE_MS (a negative cache): meanwhile no request fetches again, so an
+ * outage of the identity provider is not multiplied by the service's traffic. When keys were
+ * fetched before, they go on verifying tokens while a refresh fails (stale-if-error), as
+ * jose alone would refuse every token once its cache (10 minutes) has aged.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -23,7 +32,20 @@ export interface JwtVerified {
   readonly expiresAt?: number;
 }
 
-export type JwtOutcome = { readonly ok: true; readonly token: JwtVerified } | { readonly ok: false; readonly reason: string; readonly fault?: boolean };
+export type JwtOutcome = { readonly ok: true; readonly token: JwtVerified } | { readonly ok: false; readonly reason: string; readonly fault?: boolean; readonly log?: string };
+
+/** How long a failed JWKS fetch is remembered: tokens needing the keys are refused meanwhile without fetching again. */
+export const JWKS_FAILURE_CACHE_MS = 10_000;
+
+/** The keys cannot be had now; `log` is set on the request whose fetch failed (the operator's line), not on those refused by the negative cache. */
+class KeysUnavailable extends Error {
+  readonly log: string | undefined;
+  constructor(log: string | undefined) {
+    super('the keys to verify tokens cannot be fetched now');
+    this.name = 'KeysUnavailable';
+    this.log = log;
+  }
+}
 
 export type JwtVerifier = (token: string, now: number) => Promise<JwtOutcome>;
 
@@ -44,7 +66,7 @@ export function jwtVerifier(scheme: JwtScheme, specFile: string): JwtVerifier {
       if (typeof payload.sub !== 'string' || payload.sub === '') return { ok: false, reason: 'the token has no subject (sub)' };
       return { ok: true, token: verified(payload, claim) };
     } catch (error) {
-      return refusal(error, settings.jwksUrl);
+      return refusal(error);
     }
   };
 }
@@ -62,8 +84,44 @@ function keySet(scheme: JwtScheme, specFile: string): JWTVerifyGetKey {
     if (!Array.isArray(jwks?.keys)) throw new SetupError(`scheme '${scheme.name}': ${file} is not a JWKS (RFC 7517 §5: an object with a "keys" list)`);
     return createLocalJWKSet(jwks);
   }
-  if (settings.jwksUrl !== undefined) return createRemoteJWKSet(new URL(settings.jwksUrl));
+  if (settings.jwksUrl !== undefined) return remoteKeys(new URL(settings.jwksUrl));
   throw new SetupError(`scheme '${scheme.name}' takes JWTs but the spec gives neither jwt.jwksUrl nor jwt.jwksFile to verify them with`);
+}
+
+/** jose's remote key set, with the negative cache and stale-if-error of the header. */
+function remoteKeys(url: URL): JWTVerifyGetKey {
+  const remote = createRemoteJWKSet(url);
+  let stale: JWTVerifyGetKey | undefined;
+  let staleOf: JSONWebKeySet | undefined;
+  let failedAt = Number.NEGATIVE_INFINITY;
+  const fallback = (log: string | undefined): JWTVerifyGetKey => {
+    if (stale) return stale;
+    throw new KeysUnavailable(log);
+  };
+  return async (header, token) => {
+    if (Date.now() - failedAt < JWKS_FAILURE_CACHE_MS) return fallback(undefined)(header, token);
+    try {
+      const key = await remote(header, token);
+      const known = remote.jwks();
+      if (known && known !== staleOf) {
+        staleOf = known;
+        stale = createLocalJWKSet(known);
+      }
+      return key;
+    } catch (error) {
+      if (!fetchFailed(error)) throw error;
+      failedAt = Date.now();
+      const cause = error instanceof Error ? error.message + (error.cause instanceof Error ? ` (${error.cause.message})` : '') : String(error);
+      return fallback(`the JWKS at ${url.href} could not be fetched: ${cause}`)(header, token);
+    }
+  };
+}
+
+/** Whether jose failed to fetch the key set (rather than found no key, or a bad token). */
+function fetchFailed(error: unknown): boolean {
+  if (!(error instanceof errors.JOSEError)) return true; // fetch's own TypeError, a DNS failure
+  // A plain JOSEError: no 200 answer, or not JSON; the subclasses are about keys and tokens.
+  return error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || error.code === 'ERR_JOSE_GENERIC';
 }
 
 function verified(payload: JWTPayload, claim: string): JwtVerified {
@@ -78,14 +136,14 @@ function verified(payload: JWTPayload, claim: string): JwtVerified {
 }
 
 /** jose's refusals in our words; a key set that cannot be fetched is the service's fault, not the client's. */
-function refusal(error: unknown, jwksUrl: string | undefined): JwtOutcome {
+function refusal(error: unknown): JwtOutcome {
+  if (error instanceof KeysUnavailable) return { ok: false, fault: true, reason: error.message, ...(error.log !== undefined ? { log: error.log } : {}) };
   if (error instanceof errors.JWTExpired) return { ok: false, reason: 'the token has expired' };
   if (error instanceof errors.JWTClaimValidationFailed) return { ok: false, reason: `the token's ${error.claim} claim is not accepted (${error.reason})` };
   if (error instanceof errors.JOSEAlgNotAllowed) return { ok: false, reason: 'the token is signed with an algorithm this service does not accept' };
   if (error instanceof errors.JWKSNoMatchingKey) return { ok: false, reason: 'no key of this service matches the token' };
   if (error instanceof errors.JWSSignatureVerificationFailed) return { ok: false, reason: 'the token signature does not verify' };
-  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || (error instanceof Error && !(error instanceof errors.JOSEError))) {
-    return { ok: false, fault: true, reason: `the keys to verify tokens could not be fetched${jwksUrl ? ` from ${jwksUrl}` : ''}` };
-  }
+  // Anything else of jose's (a malformed token, a key of an unsupported type) is the token's.
+  if (!(error instanceof errors.JOSEError)) return { ok: false, fault: true, reason: 'tokens cannot be verified now', log: `verifying a JWT failed: ${String(error)}` };
   return { ok: false, reason: 'the token is not a well-formed signed JWT' };
 }

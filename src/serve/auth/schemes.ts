@@ -29,7 +29,8 @@ import { secretMatches, splitToken } from './secrets.ts';
 /** What a request presented for a scheme: the raw credential, or a defect in how it was sent. */
 export type Presented = { readonly raw: string } | { readonly malformed: string };
 
-export type Verified = { readonly ok: true; readonly principal: Principal } | { readonly ok: false; readonly reason: string; readonly fault?: boolean };
+/** A failure with `fault` is the service's (503); `log` is the operator's line about it, never sent to the client. */
+export type Verified = { readonly ok: true; readonly principal: Principal } | { readonly ok: false; readonly reason: string; readonly fault?: boolean; readonly log?: string };
 
 export interface SchemeReader {
   readonly scheme: AuthScheme;
@@ -153,7 +154,7 @@ async function stored(credentials: CredentialStore, scheme: string, id: string, 
   if (c.revokedAt !== undefined) return { ok: false, reason: 'the credentials have been revoked' };
   if (c.expiresAt !== undefined && c.expiresAt <= now) return { ok: false, reason: 'the token has expired' };
   const until = Math.min(now + STORED_CACHE_MS, c.expiresAt ?? Infinity);
-  return { ok: true, until, principal: { id: c.principal, scheme, scopes: new Set(c.scopes), credential: c.issuedTo ?? c.id } };
+  return { ok: true, until, principal: { id: c.principal, scheme, scopes: new Set(c.scopes), credential: c.issuedTo ?? c.id, ...(c.expiresAt !== undefined ? { expiresAt: c.expiresAt } : {}) } };
 }
 
 function fromJwt(scheme: string, verify: JwtVerifier): Verify {
@@ -162,6 +163,6 @@ function fromJwt(scheme: string, verify: JwtVerifier): Verify {
     if (!r.ok) return r;
     const { subject, issuer, scopes, expiresAt } = r.token;
     const until = Math.min(now + JWT_CACHE_MS, expiresAt ?? Infinity);
-    return { ok: true, until, principal: { id: subject, scheme, scopes: new Set(scopes), credential: `${issuer ?? ''}|${subject}` } };
+    return { ok: true, until, principal: { id: subject, scheme, scopes: new Set(scopes), credential: `${issuer ?? ''}|${subject}`, ...(expiresAt !== undefined ? { expiresAt } : {}) } };
   };
 }

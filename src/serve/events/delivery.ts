@@ -16,6 +16,17 @@
  * A slow receiver holds one of the `concurrency` slots, never a request. Nothing is in
  * memory that a crash could lose: a delivery in flight when the process dies is due again
  * when its lease runs out, and keeps its webhook-id (the event's id).
+ *
+ * Revocation: a subscription made with a credential (an API key, a client) is disabled as
+ * soon as the worker finds that credential revoked — before fanning events out to it, and
+ * before each attempt — with the reason listed; its pending deliveries wait, as for a 410.
+ * The worker looks at least every `pollMs` (1 s), so a revocation takes effect within a
+ * second here too (README: "a revocation takes effect within a second").
+ *
+ * Stopping (SIGTERM, app.close()) drains: no new claim, and the attempts in flight get up to
+ * DRAIN_MS to finish and be settled as usual. Any still running then is aborted and released:
+ * pending again, due at once, its attempt not counted, so the next start sends it again under
+ * the same webhook-id. A SIGKILL leaves it leased instead, due when the lease runs out.
  */
 import { randomBytes } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
@@ -28,7 +39,7 @@ import type { Store } from '../../store/store.ts';
 import type { EventBus } from './emit.ts';
 import { envelope, eventId } from './envelope.ts';
 import { signedHeaders } from './signing.ts';
-import { guardedLookup } from './ssrf.ts';
+import { guardedLookup, refusedLiteral } from './ssrf.ts';
 import { visibility, type Viewer } from './visibility.ts';
 
 export interface DeliveryOptions {
@@ -54,6 +65,8 @@ const LEASE_GRACE_MS = 1_000;
 const FAN_OUT_BATCH = 500;
 /** A Retry-After asking for more than a day is read as a day. */
 const RETRY_AFTER_MAX_MS = 86_400_000;
+/** How long stopping waits for the attempts in flight before releasing them (see the header). */
+export const DRAIN_MS = 5_000;
 /** Bytes of a receiver's answer read (and dropped); the rest is cut off. */
 const ANSWER_MAX_BYTES = 64 * 1024;
 
@@ -62,7 +75,10 @@ export class DeliveryWorker {
   readonly #policy: Required<Omit<RetryPolicy, 'pointer' | 'maxDelayMs'>> & { maxDelayMs: number };
   readonly #timeoutMs: number;
   readonly #visible: ReturnType<typeof visibility>;
-  readonly #inFlight = new Set<AbortController>();
+  /** Attempts in flight, each with its abort and its settling. */
+  readonly #inFlight = new Map<AbortController, Promise<void>>();
+  /** Set when the drain's time is up: attempts aborted from then on are released. */
+  #releasing = false;
   /**
    * Connections to receivers are kept alive between deliveries. The SSRF guard is in the
    * lookup of each new connection, so a kept one goes on to the address that was checked.
@@ -92,12 +108,21 @@ export class DeliveryWorker {
     this.wake();
   }
 
-  /** Stops claiming; attempts in flight are cut off unsettled, so their leases bring them back after a restart. */
-  stop(): void {
+  /** Stops claiming and drains the attempts in flight (see the header); resolves when every one is settled or released. */
+  async stop(drainMs = DRAIN_MS): Promise<void> {
     this.#stopped = true;
     this.#unlisten?.();
     if (this.#timer) clearTimeout(this.#timer);
-    for (const c of this.#inFlight) c.abort();
+    if (this.#inFlight.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs)));
+      await Promise.race([Promise.allSettled(this.#inFlight.values()), late]);
+      clearTimeout(timer);
+      this.#releasing = true;
+      if (this.#inFlight.size > 0) this.#o.log?.warn({ deliveries: this.#inFlight.size, drainMs }, 'webhook delivery: attempts still running at shutdown are released, to be sent again at the next start');
+      for (const c of this.#inFlight.keys()) c.abort();
+      await Promise.allSettled(this.#inFlight.values());
+    }
     this.#agents.http.destroy();
     this.#agents.https.destroy();
   }
@@ -151,8 +176,10 @@ export class DeliveryWorker {
     if (batch.length === 0) return false;
     const now = this.#o.now();
     const deliveries = [];
+    const live: SubscriptionRecord[] = [];
+    for (const s of subscriptions) if (!(await this.#revoked(s))) live.push(s);
     for (const event of batch) {
-      for (const s of subscriptions) {
+      for (const s of live) {
         if (wants(s, event) && this.#visible(event, viewerOf(s))) deliveries.push({ id: `dlv_${randomBytes(12).toString('base64url')}`, subscriptionId: s.id, eventSeq: event.seq, createdAt: now });
       }
     }
@@ -166,7 +193,11 @@ export class DeliveryWorker {
     if (free <= 0 || this.#stopped) return;
     const now = this.#o.now();
     const claimed = await this.#o.store.events.claimDue(now, free, now + this.#timeoutMs + LEASE_GRACE_MS);
-    for (const c of claimed) this.#attempt(c);
+    // Stopped while claiming: what was just leased goes back at once rather than wait out its lease.
+    for (const c of claimed) {
+      if (this.#stopped) void this.#release(c).catch(() => undefined);
+      else this.#attempt(c);
+    }
   }
 
   async #schedule(): Promise<void> {
@@ -181,18 +212,33 @@ export class DeliveryWorker {
 
   #attempt(c: ClaimedDelivery): void {
     const abort = new AbortController();
-    this.#inFlight.add(abort);
-    void this.#deliver(c, abort)
+    const settled = this.#deliver(c, abort)
       .catch((err) => this.#o.log?.error({ err }, 'webhook delivery: settling an attempt failed'))
       .finally(() => {
         this.#inFlight.delete(abort);
         this.#wakeSoon();
       });
+    this.#inFlight.set(abort, settled);
+  }
+
+  /**
+   * Whether the credential the subscription was made with is revoked; if so the subscription
+   * is disabled now, with the reason (see the header).
+   */
+  async #revoked(s: SubscriptionRecord): Promise<boolean> {
+    if (s.credential === undefined) return false;
+    const credential = await this.#o.store.credentials.get(s.credential);
+    if (credential?.revokedAt === undefined) return false;
+    await this.#o.store.events.changeSubscription(s.id, { status: 'disabled', disabledReason: `the credential it was made with (${s.credential}) was revoked` });
+    this.#o.log?.info({ subscription: s.id, credential: s.credential }, 'webhook subscription disabled: its credential was revoked');
+    return true;
   }
 
   async #deliver(c: ClaimedDelivery, abort: AbortController): Promise<void> {
     const { spec, store } = this.#o;
     const { delivery, event, subscription } = c;
+    // Revoked since the fan-out: not sent; pending again, waiting with its disabled subscription.
+    if (await this.#revoked(subscription)) return this.#release(c);
     const at = this.#o.now();
     const body = envelope(spec, event, subscription.apiVersion);
     const id = eventId(event.seq);
@@ -202,8 +248,8 @@ export class DeliveryWorker {
       ...(spec.events.webhooks?.signing === 'standard-webhooks' ? signedHeaders(subscription.secrets, id, at, body.text) : { 'webhook-id': id }),
     };
     const answer = await post(subscription.url, headers, body.text, this.#timeoutMs, abort.signal, this.#o.allowPrivate, this.#agents);
-    // Stopped mid-attempt: leave the delivery leased, to be attempted again after a restart.
-    if (this.#stopped) return;
+    // Aborted by stopping (the drain's time was up): released, not counted as an attempt.
+    if (abort.signal.aborted && this.#releasing) return this.#release(c);
     const attempts = delivery.attempts + 1;
     const done = this.#o.now();
     if (answer.status !== undefined && answer.status >= 200 && answer.status < 300) {
@@ -224,6 +270,16 @@ export class DeliveryWorker {
     }
     const wait = Math.max(this.#backoff(attempts), answer.retryAfterMs ?? 0);
     await store.events.settle(delivery.id, { status: 'pending', attempts, nextAttemptAt: done + wait, ...status, lastError });
+  }
+
+  /** Makes a claimed delivery pending again, due now, its attempts as they were. */
+  async #release(c: ClaimedDelivery): Promise<void> {
+    const d = c.delivery;
+    await this.#o.store.events.settle(d.id, {
+      status: 'pending', attempts: d.attempts, nextAttemptAt: this.#o.now(),
+      ...(d.lastStatus !== undefined ? { lastStatus: d.lastStatus } : {}),
+      ...(d.lastError !== undefined ? { lastError: d.lastError } : {}),
+    });
   }
 
   /** The wait after the n-th failed attempt: the policy's, capped, from the upper half ("equal jitter"). */
@@ -259,6 +315,9 @@ function post(url: string, headers: Record<string, string>, body: string, timeou
     } catch {
       return resolve({ error: `'${url}' is not a URL` });
     }
+    // Node connects to an IP literal without a lookup, so guardedLookup never sees it.
+    const literal = allowPrivate ? undefined : refusedLiteral(target);
+    if (literal) return resolve({ error: `refused: ${literal}` });
     const https = target.protocol === 'https:';
     const send = https ? httpsRequest : httpRequest;
     const signal = AbortSignal.any([stop, AbortSignal.timeout(timeoutMs)]);

@@ -4,9 +4,11 @@
  * be, or resolve to, an address of a range that reaches inside: loopback, private (RFC 1918),
  * link-local (cloud metadata at 169.254.169.254), unique-local (RFC 4193), CGNAT (RFC 6598),
  * multicast, broadcast, unspecified or reserved. Ranges are ipaddr.js's (maintained; used by
- * Express's proxy-addr). The check runs when subscribing and again inside each delivery's
+ * Express's proxy-addr). The check runs when subscribing and again at each delivery: a
+ * literal address before connecting (Node does no lookup for one), a name inside the
  * connection (`guardedLookup`), so a name re-pointed at an internal address after
- * subscribing (DNS rebinding) is refused too. `allowPrivate` (serve --allow-private-webhooks)
+ * subscribing (DNS rebinding) is refused too, and so is a subscription stored before a
+ * range was refused (or written into the database by hand). `allowPrivate` (serve --allow-private-webhooks)
  * lifts it for local development and tests.
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
@@ -16,14 +18,26 @@ import ipaddr from 'ipaddr.js';
 /** The ranges a delivery may go to; everything else is refused. */
 const PUBLIC: ReadonlySet<string> = new Set(['unicast']);
 
+/** IPv4-compatible IPv6 addresses, ::a.b.c.d (RFC 4291 §2.5.5.1). */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
 /** Why an address may not be delivered to, or undefined when it may. */
 export function refusedAddress(address: string): string | undefined {
   if (!ipaddr.isValid(address)) return `'${address}' is not an IP address`;
-  let parsed = ipaddr.parse(address);
   // An IPv4 address written as IPv6 (::ffff:10.0.0.1) is judged as the IPv4 address it is.
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const parsed = ipaddr.process(address);
+  // ::127.0.0.1 (the URL parser writes it ::7f00:1) is not IPv4-mapped, and ipaddr.js calls
+  // it unicast; the kernel may still reach the IPv4 address inside. The form is deprecated
+  // and routes nowhere public, so the whole range is refused (:: and ::1 are in it too).
+  if (parsed.kind() === 'ipv6' && parsed.match(IPV4_COMPATIBLE)) return `${address} is an IPv4-compatible IPv6 address (deprecated, RFC 4291 §2.5.5.1)`;
   const range = parsed.range();
   return PUBLIC.has(range) ? undefined : `${address} is a ${range} address`;
+}
+
+/** Why a URL's host may not be delivered to when it is an IP literal; undefined for a name (checked at lookup) or an address that may be. */
+export function refusedLiteral(url: URL): string | undefined {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  return isIP(host) ? refusedAddress(host) : undefined;
 }
 
 /** Why a subscription URL is refused (its scheme, or a literal address in it), or undefined. Names are checked at delivery. */
@@ -37,13 +51,10 @@ export function refusedUrl(raw: string, allowPrivate: boolean): string | undefin
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `must be an http or https URL, not ${url.protocol.slice(0, -1)}`;
   if (url.username || url.password) return 'must not carry credentials in the URL';
   if (allowPrivate) return undefined;
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const host = url.hostname;
   if (host === 'localhost' || host.endsWith('.localhost')) return 'points at the service\'s own host (localhost)';
-  if (isIP(host)) {
-    const why = refusedAddress(host);
-    if (why) return `points inside the network: ${why}`;
-  }
-  return undefined;
+  const why = refusedLiteral(url);
+  return why ? `points inside the network: ${why}` : undefined;
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;

@@ -9,12 +9,18 @@
  *
  * Only the events the listening principal may see (./visibility.ts) in the connection's API
  * version are sent; the others only move the cursor.
+ *
+ * A stream lasts no longer than its credential: every CREDENTIAL_CHECK_MS the credential
+ * it was opened with is looked up again, and the stream ends when it has been revoked, or
+ * when the token it was opened with expires (README: "a revocation takes effect within a
+ * second"). The client's reconnection is then refused with 401 like any other request.
  */
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Endpoint } from '../../spec/model.ts';
 import type { ServeContext } from '../context.ts';
+import type { Principal } from '../principal.ts';
 import { validationFailed } from '../validation.ts';
 import type { EventBus } from './emit.ts';
 import { eventId, payloadIn } from './envelope.ts';
@@ -22,6 +28,8 @@ import type { visibility } from './visibility.ts';
 
 /** Events read per look at the log. */
 const READ_BATCH = 500;
+/** How often an open stream's credential is looked at again. */
+export const CREDENTIAL_CHECK_MS = 1_000;
 /** The reconnection delay a client is told (`retry:`), in ms. */
 const RECONNECT_MS = 3_000;
 
@@ -70,6 +78,14 @@ export function registerStream(app: FastifyInstance, s: StreamRoute): void {
   for (const url of s.paths) app.route({ method: 'GET', url: url.replaceAll(':', '::'), config: { endpoint: s.endpoint }, handler });
 }
 
+/** Why the stream's credential no longer holds, or undefined while it does. */
+async function stillValid(s: StreamRoute, principal: Principal): Promise<string | undefined> {
+  if (principal.expiresAt !== undefined && s.ctx.now() >= principal.expiresAt) return 'the credential has expired';
+  // A JWT's credential is not in the store: only its expiry ends the stream.
+  const stored = await s.ctx.store.credentials.get(principal.credential);
+  return stored?.revokedAt !== undefined ? 'the credential has been revoked' : undefined;
+}
+
 function follow(s: StreamRoute, request: FastifyRequest, body: PassThrough, from: number): void {
   const viewer = { principal: request.principal?.id ?? '', scopes: request.principal?.scopes ?? new Set<string>() };
   const version = request.apiVersion;
@@ -116,10 +132,20 @@ function follow(s: StreamRoute, request: FastifyRequest, body: PassThrough, from
     void pump();
   }, s.heartbeatMs);
   heartbeat.unref();
+  const principal = request.principal;
+  const credentialCheck = principal && setInterval(() => {
+    void stillValid(s, principal).then((why) => {
+      if (why === undefined || closed) return;
+      request.log.info({ credential: principal.credential, why }, 'event stream closed');
+      body.end(`: ${why}\n\n`);
+    }, () => undefined);
+  }, CREDENTIAL_CHECK_MS);
+  credentialCheck?.unref();
   body.on('close', () => {
     closed = true;
     unlisten();
     clearInterval(heartbeat);
+    clearInterval(credentialCheck);
   });
   void pump();
 }

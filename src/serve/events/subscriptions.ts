@@ -115,6 +115,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, r: Subscription
       status: 'enabled',
       ...(request.apiVersion !== undefined ? { apiVersion: request.apiVersion } : {}),
       principal: owner, scopes: [...(request.principal?.scopes ?? [])],
+      ...(request.principal ? { credential: request.principal.credential } : {}),
       secrets: [{ secret }], createdAt: ctx.now(),
     });
     reply.header('location', `${r.prefix}${path}/${s.id}`);
