@@ -250,13 +250,15 @@ export function listSql(table: string, query: ListQuery): ListSql {
   const filters: FieldFilter[] = [...Object.entries(query.filter ?? {}).map(([field, value]): FieldFilter => ({ field, op: 'eq', value })), ...(query.filters ?? [])];
 
   /** One SELECT over the filters, the owner and `extra` (conditions written into `a` after them), at the offset. */
-  const statement = (extra: (a: Args) => string[]): ListStatement => {
+  const statement = (extra: (a: Args) => string[], firstKeyNull = false): ListStatement => {
     const a = new Args();
     const where = filters.map((f) => condition(a, f));
     if (query.owner !== undefined) where.push(`owner = ${a.bind(query.owner)}`);
     if (query.search) where.push(searched(a, query.search));
     where.push(...extra(a));
-    const order = sort.map((k) => (k.direction === 'asc' ? `${a.value(k.field)} ASC NULLS FIRST` : `${a.value(k.field)} DESC NULLS LAST`));
+    // Where the first key is NULL in every row, ordering by it orders nothing, and SQLite does
+    // not see that: it would sort the rows instead of reading the index's (NULL, seq) run in order.
+    const order = (firstKeyNull ? sort.slice(1) : sort).map((k) => (k.direction === 'asc' ? `${a.value(k.field)} ASC NULLS FIRST` : `${a.value(k.field)} DESC NULLS LAST`));
     order.push('seq ASC');
     // One more than asked: its presence is `hasMore`, without a second query.
     let tail = ` LIMIT ${a.bind(limit + 1)}`;
@@ -280,14 +282,14 @@ export function listSql(table: string, query: ListQuery): ListSql {
   if (first.direction === 'asc' && v !== null) {
     return statement((a) => [`${x(a)} >= ${a.bind(bindScalar(v))}`, `(${x(a)} > ${a.bind(bindScalar(v))} OR (${x(a)} = ${a.bind(bindScalar(v))} AND ${ties(a)}))`]);
   }
-  if (first.direction === 'desc' && v === null) return statement((a) => [`${x(a)} IS NULL`, ties(a)]);
+  if (first.direction === 'desc' && v === null) return statement((a) => [`${x(a)} IS NULL`, ties(a)], true);
   if (first.direction === 'asc') {
     // Inside the NULLs of an ascending key: the NULL ties after the position, then every value.
-    return { ...statement((a) => [`${x(a)} IS NULL`, ties(a)]), rest: statement((a) => [`${x(a)} IS NOT NULL`]) };
+    return { ...statement((a) => [`${x(a)} IS NULL`, ties(a)], true), rest: statement((a) => [`${x(a)} IS NOT NULL`]) };
   }
   // After a value of a descending key: the smaller values (and ties after the position), then the NULLs.
   return {
     ...statement((a) => [`${x(a)} <= ${a.bind(bindScalar(v))}`, `(${x(a)} < ${a.bind(bindScalar(v))} OR (${x(a)} = ${a.bind(bindScalar(v))} AND ${ties(a)}))`]),
-    rest: statement((a) => [`${x(a)} IS NULL`]),
+    rest: statement((a) => [`${x(a)} IS NULL`], true),
   };
 }

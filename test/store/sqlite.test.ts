@@ -210,6 +210,18 @@ describe('sqlite store', () => {
       }
       // Descending: the index read backwards; only ties on the key are sorted (by seq).
       assert.match(plan('res_things', { sort: price('desc'), after: { values: [500], seq: 77 }, limit: 20 }), /SEARCH res_things USING INDEX fx_things\.price/);
+      // Every keyset position, both of its ranges: an index range in order, never a sort of all matches.
+      for (const direction of ['asc', 'desc'] as const) {
+        for (const value of [500, null]) {
+          const { sql, args, rest } = listSql('res_things', { sort: price(direction), after: { values: [value], seq: 77 }, limit: 20 });
+          for (const statement of [{ sql, args }, ...(rest ? [rest] : [])]) {
+            const p = (db.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`).all(...statement.args) as { detail: string }[]).map((r) => r.detail).join('; ');
+            // (Ascending after a NULL, the values follow the NULLs: the index read past them, in order.)
+            assert.match(p, /^(SEARCH|SCAN) res_things USING INDEX fx_things\.price/, `${direction} after ${value}: ${p}`);
+            assert.doesNotMatch(p, /TEMP B-TREE FOR ORDER BY/, `${direction} after ${value}: ${p}`);
+          }
+        }
+      }
       const owned = plan('res_mine', { owner: 'ann', sort: price('asc'), after: { values: [5], seq: 7 }, limit: 20 });
       assert.match(owned, /SEARCH res_mine USING INDEX fx_mine\.price\.owned \(owner=\? AND/);
       assert.doesNotMatch(owned, /TEMP B-TREE/);
