@@ -5,7 +5,7 @@
  * records are written straight into the table through node:sqlite, in one transaction, and
  * the indexes built after (what migrate builds), so a million records take seconds.
  *
- * Pages, each the p50 of many runs:
+ * Pages, each the median of 5 rounds' p50s, the sizes taking turns in each round:
  *   filter, 1 match       ?sku=<one record's>
  *   sort=price            the first page
  *   sort=price, deep      the page after the middle record, by cursor (keyset)
@@ -42,6 +42,7 @@ import type { BenchOutcome } from './run.ts';
 const SPEC = fileURLToPath(new URL('./fixtures/items.yaml', import.meta.url));
 const PAGE = 20;
 const TARGET = 2;
+const ROUNDS = 5;
 const CATEGORIES = ['tools', 'garden', 'kitchen', 'toys'];
 
 /** A sku per record, unique up to 17.5M records, of the spec's pattern ^[A-Z]{3}-[0-9]{4}$. */
@@ -87,12 +88,12 @@ const CASES: readonly Case[] = [
   { label: 'category + sort=price', target: false, query: () => ({ filter: { category: 'garden' }, sort: [{ field: 'price', direction: 'asc' }], limit: PAGE }) },
 ];
 
-/** The p50 of a page in ms: runs for about 0.4 s (at least 5 runs, at most 2,000). */
+/** The p50 of a page in ms: runs for about 0.1 s (at least 5 runs, at most 1,000). */
 async function p50(store: SqliteStore, query: ListQuery): Promise<number> {
   await store.list('item', query);
   const samples: number[] = [];
-  const until = performance.now() + 400;
-  while (samples.length < 2000 && (samples.length < 5 || performance.now() < until)) {
+  const until = performance.now() + 100;
+  while (samples.length < 1000 && (samples.length < 5 || performance.now() < until)) {
     const start = performance.now();
     const page = await store.list('item', query);
     samples.push(performance.now() - start);
@@ -111,6 +112,7 @@ export async function listsBench(): Promise<BenchOutcome> {
   const dir = await mkdtemp(join(tmpdir(), 'svcspec-lists-bench-'));
   const results = new Map<string, number[]>();
   let stall: string | undefined;
+  const opened: { n: number; path: string; store: SqliteStore; mid: { price: number; seq: number } }[] = [];
   try {
     for (const n of sizes) {
       const path = join(dir, `items-${n}.db`);
@@ -124,19 +126,25 @@ export async function listsBench(): Promise<BenchOutcome> {
       const layouts: TableLayout[] = tableLayouts(createContext(spec, store));
       await store.migrate(layouts);
       const db = new DatabaseSync(path, { readOnly: true });
-      const row = db.prepare(`SELECT seq, json_extract(data, '$."price"') AS price FROM res_item ORDER BY json_extract(data, '$."price"'), seq LIMIT 1 OFFSET ?`).get(Math.floor(n / 2)) as { seq: number; price: number };
+      const mid = db.prepare(`SELECT seq, json_extract(data, '$."price"') AS price FROM res_item ORDER BY json_extract(data, '$."price"'), seq LIMIT 1 OFFSET ?`).get(Math.floor(n / 2)) as { seq: number; price: number };
       db.close();
+      opened.push({ n, path, store, mid });
       console.log(`  ${n.toLocaleString('en')} records written and indexed (${layouts.find((l) => l.name === 'item')?.indexes?.join(', ')}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-      for (const c of CASES) {
-        const list = results.get(c.label) ?? [];
-        list.push(await p50(store, c.query(n, row)));
-        results.set(c.label, list);
-      }
-      await store.close();
-      if (n === sizes[sizes.length - 1]) stall = await stallFigures(path, n);
-      await rm(path, { force: true });
     }
+    // The sizes take turns, a case at a time, ROUNDS times: a burst of load from elsewhere on
+    // the machine weighs on all of them alike. Each figure is the median of its rounds' p50s.
+    for (const c of CASES) {
+      const rounds: number[][] = opened.map(() => []);
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const [i, o] of opened.entries()) rounds[i]!.push(await p50(o.store, c.query(o.n, o.mid)));
+      }
+      results.set(c.label, rounds.map(median));
+    }
+    for (const o of opened) await o.store.close();
+    const largest = opened[opened.length - 1]!;
+    stall = await stallFigures(largest.path, largest.n);
   } finally {
+    for (const o of opened) await o.store.close();
     await rm(dir, { recursive: true, force: true });
   }
   const ms = (v: number) => (v < 1 ? `${(v * 1000).toFixed(0)} µs` : `${v.toFixed(1)} ms`);
