@@ -6,7 +6,8 @@
  * writer nor waits for it (https://sqlite.org/wal.html#concurrency): the thread reads the
  * last committed state, as the main connection would.
  *
- * One thread, started on first use; statements queue for it in order. A page is its one or
+ * One thread, started on first use, at a lower scheduling priority than the main thread (nice
+ * 10, Linux: per thread); statements queue for it in order. A page is its one or
  * two statements (src/store/sqlite-list.ts, `rest`) in one read transaction, so both see
  * the same snapshot. The worker is code given as text (`eval`), plain JavaScript: it runs the
  * same from the TypeScript sources and from the built package.
@@ -21,6 +22,10 @@ import type { ListSql } from './sqlite-list.ts';
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { DatabaseSync } = require('node:sqlite');
+// A lower priority for this thread alone (on Linux a thread has its own nice value, and
+// setpriority with pid 0 sets the caller's): where cores are scarce, the main thread's
+// requests go first and slow pages get what is left. Raising one's nice value needs no rights.
+try { require('node:os').setPriority(10); } catch {}
 const db = new DatabaseSync(workerData.path, { timeout: workerData.busyTimeoutMs });
 db.exec('PRAGMA query_only = 1');
 const statements = new Map();
