@@ -67,7 +67,10 @@ export interface SqliteStore extends Store {
 const SCHEMA_VERSION = 3;
 /** List statements differ by filter fields and sort; enough for any spec, bounded for a hostile one. */
 const LIST_STATEMENT_CACHE = 256;
-/** An offset page skips its offset's rows one by one: past this many it is read off the main thread. */
+/**
+ * An offset page skips its offset's rows one by one, and a page reads its size's: past this
+ * many (a deep page number, a list the spec leaves unpaged) it is read off the main thread.
+ */
 const INLINE_OFFSET = 1000;
 
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
@@ -437,10 +440,10 @@ class SqliteStoreImpl implements SqliteStore {
    * table. Any other page goes to the reader thread (src/store/sqlite-reader.ts): a sort of
    * all matching rows (TEMP B-TREE FOR ORDER BY; a sort of one key's ties is bounded and
    * stays), filters no field index narrows (a scan that may read every row to fill a page),
-   * an offset past INLINE_OFFSET. Decided once per SQL text, from SQLite's own plan.
+   * an offset or a page size past INLINE_OFFSET. Decided once per SQL text, from SQLite's own plan.
    */
   #inline(list: ListSql, query: ListQuery): boolean {
-    if ((query.offset ?? 0) > INLINE_OFFSET) return false;
+    if ((query.offset ?? 0) > INLINE_OFFSET || query.limit > INLINE_OFFSET) return false;
     const known = this.#routes.get(list.sql);
     if (known !== undefined) return known;
     const filtered = (query.filters?.length ?? 0) > 0 || Object.keys(query.filter ?? {}).length > 0;
