@@ -24,6 +24,7 @@ import type { ServeContext } from './context.ts';
 import { encodeCursor } from './cursor.ts';
 import { HttpError } from './errors.ts';
 import { answered } from './limits/timeout.ts';
+import { boundParents, parentsOf, type Parent } from './nesting.ts';
 import { listPlan, parseListQuery, type ListPlan, type ListRequest } from './list-query.ts';
 import { JSON_TYPE, JsonText, presentJsonList, type Outcome } from './representation.ts';
 
@@ -43,24 +44,29 @@ export function listHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandler
   if (!resource) throw new Error(`bug: list endpoint ${endpoint.id} of unknown resource ${endpoint.resource}`);
   const plan = listPlan(ctx, resource);
   const status = endpoint.responses.find((r) => r.status >= 200 && r.status < 300)?.status ?? 200;
+  const parents = parentsOf(ctx, endpoint);
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const outcome = await listPage(ctx, plan, request, status);
+    const outcome = await listPage(ctx, plan, request, status, parents);
     if (answered(reply)) return reply; // the time-out answered meanwhile
     return reply.code(outcome.status).headers(outcome.headers).type(JSON_TYPE).send((outcome.body as JsonText).text);
   };
 }
 
 /** One page as data: the body, and the Link header when a page follows. */
-export async function listPage(ctx: ServeContext, plan: ListPlan, request: FastifyRequest, status = 200): Promise<Outcome> {
+export async function listPage(ctx: ServeContext, plan: ListPlan, request: FastifyRequest, status = 200, parents: readonly Parent[] = []): Promise<Outcome> {
   const { resource, settings } = plan;
+  // A nested list (src/serve/nesting.ts): the parent must be there; only its children are listed.
+  const bound = await boundParents(ctx, parents, request);
   const url = request.url;
   const mark = url.indexOf('?');
   const path = mark < 0 ? url : url.slice(0, mark);
   const q = parseListQuery(mark < 0 ? '' : url.slice(mark + 1), plan);
   // Object-level authorization: for an owned resource a client only ever pages its own records.
   // One shape of query object for every page (absent members undefined): the hot path.
-  const query: ListQuery = { filter: q.filter, sort: q.sort, limit: q.size, owner: ownerOf(resource, request), after: q.after, offset: q.offset };
-  const result = await ctx.store.list(resource.name, query);
+  const query: ListQuery = { filter: nestedFilter(q.filter, bound), sort: q.sort, limit: q.size, owner: ownerOf(resource, request), after: q.after, offset: q.offset };
+  // A filter on the ref that names another parent than the path's matches nothing.
+  const contradicts = Object.entries(bound).some(([field, value]) => q.filter !== undefined && field in q.filter && q.filter[field] !== value);
+  const result: ListResult = contradicts ? { records: [], hasMore: false } : await ctx.store.list(resource.name, query);
   // The page is built as text (CursorPage, OffsetPage): each item is what a read sends, so
   // the stored JSON of a record goes out without being parsed and serialized again.
   const items = presentJsonList(resource, result.records);
@@ -82,6 +88,11 @@ function nextCursor(resource: Resource, q: ListRequest, result: ListResult): str
   const values = q.sort.map((k) => (last.data[k.field] ?? null) as ScalarValue);
   if (values.some((v) => v !== null && typeof v === 'object')) throw new HttpError('internal', { detail: 'A sort field holds a structured value.' });
   return encodeCursor(resource.name, q.sort, { values, seq: last.seq });
+}
+
+/** The query's filters and the path's parents: both must match. */
+function nestedFilter(filter: ListQuery['filter'], bound: Readonly<Record<string, ScalarValue>>): ListQuery['filter'] {
+  return Object.keys(bound).length ? { ...filter, ...bound } : filter;
 }
 
 /** Commas stay readable in links (RFC 3986 §2.2: a sub-delimiter, decoded as itself). */

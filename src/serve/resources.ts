@@ -33,6 +33,9 @@ import type { ServeContext } from './context.ts';
 import { idempotent, sendOutcome } from './idempotency.ts';
 import { etagOf, isObject, JsonText, keepUnseen, present, presentJson, recordOutcome, type Outcome } from './representation.ts';
 import { idOf, idParamOf, type IdRule } from '../spec/conventions/ids.ts';
+import { idParam } from '../spec/conventions/paths.ts';
+import { belongsTo, boundParents, callersRecordId, checkParentVisible, noRecordYet, parentsOf, reconcileBody, type Parent } from './nesting.ts';
+import { HttpError } from './errors.ts';
 import { validateBody, validationFailed, validatorsFor, type BodyValidator, type ResourceValidators } from './validation.ts';
 
 interface Operation {
@@ -46,6 +49,10 @@ interface Operation {
   readonly body?: BodyValidator;
   readonly success: { readonly status: number; readonly withBody: boolean };
   readonly idParam: string;
+  /** The parents a nested path binds (src/serve/nesting.ts); empty for a flat one. */
+  readonly parents: readonly Parent[];
+  /** `select: caller`: the caller's own record, addressed without an id. */
+  readonly singleton: boolean;
   /** The events each write triggers (part 6); undefined where it triggers none. */
   readonly events: { readonly created?: EventMaker; readonly updated?: EventMaker; readonly deleted?: EventMaker };
 }
@@ -61,7 +68,9 @@ export function resourceHandler(ctx: ServeContext, endpoint: Endpoint): RouteHan
     machine: ctx.machines.get(resource.name),
     body: requestValidator(validators, endpoint),
     success: successOf(endpoint),
-    idParam: idParamOf(endpoint.path),
+    idParam: idParam(endpoint) ?? idParamOf(endpoint.path),
+    parents: parentsOf(ctx, endpoint),
+    singleton: endpoint.select === 'caller',
     events: makersOf(ctx, resource.name),
   };
   switch (endpoint.operation) {
@@ -113,6 +122,25 @@ function pathId(op: Operation, request: FastifyRequest): string {
   return String((request.params as Record<string, string>)[op.idParam] ?? '');
 }
 
+/** The record an item request addresses: the path's id, or the caller's own for a singleton (404 when none). */
+async function targetId(op: Operation, request: FastifyRequest): Promise<string> {
+  if (!op.singleton) return pathId(op, request);
+  const id = await callersRecordId(op.ctx, op.resource, request);
+  if (id === undefined) throw noRecordYet(op.resource);
+  return id;
+}
+
+/** Whether the request carries a field at all (so a nested path's ref may be filled into it). */
+function takes(op: Operation, field: string): boolean {
+  const r = op.endpoint.request;
+  return r.kind === 'resource' || (r.kind === 'fields' && r.fields.includes(field));
+}
+
+/** A nested path's check of a record: it belongs to the parents the path names. */
+function belongsCheck(bound: Readonly<Record<string, unknown>>): ((current: StoredRecord) => boolean) | undefined {
+  return Object.keys(bound).length ? (current) => belongsTo(bound as Record<string, string | number>, current.data) : undefined;
+}
+
 function outcome(op: Operation, record: StoredRecord): Outcome {
   const o = recordOutcome(op.resource, record, op.success.status);
   return op.success.withBody ? o : { status: o.status, headers: o.headers };
@@ -128,10 +156,21 @@ async function bodyOf(op: Operation, request: FastifyRequest): Promise<Record<st
 // ---- the operations -------------------------------------------------------------
 
 async function create(op: Operation, request: FastifyRequest): Promise<Outcome> {
+  const bound = await boundParents(op.ctx, op.parents, request);
+  reconcileBody(bound, request.body, (field) => takes(op, field));
+  return insertRecord(op, request, await bodyOf(op, request), bound);
+}
+
+/** Inserts a validated body: the spec's defaults, the id, the initial state, the path's refs, the owner. */
+async function insertRecord(op: Operation, request: FastifyRequest, body: Record<string, unknown>, bound: Readonly<Record<string, unknown>>): Promise<Outcome> {
   const { ctx, resource, id, machine } = op;
-  const body = await bodyOf(op, request);
+  if (resource.perOwner === 'one' && (await callersRecordId(ctx, resource, request)) !== undefined) {
+    throw new HttpError('already-exists', { detail: `You have a ${resource.name} already, and each owner has one: change it instead.` });
+  }
   // The body was parsed for this request alone: it is ours to shape, no copy needed.
   const data = withDefaults(op.validators.declared, body);
+  Object.assign(data, bound);
+  await checkParentVisible(ctx, resource, request, data);
   let storeId: string | undefined;
   if (id.assigned === 'uuid') storeId = randomUUID();
   else if (id.assigned === 'client') storeId = String(body[id.field]);
@@ -149,10 +188,11 @@ async function create(op: Operation, request: FastifyRequest): Promise<Outcome> 
 }
 
 async function read(op: Operation, request: FastifyRequest): Promise<Outcome> {
-  const id = pathId(op, request);
+  const bound = await boundParents(op.ctx, op.parents, request);
+  const id = await targetId(op, request);
   const record = await op.ctx.store.get(op.resource.name, id);
   const owner = ownerOf(op.resource, request);
-  if (!record || (owner !== undefined && record.owner !== owner)) throw notFound(op.resource.name, id);
+  if (!record || (owner !== undefined && record.owner !== owner) || !belongsTo(bound, record.data)) throw notFound(op.resource.name, id);
   const inm = ifNoneMatchOf(request);
   // RFC 9110 §15.4.5: a 304 carries the ETag the 200 would have carried.
   if (inm !== undefined && ifNoneMatchHits(inm, record)) return { status: 304, headers: { etag: etagOf(record) } };
@@ -161,22 +201,39 @@ async function read(op: Operation, request: FastifyRequest): Promise<Outcome> {
 
 async function update(op: Operation, request: FastifyRequest): Promise<Outcome> {
   const { ctx, resource } = op;
+  const bound = await boundParents(ctx, op.parents, request);
+  // A merge patch leaves out what it does not change: the path fills nothing in.
+  reconcileBody(bound, request.body, () => false);
   let patch: Record<string, unknown> | undefined;
-  const record = await changeRecord(ctx.store, resource.name, pathId(op, request), async (current) => {
+  const record = await changeRecord(ctx.store, resource.name, await targetId(op, request), async (current) => {
     // After the precondition (RFC 9110 §13.2.2), once however often the write is retried.
     patch ??= await bodyOf(op, request);
     const next = withDefaults(op.validators.declared, mergePatch(op.validators.declared, current.data, patch) as Record<string, unknown>);
     const violations = op.validators.whole.check(writablePart(op, next));
     if (violations.length) throw validationFailed(violations);
+    await checkParentVisible(ctx, resource, request, next);
     return next;
-  }, changeOptions(op, request));
+  }, changeOptions(op, request, bound));
   return outcome(op, record);
 }
 
 async function replace(op: Operation, request: FastifyRequest): Promise<Outcome> {
   const { ctx, resource, machine } = op;
+  const bound = await boundParents(ctx, op.parents, request);
+  reconcileBody(bound, request.body, (field) => takes(op, field));
+  let target: string;
+  if (op.singleton) {
+    const mine = await callersRecordId(ctx, resource, request);
+    // RFC 9110 §9.3.4: a PUT that creates the target's state answers 201.
+    if (mine === undefined) {
+      if (resource.perOwner !== 'one') throw noRecordYet(resource);
+      const created = await insertRecord(op, request, await bodyOf(op, request), bound);
+      return { ...created, status: 201 };
+    }
+    target = mine;
+  } else target = pathId(op, request);
   let body: Record<string, unknown> | undefined;
-  const record = await changeRecord(ctx.store, resource.name, pathId(op, request), async (current) => {
+  const record = await changeRecord(ctx.store, resource.name, target, async (current) => {
     body ??= await bodyOf(op, request);
     const next = withDefaults(op.validators.declared, body);
     // What clients cannot send keeps its stored value: readOnly fields and the state.
@@ -186,21 +243,24 @@ async function replace(op: Operation, request: FastifyRequest): Promise<Outcome>
     // So do the fields this version does not see: other versions' (part 9).
     keepUnseen(resource, current.data, next);
     delete next[op.id.field];
+    await checkParentVisible(ctx, resource, request, next);
     return next;
-  }, changeOptions(op, request));
+  }, changeOptions(op, request, bound));
   return outcome(op, record);
 }
 
 async function remove(op: Operation, request: FastifyRequest): Promise<Outcome> {
-  const removed = await removeRecord(op.ctx.store, op.resource.name, pathId(op, request), ifMatchOf(request), ownerOf(op.resource, request), op.events.deleted);
+  const bound = await boundParents(op.ctx, op.parents, request);
+  const removed = await removeRecord(op.ctx.store, op.resource.name, await targetId(op, request), ifMatchOf(request), ownerOf(op.resource, request), op.events.deleted, belongsCheck(bound));
   if (!op.success.withBody) return { status: op.success.status, headers: {} };
   return { status: op.success.status, headers: {}, body: present(op.resource, removed) };
 }
 
-function changeOptions(op: Operation, request: FastifyRequest): ChangeOptions {
+function changeOptions(op: Operation, request: FastifyRequest, bound: Readonly<Record<string, unknown>>): ChangeOptions {
   const owner = ownerOf(op.resource, request);
   const events = op.events.updated;
-  return { ifMatch: ifMatchOf(request), ...(owner !== undefined ? { expect: { owner } } : {}), ...(events ? { events } : {}) };
+  const belongs = belongsCheck(bound);
+  return { ifMatch: ifMatchOf(request), ...(owner !== undefined ? { expect: { owner } } : {}), ...(events ? { events } : {}), ...(belongs ? { belongs } : {}) };
 }
 
 // ---- data -------------------------------------------------------------------------

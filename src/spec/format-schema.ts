@@ -173,6 +173,14 @@ export const FORMAT_SCHEMA = {
           },
         },
         owned: { type: 'boolean', description: 'Records belong to the principal that created them: other principals neither see nor change them.' },
+        perOwner: { enum: ['one'], description: '`one`: each owner has at most one record of this (owned) resource, a singleton read and replaced through an endpoint with `select: caller` (`/me`). A second create is refused with 409.' },
+        visibility: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['parent'],
+          description: 'Whose records a caller sees: `{ parent: <ref field> }` — a record is visible exactly when the record its ref field points to is (the parent\'s owner, when the parent resource is owned).',
+          properties: { parent: text('The ref field naming the parent record.') },
+        },
         fields: { $ref: '#/definitions/fields', description: 'The fields, keyed by name.' },
       },
     },
@@ -206,8 +214,22 @@ export const FORMAT_SCHEMA = {
       type: ['object', 'null'],
       additionalProperties: false,
       properties: {
+        operation: { type: 'string', pattern: IDENT, description: 'What the endpoint does: create, read, update, replace, delete, list, or a transition name. When absent, the entry\'s key is the operation; when given, the key is only the endpoint\'s name (its id is `<resource>.<key>`), so one operation can have several endpoints (`memberLoans: { operation: list, path: /members/{memberId}/loans }`).' },
         method: { enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], description: 'The HTTP method.' },
-        path: { type: 'string', pattern: '^/', description: 'Path template relative to {base_url}, `{id}` for the record id.' },
+        path: { type: 'string', pattern: '^/', description: 'Path template relative to {base_url}. `{id}` is the record id; `{<field>Id}` the id of the record the ref field `<field>` points to (a parent); any other parameter is declared under `params`.' },
+        params: {
+          type: 'object',
+          propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+          description: 'What each path parameter binds: `id` (the record\'s own id), `{ ref: <field> }` (the id of the parent the ref field points to: a nested path), or a shape (`{ type: string, format: date }`) for a value of its own.',
+          additionalProperties: {
+            anyOf: [
+              { enum: ['id'] },
+              { type: 'object', additionalProperties: false, required: ['ref'], properties: { ref: text('A ref field of the resource: the parameter is the id of the record it points to.') } },
+              { type: 'object', additionalProperties: false, required: ['type'], properties: { type: { enum: ['string', 'integer', 'number', 'boolean'], description: 'The value type.' }, format: shapeProps.format, enum: shapeProps.enum, minimum: shapeProps.minimum, maximum: shapeProps.maximum, minLength: shapeProps.minLength, maxLength: shapeProps.maxLength, pattern: shapeProps.pattern } },
+            ],
+          },
+        },
+        select: { enum: ['caller'], description: '`caller`: a singleton — the one record of the calling principal (an owned resource), addressed without an id (`/me`). No credentials: 401; no record yet: 404; with `perOwner: one`, a replace creates it.' },
         summary: text('What the endpoint does.'),
         request: {
           description: 'The request body: `none`, `resource` (the writable fields), or a list of field names.',

@@ -13,7 +13,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { CONVENTIONS, conventionalPath } from './conventions/endpoints.ts';
 import type {
-  AuthScheme, Endpoint, EndpointResponse, Field, RequestShape, Resource, Shape, Spec, StateMachine,
+  AuthScheme, Endpoint, EndpointResponse, Field, PathParam, RequestShape, Resource, Shape, Spec, StateMachine,
 } from './model.ts';
 import { PART_NAMES, type PartName } from './parts.ts';
 import { formatDuration, formatSize } from './units.ts';
@@ -79,6 +79,8 @@ function writeResource(r: Resource): RawDocument {
     description: r.description,
     id: r.id ? { field: r.id.field, assigned: r.id.assigned } : undefined,
     owned: r.owned || undefined,
+    perOwner: r.perOwner,
+    visibility: r.visibility ? { parent: r.visibility.field } : undefined,
     fields: r.fields.length ? writeFields(r.fields) : undefined,
   });
 }
@@ -176,14 +178,27 @@ function writeEndpoint(spec: Spec, e: Endpoint): RawDocument {
   const plural = spec.resources.find((r) => r.name === e.resource)?.plural ?? e.resource;
   const requires = spec.states.find((m) => m.resource === e.resource)?.transitions.find((t) => t.name === e.transition)?.requires ?? [];
   const conventionalRequest: RequestShape = e.operation === 'transition' ? { kind: 'fields', fields: requires } : convention.request;
+  const op = e.transition ?? e.operation;
+  const declared = e.params.filter((p) => p.declared);
   return compact({
+    operation: op !== e.name ? op : undefined,
     method: e.method !== convention.method ? e.method : undefined,
     path: e.path !== conventionalPath(plural, e.operation, e.transition) ? e.path : undefined,
+    params: declared.length ? Object.fromEntries(declared.map((p) => [p.name, writeParam(p)])) : undefined,
+    select: e.select,
     summary: e.summary,
     request: sameData(e.request, conventionalRequest) ? undefined : writeRequest(e.request),
     responses: sameData(e.responses, convention.responses) ? undefined : writeResponses(e.responses),
     errors: listOrNothing(e.errors),
   });
+}
+
+function writeParam(p: PathParam): unknown {
+  const b = p.binding;
+  if (b.kind === 'id') return 'id';
+  if (b.kind === 'parent') return { ref: b.field };
+  if (b.kind === 'value') return writeShape(b.shape);
+  return b.ref !== undefined ? { ref: b.ref } : {};
 }
 
 function writeRequest(request: RequestShape): unknown {

@@ -5,6 +5,7 @@
  * public endpoints answer without credentials; with two principals, the second cannot
  * read, change, delete, transition or list the first's records of an owned resource.
  */
+import { hasOwner } from '../../spec/conventions/ownership.ts';
 import type { Endpoint, Resource } from '../../spec/model.ts';
 import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
@@ -47,7 +48,7 @@ export async function checkAuthentication(ctx: TestContext, data: DataFactory): 
       });
     }
   }
-  for (const resource of ctx.spec.resources.filter((r) => r.owned)) await checkOwnership(ctx, data, resource);
+  for (const resource of ctx.spec.resources.filter((r) => hasOwner(r))) await checkOwnership(ctx, data, resource);
 }
 
 /** Every credential value changed in its last characters: the same form, not a valid secret. */

@@ -4,13 +4,15 @@
  * the format's conventions (src/spec/conventions/endpoints.ts).
  */
 import { CONVENTIONS, conventionalPath, isStandard } from '../../spec/conventions/endpoints.ts';
+import { conventionalBinding, templateParams } from '../../spec/conventions/paths.ts';
 import {
   HTTP_METHODS,
-  type Endpoint, type EndpointResponse, type HttpMethod, type Operation, type RequestShape,
-  type Resource, type ResponseBody, type StateMachine,
+  type Endpoint, type EndpointResponse, type HttpMethod, type Operation, type ParamBinding, type PathParam,
+  type RequestShape, type Resource, type ResponseBody, type StateMachine,
 } from '../../spec/model.ts';
 import { child } from '../../spec/pointer.ts';
 import { defined, entries, isRecord, str, strs } from './read.ts';
+import { normalizeShape } from './resources.ts';
 
 export function normalizeEndpoints(raw: unknown, pointer: string, resources: readonly Resource[], states: readonly StateMachine[]): Endpoint[] {
   const out: Endpoint[] = [];
@@ -22,20 +24,26 @@ export function normalizeEndpoints(raw: unknown, pointer: string, resources: rea
     const items: [string, unknown, string, boolean][] = Array.isArray(value)
       ? value.map((op, i) => [String(op), undefined, child(p, i), false])
       : entries(value).map(([op, e]) => [op, e, child(p, op), true]);
-    for (const [op, explicit, ep, isExplicit] of items) {
+    for (const [name, explicit, ep, isExplicit] of items) {
+      const e = isRecord(explicit) ? explicit : {};
+      // The key names the endpoint; `operation:` says what it does (the key, when absent).
+      const op = str(e.operation) ?? name;
       const operation: Operation = isStandard(op) ? op : 'transition';
       const transition = operation === 'transition' ? op : undefined;
       const convention = CONVENTIONS[operation];
-      const e = isRecord(explicit) ? explicit : {};
       const method = str(e.method)?.toUpperCase();
       const requires = machine?.transitions.find((t) => t.name === transition)?.requires ?? [];
+      const path = str(e.path) ?? conventionalPath(plural, operation, transition);
       out.push(defined({
-        id: `${resourceName}.${op}`,
+        id: `${resourceName}.${name}`,
+        name,
         resource: resourceName,
         operation,
         transition,
         method: method && (HTTP_METHODS as readonly string[]).includes(method) ? (method as HttpMethod) : convention.method,
-        path: str(e.path) ?? conventionalPath(plural, operation, transition),
+        path,
+        params: readParams(path, e.params, child(ep, 'params'), resource, ep),
+        select: e.select === 'caller' ? 'caller' as const : undefined,
         summary: str(e.summary),
         request: readRequest(e.request) ?? (operation === 'transition' ? { kind: 'fields', fields: requires } : convention.request),
         responses: readResponses(e.responses) ?? convention.responses,
@@ -46,6 +54,27 @@ export function normalizeEndpoints(raw: unknown, pointer: string, resources: rea
     }
   }
   return out;
+}
+
+/** Each parameter of the template, bound as `params:` declares or by the convention. */
+function readParams(path: string, raw: unknown, pointer: string, resource: Resource | undefined, endpointPointer: string): PathParam[] {
+  const declared = isRecord(raw) ? raw : {};
+  return templateParams(path).map((name) => {
+    if (!(name in declared)) return { name, binding: conventionalBinding(name, resource), declared: false, pointer: child(endpointPointer, 'path') };
+    const p = child(pointer, name);
+    return { name, binding: readBinding(declared[name], p, resource), declared: true, pointer: p };
+  });
+}
+
+function readBinding(raw: unknown, pointer: string, resource: Resource | undefined): ParamBinding {
+  if (raw === 'id') return { kind: 'id' };
+  if (!isRecord(raw)) return { kind: 'unbound' };
+  const ref = str(raw.ref);
+  if (ref !== undefined) {
+    const field = resource?.fields.find((f) => f.name === ref);
+    return field?.type === 'ref' && field.resource ? { kind: 'parent', field: ref, resource: field.resource } : { kind: 'unbound', ref };
+  }
+  return { kind: 'value', shape: normalizeShape(raw, pointer) };
 }
 
 function readRequest(raw: unknown): RequestShape | undefined {
