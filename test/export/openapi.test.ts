@@ -271,3 +271,30 @@ versioning:
   assert.equal((document as Json).components.parameters.ApiVersion.required, true);
   assert.ok(op(document, '/things', 'post').responses['400']);
 });
+
+test('openapi: nested paths with typed parent parameters, and singletons without an id (issue #13)', async () => {
+  const { loadSpec } = await import('../../src/load/index.ts');
+  const loaded = await loadSpec(new URL('../serve/fixtures/clinic.yaml', import.meta.url).pathname);
+  assert.ok(loaded.value);
+  const { document } = toOpenApi(loaded.value);
+  assert.deepEqual(await openApiErrors(document), []);
+  assert.deepEqual(structural(document), []);
+  const paths = document.paths as Json;
+  const list = paths['/patients/{patientId}/appointments'].get;
+  assert.equal(list.operationId, 'appointment.patientAppointments');
+  const patientId = list.parameters.find((p: Json) => p.name === 'patientId');
+  assert.equal(patientId.in, 'path');
+  assert.equal(patientId.schema.type, 'integer', 'typed as the patient id (a sequence)');
+  assert.match(patientId.description, /The id of the patient/);
+  assert.match(list.description, /Only the appointments of the `patientId`/);
+  const item = paths['/patients/{patientId}/appointments/{id}'].get;
+  assert.deepEqual(item.parameters.filter((p: Json) => p.in === 'path').map((p: Json) => [p.name, p.schema.type, p.schema.format]), [['patientId', 'integer', undefined], ['id', 'string', 'uuid']]);
+  assert.ok(item.responses['404'], 'a child of another parent is 404');
+  assert.match(paths['/patients/{patientId}/appointments'].post.description, /`patient` comes from the path/);
+  const me = paths['/me'];
+  assert.equal(me.get.operationId, 'profile.mine');
+  assert.equal((me.get.parameters ?? []).filter((p: Json) => p.in === 'path').length, 0);
+  assert.ok(me.get.responses['401'] && me.get.responses['404']);
+  assert.ok(me.put.responses['201'] && me.put.responses['200'], 'a PUT on a perOwner: one singleton creates it');
+  assert.ok(paths['/profiles'].post.responses['409'], 'a second profile is 409');
+});

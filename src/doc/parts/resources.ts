@@ -19,6 +19,8 @@ function resourceBlocks(r: Resource): Block[] {
     ...facts([
       ['Id', r.id ? [code(r.id.field), `, ${ASSIGNED[r.id.assigned] ?? r.id.assigned}`] : undefined],
       ['Owned', r.owned ? ['yes: a record is seen and changed only by the principal that created it'] : undefined],
+      ['Per owner', r.perOwner === 'one' ? ['one record at most (a singleton)'] : undefined],
+      ['Visibility', r.visibility ? ['as its parent: a record is seen by whoever sees the record its ', code(r.visibility.field), ' names'] : undefined],
     ]),
     ...table(['Field', 'Type', 'Format', 'Required', 'Constraints', 'Description'], fieldRows(r.fields, '')),
   ];
