@@ -2,13 +2,16 @@
  * Part 4: endpoints. Every declared status and content type is held to where the other
  * parts call an endpoint; here, the paths themselves: each path answers the methods the
  * spec does not declare on it with 405 and an `Allow` listing the declared ones (RFC 9110
- * §15.5.6), and a path the spec does not have is 404 in the declared shape.
+ * §15.5.6), and a path the spec does not have is 404 in the declared shape. Nested paths and
+ * singletons: parts/nesting.ts.
  */
 import { HTTP_METHODS } from '../../spec/model.ts';
 import { Failure, type TestContext } from '../context.ts';
+import type { DataFactory } from '../data.ts';
 import { expectError } from '../expect.ts';
+import { checkNesting } from './nesting.ts';
 
-export async function checkEndpoints(ctx: TestContext): Promise<void> {
+export async function checkEndpoints(ctx: TestContext, data: DataFactory): Promise<void> {
   const byPath = new Map<string, Set<string>>();
   for (const e of ctx.spec.endpoints) byPath.set(e.path, (byPath.get(e.path) ?? new Set()).add(e.method));
   for (const [path, methods] of byPath) {
@@ -28,4 +31,5 @@ export async function checkEndpoints(ctx: TestContext): Promise<void> {
   await ctx.check('endpoints', '404 unknown path', 'a path the spec does not have is 404 in the declared shape', undefined, async () => {
     expectError(ctx, await ctx.call('GET', '/svcspec-conformance-no-such-path'), 'not-found');
   });
+  await checkNesting(ctx, data);
 }
