@@ -53,6 +53,8 @@ interface Operation {
   readonly parents: readonly Parent[];
   /** `select: caller`: the caller's own record, addressed without an id. */
   readonly singleton: boolean;
+  /** Where a created record is read when the resource has no read by id: its singleton path (`/me`). */
+  readonly readAt?: string;
   /** The events each write triggers (part 6); undefined where it triggers none. */
   readonly events: { readonly created?: EventMaker; readonly updated?: EventMaker; readonly deleted?: EventMaker };
 }
@@ -71,6 +73,7 @@ export function resourceHandler(ctx: ServeContext, endpoint: Endpoint): RouteHan
     idParam: idParam(endpoint) ?? idParamOf(endpoint.path),
     parents: parentsOf(ctx, endpoint),
     singleton: endpoint.select === 'caller',
+    ...readAtOf(ctx, resource),
     events: makersOf(ctx, resource.name),
   };
   switch (endpoint.operation) {
@@ -87,6 +90,14 @@ export function resourceHandler(ctx: ServeContext, endpoint: Endpoint): RouteHan
     default:
       throw new Error(`bug: resourceHandler given the ${endpoint.operation} endpoint ${endpoint.id}`);
   }
+}
+
+/** The Location of a created record: `/{plural}/{id}` unless only a singleton reads it. */
+function readAtOf(ctx: ServeContext, resource: Resource): { readAt?: string } {
+  const reads = ctx.spec.endpoints.filter((e) => e.resource === resource.name && e.operation === 'read');
+  if (reads.some((e) => e.select === undefined)) return {};
+  const mine = reads.find((e) => e.select === 'caller');
+  return mine ? { readAt: mine.path } : {};
 }
 
 function respond(run: (request: FastifyRequest) => Promise<Outcome>): RouteHandlerMethod {
@@ -141,8 +152,8 @@ function belongsCheck(bound: Readonly<Record<string, unknown>>): ((current: Stor
   return Object.keys(bound).length ? (current) => belongsTo(bound as Record<string, string | number>, current.data) : undefined;
 }
 
-function outcome(op: Operation, record: StoredRecord): Outcome {
-  const o = recordOutcome(op.resource, record, op.success.status);
+function outcome(op: Operation, record: StoredRecord, status = op.success.status): Outcome {
+  const o = recordOutcome(op.resource, record, status, op.readAt);
   return op.success.withBody ? o : { status: o.status, headers: o.headers };
 }
 
@@ -162,7 +173,7 @@ async function create(op: Operation, request: FastifyRequest): Promise<Outcome> 
 }
 
 /** Inserts a validated body: the spec's defaults, the id, the initial state, the path's refs, the owner. */
-async function insertRecord(op: Operation, request: FastifyRequest, body: Record<string, unknown>, bound: Readonly<Record<string, unknown>>): Promise<Outcome> {
+async function insertRecord(op: Operation, request: FastifyRequest, body: Record<string, unknown>, bound: Readonly<Record<string, unknown>>, status = op.success.status): Promise<Outcome> {
   const { ctx, resource, id, machine } = op;
   if (resource.perOwner === 'one' && (await callersRecordId(ctx, resource, request)) !== undefined) {
     throw new HttpError('already-exists', { detail: `You have a ${resource.name} already, and each owner has one: change it instead.` });
@@ -180,7 +191,7 @@ async function insertRecord(op: Operation, request: FastifyRequest, body: Record
     const owner = ownerOf(resource, request);
     const events = op.events.created;
     const record = await ctx.store.insert(resource.name, { ...(storeId !== undefined ? { id: storeId } : {}), ...(owner !== undefined ? { owner } : {}), data }, events ? { events } : undefined);
-    return outcome(op, record);
+    return outcome(op, record, status);
   } catch (error) {
     if (error instanceof DuplicateIdError) throw validationFailed([{ pointer: `/${id.field}`, message: `is taken: a ${resource.name} with this id exists` }]);
     throw error;
@@ -227,8 +238,7 @@ async function replace(op: Operation, request: FastifyRequest): Promise<Outcome>
     // RFC 9110 §9.3.4: a PUT that creates the target's state answers 201.
     if (mine === undefined) {
       if (resource.perOwner !== 'one') throw noRecordYet(resource);
-      const created = await insertRecord(op, request, await bodyOf(op, request), bound);
-      return { ...created, status: 201 };
+      return insertRecord(op, request, await bodyOf(op, request), bound, 201);
     }
     target = mine;
   } else target = pathId(op, request);

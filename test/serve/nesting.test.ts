@@ -60,6 +60,7 @@ describe('nested collections: /patients/{patientId}/appointments', () => {
     const a = await call('POST', `/patients/${p1}/appointments`, { day: '2026-12-01' });
     assert.equal(a.status, 201, JSON.stringify(a.body));
     assert.equal(a.body.patient, p1, 'the ref is set from the path');
+    assert.equal(a.headers.get('location'), `/appointments/${a.body.id}`, 'the plain read path');
     const same = await call('POST', `/patients/${p1}/appointments`, { day: '2026-12-02', patient: p1 });
     assert.equal(same.status, 201, 'a body agreeing with the path is fine');
     const other = await call('POST', `/patients/${p2}/appointments`, { day: '2026-12-03' });
@@ -135,6 +136,7 @@ describe('singletons: /me', () => {
     assert.equal((await call('PATCH', '/me', { specialty: 'x' })).status, 404);
     const created = await call('PUT', '/me', { displayName: 'Dr Ann' });
     assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.equal(created.headers.get('location'), '/me', 'read at /me: the resource has no read by id');
     const read = await call('GET', '/me');
     assert.equal(read.status, 200);
     assert.equal(read.body.displayName, 'Dr Ann');
@@ -155,7 +157,9 @@ describe('singletons: /me', () => {
 
   test('perOwner: one — a second create by the same owner is 409 already-exists; another owner may create theirs', async (t) => {
     const call = await serve(t);
-    assert.equal((await call('POST', '/profiles', { displayName: 'A' })).status, 201);
+    const first = await call('POST', '/profiles', { displayName: 'A' });
+    assert.equal(first.status, 201);
+    assert.equal(first.headers.get('location'), '/me');
     const again = await call('POST', '/profiles', { displayName: 'A2' });
     assert.equal(again.status, 409);
     assert.equal(again.body.code, 'already-exists');
