@@ -48,3 +48,21 @@ test('conformance: a nested list that ignores its parent and a child served thro
   assert.match(failed('appointment.patientAppointments.nested')?.message ?? '', /holds a appointment whose 'patient' is|of another patient is in the list/);
   assert.ok(failed('appointment.patientAppointment.nested'), 'a child through another parent is caught');
 });
+
+test('conformance: a /me that answers everyone with the first principal\'s record is caught', async (t) => {
+  const spec = await clinic();
+  let first: Record<string, string> = {};
+  const { baseUrl, principals } = await serveForTester(t, spec, (app) => {
+    // A broken implementation: /me is "the profile", whoever asks.
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.method !== 'GET' || request.url !== '/me' || request.headers['x-broken'] === '1') return;
+      const shared = await app.inject({ method: 'GET', url: '/me', headers: { ...first, 'x-broken': '1' } });
+      return reply.code(shared.statusCode).type(String(shared.headers['content-type'])).send(shared.body);
+    });
+  });
+  first = { ...principals[0].headers };
+  const report = await runConformance({ spec, baseUrl, principals, seed: 13 });
+  const failed = report.results.find((r) => r.id === 'profile.mine.singleton' && r.outcome === 'fail');
+  assert.ok(failed, formatHuman(report));
+  assert.match(failed.message ?? '', /bob got ann's profile at \/me/);
+});
