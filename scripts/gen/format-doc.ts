@@ -155,9 +155,9 @@ endpoints:
     memberLoans: { operation: list, path: "/members/{memberId}/loans" }
     requestForMember: { operation: create, path: "/members/{memberId}/loans", request: [book, dueDate, notes] }
     memberLoan: { operation: read, path: "/members/{memberId}/loans/{id}" }
-  profile:
-    mine: { operation: read, path: /me, select: caller }
-    replaceMine: { operation: replace, path: /me, select: caller }
+  preferences:                                           # owned: true, perOwner: one
+    mine: { operation: read, path: /me/preferences, select: caller }
+    replaceMine: { operation: replace, path: /me/preferences, select: caller }
 \`\`\`
 
 **Through a parent** (a nested collection): the parent must exist and be visible to the caller,

@@ -93,10 +93,16 @@ export class DataFactory {
     return value;
   }
 
+  /** The create of a resource; of a singleton without one, its replace (`PUT /me`), which creates the caller's record. */
   createEndpoint(resource: Resource): Endpoint {
-    const e = this.ctx.endpoint(resource.name, 'create');
+    const e = this.ctx.endpoint(resource.name, 'create') ?? this.#singletonReplace(resource);
     if (!e) throw new Skip(`${resource.name} has no create endpoint, so the tester cannot make one`);
     return e;
+  }
+
+  #singletonReplace(resource: Resource): Endpoint | undefined {
+    if (resource.perOwner !== 'one') return undefined;
+    return this.ctx.spec.endpoints.find((e) => e.resource === resource.name && e.select === 'caller' && e.operation === 'replace');
   }
 
   /**
@@ -110,7 +116,7 @@ export class DataFactory {
     const as = options.as ?? this.ctx.principalFor(endpoint);
     if (!as && endpoint.auth && !endpoint.auth.public) throw new Skip(`no principal given may call ${endpoint.id}`);
     const sent = options.body ?? (await this.validBody(resource, { as, ...(options.version ? { version: options.version } : {}) }));
-    let method = 'POST';
+    let method = endpoint.method;
     // A create that exists only nested (`POST /patients/{patientId}/appointments`): the parent from the body's ref, or one made for it.
     const parents: Record<string, string | number> = {};
     for (const p of parentParams(endpoint)) {
@@ -119,14 +125,15 @@ export class DataFactory {
     }
     let path = fillPath(endpoint.path, parents);
     if (resource.perOwner === 'one' && this.#made.some((m) => m.resource === resource && m.as?.name === as?.name)) {
-      const mine = this.ctx.spec.endpoints.find((e) => e.resource === resource.name && e.select === 'caller' && e.operation === 'replace');
+      const mine = this.#singletonReplace(resource);
       if (!mine) throw new Skip(`${as?.name ?? 'the caller'} has its one ${resource.name} (perOwner: one) already, and the spec has no replace of it to start afresh`);
       method = mine.method;
       path = mine.path;
     }
     const ex = await this.ctx.call(method, path, { body: sent, as: as ?? null, ...(options.version ? { version: options.version } : {}) });
     if (ex.response.status < 200 || ex.response.status >= 300) throw new Failure(`creating a ${resource.name} with a valid body was refused (${ex.response.status}): ${ex.response.text.slice(0, 300)}`, ex);
-    if (method === 'POST') expectSuccess(endpoint, ex);
+    // A replace that created the record answers 201 (RFC 9110 §9.3.4), which it need not declare.
+    if (endpoint.operation === 'create' && method === endpoint.method) expectSuccess(endpoint, ex);
     const body = ex.response.json as Record<string, unknown>;
     const id = body[this.idField(resource)];
     if (typeof id !== 'string' && typeof id !== 'number') throw new Failure(`the created ${resource.name} has no '${this.idField(resource)}'`, ex);

@@ -31,6 +31,12 @@ for (const file of ['library.yaml', 'helpdesk.yaml', 'orders.yaml']) {
     assert.ok(report.results.some((r) => r.id.endsWith('.ownership') && r.outcome === 'pass'), 'ownership was checked');
     assert.ok(report.results.some((r) => r.id.endsWith('.missing-scope') && r.outcome === 'pass'), 'a missing scope was checked');
     assert.ok(report.results.some((r) => r.id.startsWith('stream.version-') && r.outcome === 'pass'), 'events were checked in another live version');
+    if (file === 'library.yaml') {
+      // Issue #13: a member's loans nested under the member, and the signed-in member's own preferences at /me.
+      for (const id of ['loan.memberLoans.nested', 'loan.requestForMember.nested', 'loan.memberLoan.nested', 'preferences.mine.singleton']) {
+        assert.ok(report.results.some((r) => r.id === id && r.outcome === 'pass'), `${id} passed`);
+      }
+    }
   });
 }
 

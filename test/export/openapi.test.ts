@@ -221,7 +221,7 @@ test('openapi: the state machine as x-svcspec-states, and transitions described'
   assert.equal(states.initial, 'requested');
   assert.deepEqual(states.transitions.return, { from: ['active', 'overdue'], to: 'returned', requires: ['returnCondition'], description: 'The copy is back at the desk.' });
   assert.match(op(doc, '/loans/{id}/return', 'post').description, /^Moves a loan from active, overdue to returned/);
-  assert.deepEqual((doc as Json).tags.map((t: Json) => t.name), ['book', 'member', 'loan', 'readingList']);
+  assert.deepEqual((doc as Json).tags.map((t: Json) => t.name), ['book', 'member', 'loan', 'readingList', 'preferences']);
 });
 
 test('openapi: what OpenAPI cannot express is a finding with its pointer, never dropped silently', async () => {
@@ -232,7 +232,7 @@ test('openapi: what OpenAPI cannot express is a finding with its pointer, never 
   assert.deepEqual(at('export-limits-body'), ['/limits/body']);
   assert.deepEqual(at('export-purpose-users'), ['/purpose/users']);
   assert.deepEqual(at('export-events-elsewhere'), ['/events']);
-  assert.deepEqual(at('export-ownership'), ['/resources/readingList']);
+  assert.deepEqual(at('export-ownership'), ['/resources/readingList', '/resources/preferences']);
   assert.deepEqual(at('export-auth-scheme-details'), ['/authentication/schemes/memberToken']);
   assert.deepEqual(at('export-version-others'), ['/versioning']);
   assert.ok(findings.every((f) => f.severity === 'warning' && f.location?.line));

@@ -79,6 +79,7 @@ export class ScriptedClient {
       await this.#writes(r);
     }
     await this.#nested();
+    await this.#singletons();
     for (const machine of this.#spec.states) await this.#walk(machine);
     for (const r of this.#resources.values()) await this.#deletes(r);
     // Last, when most records exist: pages follow one another.
@@ -152,6 +153,25 @@ export class ScriptedClient {
    * Endpoints through a parent (`/members/{memberId}/loans`): the parent is the first record
    * of its resource, and the child the first of its own, whose refs point at those firsts.
    */
+  /** Endpoints of the caller's own record (`select: caller`, `/me`): none yet 404, a PUT creates it (201), then reads, changes, replaces. */
+  async #singletons(): Promise<void> {
+    const mine = this.#spec.endpoints.filter((e) => e.select === 'caller');
+    for (const r of this.#resources.values()) {
+      const of = (op: Endpoint['operation']) => mine.find((e) => e.resource === r.name && e.operation === op);
+      const read = of('read');
+      const replace = of('replace');
+      const update = of('update');
+      if (read) await this.send(read, 'a read of the caller\'s own record before there is one', read.path, { expect: 404 });
+      if (replace) {
+        const body = await this.#body(r, this.#requestFields(replace, r));
+        await this.send(replace, 'a replace that creates the caller\'s own record', replace.path, { body, expect: r.perOwner === 'one' ? 201 : 404 });
+        await this.send(replace, 'a replace of the caller\'s own record', replace.path, { body, expect: 200 });
+      }
+      if (read) await this.send(read, 'a read of the caller\'s own record', read.path, { expect: 200 });
+      if (update) await this.send(update, 'an update of the caller\'s own record', update.path, { body: await this.#body(r, this.#requestFields(update, r).slice(0, 1)), headers: { 'content-type': 'application/merge-patch+json' }, expect: 200 });
+    }
+  }
+
   async #nested(): Promise<void> {
     for (const e of this.#spec.endpoints) {
       const parents = parentParams(e);
