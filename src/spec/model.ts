@@ -214,6 +214,8 @@ export interface Endpoint {
   readonly path: string;
   /** The template's parameters in path order, each with what it binds. */
   readonly params: readonly PathParam[];
+  /** Names declared under `params:` that the path does not have (check reports them). */
+  readonly strayParams?: readonly string[];
   /** `caller`: the one record of the calling principal, addressed without an id (a singleton, `/me`). */
   readonly select?: 'caller';
   readonly summary?: string;

@@ -40,6 +40,10 @@ table('endpoint-path-param-unbound', [
   { name: 'near miss: the record id under another name, declared', patch: task({ read: { path: '/task-numbers/{n}', params: { n: 'id' } } }), expect: [] },
 ]);
 
+table('endpoint-param-not-in-path', [
+  { name: 'a declared parameter the path lacks (misspelt)', patch: task({ projectTasks: { operation: 'list', path: '/projects/{projectId}/tasks', params: { projctId: { ref: 'project' } } } }), expect: [`endpoint-param-not-in-path ${E}/projectTasks/params/projctId`], messages: [/declares the parameter 'projctId' under params, but its path \/projects\/\{projectId\}\/tasks does not have it/] },
+]);
+
 table('endpoint-route-ambiguous', [
   { name: 'one path, two names for its parameter', patch: task({ update: { path: '/tasks/{taskId}', params: { taskId: 'id' } } }), expect: [`endpoint-route-ambiguous ${E}/update/path`], messages: [/'task.update' \(\/tasks\/\{taskId\}\) and 'task.read' \(\/tasks\/\{id\}\)/] },
 ]);

@@ -22,6 +22,7 @@ import endpointGetChangesState from './endpoint-get-changes-state.rule.ts';
 import endpointGetWithBody from './endpoint-get-with-body.rule.ts';
 import endpointNoSuccessResponse from './endpoint-no-success-response.rule.ts';
 import endpointPathMissingId from './endpoint-path-missing-id.rule.ts';
+import endpointParamNotInPath from './endpoint-param-not-in-path.rule.ts';
 import endpointPathParamUnbound from './endpoint-path-param-unbound.rule.ts';
 import endpointRouteAmbiguous from './endpoint-route-ambiguous.rule.ts';
 import endpointRouteShadowed from './endpoint-route-shadowed.rule.ts';
@@ -148,6 +149,7 @@ export const RULES: readonly Rule[] = [
   endpointGetWithBody,
   endpointNoSuccessResponse,
   endpointPathMissingId,
+  endpointParamNotInPath,
   endpointPathParamUnbound,
   endpointRouteAmbiguous,
   endpointRouteShadowed,

@@ -43,6 +43,7 @@ export function normalizeEndpoints(raw: unknown, pointer: string, resources: rea
         method: method && (HTTP_METHODS as readonly string[]).includes(method) ? (method as HttpMethod) : convention.method,
         path,
         params: readParams(path, e.params, child(ep, 'params'), resource, ep),
+        strayParams: strayParams(path, e.params),
         select: e.select === 'caller' ? 'caller' as const : undefined,
         summary: str(e.summary),
         request: readRequest(e.request) ?? (operation === 'transition' ? { kind: 'fields', fields: requires } : convention.request),
@@ -64,6 +65,13 @@ function readParams(path: string, raw: unknown, pointer: string, resource: Resou
     const p = child(pointer, name);
     return { name, binding: readBinding(declared[name], p, resource), declared: true, pointer: p };
   });
+}
+
+function strayParams(path: string, raw: unknown): string[] | undefined {
+  if (!isRecord(raw)) return undefined;
+  const inPath = new Set(templateParams(path));
+  const stray = Object.keys(raw).filter((name) => !inPath.has(name));
+  return stray.length ? stray : undefined;
 }
 
 function readBinding(raw: unknown, pointer: string, resource: Resource | undefined): ParamBinding {
