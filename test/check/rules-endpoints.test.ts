@@ -18,6 +18,7 @@ table('endpoint-unknown-operation', [
   },
   { name: 'in the short form, on a resource without states', patch: { endpoints: { project: [...PROJECT, 'archive'] } }, expect: ['endpoint-unknown-operation /endpoints/project/5'], messages: [/transitions \(none declared\)/] },
   { name: 'a misspelt standard operation', patch: { endpoints: { project: [...PROJECT, 'lst'] } }, expect: ['endpoint-unknown-operation /endpoints/project/5'], messages: [/Did you mean 'list'\?/] },
+  { name: 'a misspelt operation: member of a named entry', patch: task({ openTasks: { operation: 'lst', path: '/tasks/{id}/open' } }), expect: [`endpoint-unknown-operation ${E}/openTasks/operation`], messages: [/'lst' is not an operation of 'task'.*Did you mean 'list'\?/] },
 ]);
 
 table('endpoint-duplicate-route', [
