@@ -129,8 +129,8 @@ Other parts name endpoints by id:
 - \`resource.operation\` for a standard operation: \`book.read\`, \`loan.create\`;
 - \`resource.transition\` for a transition: \`loan.approve\`;
 - \`resource.name\` for an entry whose key is a name of your own and whose \`operation:\`
-  says what it does: \`book.import\` (\`operation: bulk-create\`), \`loan.remind\`
-  (\`operation: action\`);
+  says what it does: \`loan.memberLoans\` (\`operation: list\`), \`book.import\`
+  (\`operation: bulk-create\`), \`loan.remind\` (\`operation: action\`);
 - \`resource.*\` for every endpoint of a resource, in \`authentication.public\` and
   \`authentication.require\`: \`readingList.*: [lists]\`.
 
@@ -262,9 +262,65 @@ an \`owned\` resource), or one that no longer exists, stays its id: expansion ne
 than a read would. An expanded read is another representation of the record, so it carries
 no ETag and is not answered 304.`;
 
+const PATH_PARAMETERS = `${anchor('path-parameters')}
+### Path parameters, nested collections and singletons
+
+An entry's key is the endpoint's **name**; \`operation:\` says what it does, so one operation can
+have several endpoints. Without \`operation:\` the key is the operation, as before. Every
+parameter of a path stands for something the model knows (\`check\` reports one that does
+not: \`endpoint-path-param-unbound\`):
+
+| Parameter | Stands for |
+|---|---|
+| \`{id}\` | the id of the record an item operation acts on |
+| \`{<field>Id}\` | by convention, when the resource has a ref field \`<field>\`: the id of the record it points to, the **parent** (\`{memberId}\` of a loan binds its \`member\`) |
+| declared \`params: { p: { ref: <field> } }\` | the same, under any name |
+| declared \`params: { p: id }\` | the record's own id, under another name than \`{id}\` |
+| declared \`params: { day: { type: string, format: date } }\` | a value of its own shape |
+
+\`\`\`yaml
+endpoints:
+  loan:
+    list: {}                                             # GET /loans: every loan
+    memberLoans: { operation: list, path: "/members/{memberId}/loans" }
+    requestForMember: { operation: create, path: "/members/{memberId}/loans", request: [book, dueDate, notes] }
+    memberLoan: { operation: read, path: "/members/{memberId}/loans/{id}" }
+  preferences:                                           # owned: true, perOwner: one
+    mine: { operation: read, path: /me/preferences, select: caller }
+    replaceMine: { operation: replace, path: /me/preferences, select: caller }
+\`\`\`
+
+**Through a parent** (a nested collection): the parent must exist and be visible to the caller,
+or every operation answers 404. A list holds the parent's children only (a filter on the ref
+naming another parent matches nothing). A create sets the ref from the path; a body naming
+another parent is refused with \`validation-failed\` at the ref's pointer — the strict reading:
+path and body state one fact, and they disagree. (An agreeing body is fine.) Read, update,
+replace, delete and transitions of a record whose ref names another parent are 404, and change
+nothing; an update or replace may not move the record to another parent through the nested
+path. The same records stay reachable at their plain paths (\`/loans/{id}\`) where those are
+declared.
+
+**Singletons**: \`select: caller\` on a read, update or replace whose path has no id (\`/me\`)
+addresses the calling principal's own record of an **owned** resource: no credentials is 401,
+none yet is 404. \`perOwner: one\` on the resource allows each owner one record: a second create
+is 409 \`already-exists\`, and a replace through the singleton creates the record when there is
+none (201, RFC 9110 §9.3.4). Two creates racing for the same owner's first record are checked
+one after the other, not in one transaction: both may succeed.
+
+**Visibility through the parent**: \`visibility: { parent: <ref field> }\` on a resource makes a
+record visible exactly where the record its ref names is: it is stored with its parent's owner
+(the parent's resource must be owned), a caller may only name a parent it sees (422 at the ref
+otherwise), and another principal neither reads, lists nor changes it (404).
+
+**Routes that collide**: \`check\` reports two templates that are one path up to their
+parameter names (\`endpoint-route-ambiguous\`, an error: OpenAPI forbids them) and a literal
+segment where another endpoint of the same method has a parameter (\`/members/me\` beside
+\`/members/{id}\`: \`endpoint-route-shadowed\`, a warning, since \`me\` can then never be an
+id), unless the literal one is a declared singleton.`;
+
 /** Hand-written sections that follow the generated tables of a part. */
 const AFTER_PART: Partial<Record<PartName, string>> = {
-  endpoints: `${endpointConventions()}\n\n${ENDPOINT_IDS}\n\n${OPEN_SURFACE}`,
+  endpoints: `${endpointConventions()}\n\n${PATH_PARAMETERS}\n\n${ENDPOINT_IDS}\n\n${OPEN_SURFACE}`,
   limits: PAGE_SHAPES,
   versioning: FOREIGN,
 };

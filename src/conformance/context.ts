@@ -4,6 +4,7 @@
  * alone: nothing here reads the reference service's code.
  */
 import { errorShape } from '../spec/conventions/errors.ts';
+import { isPlain } from '../spec/conventions/paths.ts';
 import type { Endpoint, ErrorShape, Field, Location, Resource, Spec } from '../spec/model.ts';
 import type { PartName } from '../spec/parts.ts';
 import { resolveSituations, type ResolvedSituation, type Situation } from '../spec/http-errors.ts';
@@ -127,8 +128,13 @@ export class TestContext {
     return this.spec.resources.find((r) => r.name === name);
   }
 
+  /**
+   * The endpoint of an operation: the plain one (its own `{id}` at most) where there is one,
+   * as the checks that address a record by its id need; else a nested or singleton one.
+   */
   endpoint(resource: string, operation: string, transition?: string): Endpoint | undefined {
-    return this.spec.endpoints.find((e) => e.resource === resource && e.operation === operation && (transition === undefined || e.transition === transition));
+    const all = this.spec.endpoints.filter((e) => e.resource === resource && e.operation === operation && (transition === undefined || e.transition === transition));
+    return all.find(isPlain) ?? all[0];
   }
 
   /** Whether a principal holds what an endpoint needs. */

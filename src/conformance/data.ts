@@ -8,6 +8,7 @@ import { Failure, Skip, type Principal, type TestContext } from './context.ts';
 import { expectSuccess, isObject } from './expect.ts';
 import { REF, valueOf, type RefMarker } from './generate.ts';
 import type { Exchange } from './http.ts';
+import { fillPath, idParam, parentParams } from '../spec/conventions/paths.ts';
 
 export interface Made {
   readonly resource: Resource;
@@ -96,21 +97,47 @@ export class DataFactory {
     return this.ctx.endpoint(resource.name, 'create');
   }
 
+  /** The create of a resource; of a singleton without one, its replace (`PUT /me`), which creates the caller's record. */
   createEndpoint(resource: Resource): Endpoint {
-    const e = this.ctx.endpoint(resource.name, 'create');
+    const e = this.ctx.endpoint(resource.name, 'create') ?? this.#singletonReplace(resource);
     if (!e) throw new Skip(`${resource.name} has no create endpoint, so the tester cannot make one`);
     return e;
   }
 
-  /** Creates a record through the API; fails the calling check when the create is refused. */
+  #singletonReplace(resource: Resource): Endpoint | undefined {
+    if (resource.perOwner !== 'one') return undefined;
+    return this.ctx.spec.endpoints.find((e) => e.resource === resource.name && e.select === 'caller' && e.operation === 'replace');
+  }
+
+  /**
+   * Creates a record through the API; fails the calling check when the create is refused.
+   * Of a `perOwner: one` resource a principal has one record: once it has made it, a
+   * further "create" replaces it through the singleton (`select: caller`) replace endpoint,
+   * which answers as a create would, or is skipped where the spec has none.
+   */
   async create(resource: Resource, options: { as?: Principal; body?: Record<string, unknown>; version?: string } = {}): Promise<Made> {
     const endpoint = this.createEndpoint(resource);
     const as = options.as ?? this.ctx.principalFor(endpoint);
     if (!as && endpoint.auth && !endpoint.auth.public) throw new Skip(`no principal given may call ${endpoint.id}`);
     const sent = options.body ?? (await this.validBody(resource, { as, ...(options.version ? { version: options.version } : {}) }));
-    const ex = await this.ctx.call('POST', endpoint.path, { body: sent, as: as ?? null, ...(options.version ? { version: options.version } : {}) });
+    let method = endpoint.method;
+    // A create that exists only nested (`POST /patients/{patientId}/appointments`): the parent from the body's ref, or one made for it.
+    const parents: Record<string, string | number> = {};
+    for (const p of parentParams(endpoint)) {
+      const v = sent[p.field];
+      parents[p.name] = typeof v === 'string' || typeof v === 'number' ? v : await this.#fillRef({ [REF]: p.resource } as RefMarker, as);
+    }
+    let path = fillPath(endpoint.path, parents);
+    if (resource.perOwner === 'one' && this.#made.some((m) => m.resource === resource && m.as?.name === as?.name)) {
+      const mine = this.#singletonReplace(resource);
+      if (!mine) throw new Skip(`${as?.name ?? 'the caller'} has its one ${resource.name} (perOwner: one) already, and the spec has no replace of it to start afresh`);
+      method = mine.method;
+      path = mine.path;
+    }
+    const ex = await this.ctx.call(method, path, { body: sent, as: as ?? null, ...(options.version ? { version: options.version } : {}) });
     if (ex.response.status < 200 || ex.response.status >= 300) throw new Failure(`creating a ${resource.name} with a valid body was refused (${ex.response.status}): ${ex.response.text.slice(0, 300)}`, ex);
-    expectSuccess(endpoint, ex);
+    // A replace that created the record answers 201 (RFC 9110 §9.3.4), which it need not declare.
+    if (endpoint.operation === 'create' && method === endpoint.method) expectSuccess(endpoint, ex);
     const body = ex.response.json as Record<string, unknown>;
     const id = body[this.idField(resource)];
     if (typeof id !== 'string' && typeof id !== 'number') throw new Failure(`the created ${resource.name} has no '${this.idField(resource)}'`, ex);
@@ -148,8 +175,18 @@ export class DataFactory {
   /** The path of an item endpoint for a record. */
   itemPath(endpoint: Endpoint, id: string): string {
     const names = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-    const param = names.includes('id') ? 'id' : names.at(-1);
+    const param = idParam(endpoint) ?? (names.includes('id') ? 'id' : names.at(-1));
     return endpoint.path.replace(`{${param}}`, encodeURIComponent(id));
+  }
+
+  /** The path of an endpoint for a record made: its id, and its parents (a nested path) from its refs. */
+  pathFor(endpoint: Endpoint, made: Made): string {
+    const values: Record<string, string | number> = {};
+    for (const p of parentParams(endpoint)) {
+      const v = made.body[p.field];
+      if (typeof v === 'string' || typeof v === 'number') values[p.name] = v;
+    }
+    return fillPath(this.itemPath(endpoint, made.id), values);
   }
 
   /** Deletes what the run made, newest first, where the spec has a delete endpoint; failures are ignored. */

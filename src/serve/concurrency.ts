@@ -73,6 +73,8 @@ export interface ChangeOptions {
   readonly stateMismatch?: (current: StoredRecord) => HttpError;
   /** The events the change triggers (part 6), written in its transaction. */
   readonly events?: EventMaker;
+  /** Whether the record is there at this address (a nested path's parent); 404 when not. */
+  readonly belongs?: (current: StoredRecord) => boolean;
 }
 
 /**
@@ -92,7 +94,7 @@ export async function changeRecord(
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const current = await store.get(resource, id);
     // A record of another owner is not there for this caller: 404 before any precondition.
-    if (!current || (owner !== undefined && current.owner !== owner)) throw notFound(resource, id);
+    if (!current || (owner !== undefined && current.owner !== owner) || (options.belongs && !options.belongs(current))) throw notFound(resource, id);
     if (ifMatch !== undefined && !ifMatchPasses(ifMatch, current)) throw preconditionFailed(current);
     const data = await compute(current);
     const result = await store.update(resource, id, data, { ...options.expect, version: current.version }, options.events ? { events: options.events } : undefined);
@@ -104,14 +106,20 @@ export async function changeRecord(
   throw new HttpError('internal', { detail: `The ${resource} '${id}' changed on every attempt to write it; try again.` });
 }
 
-/** Removes a record, honouring If-Match with compare-and-set and the owner; returns the record as it was. */
-export async function removeRecord(store: Store, resource: string, id: string, ifMatch: string | undefined, owner?: string, events?: EventMaker): Promise<StoredRecord> {
+/**
+ * Removes a record, honouring If-Match with compare-and-set and the owner; returns the
+ * record as it was. With `belongs` (a nested path) the removal is also compare-and-set on
+ * the version read, so a record moved to another parent meanwhile is not removed here.
+ */
+export async function removeRecord(store: Store, resource: string, id: string, ifMatch: string | undefined, owner?: string, events?: EventMaker, belongs?: (current: StoredRecord) => boolean, attempt = 1): Promise<StoredRecord> {
   const current = await store.get(resource, id);
-  if (!current || (owner !== undefined && current.owner !== owner)) throw notFound(resource, id);
+  if (!current || (owner !== undefined && current.owner !== owner) || (belongs && !belongs(current))) throw notFound(resource, id);
   if (ifMatch !== undefined && !ifMatchPasses(ifMatch, current)) throw preconditionFailed(current);
-  const expect = { ...(ifMatch !== undefined ? { version: current.version } : {}), ...(owner !== undefined ? { owner } : {}) };
+  const expect = { ...(ifMatch !== undefined || belongs ? { version: current.version } : {}), ...(owner !== undefined ? { owner } : {}) };
   const result = await store.remove(resource, id, expect, events ? { events } : undefined);
   if (result.ok) return current;
   if (result.reason === 'missing') throw notFound(resource, id);
+  // Changed between the read and the removal: look again (belongs may no longer hold).
+  if (ifMatch === undefined && attempt < ATTEMPTS) return removeRecord(store, resource, id, ifMatch, owner, events, belongs, attempt + 1);
   throw preconditionFailed(result.current);
 }

@@ -22,22 +22,24 @@ import { JsonText, presentJsonList, type Outcome } from './representation.ts';
 /** The largest batch read at once while gathering an unpaged list. */
 const BATCH = 1000;
 
-export async function shapedPage(ctx: ServeContext, plan: ListPlan, request: FastifyRequest, q: ListRequest, path: string, status: number): Promise<Outcome> {
+export async function shapedPage(ctx: ServeContext, plan: ListPlan, request: FastifyRequest, q: ListRequest, path: string, status: number, none = false): Promise<Outcome> {
   const { resource, settings } = plan;
+  // `none`: a nested list whose filter names another parent than its path (./pagination.ts) matches nothing.
+  const list = (query: ListQuery): Promise<ListResult> => (none ? Promise.resolve({ records: [], hasMore: false }) : ctx.store.list(resource.name, query));
   const owner = ownerOf(resource, request);
   const conditions = { filter: q.filter, filters: q.filters, search: q.search, owner };
   if (settings.unpaged === 'all' && q.after === undefined && q.offset === undefined) {
     // Every record, as the spec states: gathered in batches so no one statement holds a huge result.
     const parts: string[] = [];
     for (let offset = 0; ; offset += BATCH) {
-      const batch = await ctx.store.list(resource.name, { ...conditions, sort: q.sort, limit: BATCH, offset });
+      const batch = await list({ ...conditions, sort: q.sort, limit: BATCH, offset });
       if (batch.records.length) parts.push(presentJsonList(resource, batch.records));
       if (!batch.hasMore) break;
     }
     return { status, headers: {}, body: new JsonText(`[${parts.join(',')}]`) };
   }
   const query: ListQuery = { ...conditions, sort: q.sort, limit: q.size, after: q.after, offset: q.offset };
-  const result = await ctx.store.list(resource.name, query);
+  const result = await list(query);
   const next = nextPosition(plan, q, result);
   const headers: Record<string, string> = {};
   if (next !== null) headers.link = nextLink(path, q, settings.sizeParam, settings.positionParam, String(next));
@@ -47,7 +49,7 @@ export async function shapedPage(ctx: ServeContext, plan: ListPlan, request: Fas
   const members: string[] = [`${JSON.stringify(body.items)}:[${items}]`];
   if (body.offset !== undefined) members.push(`${JSON.stringify(body.offset)}:${q.offset ?? 0}`);
   if (body.next !== undefined) members.push(`${JSON.stringify(body.next)}:${JSON.stringify(next)}`);
-  if (body.total !== undefined) members.push(`${JSON.stringify(body.total)}:${await ctx.store.count(resource.name, conditions)}`);
+  if (body.total !== undefined) members.push(`${JSON.stringify(body.total)}:${none ? 0 : await ctx.store.count(resource.name, conditions)}`);
   return { status, headers, body: new JsonText(`{${members.join(',')}}`) };
 }
 

@@ -26,6 +26,7 @@ import { EXPAND_PARAM } from '../spec/conventions/expand.ts';
 import { expandPaths, expandRecords } from './expand.ts';
 import { HttpError } from './errors.ts';
 import { answered } from './limits/timeout.ts';
+import { boundParents, parentsOf, type Parent } from './nesting.ts';
 import { listPlan, parseListQuery, type ListPlan, type ListRequest } from './list-query.ts';
 import { shapedPage } from './page-shapes.ts';
 import { JSON_TYPE, JsonText, presentJsonList, type Outcome } from './representation.ts';
@@ -47,16 +48,20 @@ export function listHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandler
   const base = listPlan(ctx, resource, endpoint.query);
   const plan = endpoint.expand ? { ...base, foreign: new Set([...base.foreign, EXPAND_PARAM]) } : base;
   const status = endpoint.responses.find((r) => r.status >= 200 && r.status < 300)?.status ?? 200;
+  const parents = parentsOf(ctx, endpoint);
   return async (request: FastifyRequest, reply: FastifyReply) => {
     // Read first: a refused `expand` is refused before the page is read.
     const paths = endpoint.expand ? expandPaths(ctx, endpoint, resource, request) : undefined;
-    const outcome = await listPage(ctx, plan, request, status);
+    const outcome = await listPage(ctx, plan, request, status, parents);
     if (answered(reply)) return reply; // the time-out answered meanwhile
     let text = (outcome.body as JsonText).text;
     if (paths) {
       // The rare path: the page built as text is read back, its items expanded.
-      const page = JSON.parse(text) as { items: Record<string, unknown>[] };
-      await expandRecords(ctx, resource, page.items, paths, request);
+      // In the page's declared shape (a bare array, or the records under their member).
+      const page = JSON.parse(text) as Record<string, unknown>[] | Record<string, unknown>;
+      const body = plan.settings.body;
+      const items = (Array.isArray(page) ? page : page[body.kind === 'object' ? body.items : 'items']) as Record<string, unknown>[];
+      await expandRecords(ctx, resource, items, paths, request);
       if (answered(reply)) return reply;
       text = JSON.stringify(page);
     }
@@ -65,17 +70,22 @@ export function listHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandler
 }
 
 /** One page as data: the body, and the Link header when a page follows. */
-export async function listPage(ctx: ServeContext, plan: ListPlan, request: FastifyRequest, status = 200): Promise<Outcome> {
+export async function listPage(ctx: ServeContext, plan: ListPlan, request: FastifyRequest, status = 200, parents: readonly Parent[] = []): Promise<Outcome> {
   const { resource, settings } = plan;
+  // A nested list (src/serve/nesting.ts): the parent must be there; only its children are listed.
+  const bound = await boundParents(ctx, parents, request);
   const url = request.url;
   const mark = url.indexOf('?');
   const path = mark < 0 ? url : url.slice(0, mark);
-  const q = parseListQuery(mark < 0 ? '' : url.slice(mark + 1), plan);
-  if (plan.shaped) return shapedPage(ctx, plan, request, q, path, status);
+  const parsed = parseListQuery(mark < 0 ? '' : url.slice(mark + 1), plan);
+  // A filter on the ref that names another parent than the path's matches nothing.
+  const contradicts = Object.entries(bound).some(([field, value]) => parsed.filter !== undefined && field in parsed.filter && parsed.filter[field] !== value);
+  const q = Object.keys(bound).length ? { ...parsed, filter: nestedFilter(parsed.filter, bound) ?? {} } : parsed;
+  if (plan.shaped) return shapedPage(ctx, plan, request, q, path, status, contradicts);
   // Object-level authorization: for an owned resource a client only ever pages its own records.
   // One shape of query object for every page (absent members undefined): the hot path.
   const query: ListQuery = { filter: q.filter, filters: q.filters, search: q.search, sort: q.sort, limit: q.size, owner: ownerOf(resource, request), after: q.after, offset: q.offset };
-  const result = await ctx.store.list(resource.name, query);
+  const result: ListResult = contradicts ? { records: [], hasMore: false } : await ctx.store.list(resource.name, query);
   // The page is built as text (CursorPage, OffsetPage): each item is what a read sends, so
   // the stored JSON of a record goes out without being parsed and serialized again.
   const items = presentJsonList(resource, result.records);
@@ -97,6 +107,11 @@ export function nextCursor(resource: Resource, q: ListRequest, result: ListResul
   const values = q.sort.map((k) => (last.data[k.field] ?? null) as ScalarValue);
   if (values.some((v) => v !== null && typeof v === 'object')) throw new HttpError('internal', { detail: 'A sort field holds a structured value.' });
   return encodeCursor(resource.name, q.sort, { values, seq: last.seq });
+}
+
+/** The query's filters and the path's parents: both must match. */
+function nestedFilter(filter: ListQuery['filter'], bound: Readonly<Record<string, ScalarValue>>): ListQuery['filter'] {
+  return Object.keys(bound).length ? { ...filter, ...bound } : filter;
 }
 
 /** Commas stay readable in links (RFC 3986 §2.2: a sub-delimiter, decoded as itself). */

@@ -215,15 +215,19 @@ export function etagOf(record: StoredRecord): string {
   return `"${record.seq.toString(36)}.${record.version.toString(36)}"`;
 }
 
-/** `/{plural}/{id}` (after a path-selected version's prefix), relative to {base_url} (RFC 9110 §10.2.2 allows a relative reference). */
-export function locationOf(resource: Resource, id: string | number): string {
-  return `${presenterOf(resource).prefix}/${resource.plural}/${encodeURIComponent(String(id))}`;
+/**
+ * `/{plural}/{id}` (after a path-selected version's prefix), relative to {base_url} (RFC 9110
+ * §10.2.2 allows a relative reference). `at`, when given, is the path the record is read at
+ * instead (a singleton's `/me`, when the resource has no read by id).
+ */
+export function locationOf(resource: Resource, id: string | number, at?: string): string {
+  return `${presenterOf(resource).prefix}${at ?? `/${resource.plural}/${encodeURIComponent(String(id))}`}`;
 }
 
-/** The usual answer with a record: its body, its ETag, and a Location when it was created. */
-export function recordOutcome(resource: Resource, record: StoredRecord, status = 200): Outcome {
+/** The usual answer with a record: its body, its ETag, and a Location when it was created (at `readAt`, when given). */
+export function recordOutcome(resource: Resource, record: StoredRecord, status = 200, readAt?: string): Outcome {
   const etag = etagOf(record);
-  const headers: Record<string, string> = status === 201 ? { etag, location: locationOf(resource, apiId(presenterOf(resource).rule, record.id)) } : { etag };
+  const headers: Record<string, string> = status === 201 ? { etag, location: locationOf(resource, apiId(presenterOf(resource).rule, record.id), readAt) } : { etag };
   return { status, headers, body: new JsonText(presentJson(resource, record)) };
 }
 

@@ -34,6 +34,9 @@ import { expandPaths, expandRecords } from './expand.ts';
 import { idempotent, sendOutcome } from './idempotency.ts';
 import { etagOf, isObject, JsonText, keepUnseen, present, presentJson, recordOutcome, type Outcome } from './representation.ts';
 import { idOf, idParamOf, type IdRule } from '../spec/conventions/ids.ts';
+import { idParam } from '../spec/conventions/paths.ts';
+import { belongsTo, boundParents, callersRecordId, checkParentVisible, noRecordYet, parentsOf, reconcileBody, type Parent } from './nesting.ts';
+import { HttpError } from './errors.ts';
 import { validateBody, validationFailed, validatorsFor, type BodyValidator, type ResourceValidators } from './validation.ts';
 
 interface Operation {
@@ -47,6 +50,12 @@ interface Operation {
   readonly body?: BodyValidator;
   readonly success: { readonly status: number; readonly withBody: boolean };
   readonly idParam: string;
+  /** The parents a nested path binds (src/serve/nesting.ts); empty for a flat one. */
+  readonly parents: readonly Parent[];
+  /** `select: caller`: the caller's own record, addressed without an id. */
+  readonly singleton: boolean;
+  /** Where a created record is read when the resource has no read by id: its singleton path (`/me`). */
+  readonly readAt?: string;
   /** The events each write triggers (part 6); undefined where it triggers none. */
   readonly events: { readonly created?: EventMaker; readonly updated?: EventMaker; readonly deleted?: EventMaker };
 }
@@ -62,7 +71,10 @@ export function resourceHandler(ctx: ServeContext, endpoint: Endpoint): RouteHan
     machine: ctx.machines.get(resource.name),
     body: requestValidator(validators, endpoint),
     success: successOf(endpoint),
-    idParam: idParamOf(endpoint.path),
+    idParam: idParam(endpoint) ?? idParamOf(endpoint.path),
+    parents: parentsOf(ctx, endpoint),
+    singleton: endpoint.select === 'caller',
+    ...readAtOf(ctx, resource),
     events: makersOf(ctx, resource.name),
   };
   switch (endpoint.operation) {
@@ -79,6 +91,14 @@ export function resourceHandler(ctx: ServeContext, endpoint: Endpoint): RouteHan
     default:
       throw new Error(`bug: resourceHandler given the ${endpoint.operation} endpoint ${endpoint.id}`);
   }
+}
+
+/** The Location of a created record: `/{plural}/{id}` unless only a singleton reads it. */
+function readAtOf(ctx: ServeContext, resource: Resource): { readAt?: string } {
+  const reads = ctx.spec.endpoints.filter((e) => e.resource === resource.name && e.operation === 'read');
+  if (reads.some((e) => e.select === undefined)) return {};
+  const mine = reads.find((e) => e.select === 'caller');
+  return mine ? { readAt: mine.path } : {};
 }
 
 function respond(run: (request: FastifyRequest) => Promise<Outcome>): RouteHandlerMethod {
@@ -114,8 +134,27 @@ function pathId(op: Operation, request: FastifyRequest): string {
   return String((request.params as Record<string, string>)[op.idParam] ?? '');
 }
 
-function outcome(op: Operation, record: StoredRecord): Outcome {
-  const o = recordOutcome(op.resource, record, op.success.status);
+/** The record an item request addresses: the path's id, or the caller's own for a singleton (404 when none). */
+async function targetId(op: Operation, request: FastifyRequest): Promise<string> {
+  if (!op.singleton) return pathId(op, request);
+  const id = await callersRecordId(op.ctx, op.resource, request);
+  if (id === undefined) throw noRecordYet(op.resource);
+  return id;
+}
+
+/** Whether the request carries a field at all (so a nested path's ref may be filled into it). */
+function takes(op: Operation, field: string): boolean {
+  const r = op.endpoint.request;
+  return r.kind === 'resource' || (r.kind === 'fields' && r.fields.includes(field));
+}
+
+/** A nested path's check of a record: it belongs to the parents the path names. */
+function belongsCheck(bound: Readonly<Record<string, unknown>>): ((current: StoredRecord) => boolean) | undefined {
+  return Object.keys(bound).length ? (current) => belongsTo(bound as Record<string, string | number>, current.data) : undefined;
+}
+
+function outcome(op: Operation, record: StoredRecord, status = op.success.status): Outcome {
+  const o = recordOutcome(op.resource, record, status, op.readAt);
   return op.success.withBody ? o : { status: o.status, headers: o.headers };
 }
 
@@ -129,10 +168,21 @@ async function bodyOf(op: Operation, request: FastifyRequest): Promise<Record<st
 // ---- the operations -------------------------------------------------------------
 
 async function create(op: Operation, request: FastifyRequest): Promise<Outcome> {
+  const bound = await boundParents(op.ctx, op.parents, request);
+  reconcileBody(bound, request.body, (field) => takes(op, field));
+  return insertRecord(op, request, await bodyOf(op, request), bound);
+}
+
+/** Inserts a validated body: the spec's defaults, the id, the initial state, the path's refs, the owner. */
+async function insertRecord(op: Operation, request: FastifyRequest, body: Record<string, unknown>, bound: Readonly<Record<string, unknown>>, status = op.success.status): Promise<Outcome> {
   const { ctx, resource, id, machine } = op;
-  const body = await bodyOf(op, request);
+  if (resource.perOwner === 'one' && (await callersRecordId(ctx, resource, request)) !== undefined) {
+    throw new HttpError('already-exists', { detail: `You have a ${resource.name} already, and each owner has one: change it instead.` });
+  }
   // The body was parsed for this request alone: it is ours to shape, no copy needed.
   const data = withDefaults(op.validators.declared, body);
+  Object.assign(data, bound);
+  await checkParentVisible(ctx, resource, request, data);
   let storeId: string | undefined;
   // An opaque service id (`service`) is a UUID here too: any text satisfies the spec.
   if (id.assigned === 'uuid' || id.assigned === 'service') storeId = randomUUID();
@@ -143,7 +193,7 @@ async function create(op: Operation, request: FastifyRequest): Promise<Outcome> 
     const owner = ownerOf(resource, request);
     const events = op.events.created;
     const record = await ctx.store.insert(resource.name, { ...(storeId !== undefined ? { id: storeId } : {}), ...(owner !== undefined ? { owner } : {}), data }, events ? { events } : undefined);
-    return outcome(op, record);
+    return outcome(op, record, status);
   } catch (error) {
     if (error instanceof DuplicateIdError) throw validationFailed([{ pointer: `/${id.field}`, message: `is taken: a ${resource.name} with this id exists` }]);
     throw error;
@@ -151,10 +201,11 @@ async function create(op: Operation, request: FastifyRequest): Promise<Outcome> 
 }
 
 async function read(op: Operation, request: FastifyRequest): Promise<Outcome> {
-  const id = pathId(op, request);
+  const bound = await boundParents(op.ctx, op.parents, request);
+  const id = await targetId(op, request);
   const record = await op.ctx.store.get(op.resource.name, id);
   const owner = ownerOf(op.resource, request);
-  if (!record || (owner !== undefined && record.owner !== owner)) throw notFound(op.resource.name, id);
+  if (!record || (owner !== undefined && record.owner !== owner) || !belongsTo(bound, record.data)) throw notFound(op.resource.name, id);
   // `?expand=` (declared on the endpoint): another representation, so it carries no ETag of the record's.
   const paths = op.endpoint.expand ? expandPaths(op.ctx, op.endpoint, op.resource, request) : undefined;
   if (paths) {
@@ -170,22 +221,38 @@ async function read(op: Operation, request: FastifyRequest): Promise<Outcome> {
 
 async function update(op: Operation, request: FastifyRequest): Promise<Outcome> {
   const { ctx, resource } = op;
+  const bound = await boundParents(ctx, op.parents, request);
+  // A merge patch leaves out what it does not change: the path fills nothing in.
+  reconcileBody(bound, request.body, () => false);
   let patch: Record<string, unknown> | undefined;
-  const record = await changeRecord(ctx.store, resource.name, pathId(op, request), async (current) => {
+  const record = await changeRecord(ctx.store, resource.name, await targetId(op, request), async (current) => {
     // After the precondition (RFC 9110 §13.2.2), once however often the write is retried.
     patch ??= await bodyOf(op, request);
     const next = withDefaults(op.validators.declared, mergePatch(op.validators.declared, current.data, patch) as Record<string, unknown>);
     const violations = op.validators.whole.check(writablePart(op, next));
     if (violations.length) throw validationFailed(violations);
+    await checkParentVisible(ctx, resource, request, next);
     return next;
-  }, changeOptions(op, request));
+  }, changeOptions(op, request, bound));
   return outcome(op, record);
 }
 
 async function replace(op: Operation, request: FastifyRequest): Promise<Outcome> {
   const { ctx, resource, machine } = op;
+  const bound = await boundParents(ctx, op.parents, request);
+  reconcileBody(bound, request.body, (field) => takes(op, field));
+  let target: string;
+  if (op.singleton) {
+    const mine = await callersRecordId(ctx, resource, request);
+    // RFC 9110 §9.3.4: a PUT that creates the target's state answers 201.
+    if (mine === undefined) {
+      if (resource.perOwner !== 'one') throw noRecordYet(resource);
+      return insertRecord(op, request, await bodyOf(op, request), bound, 201);
+    }
+    target = mine;
+  } else target = pathId(op, request);
   let body: Record<string, unknown> | undefined;
-  const record = await changeRecord(ctx.store, resource.name, pathId(op, request), async (current) => {
+  const record = await changeRecord(ctx.store, resource.name, target, async (current) => {
     body ??= await bodyOf(op, request);
     const next = withDefaults(op.validators.declared, body);
     // What clients cannot send keeps its stored value: readOnly fields and the state.
@@ -195,21 +262,24 @@ async function replace(op: Operation, request: FastifyRequest): Promise<Outcome>
     // So do the fields this version does not see: other versions' (part 9).
     keepUnseen(resource, current.data, next);
     delete next[op.id.field];
+    await checkParentVisible(ctx, resource, request, next);
     return next;
-  }, changeOptions(op, request));
+  }, changeOptions(op, request, bound));
   return outcome(op, record);
 }
 
 async function remove(op: Operation, request: FastifyRequest): Promise<Outcome> {
-  const removed = await removeRecord(op.ctx.store, op.resource.name, pathId(op, request), ifMatchOf(request), ownerOf(op.resource, request), op.events.deleted);
+  const bound = await boundParents(op.ctx, op.parents, request);
+  const removed = await removeRecord(op.ctx.store, op.resource.name, await targetId(op, request), ifMatchOf(request), ownerOf(op.resource, request), op.events.deleted, belongsCheck(bound));
   if (!op.success.withBody) return { status: op.success.status, headers: {} };
   return { status: op.success.status, headers: {}, body: present(op.resource, removed) };
 }
 
-function changeOptions(op: Operation, request: FastifyRequest): ChangeOptions {
+function changeOptions(op: Operation, request: FastifyRequest, bound: Readonly<Record<string, unknown>>): ChangeOptions {
   const owner = ownerOf(op.resource, request);
   const events = op.events.updated;
-  return { ifMatch: ifMatchOf(request), ...(owner !== undefined ? { expect: { owner } } : {}), ...(events ? { events } : {}) };
+  const belongs = belongsCheck(bound);
+  return { ifMatch: ifMatchOf(request), ...(owner !== undefined ? { expect: { owner } } : {}), ...(events ? { events } : {}), ...(belongs ? { belongs } : {}) };
 }
 
 // ---- data -------------------------------------------------------------------------

@@ -33,6 +33,8 @@ import type { ServeContext } from './context.ts';
 import { HttpError } from './errors.ts';
 import { idempotent } from './idempotency.ts';
 import { idParamOf } from '../spec/conventions/ids.ts';
+import { idParam as boundIdParam } from '../spec/conventions/paths.ts';
+import { belongsTo, boundParents, parentsOf } from './nesting.ts';
 import { etagOf, isObject, recordOutcome, type Outcome } from './representation.ts';
 import { validateBody, validatorsFor, validationFailed, type BodyValidator } from './validation.ts';
 
@@ -54,12 +56,17 @@ export function transitionHandler(ctx: ServeContext, endpoint: Endpoint): RouteH
     };
   }
   const body = requestValidator(ctx, resource, endpoint, transition);
-  const idParam = idParamOf(endpoint.path);
+  const idParam = boundIdParam(endpoint) ?? idParamOf(endpoint.path);
+  const parents = parentsOf(ctx, endpoint);
   const status = endpoint.responses.find((r) => r.status >= 200 && r.status < 300)?.status ?? 200;
   const events = ctx.events?.maker(resource.name, 'transition', transition.name);
   const plan: Plan = { resource, machine, transition, body, status, ...(events ? { events } : {}) };
   // A repeat of a transition with the same Idempotency-Key is replayed, not refused as illegal.
-  return idempotent(ctx, (request) => runTransition(ctx, plan, (request.params as Record<string, string>)[idParam] ?? '', request));
+  return idempotent(ctx, async (request) => {
+    // Through a parent (`/members/{memberId}/loans/{id}/approve`): the parent must be there and the record its child.
+    const bound = await boundParents(ctx, parents, request);
+    return runTransition(ctx, plan, (request.params as Record<string, string>)[idParam] ?? '', request, bound);
+  });
 }
 
 interface Plan {
@@ -72,7 +79,7 @@ interface Plan {
   readonly events?: EventMaker;
 }
 
-async function runTransition(ctx: ServeContext, plan: Plan, id: string, request: FastifyRequest): Promise<Outcome> {
+async function runTransition(ctx: ServeContext, plan: Plan, id: string, request: FastifyRequest, bound: Readonly<Record<string, string | number | boolean | null>>): Promise<Outcome> {
   const { resource, machine, transition } = plan;
   let fields: Record<string, unknown> | undefined;
   const record = await changeRecord(
@@ -89,6 +96,7 @@ async function runTransition(ctx: ServeContext, plan: Plan, id: string, request:
       ifMatch: ifMatchOf(request),
       expect: { state: { field: machine.field, from: transition.from }, ...ownerExpectation(resource, request) },
       stateMismatch: (current) => invalidTransition(resource, machine, transition, current),
+      ...(Object.keys(bound).length ? { belongs: (current: StoredRecord) => belongsTo(bound, current.data) } : {}),
       ...(plan.events ? { events: plan.events } : {}),
     },
   );

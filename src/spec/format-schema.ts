@@ -175,6 +175,14 @@ export const FORMAT_SCHEMA = {
         owned: { type: 'boolean', description: 'Records belong to the principal that created them: other principals neither see nor change them.' },
         unknownFields: { enum: ['refuse', 'keep'], description: 'A member a request sends that the fields do not declare: refused (the default), or kept, stored and returned as sent (an open record, as json-server keeps whatever it is given).' },
         readOnlyFields: { enum: ['refuse', 'ignore'], description: 'A member a request sends that the service sets itself (a readOnly field, a service-assigned id, the state): refused (the default), or dropped and the request served without it (OpenAPI\'s reading of readOnly).' },
+        perOwner: { enum: ['one'], description: '`one`: each owner has at most one record of this (owned) resource, a singleton read and replaced through an endpoint with `select: caller` (`/me`). A second create is refused with 409.' },
+        visibility: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['parent'],
+          description: 'Whose records a caller sees: `{ parent: <ref field> }` — a record is visible exactly when the record its ref field points to is (the parent\'s owner, when the parent resource is owned).',
+          properties: { parent: text('The ref field naming the parent record.') },
+        },
         fields: { $ref: '#/definitions/fields', description: 'The fields, keyed by name.' },
       },
     },
@@ -218,10 +226,23 @@ export const FORMAT_SCHEMA = {
         operation: {
           type: 'string',
           pattern: IDENT,
-          description: 'What the endpoint does, when its key is a name of your own: a standard operation (`create`, `read`, `update`, `replace`, `delete`, `list`), a transition name, `action` (a named operation that is not a state change) or `bulk-create` (many records in one request). Absent: the key is the operation. The endpoint id is `<resource>.<key>`.',
+          description: 'What the endpoint does: a standard operation (`create`, `read`, `update`, `replace`, `delete`, `list`), a transition name, `action` (a named operation that is not a state change) or `bulk-create` (many records in one request). When absent, the entry\'s key is the operation; when given, the key is only the endpoint\'s name (its id is `<resource>.<key>`), so one operation can have several endpoints (`memberLoans: { operation: list, path: /members/{memberId}/loans }`).',
         },
         method: { enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], description: 'The HTTP method.' },
-        path: { type: 'string', pattern: '^/', description: 'Path template relative to {base_url}, `{id}` for the record id.' },
+        path: { type: 'string', pattern: '^/', description: 'Path template relative to {base_url}. `{id}` is the record id; `{<field>Id}` the id of the record the ref field `<field>` points to (a parent); any other parameter is declared under `params`.' },
+        params: {
+          type: 'object',
+          propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+          description: 'What each path parameter binds: `id` (the record\'s own id), `{ ref: <field> }` (the id of the parent the ref field points to: a nested path), or a shape (`{ type: string, format: date }`) for a value of its own.',
+          additionalProperties: {
+            anyOf: [
+              { enum: ['id'] },
+              { type: 'object', additionalProperties: false, required: ['ref'], properties: { ref: text('A ref field of the resource: the parameter is the id of the record it points to.') } },
+              { type: 'object', additionalProperties: false, required: ['type'], properties: { type: { enum: ['string', 'integer', 'number', 'boolean'], description: 'The value type.' }, format: shapeProps.format, enum: shapeProps.enum, minimum: shapeProps.minimum, maximum: shapeProps.maximum, minLength: shapeProps.minLength, maxLength: shapeProps.maxLength, pattern: shapeProps.pattern } },
+            ],
+          },
+        },
+        select: { enum: ['caller'], description: '`caller`: a singleton — the one record of the calling principal (an owned resource), addressed without an id (`/me`). No credentials: 401; no record yet: 404; with `perOwner: one`, a replace creates it.' },
         summary: text('What the endpoint does.'),
         request: {
           description: 'The request body: `none`, `resource` (the writable fields), a list of field names, or (for an action) `{ fields: { <name>: <field> } }`, a body of its own.',

@@ -120,6 +120,13 @@ export interface Resource {
   readonly unknownFields: 'refuse' | 'keep';
   /** Members the service sets itself, sent by a client: refused (the default), or dropped. */
   readonly readOnlyFields: 'refuse' | 'ignore';
+  /** `one`: an owned resource of which each owner has at most one record (a singleton, `/me`). */
+  readonly perOwner?: 'one';
+  /**
+   * `parent`: a record is visible to whoever may see the record its ref field `field`
+   * points to (the parent's owner, when the parent resource is owned).
+   */
+  readonly visibility?: { readonly follows: 'parent'; readonly field: string; readonly pointer: string };
   readonly fields: readonly Field[];
   readonly pointer: string;
 }
@@ -229,15 +236,44 @@ export interface ListQueryDecl {
   readonly pointer: string;
 }
 
+/**
+ * What a path parameter stands for (src/spec/conventions/paths.ts):
+ *   id       the record's own id (`{id}`)
+ *   parent   the id of the record the resource's ref field `field` points to (`{memberId}`)
+ *   value    a value of its own shape (`{day}` with `type: string, format: date`)
+ *   unbound  nothing the model knows (check reports it: endpoint-path-param-unbound)
+ */
+export type ParamBinding =
+  | { readonly kind: 'id' }
+  | { readonly kind: 'parent'; readonly field: string; readonly resource: string }
+  | { readonly kind: 'value'; readonly shape: Shape }
+  | { readonly kind: 'unbound'; readonly ref?: string };
+
+export interface PathParam {
+  readonly name: string;
+  readonly binding: ParamBinding;
+  /** Declared under `params:` (true) or bound by the convention (false). */
+  readonly declared: boolean;
+  readonly pointer: string;
+}
+
 export interface Endpoint {
-  /** `resource.name`: the key of an explicit entry (or the operation of the short form). */
+  /** `resource.name`: the key of the entry (the operation, or a transition, in the short form). */
   readonly id: string;
+  /** The key of the entry; the operation itself unless `operation:` says otherwise. */
+  readonly name: string;
   readonly resource: string;
   readonly operation: Operation;
   readonly transition?: string;
   readonly method: HttpMethod;
   /** Path template relative to {base_url}, e.g. `/loans/{id}/approve`. */
   readonly path: string;
+  /** The template's parameters in path order, each with what it binds. */
+  readonly params: readonly PathParam[];
+  /** Names declared under `params:` that the path does not have (check reports them). */
+  readonly strayParams?: readonly string[];
+  /** `caller`: the one record of the calling principal, addressed without an id (a singleton, `/me`). */
+  readonly select?: 'caller';
   readonly summary?: string;
   readonly request: RequestShape;
   readonly responses: readonly EndpointResponse[];

@@ -14,7 +14,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { isDefaultBody, SORT_PARAM } from './conventions/pagination.ts';
 import { CONVENTIONS, conventionalPath } from './conventions/endpoints.ts';
 import type {
-  AuthScheme, Endpoint, EndpointResponse, Field, RequestShape, Resource, Shape, Spec, StateMachine,
+  AuthScheme, Endpoint, EndpointResponse, Field, PathParam, RequestShape, Resource, Shape, Spec, StateMachine,
 } from './model.ts';
 import { PART_NAMES, type PartName } from './parts.ts';
 import { formatDuration, formatSize } from './units.ts';
@@ -82,6 +82,8 @@ function writeResource(r: Resource): RawDocument {
     owned: r.owned || undefined,
     unknownFields: r.unknownFields === 'keep' ? 'keep' : undefined,
     readOnlyFields: r.readOnlyFields === 'ignore' ? 'ignore' : undefined,
+    perOwner: r.perOwner,
+    visibility: r.visibility ? { parent: r.visibility.field } : undefined,
     fields: r.fields.length ? writeFields(r.fields) : undefined,
   });
 }
@@ -185,10 +187,13 @@ function writeEndpoint(spec: Spec, e: Endpoint): RawDocument {
   const action = e.action;
   const actionResponse = action?.response.kind === 'shape' ? { fields: writeFields(action.response.fields) } : action?.response.kind === 'none' ? 'none' : undefined;
   const conventionalResponses = action ? [{ status: action.response.kind === 'none' ? 204 : 200, body: e.responses.find((r) => r.status < 300)?.body }] : convention.responses;
+  const declared = e.params.filter((p) => p.declared);
   return compact({
     operation: said !== key ? said : undefined,
     method: e.method !== convention.method ? e.method : undefined,
     path: e.path !== conventionalPath(plural, e.operation, e.transition ?? key) ? e.path : undefined,
+    params: declared.length ? Object.fromEntries(declared.map((p) => [p.name, writeParam(p)])) : undefined,
+    select: e.select,
     summary: e.summary,
     request: sameData(e.request, conventionalRequest) ? undefined : writeRequest(e.request),
     response: actionResponse,
@@ -207,6 +212,14 @@ function writeEndpoint(spec: Spec, e: Endpoint): RawDocument {
     expand: e.expand ? [...e.expand.fields] : undefined,
     expandDepth: e.expand && e.expand.depth !== 1 ? e.expand.depth : undefined,
   });
+}
+
+function writeParam(p: PathParam): unknown {
+  const b = p.binding;
+  if (b.kind === 'id') return 'id';
+  if (b.kind === 'parent') return { ref: b.field };
+  if (b.kind === 'value') return writeShape(b.shape);
+  return b.ref !== undefined ? { ref: b.ref } : {};
 }
 
 function writeRequest(request: RequestShape): unknown {

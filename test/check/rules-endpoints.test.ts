@@ -18,6 +18,7 @@ table('endpoint-unknown-operation', [
   },
   { name: 'in the short form, on a resource without states', patch: { endpoints: { project: [...PROJECT, 'archive'] } }, expect: ['endpoint-unknown-operation /endpoints/project/5'], messages: [/transitions \(none declared\)/] },
   { name: 'a misspelt standard operation', patch: { endpoints: { project: [...PROJECT, 'lst'] } }, expect: ['endpoint-unknown-operation /endpoints/project/5'], messages: [/Did you mean 'list'\?/] },
+  { name: 'a misspelt operation: member of a named entry', patch: task({ openTasks: { operation: 'lst', path: '/tasks/{id}/open' } }), expect: [`endpoint-unknown-operation ${E}/openTasks/operation`], messages: [/'lst' is not an operation of 'task'.*Did you mean 'list'\?/] },
 ]);
 
 table('endpoint-duplicate-route', [
@@ -30,10 +31,40 @@ table('endpoint-path-missing-id', [
   { name: 'a read without {id}', patch: task({ read: { path: '/tasks/current' } }), expect: [`endpoint-path-missing-id ${E}/read/path`] },
 ]);
 
-table('endpoint-path-param-unknown', [
-  { name: 'a parameter other than {id}', patch: task({ read: { path: '/tasks/{id}/{version}' } }), expect: [`endpoint-path-param-unknown ${E}/read/path`], messages: [/parameter 'version', but the only path parameter an endpoint takes is \{id\}/] },
-  { name: 'an {id} on a collection', patch: task({ list: { path: '/tasks/{id}/all' } }), expect: [`endpoint-path-param-unknown ${E}/list/path`], messages: [/'list' acts on the collection/] },
+table('endpoint-path-param-unbound', [
+  { name: 'a parameter that binds nothing', patch: task({ read: { path: '/tasks/{id}/{version}' } }), expect: [`endpoint-path-param-unbound ${E}/read/path`], messages: [/parameter 'version', which binds nothing: it is not \{id\}, no ref field 'version' of task/] },
+  { name: 'an {id} on a collection', patch: task({ list: { path: '/tasks/{id}/all' } }), expect: [`endpoint-path-param-unbound ${E}/list/path`], messages: [/'list' acts on the collection/] },
+  { name: 'a declared parent that is no ref field', patch: task({ projectTasks: { operation: 'list', path: '/projects/{pid}/tasks', params: { pid: { ref: 'title' } } } }), expect: [`endpoint-path-param-unbound ${E}/projectTasks/params/pid`], messages: [/'title', which is not a ref field of task/] },
+  { name: 'a {<field>Id} without such a ref field', patch: task({ projectTasks: { operation: 'list', path: '/projects/{ownerId}/tasks' } }), expect: [`endpoint-path-param-unbound ${E}/projectTasks/path`], messages: [/no ref field 'owner' of task/] },
+  { name: 'near miss: a parent by the {<field>Id} convention', patch: task({ projectTasks: { operation: 'list', path: '/projects/{projectId}/tasks' } }), expect: [] },
+  { name: 'near miss: a parent declared, and a value with a shape', patch: task({ projectTasks: { operation: 'list', path: '/projects/{p}/tasks/due/{day}', params: { p: { ref: 'project' }, day: { type: 'string', format: 'date' } } } }), expect: [] },
+  { name: 'near miss: the record id under another name, declared', patch: task({ read: { path: '/task-numbers/{n}', params: { n: 'id' } } }), expect: [] },
 ]);
+
+table('endpoint-param-not-in-path', [
+  { name: 'a declared parameter the path lacks (misspelt)', patch: task({ projectTasks: { operation: 'list', path: '/projects/{projectId}/tasks', params: { projctId: { ref: 'project' } } } }), expect: [`endpoint-param-not-in-path ${E}/projectTasks/params/projctId`], messages: [/declares the parameter 'projctId' under params, but its path \/projects\/\{projectId\}\/tasks does not have it/] },
+]);
+
+table('endpoint-route-ambiguous', [
+  { name: 'one path, two names for its parameter', patch: task({ update: { path: '/tasks/{taskId}', params: { taskId: 'id' } } }), expect: [`endpoint-route-ambiguous ${E}/update/path`], messages: [/'task.update' \(\/tasks\/\{taskId\}\) and 'task.read' \(\/tasks\/\{id\}\)/] },
+]);
+
+table('endpoint-route-shadowed', [
+  { name: 'a literal beside an {id} of the same method', patch: task({ current: { operation: 'read', path: '/tasks/current', params: {} } }), expect: [`endpoint-path-missing-id ${E}/current/path`, `endpoint-route-shadowed ${E}/current/path`], messages: [/GET \/tasks\/current \('task.current'\) shadows GET \/tasks\/\{id\} \('task.read'\)/] },
+  { name: 'near miss: a declared singleton', patch: task({ mine: { operation: 'read', path: '/tasks/mine', select: 'caller' } }), expect: [] },
+]);
+
+table('endpoint-singleton-invalid', [
+  { name: 'select: caller on a list', patch: task({ mineList: { operation: 'list', path: '/my-tasks', select: 'caller' } }), expect: [`endpoint-singleton-invalid ${E}/mineList/select`], messages: [/it is a list; only read, update and replace/] },
+  {
+    name: 'select: caller on a resource that is not owned',
+    patch: { endpoints: { project: whole({ create: {}, read: {}, update: {}, delete: {}, list: {}, mine: { operation: 'read', path: '/my-project', select: 'caller' } }) } },
+    expect: ['endpoint-singleton-invalid /endpoints/project/mine/select'],
+    messages: [/records of project have no owner/],
+  },
+  { name: 'select: caller with an {id} in the path', patch: task({ mine: { operation: 'read', path: '/me/{id}', select: 'caller' } }), expect: [`endpoint-path-param-unbound ${E}/mine/path`], messages: [/selects the caller's own record, which needs no id/] },
+]);
+
 
 table('endpoint-transition-missing', [
   { name: 'a transition without endpoint', patch: task({ archive: undefined }), expect: ['endpoint-transition-missing /states/task/transitions/archive'] },

@@ -33,6 +33,6 @@ table('expand-not-read', [
   { name: 'expand on a create', patch: task({ create: { expand: ['project'] } }), expect: [`expand-not-read ${E}/create/expand`] },
 ]);
 
-table('endpoint-path-param-unknown', [
-  { name: 'an {id} on a bulk create', patch: task({ import: { operation: 'bulk-create', max: 5, path: '/tasks/{id}/bulk' } }), expect: [`endpoint-path-param-unknown ${E}/import/path`] },
+table('endpoint-path-param-unbound', [
+  { name: 'an {id} on a bulk create', patch: task({ import: { operation: 'bulk-create', max: 5, path: '/tasks/{id}/bulk' } }), expect: [`endpoint-path-param-unbound ${E}/import/path`] },
 ]);

@@ -146,3 +146,11 @@ test('resource-id-missing: an id written without `assigned` is the loader\'s fin
   assert.ok(diagnostics.some((d) => d.pointer === '/resources/project/id' && d.severity === 'error'), 'the loader reports the missing key');
   assert.deepEqual(runRules(spec, RULES).map(summary), []);
 });
+
+table('resource-ownership-invalid', [
+  { name: 'one per owner, without owners', patch: { resources: { project: { perOwner: 'one' } } }, expect: ['resource-ownership-invalid /resources/project/perOwner'], messages: [/perOwner: one\), but is not owned: true/] },
+  { name: 'visibility through a field that is no ref', patch: { resources: { project: { visibility: { parent: 'name' } } } }, expect: ['resource-ownership-invalid /resources/project/visibility/parent'], messages: [/'name', which is not a ref field/] },
+  { name: 'visibility through a parent that is not owned', patch: { resources: { project: { fields: { lead: { type: 'ref', resource: 'project' } }, visibility: { parent: 'lead' } } } }, expect: ['resource-ownership-invalid /resources/project/visibility/parent'], messages: [/project is not owned, so every caller sees it anyway/] },
+  { name: 'owned, and following a parent too', patch: { resources: { task: { visibility: { parent: 'related' } } } }, expect: ['resource-ownership-invalid /resources/task/visibility/parent'] },
+  { name: 'near miss: one per owner of an owned resource', patch: { resources: { task: { perOwner: 'one' } } }, expect: [] },
+]);

@@ -39,6 +39,14 @@ test('every example round-trips through Markdown', async (t) => {
   }
 });
 
+test('nested paths, declared parameters, singletons and parent visibility round-trip (issue #13)', async () => {
+  const text = await readFile(new URL('../serve/fixtures/clinic.yaml', import.meta.url), 'utf8');
+  const markdown = assertRoundTrip(mustLoad(text));
+  assert.match(markdown, /`\{patientId\}` \| the id of the patient its `patient` names/);
+  assert.match(markdown, /operation: list/);
+  assert.match(markdown, /journalId: \{ref: journal\}/);
+});
+
 test('the founding document round-trips, prose and all', { skip: FOUNDING_SKIP }, async () => {
   const spec = mustLoad(await readFile(FOUNDING, 'utf8'), 'markdown');
   const markdown = assertRoundTrip(spec);

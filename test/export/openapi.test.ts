@@ -223,7 +223,7 @@ test('openapi: the state machine as x-svcspec-states, and transitions described'
   assert.equal(states.initial, 'requested');
   assert.deepEqual(states.transitions.return, { from: ['active', 'overdue'], to: 'returned', requires: ['returnCondition'], description: 'The copy is back at the desk.' });
   assert.match(op(doc, '/loans/{id}/return', 'post').description, /^Moves a loan from active, overdue to returned/);
-  assert.deepEqual((doc as Json).tags.map((t: Json) => t.name), ['book', 'member', 'loan', 'readingList']);
+  assert.deepEqual((doc as Json).tags.map((t: Json) => t.name), ['book', 'member', 'loan', 'readingList', 'preferences']);
 });
 
 test('openapi: what OpenAPI cannot express is a finding with its pointer, never dropped silently', async () => {
@@ -234,7 +234,7 @@ test('openapi: what OpenAPI cannot express is a finding with its pointer, never 
   assert.deepEqual(at('export-limits-body'), ['/limits/body']);
   assert.deepEqual(at('export-purpose-users'), ['/purpose/users']);
   assert.deepEqual(at('export-events-elsewhere'), ['/events']);
-  assert.deepEqual(at('export-ownership'), ['/resources/readingList']);
+  assert.deepEqual(at('export-ownership'), ['/resources/readingList', '/resources/preferences']);
   assert.deepEqual(at('export-auth-scheme-details'), ['/authentication/schemes/memberToken']);
   assert.deepEqual(at('export-version-others'), ['/versioning']);
   assert.ok(findings.every((f) => f.severity === 'warning' && f.location?.line));
@@ -327,4 +327,31 @@ test('openapi: actions, bulk bodies and the expand parameter (issue #13), valid 
   assert.deepEqual(expandable.properties.book.anyOf[1], { $ref: '#/components/schemas/Book' });
   assert.deepEqual(expandable.properties.also.items.anyOf[1], { $ref: '#/components/schemas/Book' });
   assert.equal(read.responses['200'].headers?.ETag, undefined, 'an expanded read is another representation');
+});
+
+test('openapi: nested paths with typed parent parameters, and singletons without an id (issue #13)', async () => {
+  const { loadSpec } = await import('../../src/load/index.ts');
+  const loaded = await loadSpec(new URL('../serve/fixtures/clinic.yaml', import.meta.url).pathname);
+  assert.ok(loaded.value);
+  const { document } = toOpenApi(loaded.value);
+  assert.deepEqual(await openApiErrors(document), []);
+  assert.deepEqual(structural(document), []);
+  const paths = document.paths as Json;
+  const list = paths['/patients/{patientId}/appointments'].get;
+  assert.equal(list.operationId, 'appointment.patientAppointments');
+  const patientId = list.parameters.find((p: Json) => p.name === 'patientId');
+  assert.equal(patientId.in, 'path');
+  assert.equal(patientId.schema.type, 'integer', 'typed as the patient id (a sequence)');
+  assert.match(patientId.description, /The id of the patient/);
+  assert.match(list.description, /Only the appointments of the `patientId`/);
+  const item = paths['/patients/{patientId}/appointments/{id}'].get;
+  assert.deepEqual(item.parameters.filter((p: Json) => p.in === 'path').map((p: Json) => [p.name, p.schema.type, p.schema.format]), [['patientId', 'integer', undefined], ['id', 'string', 'uuid']]);
+  assert.ok(item.responses['404'], 'a child of another parent is 404');
+  assert.match(paths['/patients/{patientId}/appointments'].post.description, /`patient` comes from the path/);
+  const me = paths['/me'];
+  assert.equal(me.get.operationId, 'profile.mine');
+  assert.equal((me.get.parameters ?? []).filter((p: Json) => p.in === 'path').length, 0);
+  assert.ok(me.get.responses['401'] && me.get.responses['404']);
+  assert.ok(me.put.responses['201'] && me.put.responses['200'], 'a PUT on a perOwner: one singleton creates it');
+  assert.ok(paths['/profiles'].post.responses['409'], 'a second profile is 409');
 });

@@ -16,6 +16,7 @@ import type { Endpoint, Field, Resource, Spec, StateMachine, Transition } from '
 import { Draw, REF, valueOf } from '../../src/conformance/generate.ts';
 import { exportVersion } from '../../src/export/version.ts';
 import { pageSettings, readPage } from '../../src/spec/conventions/pagination.ts';
+import { fillPath, idParam, isPlain, parentParams } from '../../src/spec/conventions/paths.ts';
 import { filterParam } from '../../src/spec/conventions/query.ts';
 
 export interface Violation {
@@ -78,6 +79,8 @@ export class ScriptedClient {
       await this.#reads(r);
       await this.#writes(r);
     }
+    await this.#nested();
+    await this.#singletons();
     for (const machine of this.#spec.states) await this.#walk(machine);
     for (const r of this.#resources.values()) await this.#deletes(r);
     // Last, when most records exist: pages follow one another.
@@ -143,8 +146,57 @@ export class ScriptedClient {
 
   // ---- the operations ----------------------------------------------------------------------
 
+  /** The plain endpoint of an operation (its own {id} at most); nested ones are #nested's. */
   #endpoint(resource: string, operation: Endpoint['operation'], transition?: string): Endpoint | undefined {
-    return this.#spec.endpoints.find((e) => e.resource === resource && e.operation === operation && (transition === undefined || e.transition === transition));
+    return this.#spec.endpoints.find((e) => isPlain(e) && e.resource === resource && e.operation === operation && (transition === undefined || e.transition === transition));
+  }
+
+  /**
+   * Endpoints through a parent (`/members/{memberId}/loans`): the parent is the first record
+   * of its resource, and the child the first of its own, whose refs point at those firsts.
+   */
+  /** Endpoints of the caller's own record (`select: caller`, `/me`): none yet 404, a PUT creates it (201), then reads, changes, replaces. */
+  async #singletons(): Promise<void> {
+    const mine = this.#spec.endpoints.filter((e) => e.select === 'caller');
+    for (const r of this.#resources.values()) {
+      const of = (op: Endpoint['operation']) => mine.find((e) => e.resource === r.name && e.operation === op);
+      const read = of('read');
+      const replace = of('replace');
+      const update = of('update');
+      if (read) await this.send(read, 'a read of the caller\'s own record before there is one', read.path, { expect: 404 });
+      if (replace) {
+        const body = await this.#body(r, this.#requestFields(replace, r));
+        await this.send(replace, 'a replace that creates the caller\'s own record', replace.path, { body, expect: r.perOwner === 'one' ? 201 : 404 });
+        await this.send(replace, 'a replace of the caller\'s own record', replace.path, { body, expect: 200 });
+      }
+      if (read) await this.send(read, 'a read of the caller\'s own record', read.path, { expect: 200 });
+      if (update) await this.send(update, 'an update of the caller\'s own record', update.path, { body: await this.#body(r, this.#requestFields(update, r).slice(0, 1)), headers: { 'content-type': 'application/merge-patch+json' }, expect: 200 });
+    }
+  }
+
+  async #nested(): Promise<void> {
+    for (const e of this.#spec.endpoints) {
+      const parents = parentParams(e);
+      const r = this.#resources.get(e.resource);
+      if (!parents.length || !r) continue;
+      const values: Record<string, string | number> = {};
+      for (const p of parents) {
+        const target = this.#resources.get(p.resource);
+        if (!target) throw new Error(`${e.id}: the parent resource ${p.resource} is unknown`);
+        values[p.name] = (await this.#pool(target)).id;
+      }
+      if (e.operation === 'list') {
+        await this.send(e, 'a list through a parent', fillPath(e.path, values));
+      } else if (e.operation === 'create') {
+        const fields = this.#requestFields(e, r).filter((f) => !parents.some((p) => p.field === f.name));
+        await this.send(e, 'a create through a parent', fillPath(e.path, values), { body: await this.#body(r, fields), expect: 201 });
+      } else if (e.operation === 'read') {
+        const child = await this.#pool(r);
+        await this.send(e, 'a read through its parent', fillPath(e.path, { ...values, [idParam(e) ?? 'id']: child.id }), { expect: 200 });
+      } else {
+        throw new Error(`${e.id}: the scripted client does not call a nested ${e.operation} yet`);
+      }
+    }
   }
 
   #item(endpoint: Endpoint, id: string | number): string {

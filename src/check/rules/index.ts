@@ -26,7 +26,11 @@ import endpointGetChangesState from './endpoint-get-changes-state.rule.ts';
 import endpointGetWithBody from './endpoint-get-with-body.rule.ts';
 import endpointNoSuccessResponse from './endpoint-no-success-response.rule.ts';
 import endpointPathMissingId from './endpoint-path-missing-id.rule.ts';
-import endpointPathParamUnknown from './endpoint-path-param-unknown.rule.ts';
+import endpointParamNotInPath from './endpoint-param-not-in-path.rule.ts';
+import endpointPathParamUnbound from './endpoint-path-param-unbound.rule.ts';
+import endpointRouteAmbiguous from './endpoint-route-ambiguous.rule.ts';
+import endpointRouteShadowed from './endpoint-route-shadowed.rule.ts';
+import endpointSingletonInvalid from './endpoint-singleton-invalid.rule.ts';
 import endpointReadNotGet from './endpoint-read-not-get.rule.ts';
 import endpointRequestReadonlyField from './endpoint-request-readonly-field.rule.ts';
 import endpointRequestUnknownField from './endpoint-request-unknown-field.rule.ts';
@@ -69,6 +73,7 @@ import rateOverrideUnknownEndpoint from './rate-override-unknown-endpoint.rule.t
 import resourceIdClientReadonly from './resource-id-client-readonly.rule.ts';
 import resourceIdFieldUnknown from './resource-id-field-unknown.rule.ts';
 import resourceIdMissing from './resource-id-missing.rule.ts';
+import resourceOwnershipInvalid from './resource-ownership-invalid.rule.ts';
 import resourceIdNotReadonly from './resource-id-not-readonly.rule.ts';
 import resourceIdTypeMismatch from './resource-id-type-mismatch.rule.ts';
 import resourceNameCaseDuplicate from './resource-name-case-duplicate.rule.ts';
@@ -121,6 +126,7 @@ export const RULES: readonly Rule[] = [
   resourceIdClientReadonly,
   resourceIdFieldUnknown,
   resourceIdMissing,
+  resourceOwnershipInvalid,
   resourceIdNotReadonly,
   resourceIdTypeMismatch,
   resourceNameCaseDuplicate,
@@ -151,7 +157,11 @@ export const RULES: readonly Rule[] = [
   endpointGetWithBody,
   endpointNoSuccessResponse,
   endpointPathMissingId,
-  endpointPathParamUnknown,
+  endpointParamNotInPath,
+  endpointPathParamUnbound,
+  endpointRouteAmbiguous,
+  endpointRouteShadowed,
+  endpointSingletonInvalid,
   endpointReadNotGet,
   endpointRequestReadonlyField,
   endpointRequestUnknownField,

@@ -5,6 +5,7 @@
  * public endpoints answer without credentials; with two principals, the second cannot
  * read, change, delete, transition or list the first's records of an owned resource.
  */
+import { hasOwner } from '../../spec/conventions/ownership.ts';
 import type { Endpoint, Resource } from '../../spec/model.ts';
 import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
@@ -47,7 +48,7 @@ export async function checkAuthentication(ctx: TestContext, data: DataFactory): 
       });
     }
   }
-  for (const resource of ctx.spec.resources.filter((r) => r.owned)) await checkOwnership(ctx, data, resource);
+  for (const resource of ctx.spec.resources.filter((r) => hasOwner(r))) await checkOwnership(ctx, data, resource);
 }
 
 /** Every credential value changed in its last characters: the same form, not a valid secret. */
@@ -67,10 +68,10 @@ async function checkOwnership(ctx: TestContext, data: DataFactory, resource: Res
     if (!owner || !other) throw new Skip('needs two principals (different names) that may call every endpoint of the resource; give them with --credentials');
     const made = await data.create(resource, { as: owner });
     for (const e of endpoints) {
-      // Collection endpoints name no record of the owner's.
-      if (e.operation === 'create' || e.operation === 'list' || e.operation === 'bulk-create' || e.action?.target === 'collection') continue;
+      // Collection endpoints name no record of the owner's; a singleton (select: caller) is the caller's own record by definition (parts/nesting.ts checks that another's never shows).
+      if (e.operation === 'create' || e.operation === 'list' || e.operation === 'bulk-create' || e.action?.target === 'collection' || e.select === 'caller') continue;
       const body = e.operation === 'update' ? { body: {} } : e.operation === 'replace' ? { body: await data.validBody(resource, { as: other }) } : {};
-      const ex = await ctx.call(e.method, data.itemPath(e, made.id), { ...body, as: other });
+      const ex = await ctx.call(e.method, data.pathFor(e, made), { ...body, as: other });
       expectErrorAs(ctx, ex, e);
     }
     const list = ctx.endpoint(resource.name, 'list');

@@ -3,7 +3,8 @@
  * parts call an endpoint; here, the paths themselves: each path answers the methods the
  * spec does not declare on it with 405 and an `Allow` listing the declared ones (RFC 9110
  * §15.5.6), and a path the spec does not have is 404 in the declared shape. Actions,
- * bulk creates and expansion have their own modules (parts/actions.ts, bulk.ts, expand.ts).
+ * bulk creates and expansion have their own modules (parts/actions.ts, bulk.ts, expand.ts);
+ * nested paths and singletons, parts/nesting.ts; a list's declared query, parts/endpoints-queries.ts.
  */
 import { HTTP_METHODS } from '../../spec/model.ts';
 import { Failure, type TestContext } from '../context.ts';
@@ -13,6 +14,7 @@ import { checkActions } from './actions.ts';
 import { checkBulk } from './bulk.ts';
 import { checkQueries } from './endpoints-queries.ts';
 import { checkExpansion } from './expand.ts';
+import { checkNesting } from './nesting.ts';
 
 export async function checkEndpoints(ctx: TestContext, data: DataFactory): Promise<void> {
   await checkQueries(ctx, data);
@@ -42,4 +44,5 @@ export async function checkEndpoints(ctx: TestContext, data: DataFactory): Promi
   await checkActions(ctx, data);
   await checkBulk(ctx, data);
   await checkExpansion(ctx, data);
+  await checkNesting(ctx, data);
 }

@@ -4,11 +4,12 @@
  * must answer: a body that is not JSON (malformed-body) and a body of another media type
  * (unsupported-media-type), on the first endpoint that takes a body.
  */
+import { isPlain } from '../../spec/conventions/paths.ts';
 import type { TestContext } from '../context.ts';
 import { expectError } from '../expect.ts';
 
 export async function checkErrors(ctx: TestContext): Promise<void> {
-  const create = ctx.spec.endpoints.find((e) => e.operation === 'create' && ctx.may(ctx.main, e)) ?? ctx.spec.endpoints.find((e) => e.request.kind !== 'none' && ctx.may(ctx.main, e));
+  const create = ctx.spec.endpoints.find((e) => e.operation === 'create' && isPlain(e) && ctx.may(ctx.main, e)) ?? ctx.spec.endpoints.find((e) => e.request.kind !== 'none' && isPlain(e) && ctx.may(ctx.main, e));
   if (!create) {
     ctx.skip('errors', 'malformed-body', 'a body that is not JSON is refused', 'no endpoint that takes a body can be called by the principals given');
     return;

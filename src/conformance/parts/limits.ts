@@ -4,6 +4,7 @@
  * refused as declared; a body above the declared size is 413; rate limits give 429 with
  * `Retry-After` and the RateLimit fields (opt-in, `--include rate-limits`: it spends a quota).
  */
+import { isPlain } from '../../spec/conventions/paths.ts';
 import type { Resource } from '../../spec/model.ts';
 import { Failure, Skip, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
@@ -62,7 +63,7 @@ async function checkPagination(ctx: TestContext, data: DataFactory, resource: Re
 
 async function checkBodySize(ctx: TestContext): Promise<void> {
   const limit = ctx.spec.limits.body;
-  const create = ctx.spec.endpoints.find((e) => e.operation === 'create' && ctx.may(ctx.main, e));
+  const create = ctx.spec.endpoints.find((e) => e.operation === 'create' && isPlain(e) && ctx.may(ctx.main, e));
   if (!limit || !create) {
     ctx.skip('limits', 'body-size', 'a body above the size limit is refused', !limit ? 'the spec declares no body size limit' : 'no create endpoint can be called');
     return;
@@ -78,7 +79,7 @@ async function checkRateLimit(ctx: TestContext): Promise<void> {
   const title = 'requests beyond the rate limit get 429 with Retry-After and the RateLimit fields';
   if (!rate) return ctx.skip('limits', 'rate-limit', title, ctx.spec.limits.none?.rate ? `the spec states there is no rate limit (${ctx.spec.limits.none.rate.reason})` : 'the spec declares no rate limit');
   if (!ctx.include.has('rate-limits')) return ctx.skip('limits', 'rate-limit', title, 'opt-in: it spends a whole quota; run with --include rate-limits');
-  const endpoint = ctx.spec.endpoints.find((e) => e.operation === 'list' && ctx.may(ctx.main, e) && !rate.overrides.some((o) => o.endpoint === e.id));
+  const endpoint = ctx.spec.endpoints.find((e) => e.operation === 'list' && isPlain(e) && ctx.may(ctx.main, e) && !rate.overrides.some((o) => o.endpoint === e.id));
   await ctx.check('limits', 'rate-limit', title, { pointer: rate.pointer, text: `${rate.limit} requests per ${rate.windowMs} ms per ${rate.scope}` }, async () => {
     if (!endpoint) throw new Skip('no list endpoint under the default rate limit can be called');
     if (rate.limit > 1000) throw new Skip(`the limit (${rate.limit}) is too high to exhaust in a test run`);

@@ -4,6 +4,7 @@
  * gives a sunset, `Sunset` (RFC 8594); a retired one answers 410 (version-retired);
  * fields appear only in the versions their since/until allow.
  */
+import { isPlain } from '../../spec/conventions/paths.ts';
 import { Failure, Skip, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
 import { expectError, expectSuccess, isObject } from '../expect.ts';
@@ -14,7 +15,7 @@ export async function checkVersioning(ctx: TestContext, data: DataFactory): Prom
     ctx.skip('versioning', 'versioning', 'versions are selected as declared', 'the spec declares no versions, or no way to select one');
     return;
   }
-  const probe = ctx.spec.endpoints.find((e) => e.operation === 'list' && ctx.may(ctx.main, e)) ?? ctx.spec.endpoints.find((e) => e.operation === 'list');
+  const probe = ctx.spec.endpoints.find((e) => e.operation === 'list' && isPlain(e) && ctx.may(ctx.main, e)) ?? ctx.spec.endpoints.find((e) => e.operation === 'list' && isPlain(e));
   if (!probe) {
     ctx.skip('versioning', 'versioning', 'versions are selected as declared', 'no list endpoint to ask in each version');
     return;

@@ -1,4 +1,4 @@
-import type { Endpoint, Field, Spec } from '../../spec/model.ts';
+import type { Endpoint, Field, PathParam, Spec } from '../../spec/model.ts';
 import { filterParam } from '../../spec/conventions/query.ts';
 import { code, codes, facts, heading, maybeText, paragraph, table, type Block, type Inline } from '../blocks.ts';
 import { accessText, BASE_URL, constraints, requestLine, requestText, responsesText, shapeType } from '../describe.ts';
@@ -11,9 +11,40 @@ export function endpointsBlocks(spec: Spec): Block[] {
       ['Endpoint', 'Method and path', 'Summary', 'Request body', 'Responses', 'Access', 'Errors'],
       spec.endpoints.map((e) => [[code(e.id)], [requestLine(e)], maybeText(e.summary), requestText(e.request), responsesText(e), accessText(e.auth), codes(e.errors)]),
     ),
+    ...pathBlocks(spec),
     ...spec.endpoints.flatMap(openSurfaceBlocks),
     ...queries(spec),
   ];
+}
+
+/** What the parameters of nested paths stand for, and the singletons: only when some endpoint has them. */
+function pathBlocks(spec: Spec): Block[] {
+  const rows: Inline[][][] = [];
+  for (const e of spec.endpoints) {
+    if (e.select === 'caller') rows.push([[code(e.id)], ['(none)'], [`the caller's own ${e.resource}, without an id: 401 without credentials, 404 while there is none`]]);
+    for (const p of e.params) if (p.binding.kind !== 'id') rows.push([[code(e.id)], [code(`{${p.name}}`)], bindingText(e, p)]);
+  }
+  if (!rows.length) return [];
+  return [
+    paragraph('Path parameters beyond the record ', code('{id}'), ', and the endpoints that address the caller\'s own record:'),
+    ...table(['Endpoint', 'Parameter', 'Stands for'], rows),
+  ];
+}
+
+function bindingText(e: Endpoint, p: PathParam): Inline[] {
+  const b = p.binding;
+  switch (b.kind) {
+    case 'parent':
+      return [`the id of the ${b.resource} its `, code(b.field), ` names; only that ${b.resource}'s ${e.resource} records are reached here (another's: 404)`];
+    case 'value': {
+      const c = constraints(b.shape);
+      return ['a value: ', ...shapeType(b.shape), ...(b.shape.format ? [' ', code(b.shape.format)] : []), ...(c.length ? ['; ', ...c] : [])];
+    }
+    case 'unbound':
+      return ['nothing the spec binds (check reports it)'];
+    default:
+      return [`the id of the ${e.resource}`];
+  }
 }
 
 /** What the table cannot say of actions, bulk writes and expandable refs. */

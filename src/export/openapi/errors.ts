@@ -5,7 +5,7 @@
  * plus the runtime situations of src/spec/http-errors.ts that apply to it, each resolved
  * to the spec's own code exactly as the service resolves it (resolveSituations, src/spec/http-errors.ts).
  */
-import type { Endpoint, ErrorShape, Spec } from '../../spec/model.ts';
+import type { Endpoint, ErrorShape, Resource, Spec } from '../../spec/model.ts';
 import { HTTP_ERRORS, resolveSituations, type Situation } from '../../spec/http-errors.ts';
 import { errorShape } from '../../spec/conventions/errors.ts';
 import type { JsonSchema } from '../schema.ts';
@@ -80,17 +80,18 @@ export interface EndpointFacts {
 }
 
 /** The situations of the HTTP error catalog that can answer this endpoint (see the service modules named). */
-export function situationsOf(endpoint: Endpoint, facts: EndpointFacts): Situation[] {
+export function situationsOf(endpoint: Endpoint, facts: EndpointFacts, resource?: Resource): Situation[] {
   const out: Situation[] = [];
   const op = endpoint.operation;
   const body = endpoint.method === 'POST' || endpoint.method === 'PUT' || endpoint.method === 'PATCH';
   if (facts.versionParam) out.push('unknown-version'); // versioning/index.ts, before authentication
   if (facts.versionParam && facts.someRetired) out.push('version-retired');
-  if (endpoint.auth && facts.hasSchemes) out.push('unauthenticated'); // auth/index.ts: public endpoints check credentials sent anyway
+  if ((endpoint.auth && facts.hasSchemes) || endpoint.select === 'caller') out.push('unauthenticated'); // nesting.ts: a singleton needs to know whose // auth/index.ts: public endpoints check credentials sent anyway
   if (endpoint.auth && !endpoint.auth.public && endpoint.auth.scopes.length > 0) out.push('forbidden');
   if (facts.hasRateLimit) out.push('rate-limited'); // limits/rate.ts
   if (body) out.push('malformed-body', 'payload-too-large', 'unsupported-media-type'); // app.ts parsing
-  if (/\{\w+\}/.test(endpoint.path)) out.push('not-found'); // concurrency.ts, resources.ts
+  if (endpoint.params.length || endpoint.select === 'caller') out.push('not-found'); // concurrency.ts, resources.ts, nesting.ts (a parent, a singleton not made yet)
+  if (resource?.perOwner === 'one' && op === 'create') out.push('already-exists'); // resources.ts: one record per owner
   if (op === 'update' || op === 'replace' || op === 'delete' || op === 'transition') out.push('precondition-failed');
   if (op === 'transition') out.push('invalid-transition'); // states.ts
   if (body || op === 'list' || endpoint.expand) out.push('validation-failed'); // validation.ts, list-query.ts, expand.ts
@@ -105,7 +106,7 @@ export function situationsOf(endpoint: Endpoint, facts: EndpointFacts): Situatio
 export function errorCases(spec: Spec, endpoint: Endpoint, facts: EndpointFacts): Map<number, ErrorCase[]> {
   const resolve = resolveSituations(spec);
   const byCode = new Map<string, ErrorCase>();
-  for (const situation of situationsOf(endpoint, facts)) {
+  for (const situation of situationsOf(endpoint, facts, spec.resources.find((r) => r.name === endpoint.resource))) {
     const r = resolve(situation);
     const entry = spec.errors.catalog.find((e) => e.code === r.code);
     byCode.set(r.code, { code: r.code, status: r.status, title: r.title, situation, ...(entry?.when !== undefined ? { when: entry.when } : { when: HTTP_ERRORS.find((h) => h.situation === situation)?.when }) });

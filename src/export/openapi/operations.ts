@@ -12,7 +12,7 @@ import { BULK_ITEMS } from '../../spec/conventions/bulk.ts';
 import { EXPAND_PARAM, refFields, refTarget } from '../../spec/conventions/expand.ts';
 import { idOf, idParamOf } from '../../spec/conventions/ids.ts';
 import { recordSchema, requestBodyOf, transitionSentence } from '../records.ts';
-import { idSchema, members, pascal, withNull, type JsonSchema } from '../schema.ts';
+import { idSchema, members, pascal, shapeSchema, withNull, type JsonSchema } from '../schema.ts';
 import { schemaRef, type OpenApiContext } from './context.ts';
 import { errorCases, errorDescription, errorResponseSchema, type ErrorCase } from './errors.ts';
 
@@ -92,6 +92,11 @@ function describe(ctx: OpenApiContext, e: Endpoint, r: Resource, machine: StateM
   if (e.expand) out.push(`\`?expand=\` embeds the referenced records of ${e.expand.fields.join(', ')} (to depth ${e.expand.depth}); a record the caller may not read stays its id.`);
   if (e.operation === 'update') out.push('A JSON merge patch (RFC 7396): members sent replace theirs, objects merge, `null` removes an optional member.');
   if (r.owned) out.push(`Records of ${r.name} belong to the principal that created them: another caller gets 404${e.operation === 'list' ? ' and never sees them in a list' : ''}.`);
+  if (r.visibility) out.push(`A ${r.name} is seen exactly by whoever sees the record its \`${r.visibility.field}\` names: another caller gets 404${e.operation === 'list' ? ' and never sees it in a list' : ''}.`);
+  const parents = e.params.filter((p) => p.binding.kind === 'parent');
+  if (parents.length && e.operation === 'list') out.push(`Only the ${r.plural} of the ${parents.map((p) => `\`${p.name}\``).join(' and ')} in the path.`);
+  if (parents.length && e.operation === 'create') out.push(`The ${parents.map((p) => (p.binding.kind === 'parent' ? `\`${p.binding.field}\`` : '')).join(' and ')} comes from the path; a body naming another is refused (validation-failed).`);
+  if (e.select === 'caller') out.push(`The caller's own ${r.name}, addressed without an id: 401 without credentials, 404 while there is none${r.perOwner === 'one' && e.operation === 'replace' ? ' (a PUT then creates it, 201)' : ''}.`);
   if (e.auth?.public && e.auth.schemes.length === 0 && ctx.spec.authentication.schemes.length > 0) out.push('Public: no credentials needed. Credentials sent anyway are checked (a bad one is 401) and make the caller known.');
   return out.join('\n\n');
 }
@@ -100,11 +105,24 @@ function describe(ctx: OpenApiContext, e: Endpoint, r: Resource, machine: StateM
 
 function parametersOf(ctx: OpenApiContext, e: Endpoint, r: Resource, machine: StateMachine | undefined): JsonSchema[] {
   const out: JsonSchema[] = [];
-  const idParam = idParamOf(e.path);
-  for (const [, name] of e.path.matchAll(/\{(\w+)\}/g)) {
-    const schema = name === idParam ? idSchema(r, ctx.schema) : { type: 'string' };
+  // src/spec/conventions/paths.ts: each parameter typed as what it binds.
+  const fallbackId = e.params.some((p) => p.binding.kind === 'id') ? undefined : idParamOf(e.path);
+  for (const p of e.params) {
+    const b = p.binding;
+    const parent = b.kind === 'parent' ? ctx.spec.resources.find((x) => x.name === b.resource) : undefined;
+    let schema: JsonSchema = { type: 'string' };
+    let description: string | undefined;
+    if (b.kind === 'id' || (b.kind === 'unbound' && p.name === fallbackId)) {
+      schema = idSchema(r, ctx.schema);
+      description = `The id of the ${r.name}.`;
+    } else if (b.kind === 'parent' && parent) {
+      schema = idSchema(parent, ctx.schema);
+      description = `The id of the ${parent.name} (the \`${b.field}\` of the ${r.name}). No such ${parent.name} visible to the caller: 404${e.operation === 'list' || e.operation === 'create' ? '' : `; a ${r.name} of another ${parent.name}: 404`}.`;
+    } else if (b.kind === 'value') {
+      schema = shapeSchema(b.shape, 'read', ctx.schema);
+    }
     delete schema.readOnly;
-    out.push({ name, in: 'path', required: true, schema, ...(name === idParam ? { description: `The id of the ${r.name}.` } : {}) });
+    out.push({ name: p.name, in: 'path', required: true, schema, ...(description ? { description } : {}) });
   }
   if (ctx.versionParam) out.push({ $ref: '#/components/parameters/ApiVersion' });
   const op = e.operation;
@@ -239,6 +257,10 @@ function responsesOf(ctx: OpenApiContext, e: Endpoint, r: Resource, record: () =
     const all = { ...headers, ...commonHeaders(ctx, e, resp.status) };
     if (Object.keys(all).length) response.headers = all;
     out[String(resp.status)] = response;
+  }
+  // resources.ts: a PUT on a singleton of a perOwner: one resource creates it when there is none (RFC 9110 §9.3.4).
+  if (op === 'replace' && e.select === 'caller' && r.perOwner === 'one' && !out['201']) {
+    out['201'] = { description: `Created: the caller had no ${r.name} yet.`, content: { [JSON_TYPE]: { schema: record() } }, headers: { ETag: { $ref: '#/components/headers/ETag' }, Location: { $ref: '#/components/headers/Location' }, ...commonHeaders(ctx, e, 201) } };
   }
   if (op === 'read') out['304'] = { description: 'Not modified: the ETag in If-None-Match is current.', headers: { ETag: { $ref: '#/components/headers/ETag' }, ...commonHeaders(ctx, e, 304) } };
   const cases = errorCases(ctx.spec, e, { hasSchemes: ctx.spec.parts.authentication.statement === 'given' && ctx.spec.authentication.schemes.length > 0, hasRateLimit: ctx.policies.has(e.id), noTimeout: ctx.spec.limits.none?.timeouts !== undefined, versionParam: ctx.versionParam !== undefined, someRetired: ctx.someRetired });

@@ -15,6 +15,7 @@
  *   which the format reads as a transition (reported: check wants it declared).
  */
 import { CONVENTIONS, conventionalPath } from '../../spec/conventions/endpoints.ts';
+import { conventionalBinding, templateParams } from '../../spec/conventions/paths.ts';
 import {
   STANDARD_OPERATIONS, type Endpoint, type HttpMethod, type Operation as OperationName, type Resource, type StandardOperation,
 } from '../../spec/model.ts';
@@ -115,11 +116,13 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
     const summary = text(d.op.node.summary) ?? text(d.op.node.description);
     const endpoint: Endpoint = defined({
       id,
+      name: key,
       resource: resource.name,
       operation,
       transition: standard ? undefined : key,
       method: d.op.method.toUpperCase() as HttpMethod,
       path,
+      params: templateParams(path).map((name) => ({ name, binding: conventionalBinding(name, resource), declared: false, pointer: pointer('endpoints', resource.name, key, 'path') })),
       summary,
       request,
       responses,

@@ -4,14 +4,15 @@
  * the format's conventions (src/spec/conventions/endpoints.ts).
  */
 import { CONVENTIONS, conventionalPath } from '../../spec/conventions/endpoints.ts';
+import { conventionalBinding, templateParams } from '../../spec/conventions/paths.ts';
 import {
   FILTER_OPERATORS, HTTP_METHODS, NAMED_OPERATIONS, type FilterOperator, type ListQueryDecl, type QueryStyle,
-  type ActionDef, type Endpoint, type EndpointResponse, type ExpandDef, type HttpMethod, type Operation, type RequestShape,
-  type Resource, type ResponseBody, type StateMachine,
+  type ActionDef, type Endpoint, type EndpointResponse, type ExpandDef, type HttpMethod, type Operation, type ParamBinding, type PathParam,
+  type RequestShape, type Resource, type ResponseBody, type StateMachine,
 } from '../../spec/model.ts';
 import { child } from '../../spec/pointer.ts';
 import { defined, entries, isRecord, num, str, strs, type Raw } from './read.ts';
-import { normalizeFields } from './resources.ts';
+import { normalizeFields, normalizeShape } from './resources.ts';
 
 export function normalizeEndpoints(raw: unknown, pointer: string, resources: readonly Resource[], states: readonly StateMachine[]): Endpoint[] {
   const out: Endpoint[] = [];
@@ -36,11 +37,15 @@ export function normalizeEndpoints(raw: unknown, pointer: string, resources: rea
       const action = operation === 'action' ? readAction(e, path, child(ep, 'response')) : undefined;
       out.push(defined({
         id: `${resourceName}.${name}`,
+        name,
         resource: resourceName,
         operation,
         transition,
         method: method && (HTTP_METHODS as readonly string[]).includes(method) ? (method as HttpMethod) : convention.method,
         path,
+        params: readParams(path, e.params, child(ep, 'params'), resource, ep),
+        strayParams: strayParams(path, e.params),
+        select: e.select === 'caller' ? 'caller' as const : undefined,
         summary: str(e.summary),
         request: readRequest(e.request, child(ep, 'request')) ?? (operation === 'transition' ? { kind: 'fields', fields: requires } : convention.request),
         responses: action ? actionResponses(action, readResponses(e.responses)) : readResponses(e.responses) ?? convention.responses,
@@ -67,6 +72,35 @@ function readQuery(raw: unknown, pointer: string): ListQueryDecl | undefined {
   const style: QueryStyle = raw.style === 'colon' || raw.style === 'suffix' ? raw.style : 'brackets';
   const search = isRecord(raw.search) ? { param: str(raw.search.param) ?? 'q', fields: strs(raw.search.fields), pointer: child(pointer, 'search') } : undefined;
   return defined({ filters, sort: strs(raw.sort), style, search, pointer });
+}
+
+
+/** Each parameter of the template, bound as `params:` declares or by the convention. */
+function readParams(path: string, raw: unknown, pointer: string, resource: Resource | undefined, endpointPointer: string): PathParam[] {
+  const declared = isRecord(raw) ? raw : {};
+  return templateParams(path).map((name) => {
+    if (!(name in declared)) return { name, binding: conventionalBinding(name, resource), declared: false, pointer: child(endpointPointer, 'path') };
+    const p = child(pointer, name);
+    return { name, binding: readBinding(declared[name], p, resource), declared: true, pointer: p };
+  });
+}
+
+function strayParams(path: string, raw: unknown): string[] | undefined {
+  if (!isRecord(raw)) return undefined;
+  const inPath = new Set(templateParams(path));
+  const stray = Object.keys(raw).filter((name) => !inPath.has(name));
+  return stray.length ? stray : undefined;
+}
+
+function readBinding(raw: unknown, pointer: string, resource: Resource | undefined): ParamBinding {
+  if (raw === 'id') return { kind: 'id' };
+  if (!isRecord(raw)) return { kind: 'unbound' };
+  const ref = str(raw.ref);
+  if (ref !== undefined) {
+    const field = resource?.fields.find((f) => f.name === ref);
+    return field?.type === 'ref' && field.resource ? { kind: 'parent', field: ref, resource: field.resource } : { kind: 'unbound', ref };
+  }
+  return { kind: 'value', shape: normalizeShape(raw, pointer) };
 }
 
 function readRequest(raw: unknown, pointer: string): RequestShape | undefined {

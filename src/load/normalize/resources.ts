@@ -20,6 +20,10 @@ function normalizeResource(name: string, raw: unknown, pointer: string): Resourc
     owned: bool(r.owned),
     unknownFields: r.unknownFields === 'keep' ? 'keep' : 'refuse',
     readOnlyFields: r.readOnlyFields === 'ignore' ? 'ignore' : 'refuse',
+    perOwner: r.perOwner === 'one' ? 'one' as const : undefined,
+    visibility: isRecord(r.visibility) && str(r.visibility.parent)
+      ? { follows: 'parent' as const, field: str(r.visibility.parent) as string, pointer: child(pointer, 'visibility') }
+      : undefined,
     fields: normalizeFields(r.fields, child(pointer, 'fields')),
     pointer,
   });
@@ -46,7 +50,7 @@ function normalizeField(name: string, raw: unknown, pointer: string): Field {
   });
 }
 
-function normalizeShape(s: Record<string, unknown>, pointer: string): Shape {
+export function normalizeShape(s: Record<string, unknown>, pointer: string): Shape {
   const type = str(s.type);
   return defined({
     type: (FIELD_TYPES as readonly string[]).includes(type ?? '') ? (type as FieldType) : 'string',

@@ -7,8 +7,14 @@
  * An anonymous caller (a public endpoint, no credentials) acts as the empty owner key: it
  * creates records owned by nobody and sees only those (check warns of public endpoints on
  * owned resources: auth-owned-endpoint-public).
+ *
+ * A resource with `visibility: { parent: <field> }` has owners too: a record is stored with
+ * its parent's owner, and a caller may only create one under a parent it sees (its own),
+ * so it is seen, listed and changed by exactly those who see the parent
+ * (src/serve/nesting.ts parentVisible checks the ref on every write).
  */
 import type { FastifyRequest } from 'fastify';
+import { hasOwner } from '../../spec/conventions/ownership.ts';
 import type { Resource } from '../../spec/model.ts';
 
 /** The owner key of anonymous callers. */
@@ -16,6 +22,6 @@ export const NO_OWNER = '';
 
 /** The owner key a request acts as on a resource; undefined when the resource is not owned. */
 export function ownerOf(resource: Resource, request: FastifyRequest): string | undefined {
-  if (!resource.owned) return undefined;
+  if (!hasOwner(resource)) return undefined;
   return request.principal?.id ?? NO_OWNER;
 }

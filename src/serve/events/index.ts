@@ -19,6 +19,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { SAFETY } from '../../spec/defaults.ts';
+import { templateParams } from '../../spec/conventions/paths.ts';
 import type { Endpoint, EndpointAuth, HttpMethod, Spec } from '../../spec/model.ts';
 import type { ServeContext } from '../context.ts';
 import { DeliveryWorker } from './delivery.ts';
@@ -45,7 +46,8 @@ export function serviceEndpoints(spec: Spec): Map<string, Endpoint> {
   const auth: EndpointAuth | undefined = guarded ? { public: false, schemes: spec.authentication.schemes.map((s) => s.name), scopes: [] } : undefined;
   const add = (method: HttpMethod, path: string, id: string, pointer: string) => {
     out.set(`${method} ${path}`, {
-      id, resource: '', operation: method === 'GET' ? 'read' : 'create', method, path,
+      id, name: id, resource: '', operation: method === 'GET' ? 'read' : 'create', method, path,
+      params: templateParams(path).map((name) => ({ name, binding: { kind: 'id' as const }, declared: false, pointer })),
       request: { kind: 'none' }, responses: [], errors: [], ...(auth ? { auth } : {}), explicit: false, pointer,
     });
   };

@@ -4,6 +4,7 @@
  * an owned resource, it is the record's owner. Without authentication everyone sees every
  * event; a subscription the operator configured sees every event.
  */
+import { hasOwner } from '../../spec/conventions/ownership.ts';
 import type { Spec } from '../../spec/model.ts';
 import type { EventRecord } from '../../store/events.ts';
 
@@ -15,7 +16,7 @@ export function visibility(spec: Spec): (event: EventRecord, viewer: Viewer) => 
   const rules = new Map<string, { owned: boolean; scopes: readonly string[] }>();
   for (const r of spec.resources) {
     const reader = spec.endpoints.find((e) => e.resource === r.name && e.operation === 'read') ?? spec.endpoints.find((e) => e.resource === r.name && e.operation === 'list');
-    rules.set(r.name, { owned: r.owned, scopes: reader?.auth && !reader.auth.public ? reader.auth.scopes : [] });
+    rules.set(r.name, { owned: hasOwner(r), scopes: reader?.auth && !reader.auth.public ? reader.auth.scopes : [] });
   }
   return (event, viewer) => {
     if (!guarded || viewer === 'operator') return true;
