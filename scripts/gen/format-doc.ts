@@ -290,6 +290,12 @@ endpoints:
     replaceMine: { operation: replace, path: /me/preferences, select: caller }
 \`\`\`
 
+**A value of its own shape** (\`{day}\` declared \`{ type: string, format: date }\`): the segment is
+read by its type, strictly (\`-?[0-9]+\` for integers, JSON numbers, \`true\`/\`false\`), and held to
+the shape's constraints before anything else of the request is done; one that does not fit is
+refused with \`validation-failed\` at \`/path/<name>\` (as a query parameter is at \`/query/<name>\`).
+What the value means is the endpoint's business: a builder's handler reads it.
+
 **Through a parent** (a nested collection): the parent must exist and be visible to the caller,
 or every operation answers 404. A list holds the parent's children only (a filter on the ref
 naming another parent matches nothing). A create sets the ref from the path; a body naming

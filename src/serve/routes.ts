@@ -10,6 +10,7 @@ import { HttpError } from './errors.ts';
 import { actionHandler } from './actions.ts';
 import { bulkHandler } from './bulk.ts';
 import { listHandler } from './pagination.ts';
+import { pathParamsGuard } from './path-params.ts';
 import { resourceHandler } from './resources.ts';
 import { transitionHandler } from './states.ts';
 
@@ -36,6 +37,8 @@ export function registerRoutes(app: FastifyInstance, ctx: ServeContext, options:
   const { prefix = '', handler = (endpoint: Endpoint) => handlerFor(ctx, endpoint) } = options;
   for (const endpoint of ctx.spec.endpoints) {
     if (!ctx.resources.has(endpoint.resource)) continue; // check reports it; nothing to serve
-    app.route({ method: endpoint.method, url: prefix + routePath(endpoint.path), config: { endpoint }, handler: handler(endpoint) });
+    // Path parameters of a shape of their own are checked before the handler (./path-params.ts).
+    const guard = pathParamsGuard(ctx, endpoint);
+    app.route({ method: endpoint.method, url: prefix + routePath(endpoint.path), config: { endpoint }, ...(guard ? { preHandler: guard } : {}), handler: handler(endpoint) });
   }
 }

@@ -15,9 +15,11 @@ import { checkBulk } from './bulk.ts';
 import { checkQueries } from './endpoints-queries.ts';
 import { checkExpansion } from './expand.ts';
 import { checkNesting } from './nesting.ts';
+import { checkPathParams } from './path-params.ts';
 
 export async function checkEndpoints(ctx: TestContext, data: DataFactory): Promise<void> {
   await checkQueries(ctx, data);
+  await checkPathParams(ctx);
   const byPath = new Map<string, Set<string>>();
   for (const e of ctx.spec.endpoints) byPath.set(e.path, (byPath.get(e.path) ?? new Set()).add(e.method));
   const answered = ctx.resolve('method-not-allowed');

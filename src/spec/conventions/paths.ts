@@ -11,6 +11,11 @@
  */
 import type { Endpoint, ParamBinding, PathParam, Resource } from '../model.ts';
 
+/** Where a violation of a shaped path parameter is reported: `/path/<name>` (as the query's are at `/query/<name>`). */
+export function pathPointer(name: string): string {
+  return `/path/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
 /** The parameter names of a template, in path order. */
 export function templateParams(path: string): string[] {
   return [...path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);

@@ -1,0 +1,43 @@
+/**
+ * Part 4: path parameters of a shape of their own (`params: { day: { type: string, format:
+ * date } }`). For an endpoint whose parameters are all such values: a path whose values fit
+ * is not refused for them, and each constraint of each parameter broken one at a time is
+ * refused with validation-failed at `/path/<name>` (src/spec/conventions/paths.ts).
+ */
+import { fillPath, pathPointer } from '../../spec/conventions/paths.ts';
+import type { Endpoint, Field } from '../../spec/model.ts';
+import { Failure, type TestContext } from '../context.ts';
+import { expectError } from '../expect.ts';
+import { breaches, valueOf } from '../generate.ts';
+
+export async function checkPathParams(ctx: TestContext): Promise<void> {
+  for (const e of ctx.spec.endpoints) {
+    const shaped = e.params.filter((p) => p.binding.kind === 'value');
+    if (!shaped.length) continue;
+    if (shaped.length !== e.params.length || e.select !== undefined) {
+      ctx.skip('endpoints', `${e.id}.path-params`, `${e.id}: its shaped path parameters`, 'the path also needs a record or a parent; the tester checks paths of shaped values only');
+      continue;
+    }
+    if (!ctx.may(ctx.main, e)) continue;
+    const fields: Field[] = shaped.map((p) => ({ ...(p.binding.kind === 'value' ? p.binding.shape : { type: 'string' as const, pointer: p.pointer }), name: p.name, required: true, readOnly: false, writeOnly: false, hasDefault: false }));
+    const valid = (): Record<string, string> => Object.fromEntries(fields.map((f) => [f.name, String(ctx.draw.one(valueOf(f)))]));
+    const body = e.method === 'GET' || e.method === 'DELETE' ? {} : { body: {} };
+    for (const f of fields) {
+      for (const b of breaches(f, ctx.draw)) {
+        // A path is text: a wrong type is text that does not read as the type (a string takes any).
+        const breach = b.constraint === `type ${f.type}` ? (f.type === 'string' ? undefined : { ...b, value: f.type === 'boolean' ? 'maybe' : 'svcspec' }) : b;
+        if (!breach || breach.omit || breach.value === null || typeof breach.value === 'object' || String(breach.value) === '') continue;
+        const rule = { pointer: shaped.find((p) => p.name === f.name)!.pointer, text: `{${f.name}}: ${breach.constraint}` };
+        await ctx.check('endpoints', `${e.id}.path.${f.name}.${breach.constraint.replace(/\s+/g, '-')}`, `${e.id}: a {${f.name}} breaking '${breach.constraint}' is refused`, rule, async () => {
+          const path = fillPath(e.path, { ...valid(), [f.name]: String(breach.value) });
+          expectError(ctx, await ctx.call(e.method, path, body), 'validation-failed', pathPointer(f.name));
+        });
+      }
+    }
+    await ctx.check('endpoints', `${e.id}.path-params`, `${e.id}: path values that fit their shapes are not refused`, { pointer: e.pointer, text: `${e.method} ${e.path}` }, async () => {
+      const ex = await ctx.call(e.method, fillPath(e.path, valid()), body);
+      const errors = ex.response.json !== null && typeof ex.response.json === 'object' ? JSON.stringify(ex.response.json) : '';
+      if (ex.response.status === 422 && errors.includes('/path/')) throw new Failure(`fitting path values were refused: ${errors.slice(0, 200)}`, ex);
+    });
+  }
+}
