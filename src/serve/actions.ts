@@ -20,14 +20,16 @@
  */
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Endpoint, Resource } from '../spec/model.ts';
-import { idParamOf } from '../spec/conventions/ids.ts';
+import { idParam } from '../spec/conventions/paths.ts';
 import type { Store, StoredRecord } from '../store/store.ts';
 import { ownerOf } from './auth/ownership.ts';
 import { notFound } from './concurrency.ts';
 import type { ServeContext } from './context.ts';
 import { HttpError, renderError } from './errors.ts';
+import { belongsTo, boundParents, parentsOf, type Parent } from './nesting.ts';
 import { isObject, present } from './representation.ts';
 import { sendOutcome } from './idempotency.ts';
+import { answered } from './limits/timeout.ts';
 import { shapeValidator, validateBody, validationFailed, validatorsFor, type BodyValidator } from './validation.ts';
 
 /** What a handler is given. */
@@ -75,6 +77,8 @@ interface Plan {
   readonly endpoint: Endpoint;
   readonly resource: Resource;
   readonly idParam?: string;
+  /** The parents its path binds (`/patients/{patientId}/appointments/{id}/remind`). */
+  readonly parents: readonly Parent[];
   readonly request?: BodyValidator;
   /** The response's validator; undefined for a record (checked by its id) or none. */
   readonly response?: BodyValidator;
@@ -97,7 +101,8 @@ export function actionHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandl
   const handler = ctx.handlers?.[endpoint.id];
   const plan: Plan = {
     ctx, endpoint, resource, status,
-    ...(action.target === 'record' ? { idParam: idParamOf(endpoint.path) } : {}),
+    ...(action.target === 'record' ? { idParam: idParam(endpoint) ?? 'id' } : {}),
+    parents: parentsOf(ctx, endpoint),
     ...(request ? { request } : {}),
     ...(response ? { response } : {}),
     ...(handler ? { handler } : {}),
@@ -109,11 +114,13 @@ async function runAction(plan: Plan, request: FastifyRequest, reply: FastifyRepl
   const { ctx, endpoint, resource } = plan;
   const params = (request.params ?? {}) as Record<string, string>;
   let record: StoredRecord | undefined;
+  // Through a parent: the parent must be there and visible, and the record its child (./nesting.ts).
+  const bound = await boundParents(ctx, plan.parents, request);
   if (plan.idParam !== undefined) {
     const id = params[plan.idParam] ?? '';
     record = await ctx.store.get(resource.name, id);
     const owner = ownerOf(resource, request);
-    if (!record || (owner !== undefined && record.owner !== owner)) throw notFound(resource.name, id);
+    if (!record || (owner !== undefined && record.owner !== owner) || !belongsTo(bound, record.data)) throw notFound(resource.name, id);
   }
   let body: Record<string, unknown> = {};
   if (plan.request) body = await validateBody(ctx.store, plan.request, request.body);
@@ -174,6 +181,8 @@ function sendDeclaredError(plan: Plan, request: FastifyRequest, reply: FastifyRe
     request.log.error({ endpoint: endpoint.id, code: error.code }, 'action handler raised an error the endpoint does not declare');
     throw new HttpError('internal', { detail: `The handler of ${endpoint.id} raised an error the endpoint does not declare; it has been logged.` });
   }
+  // The time-out may have answered while the handler ran: nothing is sent a second time.
+  if (answered(reply)) return reply;
   const rendered = renderError(ctx.errorShape, { code: entry.code, status: entry.status, title: entry.title }, new HttpError('internal', error.detail !== undefined ? { detail: error.detail } : {}), request.url);
   return reply.code(rendered.status).headers(rendered.headers).type(rendered.contentType).send(rendered.body);
 }

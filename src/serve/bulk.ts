@@ -19,6 +19,7 @@ import type { ServeContext } from './context.ts';
 import type { FieldViolation } from './errors.ts';
 import { idempotent } from './idempotency.ts';
 import { isObject, present, type Outcome } from './representation.ts';
+import { boundParents, callersRecordId, checkParentVisible, parentsOf, reconcileBody } from './nesting.ts';
 import { withDefaults } from './resources.ts';
 import { validateBody, validationFailed, validatorsFor } from './validation.ts';
 import { HttpError } from './errors.ts';
@@ -32,6 +33,8 @@ export function bulkHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandler
   const events = ctx.events?.maker(resource.name, 'created');
   const max = endpoint.bulk?.max;
   const status = endpoint.responses.find((r) => r.status >= 200 && r.status < 300)?.status ?? 201;
+  // Through a parent (`/members/{memberId}/loans/bulk`): every item is the parent's child, as a create's is.
+  const parents = parentsOf(ctx, endpoint);
 
   const run = async (request: FastifyRequest): Promise<Outcome> => {
     const body = request.body;
@@ -42,11 +45,19 @@ export function bulkHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandler
     if (!Array.isArray(items)) throw validationFailed([{ pointer: `/${BULK_ITEMS}`, message: `must be a list of ${resource.plural}` }]);
     const count = countProblem(items.length, max);
     if (count) throw validationFailed([{ pointer: `/${BULK_ITEMS}`, message: count }]);
+    // One record per owner (`perOwner: one`): a batch can hold one, and only while the caller has none.
+    if (resource.perOwner === 'one') {
+      if (items.length > 1) throw validationFailed([{ pointer: `/${BULK_ITEMS}`, message: `holds ${items.length} ${resource.plural}; each owner has one ${resource.name}` }]);
+      if ((await callersRecordId(ctx, resource, request)) !== undefined) throw new HttpError('already-exists', { detail: `You have a ${resource.name} already, and each owner has one: change it instead.` });
+    }
+    const bound = await boundParents(ctx, parents, request);
 
     const violations: FieldViolation[] = [];
     const valid: Record<string, unknown>[] = [];
     for (const [index, item] of items.entries()) {
       try {
+        // The path's parent goes into each item; an item naming another parent is refused at its ref.
+        reconcileBody(bound, item, () => true);
         valid.push(await validateBody(ctx.store, validators.create, item));
       } catch (error) {
         if (!(error instanceof HttpError) || error.situation !== 'validation-failed') throw error;
@@ -68,11 +79,24 @@ export function bulkHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandler
     const owner = ownerOf(resource, request);
     const records: NewRecord[] = valid.map((item) => {
       const data = withDefaults(validators.declared, item);
-      const given = id.assigned === 'uuid' ? randomUUID() : id.assigned === 'client' ? String(item[id.field]) : undefined;
+      Object.assign(data, bound);
+      // As a create assigns them (./resources.ts): an opaque service id is a UUID too.
+      const given = id.assigned === 'uuid' || id.assigned === 'service' ? randomUUID() : id.assigned === 'client' ? String(item[id.field]) : undefined;
       delete data[id.field];
       if (machine) data[machine.field] = machine.initial;
       return { ...(given !== undefined ? { id: given } : {}), ...(owner !== undefined ? { owner } : {}), data };
     });
+    // `visibility: { parent }`: each item may only name a parent the caller sees (./nesting.ts), as a create.
+    const hidden: FieldViolation[] = [];
+    for (const [index, record] of records.entries()) {
+      try {
+        await checkParentVisible(ctx, resource, request, record.data);
+      } catch (error) {
+        if (!(error instanceof HttpError) || error.situation !== 'validation-failed') throw error;
+        for (const v of error.options.errors ?? []) hidden.push({ pointer: itemPointer(index, v.pointer), message: v.message });
+      }
+    }
+    if (hidden.length) throw validationFailed(hidden);
     try {
       const written = await ctx.store.insertMany(resource.name, records, events ? { events } : undefined);
       return { status, headers: {}, body: { [BULK_ITEMS]: written.map((r) => present(resource, r)) } };

@@ -34,6 +34,7 @@ import type { ServeContext } from './context.ts';
 import { decodeCursor, type CursorPosition } from './cursor.ts';
 import { HttpError, type FieldViolation } from './errors.ts';
 import { idOf } from '../spec/conventions/ids.ts';
+import { parentParams } from '../spec/conventions/paths.ts';
 import { filterParam, readFilterParam } from '../spec/conventions/query.ts';
 
 type ValueType = 'string' | 'integer' | 'number' | 'boolean';
@@ -108,6 +109,8 @@ export function tableLayouts(ctx: ServeContext): TableLayout[] {
     const fields = indexes.get(r.name) ?? new Set<string>();
     // A declared query indexes the fields it filters or sorts by; the convention, every queryable field.
     for (const name of listPlan(ctx, r, e.query).fields.keys()) fields.add(name);
+    // A nested list filters by its parent's ref (./pagination.ts), declared query or not.
+    for (const p of parentParams(e)) fields.add(p.field);
     indexes.set(r.name, fields);
   }
   return ctx.spec.resources.map((r) => (indexes.has(r.name) ? { name: r.name, owned: r.owned, indexes: [...(indexes.get(r.name) as Set<string>)] } : { name: r.name, owned: r.owned }));

@@ -34,7 +34,8 @@ export function normalizeEndpoints(raw: unknown, pointer: string, resources: rea
       const method = str(e.method)?.toUpperCase();
       const requires = machine?.transitions.find((t) => t.name === transition)?.requires ?? [];
       const path = str(e.path) ?? conventionalPath(plural, operation, transition ?? name);
-      const action = operation === 'action' ? readAction(e, path, child(ep, 'response')) : undefined;
+      const params = readParams(path, e.params, child(ep, 'params'), resource, ep);
+      const action = operation === 'action' ? readAction(e, params, child(ep, 'response')) : undefined;
       out.push(defined({
         id: `${resourceName}.${name}`,
         name,
@@ -43,7 +44,7 @@ export function normalizeEndpoints(raw: unknown, pointer: string, resources: rea
         transition,
         method: method && (HTTP_METHODS as readonly string[]).includes(method) ? (method as HttpMethod) : convention.method,
         path,
-        params: readParams(path, e.params, child(ep, 'params'), resource, ep),
+        params,
         strayParams: strayParams(path, e.params),
         select: e.select === 'caller' ? 'caller' as const : undefined,
         summary: str(e.summary),
@@ -111,13 +112,16 @@ function readRequest(raw: unknown, pointer: string): RequestShape | undefined {
   return undefined;
 }
 
-/** An action: on a record when its path has a parameter (the record's id), else on the collection. */
-function readAction(e: Raw, path: string, responsePointer: string): ActionDef {
+/**
+ * An action: on a record when a parameter of its path is the record's own id (`{id}`, or
+ * declared `id`), else on the collection, a nested one too (`/patients/{patientId}/appointments/preview`).
+ */
+function readAction(e: Raw, params: readonly PathParam[], responsePointer: string): ActionDef {
   const r = e.response;
   const response: ActionDef['response'] = r === 'none' ? { kind: 'none' }
     : isRecord(r) && isRecord(r.fields) ? { kind: 'shape', fields: normalizeFields(r.fields, child(responsePointer, 'fields')) }
     : { kind: 'resource' };
-  return defined({ target: /\{\w+\}/.test(path) ? 'record' : 'collection', response, behaviour: str(e.behaviour) });
+  return defined({ target: params.some((p) => p.binding.kind === 'id') ? 'record' : 'collection', response, behaviour: str(e.behaviour) });
 }
 
 /**
