@@ -172,6 +172,17 @@ export class DataFactory {
     this.#made.push({ resource, id: String(id), sent: {}, body: body as Record<string, unknown>, exchange: ex, ...(as ? { as } : {}) });
   }
 
+  /** Records a bulk write made (`{ items: [records] }`), so the clean-up deletes them too. */
+  trackItems(resource: Resource, ex: Exchange, member: string, as?: Principal): void {
+    const body = ex.response.json;
+    const items = ex.response.status < 300 && body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[member] : undefined;
+    if (!Array.isArray(items)) return;
+    for (const record of items) {
+      const id = record !== null && typeof record === 'object' ? (record as Record<string, unknown>)[this.idField(resource)] : undefined;
+      if (typeof id === 'string' || typeof id === 'number') this.#made.push({ resource, id: String(id), sent: {}, body: record as Record<string, unknown>, exchange: ex, ...(as ? { as } : {}) });
+    }
+  }
+
   /** The path of an item endpoint for a record. */
   itemPath(endpoint: Endpoint, id: string): string {
     const names = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
@@ -196,7 +207,8 @@ export class DataFactory {
       const del = this.ctx.endpoint(made.resource.name, 'delete');
       if (!del) continue;
       try {
-        const ex = await this.ctx.call('DELETE', this.itemPath(del, made.id), { as: made.as ?? null });
+        // Its own parents fill a nested delete's path (pathFor), where the spec deletes only through one.
+        const ex = await this.ctx.call('DELETE', this.pathFor(del, made), { as: made.as ?? null });
         if (ex.response.status < 300) removed++;
       } catch {
         // Best effort: the run's verdict does not depend on clean-up.

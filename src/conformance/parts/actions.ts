@@ -10,6 +10,7 @@
  *   missing record an action on a record that does not exist is 404 not-found
  * Authentication and scopes are checked with every endpoint's (parts/authentication.ts).
  */
+import { parentParams } from '../../spec/conventions/paths.ts';
 import type { Endpoint, Resource } from '../../spec/model.ts';
 import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
@@ -54,9 +55,13 @@ export async function checkActions(ctx: TestContext, data: DataFactory): Promise
 }
 
 async function pathFor(ctx: TestContext, data: DataFactory, e: Endpoint, resource: Resource, as: Principal | undefined): Promise<string> {
-  if (e.action?.target !== 'record') return e.path;
+  if (e.action?.target !== 'record') {
+    if (parentParams(e).length) throw new Skip(`${e.id} acts under a parent; the tester checks actions on plain paths and on records`);
+    return e.path;
+  }
   const made = await data.create(resource, as ? { as } : {});
-  return data.itemPath(e, made.id);
+  // A nested action's parents come from the record's own refs.
+  return data.pathFor(e, made);
 }
 
 /** A valid body for the declared request; none when it takes none. */

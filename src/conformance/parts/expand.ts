@@ -7,6 +7,7 @@
  *   owned      a ref to another principal's record of an owned resource is never embedded:
  *              it stays the id (expansion shows nothing a read would not)
  */
+import { pageSettings, readPage } from '../../spec/conventions/pagination.ts';
 import { EXPAND_PARAM, refFields, refTarget } from '../../spec/conventions/expand.ts';
 import type { Endpoint, Field, Resource } from '../../spec/model.ts';
 import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
@@ -72,8 +73,9 @@ async function fetchRecord(ctx: TestContext, data: DataFactory, e: Endpoint, mad
   for (let page = 0; page < 50; page++) {
     const ex = await ctx.call('GET', path, { as: as ?? null });
     expectSuccess(e, ex);
-    const body = ex.response.json as Record<string, unknown>;
-    const items = Array.isArray(body.items) ? body.items : [];
+    // The page in the spec's shape (a bare array, or the records under their member).
+    const page = readPage(pageSettings(ctx.spec), ex.response.json, ex.response.headers.link);
+    const items = typeof page === 'string' ? [] : page.items;
     const found = items.find((item) => isObject(item) && String(item[id]) === made.id);
     if (found) return { record: found as Record<string, unknown>, exchange: ex };
     const link = /<([^>]+)>;\s*rel="next"/.exec(ex.response.headers.link ?? '')?.[1];

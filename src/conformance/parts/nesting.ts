@@ -10,6 +10,7 @@
  *             parent a read answers the record as the plain read does
  * A singleton (`select: caller`): the caller's own record; another principal never gets it.
  */
+import { readPage } from '../../spec/conventions/pagination.ts';
 import { fillPath, parentParams, type ParentParam } from '../../spec/conventions/paths.ts';
 import type { Endpoint, Resource } from '../../spec/model.ts';
 import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
@@ -92,10 +93,11 @@ async function walkNested(ctx: TestContext, e: Endpoint, values: Record<string, 
     const query = position === null ? '' : `?${new URLSearchParams({ [p.position]: String(position) })}`;
     const ex = await ctx.call('GET', `${fillPath(e.path, values)}${query}`, { as: as ?? null });
     expectSuccess(e, ex);
-    const body = ex.response.json;
-    if (!isObject(body) || !Array.isArray(body.items)) throw new Failure(`${e.id} did not answer a page {items, next}`, ex);
-    items.push(...(body.items as Record<string, unknown>[]));
-    position = body.next ?? null;
+    // Read in the spec's page shape (src/spec/conventions/pagination.ts), as every walk is.
+    const page = readPage(p.settings, ex.response.json, ex.response.headers.link);
+    if (typeof page === 'string') throw new Failure(`${e.id}: ${page}`, ex);
+    items.push(...(page.items as Record<string, unknown>[]));
+    position = page.next;
     if (position === null) return items;
   }
   throw new Failure(`${e.id} did not end within ${MAX_PAGES} pages`);
