@@ -193,8 +193,10 @@ reschedule, send a reminder, preview a price. The spec says its method and path 
 convention \`POST /{plural}/{id}/{name}\`), its request (\`none\`, the default; \`resource\`; a list
 of the resource's fields; or \`{ fields: {...} }\` of its own, written as resource fields are),
 its response (\`resource\`, the default; \`none\`, answered 204; or \`{ fields: {...} }\`), its
-errors, and what it does, in prose, in \`behaviour\`. It acts on one record when its path has
-a parameter (the record's id), else on the collection. Scopes are given as for any endpoint
+errors, and what it does, in prose, in \`behaviour\`. It acts on one record when a parameter of
+its path is the record's id (\`{id}\`, or declared \`id\`), else on the collection; under a parent
+(\`/patients/{patientId}/appointments/{id}/remind\`) the parent must exist and be the record's, or
+the answer is 404, as for every nested operation. Scopes are given as for any endpoint
 (\`authentication.require\`, by its id).
 
 \`\`\`yaml
@@ -242,6 +244,11 @@ pointer (\`/items/3/title\`) in one 422; nothing is written unless everything is
 written in one transaction, each with the events its create emits (one per record). A taken
 id found during the write fails the whole request at that item's id. The answer is 201
 \`{ "items": [ ...the records, in order ] }\`; Idempotency-Key is honoured as on a create.
+Every rule of a create holds for each item: under a parent (\`/patients/{patientId}/appointments/bulk\`)
+the parent must exist and each item is its child (an item naming another parent is refused at its
+ref); \`visibility: { parent }\` refuses an item naming a parent the caller cannot see; and a
+\`perOwner: one\` resource takes one item, only while the caller has none (else 409, as a
+second create).
 
 \`\`\`yaml
 endpoints:

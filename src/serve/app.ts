@@ -139,14 +139,21 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
 /** A handler must be a function for an action of the spec: a misspelt id would otherwise leave the action at 501 unnoticed. */
 function checkHandlers(spec: Spec, handlers: ActionHandlers | undefined): void {
+  const [problem] = handlerProblems(spec, handlers);
+  if (problem) throw new SetupError(problem);
+}
+
+/** Why handlers do not fit a spec: one naming no action of it, or one that is no function. `serve --watch` asks before it reloads. */
+export function handlerProblems(spec: Spec, handlers: ActionHandlers | undefined): string[] {
+  const out: string[] = [];
   for (const [id, handler] of Object.entries(handlers ?? {})) {
     const endpoint = spec.endpoints.find((e) => e.id === id);
     if (!endpoint || endpoint.operation !== 'action') {
       const actions = spec.endpoints.filter((e) => e.operation === 'action').map((e) => e.id);
-      throw new SetupError(`a handler is given for '${id}', which is not an action of the spec (its actions: ${actions.join(', ') || 'none'})`);
-    }
-    if (typeof handler !== 'function') throw new SetupError(`the handler for '${id}' is not a function`);
+      out.push(`a handler is given for '${id}', which is not an action of the spec (its actions: ${actions.join(', ') || 'none'})`);
+    } else if (typeof handler !== 'function') out.push(`the handler for '${id}' is not a function`);
   }
+  return out;
 }
 
 /** The API reference at GET /docs, the spec's document at /docs/spec and the exports (./docs.ts), unless the spec uses those paths itself. */

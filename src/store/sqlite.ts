@@ -430,7 +430,10 @@ class SqliteStoreImpl implements SqliteStore {
     const list = listSql(s.table, { ...query, limit: Number.MAX_SAFE_INTEGER - 1 });
     if (list.rest) throw new Error('bug: a count query has no keyset position, so no second range');
     // List statements return rows as arrays (the page's fast path): the count is the first column.
-    const row = this.#listStatement(`SELECT count(*) FROM (${list.sql})`).get(...list.args) as unknown as [number];
+    const counting = `SELECT count(*) FROM (${list.sql})`;
+    // A count reads every match: on the reader thread where there is one, never holding up requests.
+    if (this.#reader) return Number(((await this.#reader.read({ sql: counting, args: list.args }, 1)) as unknown as [[number]])[0][0]);
+    const row = this.#listStatement(counting).get(...list.args) as unknown as [number];
     return Number(row[0]);
   }
 

@@ -114,3 +114,26 @@ test('serve --watch refuses --db :memory:, which would lose the data at every re
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--db :memory: would lose it/);
 });
+
+test('serve --watch --handlers: a change that leaves a handler without its action is refused, and the last good spec served on', async (t) => {
+  const text = NOTES.replace('  note: [create, read, update, delete, list]\n', '  note:\n    create: {}\n    read: {}\n    list: {}\n    shout: { operation: action, response: { fields: { text: { type: string, required: true } } }, behaviour: Answers the note in capitals. }\n')
+    .replace('    internal: { status: 500, title: Internal error }\n', '    internal: { status: 500, title: Internal error }\n    not-implemented: { status: 501, title: Not implemented }\n');
+  assert.notEqual(text, NOTES);
+  const { dir, spec, children } = specInTempDir(t, text, 'notes.yaml');
+  writeFileSync(join(dir, 'handlers.mjs'), "export default { 'note.shout': async ({ record }) => ({ text: String(record.text).toUpperCase() }) };\n");
+  const w = watched(['serve', 'notes.yaml', '--port', '0', '--quiet', '--watch', '--handlers', './handlers.mjs'], dir, children);
+  const url = (/http:\/\/127\.0\.0\.1:\d+/.exec(await w.until(/serving Notes at http:\/\/127\.0\.0\.1:\d+/)) as RegExpExecArray)[0];
+  await w.until(/watching notes\.yaml/);
+  const id = ((await (await fetch(`${url}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hi' }) })).json()) as { id: string }).id;
+  const shout = async () => fetch(`${url}/notes/${id}/shout`, { method: 'POST' });
+  assert.equal((await shout()).status, 200);
+  // The action renamed: its handler would name no action, so the new spec could not start.
+  const mark = w.err().length;
+  writeFileSync(spec, text.replace('    shout:', '    yell:'));
+  await w.until(/the changed spec is refused; still serving the last good one/, mark);
+  assert.match(w.err().slice(mark), /a handler is given for 'note\.shout', which is not an action of the spec/);
+  const still = await shout();
+  assert.equal(still.status, 200, 'the last good spec, and its handler, still serve');
+  assert.deepEqual(await still.json(), { text: 'HI' });
+  assert.equal(await stop(w.child), 0);
+});

@@ -1,4 +1,5 @@
 import { defineCommand } from 'citty';
+import { handlerProblems } from '../../serve/app.ts';
 import { loadSpec } from '../../load/index.ts';
 import { readiness } from '../../serve/readiness.ts';
 import { endpointLines, eventLines, startServer } from '../../serve/server.ts';
@@ -60,9 +61,11 @@ export default defineCommand({
       const loaded = await loadSpec(file);
       const ready = loaded.value ? readiness(loaded.value, loaded.diagnostics) : undefined;
       const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
-      if (!loaded.value || !ready?.ok || errors.length) {
+      // The handlers of --handlers must still name actions of the changed spec, or it could not start.
+      const misfits = loaded.value ? handlerProblems(loaded.value, current.handlers) : [];
+      if (!loaded.value || !ready?.ok || errors.length || misfits.length) {
         printDiagnostics(errors.length ? errors : loaded.diagnostics);
-        for (const reason of ready?.reasons ?? []) process.stderr.write(`svcspec: ${reason}\n`);
+        for (const reason of [...(ready?.reasons ?? []), ...misfits]) process.stderr.write(`svcspec: ${reason}\n`);
         process.stderr.write(`svcspec: the changed spec is refused; still serving the last good one.\n`);
         return;
       }
