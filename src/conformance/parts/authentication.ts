@@ -5,7 +5,7 @@
  * public endpoints answer without credentials; with two principals, the second cannot
  * read, change, delete, transition or list the first's records of an owned resource.
  */
-import type { Endpoint, Resource } from '../../spec/model.ts';
+import { isBulk, type Endpoint, type Resource } from '../../spec/model.ts';
 import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
 import { expectError } from '../expect.ts';
@@ -68,7 +68,7 @@ async function checkOwnership(ctx: TestContext, data: DataFactory, resource: Res
     const made = await data.create(resource, { as: owner });
     for (const e of endpoints) {
       // Collection endpoints name no record of the owner's.
-      if (e.operation === 'create' || e.operation === 'list' || e.operation === 'bulk-create' || e.action?.target === 'collection') continue;
+      if (e.operation === 'create' || e.operation === 'list' || isBulk(e.operation) || e.action?.target === 'collection') continue;
       const body = e.operation === 'update' ? { body: {} } : e.operation === 'replace' ? { body: await data.validBody(resource, { as: other }) } : {};
       const ex = await ctx.call(e.method, data.itemPath(e, made.id), { ...body, as: other });
       expectErrorAs(ctx, ex, e);

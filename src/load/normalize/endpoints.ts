@@ -5,7 +5,7 @@
  */
 import { CONVENTIONS, conventionalPath } from '../../spec/conventions/endpoints.ts';
 import {
-  FILTER_OPERATORS, HTTP_METHODS, NAMED_OPERATIONS, type FilterOperator, type ListQueryDecl, type QueryStyle,
+  FILTER_OPERATORS, HTTP_METHODS, NAMED_OPERATIONS, isBulk, type FilterOperator, type ListQueryDecl, type QueryStyle,
   type ActionDef, type Endpoint, type EndpointResponse, type ExpandDef, type HttpMethod, type Operation, type RequestShape,
   type Resource, type ResponseBody, type StateMachine,
 } from '../../spec/model.ts';
@@ -48,7 +48,7 @@ export function normalizeEndpoints(raw: unknown, pointer: string, resources: rea
         query: operation === 'list' ? readQuery(e.query, child(ep, 'query')) : undefined,
         explicit: isExplicit,
         action,
-        bulk: operation === 'bulk-create' ? defined({ max: num(e.max) }) : undefined,
+        bulk: isBulk(operation) ? defined({ max: num(e.max) }) : undefined,
         expand: readExpand(e, ep),
         pointer: ep,
       }));
