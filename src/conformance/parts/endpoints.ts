@@ -11,6 +11,7 @@ import type { DataFactory } from '../data.ts';
 import { expectError } from '../expect.ts';
 import { checkActions } from './actions.ts';
 import { checkBulk } from './bulk.ts';
+import { checkBulkChanges } from './bulk-change.ts';
 import { checkQueries } from './endpoints-queries.ts';
 import { checkExpansion } from './expand.ts';
 
@@ -41,5 +42,6 @@ export async function checkEndpoints(ctx: TestContext, data: DataFactory): Promi
   // The open surface (issue #13): actions, bulk creates, expansion.
   await checkActions(ctx, data);
   await checkBulk(ctx, data);
+  await checkBulkChanges(ctx, data);
   await checkExpansion(ctx, data);
 }
