@@ -322,3 +322,40 @@ test("on an owned resource, another principal's record fails a bulk update or de
   assert.equal((await c.call('POST', '/shelves/bulk-delete', { items: [mine] })).status, 204);
   assert.equal((await c.call('GET', `/shelves/${mine}`)).status, 404);
 });
+
+test('a bulk update that loses a race to another write reads the record again and merges anew: no lost update', async (t) => {
+  const inner = await freshStore();
+  let raced = 0;
+  // Between the bulk update's read and its write, another client changes the first record.
+  const store = new Proxy(inner, {
+    get(target, prop) {
+      if (prop === 'changeMany') {
+        return async (...args: Parameters<Store['changeMany']>) => {
+          const [resource, changes] = args;
+          const first = changes[0];
+          if (raced++ === 0 && first?.kind === 'update') {
+            const now = await target.get(resource, first.id);
+            assert.ok((await target.update(resource, first.id, { ...now?.data, year: 1999 })).ok);
+          }
+          return target.changeMany(...args);
+        };
+      }
+      const value = Reflect.get(target, prop);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  const app = await createApp({ spec: SPEC, store });
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  t.after(async () => {
+    await app.close();
+    await inner.close();
+  });
+  const headers = { ...(await credentialHeaders(SPEC, inner, { principal: 'ann' })), 'content-type': 'application/json' };
+  const made = (await (await fetch(`${address}/books`, { method: 'POST', headers, body: JSON.stringify({ title: 'A' }) })).json()) as { id: string };
+  const r = await fetch(`${address}/books/bulk`, { method: 'PATCH', headers, body: JSON.stringify({ items: [{ id: made.id, title: 'B' }] }) });
+  const body = (await r.json()) as { items: Record<string, unknown>[] };
+  assert.equal(r.status, 200, JSON.stringify(body));
+  assert.equal(raced, 2, 'written on the second attempt');
+  assert.deepEqual([body.items[0].title, body.items[0].year], ['B', 1999], "the other write's year is kept, the patch's title applied");
+  assert.deepEqual(await (await fetch(`${address}/books/${made.id}`, { headers })).json(), body.items[0]);
+});
