@@ -22,7 +22,7 @@ const IDS = [
   'book.previewPrice.answers', 'book.previewPrice.invalid-body', 'book.touch.answers', 'book.touch.invalid-body', 'book.touch.missing-record',
   'book.import.all', 'book.import.atomic', 'book.import.max', 'book.import.events', 'code.bulk.all', 'code.bulk.max',
   'book.bulkUpdate.all', 'book.bulkUpdate.atomic', 'book.bulkUpdate.max', 'book.bulkDelete.all', 'book.bulkDelete.atomic', 'book.bulkDelete.max',
-  'shelf.rename.all', 'shelf.rename.atomic', 'shelf.rename.max', 'shelf.clear.all', 'shelf.clear.atomic', 'shelf.clear.max',
+  'book.bulkUpdate.events', 'book.bulkDelete.events', 'shelf.rename.all', 'shelf.rename.atomic', 'shelf.rename.max', 'shelf.clear.all', 'shelf.clear.atomic', 'shelf.clear.max',
   'shelf.share.answers', 'shelf.share.missing-record', 'shelf.ownership',
   'pick.read.expand', 'pick.read.expand-undeclared', 'pick.read.expand-owned', 'pick.list.expand', 'pick.list.expand-undeclared', 'pick.list.expand-owned',
 ];

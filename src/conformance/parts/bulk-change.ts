@@ -7,13 +7,16 @@
  *             record) is 422 at that item's pointer, and every other record of the batch
  *             reads back as it was
  *   max       one item more than `max` is refused whole, 422 at `/items`
+ *   events    with an event stream and an event on the resource's update (delete) whose
+ *             payload carries the id: one event per record changed, about each of them
  * Reading back needs the resource's read endpoint; without it, the answers alone are checked.
  */
 import { BULK_ITEMS, itemPointer } from '../../spec/conventions/bulk.ts';
 import type { Endpoint, Resource } from '../../spec/model.ts';
-import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
+import { DEFAULT_EVENT_TIMEOUT_MS, Failure, Skip, type Principal, type TestContext } from '../context.ts';
 import type { DataFactory, Made } from '../data.ts';
 import { expectError, expectSuccess, isObject } from '../expect.ts';
+import { arrivedOfEvent, openStream } from './events-stream.ts';
 import { missingId } from './actions.ts';
 import { brokenField, freeText, wrongType } from './bulk.ts';
 
@@ -36,6 +39,7 @@ export async function checkBulkChanges(ctx: TestContext, data: DataFactory): Pro
       may();
       await (e.operation === 'bulk-update' ? checker.updateAtomic() : checker.deleteAtomic());
     });
+    await checkEvents(ctx, data, resource, e, as, rule, checker);
     const max = e.bulk?.max;
     if (max !== undefined && max <= 1000) {
       await ctx.check('endpoints', `${e.id}.max`, `${e.id} refuses ${max + 1} items, one over its max, with 422 at /${BULK_ITEMS}`, rule, async () => {
@@ -48,6 +52,40 @@ export async function checkBulkChanges(ctx: TestContext, data: DataFactory): Pro
       });
     }
   }
+}
+
+/** One event per record of a bulk update (delete), on the stream, where the spec has both. */
+async function checkEvents(ctx: TestContext, data: DataFactory, resource: Resource, e: Endpoint, as: Principal | undefined, rule: { pointer: string; text: string }, checker: Checker): Promise<void> {
+  const stream = ctx.spec.events.stream;
+  const action = e.operation === 'bulk-update' ? 'updated' : 'deleted';
+  const idField = data.idField(resource);
+  const event = ctx.spec.events.catalog.find((x) => x.trigger.resource === resource.name && x.trigger.action === action && ctx.inVersion(x) && (x.payload.kind === 'resource' || x.payload.fields.includes(idField)));
+  if (!stream || !event || ctx.spec.parts.events.statement !== 'given') return;
+  await ctx.check('endpoints', `${e.id}.events`, `${e.id} emits ${event.name} once for each record it ${action === 'updated' ? 'changes' : 'deletes'}`, rule, async () => {
+    if (!as && e.auth && !e.auth.public) throw new Skip(`no principal given may call ${e.id}`);
+    const timeoutMs = ctx.events.timeoutMs ?? DEFAULT_EVENT_TIMEOUT_MS;
+    const made = [await data.create(resource, as ? { as } : {}), await data.create(resource, as ? { as } : {})];
+    const listening = await openStream(ctx, stream, as);
+    try {
+      if (listening.status !== 200) throw new Skip(`the event stream did not open (${listening.status}); part 6 checks it`);
+      const ex = await checker.send(made);
+      expectSuccess(e, ex);
+      const ids = made.map((m) => m.id);
+      const about = (id: string) => listening.events.items.filter((x) => {
+        const a = arrivedOfEvent(x);
+        const payload = isObject(a?.data) ? a.data : undefined;
+        return a?.type === event.name && payload !== undefined && String(payload[idField]) === id;
+      });
+      const all = await listening.events.until(() => (ids.every((id) => about(id).length > 0) ? true : undefined), Date.now() + timeoutMs);
+      if (!all) throw new Failure(`not every record got its ${event.name} within ${timeoutMs / 1000} s: ${ids.map((id) => `'${id}' ${about(id).length}`).join(', ')}`, listening.exchange());
+      // A moment more for a duplicate to show: one event per record, not one per item and another per batch.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const twice = ids.filter((id) => about(id).length > 1);
+      if (twice.length) throw new Failure(`${event.name} arrived more than once about ${twice.join(', ')}`, listening.exchange());
+    } finally {
+      listening.close();
+    }
+  });
 }
 
 class Checker {
@@ -104,6 +142,14 @@ class Checker {
     if (!text) throw new Skip(`${this.#resource.name} has no free text field whose change can be seen`);
     const stamp = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
     return { made, text: text.name, marks: made.map((_, i) => `svcspec-bulk-${stamp}-${i}`.slice(0, text.maxLength ?? 200)) };
+  }
+
+  /** A valid batch of the records: each given a marker in a free text field (an update), or their ids (a delete). */
+  async send(made: readonly Made[]) {
+    if (this.#e.operation === 'bulk-delete') return this.#call(made.map((m) => this.apiId(m)));
+    const text = freeText(this.#resource, made[0].sent);
+    if (!text) throw new Skip(`${this.#resource.name} has no free text field to change`);
+    return this.#call(made.map((m, i) => ({ [this.#id]: this.apiId(m), [text.name]: `svcspec-bulk-event-${Date.now().toString(36)}-${i}`.slice(0, text.maxLength ?? 200) })));
   }
 
   async updateAll(): Promise<void> {
