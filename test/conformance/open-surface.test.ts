@@ -105,6 +105,21 @@ test('svcspec test catches a bulk delete that removes the records before a missi
   assert.equal(outcome(report, 'book.bulkDelete.all')?.outcome, 'pass');
 });
 
+test("svcspec test catches a bulk delete that removes another principal's owned record", async (t) => {
+  const report = await run(t, (app) => {
+    const keys: string[] = [];
+    app.addHook('onRequest', async (request) => {
+      const key = request.headers['x-api-key'] as string | undefined;
+      if (key && request.method === 'POST' && request.url === '/shelves') keys.push(key);
+      // The bulk delete is made with the shelf owner's key: bob removes ann's shelf.
+      if (key && keys.length && request.method === 'POST' && request.url === '/shelves/bulk-delete') request.headers['x-api-key'] = keys.at(-1);
+    });
+  });
+  const r = outcome(report, 'shelf.ownership');
+  assert.equal(r?.outcome, 'fail');
+  assert.match(r?.message ?? '', /shelf\.clear of another principal's record: expected 422/);
+});
+
 test("svcspec test catches an expansion that embeds another principal's owned record", async (t) => {
   const report = await run(t, (app) => {
     const keys: string[] = [];
