@@ -38,4 +38,5 @@ table('expand-not-read', [
 
 table('endpoint-path-param-unknown', [
   { name: 'an {id} on a bulk create', patch: task({ import: { operation: 'bulk-create', max: 5, path: '/tasks/{id}/bulk' } }), expect: [`endpoint-path-param-unknown ${E}/import/path`] },
+  { name: 'an {id} on a bulk delete', patch: task({ purge: { operation: 'bulk-delete', max: 5, path: '/tasks/{id}/bulk-delete' } }), expect: [`endpoint-path-param-unknown ${E}/purge/path`] },
 ]);

@@ -8,7 +8,7 @@ const unknown = defineDiagnostic({
   severity: 'error',
   part: 'endpoints',
   message: "The path of endpoint '{endpoint}' ({path}) has the parameter '{param}', {why}.",
-  description: 'The only path parameter an endpoint can be given is `{id}`, the id of the record an item operation (read, update, replace, delete, a transition) acts on. Collection operations (create, list, bulk-create) take none; an action takes `{id}` when it acts on one record. Remove the parameter, or rename it `{id}`.',
+  description: 'The only path parameter an endpoint can be given is `{id}`, the id of the record an item operation (read, update, replace, delete, a transition) acts on. Collection operations (create, list, bulk-create, bulk-update, bulk-delete) take none; an action takes `{id}` when it acts on one record. Remove the parameter, or rename it `{id}`.',
 });
 
 export default defineRule({
