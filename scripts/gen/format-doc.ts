@@ -5,7 +5,7 @@
  */
 import { conventionalPath, CONVENTIONS } from '../../src/spec/conventions/endpoints.ts';
 import { FORMAT_SCHEMA } from '../../src/spec/format-schema.ts';
-import { STANDARD_OPERATIONS, type EndpointResponse, type RequestShape, type ResponseBody } from '../../src/spec/model.ts';
+import { BULK_OPERATIONS, STANDARD_OPERATIONS, type EndpointResponse, type RequestShape, type ResponseBody } from '../../src/spec/model.ts';
 import { PARTS, type PartName } from '../../src/spec/parts.ts';
 import { FORMAT_EXAMPLE } from './format-example.ts';
 import { anchor, code, document, generatedNotice, table } from './markdown.ts';
@@ -80,13 +80,15 @@ const BODY_WORDS: Readonly<Record<ResponseBody, string>> = {
   none: 'no body',
   error: 'an error body',
   shape: "the action's own response shape",
-  items: 'the records written, `{ "items": [...] }`',
+  items: 'the records, `{ "items": [...] }`',
 };
 
 function requestWords(request: RequestShape, operation: string): string {
+  if (operation === 'bulk-delete') return '`{ "items": [...] }`, each item the id of a record';
   if (request.kind === 'none') return 'none';
   if (request.kind === 'shape') return 'the fields of its own `request: { fields }`';
   if (operation === 'bulk-create') return '`{ "items": [...] }`, each item the writable fields of a create';
+  if (operation === 'bulk-update') return '`{ "items": [...] }`, each item a merge patch of one record with its id';
   if (request.kind === 'resource') return request.partial ? 'the writable fields, each optional (a partial update)' : 'the writable fields; the required ones must be sent';
   if (operation === 'transition') return 'the fields the transition `requires` (an empty body when it requires none)';
   return request.fields.length ? `the fields ${request.fields.map(code).join(', ')}` : 'none';
@@ -97,7 +99,7 @@ function responseWords(responses: readonly EndpointResponse[]): string {
 }
 
 function endpointConventions(): string {
-  const operations = [...STANDARD_OPERATIONS, 'transition', 'action', 'bulk-create'] as const;
+  const operations = [...STANDARD_OPERATIONS, 'transition', 'action', ...BULK_OPERATIONS] as const;
   const named: Partial<Record<(typeof operations)[number], string>> = { transition: '*a transition* (`approve`)', action: '`action` (`remind`)' };
   const rows = operations.map((op) => {
     const c = CONVENTIONS[op];
@@ -130,7 +132,8 @@ Other parts name endpoints by id:
 - \`resource.transition\` for a transition: \`loan.approve\`;
 - \`resource.name\` for an entry whose key is a name of your own and whose \`operation:\`
   says what it does: \`loan.memberLoans\` (\`operation: list\`), \`book.import\`
-  (\`operation: bulk-create\`), \`loan.remind\` (\`operation: action\`);
+  (\`operation: bulk-create\`), \`book.bulkDelete\` (\`operation: bulk-delete\`), \`loan.remind\`
+  (\`operation: action\`);
 - \`resource.*\` for every endpoint of a resource, in \`authentication.public\` and
   \`authentication.require\`: \`readingList.*: [lists]\`.
 
@@ -234,7 +237,7 @@ changes events are triggered by). \`svcspec test\` accepts a 501 only from an ac
 behaviour is stated in prose.
 
 ${anchor('bulk')}
-### Bulk creates
+### Bulk writes
 
 \`operation: bulk-create\` creates many records in one request (by convention \`POST
 /{plural}/bulk\`). The body is \`{ "items": [ ... ] }\`, each item what the resource's create
@@ -250,10 +253,37 @@ ref); \`visibility: { parent }\` refuses an item naming a parent the caller cann
 \`perOwner: one\` resource takes one item, only while the caller has none (else 409, as a
 second create).
 
+\`operation: bulk-update\` changes many records in one request (by convention \`PATCH
+/{plural}\`, the collection itself, so no record's path is shadowed). Each item is a JSON merge patch (RFC 7396) of one record, as its single update
+takes it, with the record's id member added (\`{ "items": [{ "id": "…", "title": "New" }] }\`);
+the id is required and is not itself changed. Each patch is checked as the update would check it,
+before and after merging, every failing member listed at its item pointer (\`/items/2/title\`).
+The answer is 200 \`{ "items": [ ...the records as changed, in order ] }\`, and one \`updated\` event
+per record. The body is plain JSON (\`application/json\`): it is a list of merge patches, not one.
+
+\`operation: bulk-delete\` deletes many records in one request: \`POST /{plural}/bulk-delete\`
+with \`{ "items": [id, ...] }\`, answered 204, one \`deleted\` event per record. It is a POST, not a
+DELETE with a body: a body on DELETE "has no generally defined semantics" (RFC 9110 §9.3.5) and
+proxies and client libraries may drop it; a POST to a path of its own is what Google's AIP-235
+(batch delete) prescribes. As a POST it honours Idempotency-Key, so a retried batch is answered as
+the first was instead of failing on ids that are now gone.
+
+Both are all or nothing in one transaction, with \`max\` required as for a bulk create. An item
+whose id names no record the caller may see, whether there is none or it is another principal's
+record of an \`owned\` resource, fails the whole request with 422 \`validation-failed\` at the
+item's id (\`/items/2/id\` for an update, \`/items/2\` for a delete), worded alike in both cases so
+nothing is revealed of other principals' records; 422 rather than 404 because the path exists and
+what is wrong is a member of the body. An id given twice in one request is refused at its second
+place. A bulk update is compare-and-set on the versions it read: a record changed meanwhile is read
+and merged again, as a single update without If-Match is (no lost update). If-Match does not apply
+to a batch (one header cannot carry a version per record).
+
 \`\`\`yaml
 endpoints:
   book:
     import: {operation: bulk-create, max: 50}
+    bulkUpdate: {operation: bulk-update, max: 50}
+    bulkDelete: {operation: bulk-delete, max: 50}
 \`\`\`
 
 ${anchor('expansion')}

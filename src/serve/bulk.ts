@@ -24,6 +24,18 @@ import { withDefaults } from './resources.ts';
 import { validateBody, validationFailed, validatorsFor } from './validation.ts';
 import { HttpError } from './errors.ts';
 
+/** The items of a bulk request's body (`{ "items": [...] }`, 1 to max of them), or its refusal. */
+export function bulkItems(body: unknown, what: string, max: number | undefined): unknown[] {
+  if (!isObject(body)) throw validationFailed([{ pointer: '', message: `must be an object with '${BULK_ITEMS}', ${what}` }]);
+  const others = Object.keys(body).filter((k) => k !== BULK_ITEMS);
+  if (others.length) throw validationFailed(others.map((k) => ({ pointer: `/${k}`, message: `is not a member of a bulk request; send only '${BULK_ITEMS}'` })));
+  const items = body[BULK_ITEMS];
+  if (!Array.isArray(items)) throw validationFailed([{ pointer: `/${BULK_ITEMS}`, message: `must be ${what}` }]);
+  const count = countProblem(items.length, max);
+  if (count) throw validationFailed([{ pointer: `/${BULK_ITEMS}`, message: count }]);
+  return items;
+}
+
 export function bulkHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandlerMethod {
   const resource = ctx.resources.get(endpoint.resource);
   if (!resource) throw new Error(`bug: bulk endpoint ${endpoint.id} of unknown resource`);
@@ -37,14 +49,7 @@ export function bulkHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandler
   const parents = parentsOf(ctx, endpoint);
 
   const run = async (request: FastifyRequest): Promise<Outcome> => {
-    const body = request.body;
-    if (!isObject(body)) throw validationFailed([{ pointer: '', message: `must be an object with '${BULK_ITEMS}', a list of ${resource.plural}` }]);
-    const others = Object.keys(body).filter((k) => k !== BULK_ITEMS);
-    if (others.length) throw validationFailed(others.map((k) => ({ pointer: `/${k}`, message: `is not a member of a bulk request; send only '${BULK_ITEMS}'` })));
-    const items = body[BULK_ITEMS];
-    if (!Array.isArray(items)) throw validationFailed([{ pointer: `/${BULK_ITEMS}`, message: `must be a list of ${resource.plural}` }]);
-    const count = countProblem(items.length, max);
-    if (count) throw validationFailed([{ pointer: `/${BULK_ITEMS}`, message: count }]);
+    const items = bulkItems(request.body, `a list of ${resource.plural}`, max);
     // One record per owner (`perOwner: one`): a batch can hold one, and only while the caller has none.
     if (resource.perOwner === 'one') {
       if (items.length > 1) throw validationFailed([{ pointer: `/${BULK_ITEMS}`, message: `holds ${items.length} ${resource.plural}; each owner has one ${resource.name}` }]);

@@ -9,6 +9,7 @@ import type { ServeContext } from './context.ts';
 import { HttpError } from './errors.ts';
 import { actionHandler } from './actions.ts';
 import { bulkHandler } from './bulk.ts';
+import { bulkChangeHandler } from './bulk-change.ts';
 import { listHandler } from './pagination.ts';
 import { pathParamsGuard } from './path-params.ts';
 import { resourceHandler } from './resources.ts';
@@ -23,6 +24,7 @@ export function handlerFor(ctx: ServeContext, endpoint: Endpoint): RouteHandlerM
   if (endpoint.operation === 'list') return listHandler(ctx, endpoint);
   if (endpoint.operation === 'action') return actionHandler(ctx, endpoint);
   if (endpoint.operation === 'bulk-create') return bulkHandler(ctx, endpoint);
+  if (endpoint.operation === 'bulk-update' || endpoint.operation === 'bulk-delete') return bulkChangeHandler(ctx, endpoint);
   return endpoint.operation === 'transition' ? transitionHandler(ctx, endpoint) : resourceHandler(ctx, endpoint);
 }
 

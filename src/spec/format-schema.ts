@@ -226,7 +226,7 @@ export const FORMAT_SCHEMA = {
         operation: {
           type: 'string',
           pattern: IDENT,
-          description: 'What the endpoint does: a standard operation (`create`, `read`, `update`, `replace`, `delete`, `list`), a transition name, `action` (a named operation that is not a state change) or `bulk-create` (many records in one request). When absent, the entry\'s key is the operation; when given, the key is only the endpoint\'s name (its id is `<resource>.<key>`), so one operation can have several endpoints (`memberLoans: { operation: list, path: /members/{memberId}/loans }`).',
+          description: 'What the endpoint does: a standard operation (`create`, `read`, `update`, `replace`, `delete`, `list`), a transition name, `action` (a named operation that is not a state change), or a bulk write of many records in one all-or-nothing request: `bulk-create`, `bulk-update` (`PATCH /{plural}`, each item a merge patch carrying the id) or `bulk-delete` (`POST /{plural}/bulk-delete`, the items are ids). When absent, the entry\'s key is the operation; when given, the key is only the endpoint\'s name (its id is `<resource>.<key>`), so one operation can have several endpoints (`memberLoans: { operation: list, path: /members/{memberId}/loans }`).',
         },
         method: { enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], description: 'The HTTP method.' },
         path: { type: 'string', pattern: '^/', description: 'Path template relative to {base_url}. `{id}` is the record id; `{<field>Id}` the id of the record the ref field `<field>` points to (a parent); any other parameter is declared under `params`.' },
@@ -253,7 +253,7 @@ export const FORMAT_SCHEMA = {
           anyOf: [{ enum: ['none', 'resource'] }, { $ref: '#/definitions/ownShape' }],
         },
         behaviour: text('For an action: what it does, in prose. The reference service cannot perform prose: it answers 501 (not-implemented) unless a builder supplies a handler (`svcspec serve --handlers`).'),
-        max: positive('For `bulk-create`: the most items one request may carry (required).'),
+        max: positive('For `bulk-create`, `bulk-update` and `bulk-delete`: the most items one request may carry (required).'),
         expand: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'For `read` and `list`: the ref fields a caller may expand with `?expand=a,b` (the referenced record replaces its id).' },
         expandDepth: { type: 'integer', minimum: 1, maximum: 3, description: 'For `expand`: how deep expansion goes (1, the default: the referenced records; 2: theirs too; at most 3).' },
         responses: {

@@ -159,12 +159,18 @@ export const STANDARD_OPERATIONS = ['create', 'read', 'update', 'replace', 'dele
 export type StandardOperation = (typeof STANDARD_OPERATIONS)[number];
 /**
  * What an endpoint does: a standard operation, a transition, an `action` (a named operation
- * that is not a state change, its behaviour stated in prose), or `bulk-create` (many
- * records in one all-or-nothing request).
+ * that is not a state change, its behaviour stated in prose), or a bulk write
+ * (`bulk-create`, `bulk-update`, `bulk-delete`: many records in one all-or-nothing request).
  */
-export type Operation = StandardOperation | 'transition' | 'action' | 'bulk-create';
+export type Operation = StandardOperation | 'transition' | 'action' | BulkOperation;
+export const BULK_OPERATIONS = ['bulk-create', 'bulk-update', 'bulk-delete'] as const;
+export type BulkOperation = (typeof BULK_OPERATIONS)[number];
 /** The values of an explicit entry's `operation:` member besides transition names. */
-export const NAMED_OPERATIONS = [...STANDARD_OPERATIONS, 'action', 'bulk-create'] as const;
+export const NAMED_OPERATIONS = [...STANDARD_OPERATIONS, 'action', ...BULK_OPERATIONS] as const;
+
+export function isBulk(operation: string): operation is BulkOperation {
+  return (BULK_OPERATIONS as readonly string[]).includes(operation);
+}
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -192,7 +198,7 @@ export interface ActionDef {
   readonly behaviour?: string;
 }
 
-/** A bulk write (operation: bulk-create). */
+/** A bulk write (operation: bulk-create, bulk-update, bulk-delete). */
 export interface BulkDef {
   /** The most items one request may carry; check errors while it is absent. */
   readonly max?: number;

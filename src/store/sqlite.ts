@@ -37,7 +37,7 @@ import { SqliteReader } from './sqlite-reader.ts';
 import { fieldIndexName, ownerIndexName, quoteIdent, RECORD_COLUMNS, tableName, transaction } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
 import type { EventStore, WriteOptions } from './events.ts';
-import { DuplicateIdError, StoreUnavailableError, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type NewRecord, type RemoveResult, type Store, type StoreHealth, type StoredRecord, type TableLayout } from './store.ts';
+import { DuplicateIdError, StoreUnavailableError, type BatchChange, type BatchResult, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type NewRecord, type RemoveResult, type Store, type StoreHealth, type StoredRecord, type TableLayout } from './store.ts';
 
 export interface SqliteStoreOptions {
   /** A file (its directory is created), or ':memory:' for a database that lives as long as the store. */
@@ -337,6 +337,37 @@ class SqliteStoreImpl implements SqliteStore {
     }))));
   }
 
+  async changeMany(resource: string, changes: readonly BatchChange[], options: WriteOptions = {}): Promise<BatchResult> {
+    const s = this.#statements(resource);
+    const events = options.events;
+    const jsons = changes.map((c) => (c.kind === 'update' ? JSON.stringify(c.data) : undefined));
+    // One work of the group, in one savepoint: a refused change throws, which rolls back the
+    // changes before it (and their events), and its result is answered after.
+    try {
+      const records = await this.#group.run(() => this.#savepoint(() => changes.map((change, index) => {
+        const row = s.get.get(change.id) as Row | undefined;
+        if (!row) throw new BatchRefused({ ok: false, index, reason: 'missing' });
+        const current = toRecord(row);
+        const refused = check(current, change.expect ?? {});
+        if (refused) throw new BatchRefused({ ...refused, index });
+        let record: StoredRecord = current;
+        if (change.kind === 'update') {
+          const json = jsons[index] as string;
+          s.update.run(current.version + 1, json, current.seq);
+          record = new SqliteRecord(current.seq, current.id, current.version + 1, row[3], json);
+        } else {
+          s.remove.run(row[0]);
+        }
+        if (events) this.#append(events(record));
+        return record;
+      })));
+      return this.#acknowledged({ ok: true, records });
+    } catch (error) {
+      if (error instanceof BatchRefused) return error.result;
+      throw error;
+    }
+  }
+
   /** The one INSERT of a record, as a function run inside a transaction. */
   #writer(resource: string, record: NewRecord): () => StoredRecord {
     const s = this.#statements(resource);
@@ -576,6 +607,15 @@ class SqliteStoreImpl implements SqliteStore {
  * A record of another owner is reported as missing: to its non-owner it does not exist
  * (object-level authorization; the result has no owner reason).
  */
+/** Thrown inside a changeMany's savepoint to undo it; carries what the caller is answered. */
+class BatchRefused extends Error {
+  readonly result: Exclude<BatchResult, { ok: true }>;
+  constructor(result: Exclude<BatchResult, { ok: true }>) {
+    super('batch refused');
+    this.result = result;
+  }
+}
+
 function check(current: StoredRecord, expect: Expectation): Exclude<ChangeResult, { ok: true }> | undefined {
   if (expect.owner !== undefined && current.owner !== expect.owner) return { ok: false, reason: 'missing' };
   if (expect.version !== undefined && current.version !== expect.version) return { ok: false, reason: 'version', current };

@@ -133,6 +133,21 @@ export interface NewRecord {
   readonly data: Record<string, unknown>;
 }
 
+/** One change of a changeMany: new data for a record (an update), or its removal. */
+export type BatchChange =
+  | { readonly kind: 'update'; readonly id: string; readonly data: Record<string, unknown>; readonly expect?: Expectation }
+  | { readonly kind: 'remove'; readonly id: string; readonly expect?: Omit<Expectation, 'state'> };
+
+/**
+ * What a changeMany did: every change (the records as updated, or as they were when removed,
+ * in order), or none, with the index of the first change whose record was missing or did
+ * not meet its expectation.
+ */
+export type BatchResult =
+  | { readonly ok: true; readonly records: readonly StoredRecord[] }
+  | { readonly ok: false; readonly index: number; readonly reason: 'missing' }
+  | { readonly ok: false; readonly index: number; readonly reason: 'version' | 'state'; readonly current: StoredRecord };
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   /**
@@ -148,6 +163,13 @@ export interface Store {
    * item's index; nothing of it is kept.
    */
   insertMany(resource: string, records: readonly NewRecord[], options?: WriteOptions): Promise<StoredRecord[]>;
+  /**
+   * Updates and removes records all-or-nothing, in one transaction, in order, each with its
+   * events (WriteOptions.events, made from the record as updated, or as it was when removed):
+   * a bulk update or delete. A record missing or not meeting its change's expectation keeps
+   * every record as it was and writes no event; the result names the change.
+   */
+  changeMany(resource: string, changes: readonly BatchChange[], options?: WriteOptions): Promise<BatchResult>;
   get(resource: string, id: string): Promise<StoredRecord | undefined>;
   /** Replaces the data of a record if it meets the expectation; the version increases by one. */
   update(resource: string, id: string, data: Record<string, unknown>, expect?: Expectation, options?: WriteOptions): Promise<ChangeResult>;

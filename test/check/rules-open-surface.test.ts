@@ -22,6 +22,9 @@ table('action-without-501', [
 table('bulk-max-missing', [
   { name: 'a bulk create without max', patch: task({ import: { operation: 'bulk-create' } }), expect: [`bulk-max-missing ${E}/import`], messages: [/Bulk endpoint 'task\.import' does not say how many items/] },
   { name: 'with max: silent', patch: task({ import: { operation: 'bulk-create', max: 50 } }), expect: [] },
+  { name: 'a bulk update without max', patch: task({ renameAll: { operation: 'bulk-update' } }), expect: [`bulk-max-missing ${E}/renameAll`] },
+  { name: 'a bulk delete without max', patch: task({ purge: { operation: 'bulk-delete' } }), expect: [`bulk-max-missing ${E}/purge`] },
+  { name: 'a bulk update and delete with max: silent', patch: task({ renameAll: { operation: 'bulk-update', max: 10 }, purge: { operation: 'bulk-delete', max: 10 } }), expect: [] },
 ]);
 
 table('expand-not-ref', [
@@ -35,4 +38,5 @@ table('expand-not-read', [
 
 table('endpoint-path-param-unbound', [
   { name: 'an {id} on a bulk create', patch: task({ import: { operation: 'bulk-create', max: 5, path: '/tasks/{id}/bulk' } }), expect: [`endpoint-path-param-unbound ${E}/import/path`] },
+  { name: 'an {id} on a bulk delete', patch: task({ purge: { operation: 'bulk-delete', max: 5, path: '/tasks/{id}/bulk-delete' } }), expect: [`endpoint-path-param-unbound ${E}/purge/path`] },
 ]);

@@ -32,8 +32,8 @@ for (const file of ['library.yaml', 'helpdesk.yaml', 'orders.yaml']) {
     assert.ok(report.results.some((r) => r.id.endsWith('.missing-scope') && r.outcome === 'pass'), 'a missing scope was checked');
     assert.ok(report.results.some((r) => r.id.startsWith('stream.version-') && r.outcome === 'pass'), 'events were checked in another live version');
     if (file === 'library.yaml') {
-      // The open surface of the example: a prose action (501), a bulk import, expandable loans.
-      for (const id of ['loan.remind.answers', 'loan.remind.invalid-body', 'loan.remind.missing-record', 'book.import.all', 'book.import.atomic', 'book.import.max', 'book.import.events', 'loan.read.expand', 'loan.list.expand', 'loan.read.expand-undeclared']) {
+      // The open surface of the example: a prose action (501), bulk writes, expandable loans.
+      for (const id of ['loan.remind.answers', 'loan.remind.invalid-body', 'loan.remind.missing-record', 'book.import.all', 'book.import.atomic', 'book.import.max', 'book.import.events', 'book.bulkUpdate.all', 'book.bulkUpdate.atomic', 'book.bulkUpdate.max', 'book.bulkDelete.all', 'book.bulkDelete.atomic', 'book.bulkDelete.max', 'loan.read.expand', 'loan.list.expand', 'loan.read.expand-undeclared']) {
         assert.equal(report.results.find((r) => r.id === id)?.outcome, 'pass', `${id} passed`);
       }
       // Issue #13: a member's loans nested under the member, and the signed-in member's own preferences at /me.

@@ -1,9 +1,10 @@
 /**
  * `svcspec test` on the open surface (issue #13) against the reference serving a spec of
- * actions, bulk creates and expansion: every check passes, with prose actions answered 501
+ * actions, bulk writes and expansion: every check passes, with prose actions answered 501
  * and with handlers performing them; and implementations broken on purpose are caught:
  * an action answering outside its declared response, a bulk create that keeps the valid
- * items of a refused request, an expansion showing another principal's record.
+ * items of a refused request, a bulk update or delete that changes records before the bad
+ * item, one over its max, an expansion showing another principal's record.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -20,6 +21,8 @@ const IDS = [
   'book.remind.answers', 'book.remind.invalid-body', 'book.remind.missing-record',
   'book.previewPrice.answers', 'book.previewPrice.invalid-body', 'book.touch.answers', 'book.touch.invalid-body', 'book.touch.missing-record',
   'book.import.all', 'book.import.atomic', 'book.import.max', 'book.import.events', 'code.bulk.all', 'code.bulk.max',
+  'book.bulkUpdate.all', 'book.bulkUpdate.atomic', 'book.bulkUpdate.max', 'book.bulkDelete.all', 'book.bulkDelete.atomic', 'book.bulkDelete.max',
+  'book.bulkUpdate.events', 'book.bulkDelete.events', 'shelf.rename.all', 'shelf.rename.atomic', 'shelf.rename.max', 'shelf.clear.all', 'shelf.clear.atomic', 'shelf.clear.max',
   'shelf.share.answers', 'shelf.share.missing-record', 'shelf.ownership',
   'pick.read.expand', 'pick.read.expand-undeclared', 'pick.read.expand-owned', 'pick.list.expand', 'pick.list.expand-undeclared', 'pick.list.expand-owned',
 ];
@@ -69,6 +72,52 @@ test('svcspec test catches a bulk create that keeps the valid items of a refused
   const r = outcome(report, 'book.import.atomic');
   assert.equal(r?.outcome, 'fail');
   assert.match(r?.message ?? '', /item 0 of the refused request was written/);
+});
+
+test('svcspec test catches a bulk update that changes the valid items of a refused request', async (t) => {
+  const report = await run(t, (app) => app.addHook('preHandler', async (request) => {
+    if (request.method !== 'PATCH' || request.url !== '/books') return;
+    const items = (request.body as { items?: Record<string, unknown>[] }).items ?? [];
+    // Applies each patch as it goes, as a service without a transaction would.
+    for (const { id, ...patch } of items) await app.inject({ method: 'PATCH', url: `/books/${String(id)}`, headers: { 'x-api-key': String(request.headers['x-api-key']), 'content-type': 'application/json' }, payload: JSON.stringify(patch) });
+  }));
+  const r = outcome(report, 'book.bulkUpdate.atomic');
+  assert.equal(r?.outcome, 'fail');
+  assert.match(r?.message ?? '', /book '.*' was changed by a request that was refused: its title is now "svcspec-bulk-/);
+  assert.equal(outcome(report, 'book.bulkUpdate.all')?.outcome, 'pass');
+});
+
+test('svcspec test catches a bulk delete that removes the records before a missing id, and one that ignores max', async (t) => {
+  const report = await run(t, (app) => app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST' || request.url !== '/books/bulk-delete') return;
+    const items = (request.body as { items?: unknown[] }).items ?? [];
+    // Deletes one by one, stopping at the first failure, and takes any number of items.
+    for (const [i, id] of items.entries()) {
+      const done = await app.inject({ method: 'DELETE', url: `/books/${String(id)}`, headers: { 'x-api-key': String(request.headers['x-api-key']) } });
+      if (done.statusCode === 404) return reply.code(422).type('application/problem+json').send({ type: 'about:blank', title: 'Validation failed', status: 422, code: 'validation-failed', errors: [{ pointer: `/items/${i}`, message: 'names no book' }] });
+    }
+    return reply.code(204).send();
+  }));
+  const atomic = outcome(report, 'book.bulkDelete.atomic');
+  assert.equal(atomic?.outcome, 'fail');
+  assert.match(atomic?.message ?? '', /book '.*' was deleted by a request that was refused/);
+  assert.equal(outcome(report, 'book.bulkDelete.max')?.outcome, 'fail');
+  assert.equal(outcome(report, 'book.bulkDelete.all')?.outcome, 'pass');
+});
+
+test("svcspec test catches a bulk delete that removes another principal's owned record", async (t) => {
+  const report = await run(t, (app) => {
+    const keys: string[] = [];
+    app.addHook('onRequest', async (request) => {
+      const key = request.headers['x-api-key'] as string | undefined;
+      if (key && request.method === 'POST' && request.url === '/shelves') keys.push(key);
+      // The bulk delete is made with the shelf owner's key: bob removes ann's shelf.
+      if (key && keys.length && request.method === 'POST' && request.url === '/shelves/bulk-delete') request.headers['x-api-key'] = keys.at(-1);
+    });
+  });
+  const r = outcome(report, 'shelf.ownership');
+  assert.equal(r?.outcome, 'fail');
+  assert.match(r?.message ?? '', /shelf\.clear of another principal's record: expected 422/);
 });
 
 test("svcspec test catches an expansion that embeds another principal's owned record", async (t) => {

@@ -46,11 +46,13 @@ test('library: human tables for fields, transitions, endpoints, errors and versi
   assert.ok(markdown.includes('| `not-found` | 404 | Not found | No record has that id, or the path is unknown. |'));
   assert.ok(markdown.includes('| `1` | deprecated | 2024-02-01 | 2026-06-01 | 2027-06-30 | `https://developers.citylibrary.example/lending/migrate-v1-to-v2` |'));
   assert.ok(markdown.includes('| `book.list` | 120 | 1 minute | client address |'));
-  // The open surface: an action's prose and shapes, a bulk create's bound, expandable refs.
+  // The open surface: an action's prose and shapes, the bulk writes' bounds, expandable refs.
   assert.ok(markdown.includes('### Action `loan.remind`'));
   assert.ok(markdown.includes('- **Reference service:** answers 501 (not implemented) unless a handler for `loan.remind` is supplied'));
   assert.ok(markdown.includes('- **Response fields:** `sentAt` (string, required); `channel` (string, required, one of `email`, `sms`)'));
   assert.ok(markdown.includes('`book.import`: a bulk create. The body is `{ "items": [...] }`, at most 50 items'));
+  assert.ok(markdown.includes('`book.bulkUpdate`: a bulk update. The body is `{ "items": [{ "id": ..., ...a merge patch }] }`, at most 50 items; all are changed in one transaction or none is'));
+  assert.ok(markdown.includes('`book.bulkDelete`: a bulk delete. The body is `{ "items": [id, ...] }`, at most 50 items; all are deleted in one transaction or none is'));
   assert.ok(markdown.includes('`loan.read`: `?expand=` embeds the referenced records of `book`, `member`, to depth 1'));
   // Every generated region is closed, and none holds a yaml block.
   const opens = markdown.match(/^<!-- svcspec:generated -->$/gm)?.length;

@@ -318,6 +318,22 @@ test('openapi: actions, bulk bodies and the expand parameter (issue #13), valid 
   assert.deepEqual(s.BookImportRequest, { type: 'object', properties: { items: { type: 'array', minItems: 1, maxItems: 3, items: { $ref: '#/components/schemas/BookCreate' } } }, required: ['items'], additionalProperties: false });
   assert.deepEqual(bulk.responses['201'].content['application/json'].schema, { type: 'object', properties: { items: { type: 'array', items: { $ref: '#/components/schemas/Book' } } }, required: ['items'] });
   assert.ok(bulk.responses['422']);
+  // A bulk update: { items: [merge patches, each with the id] }, plain JSON (the body is not itself a merge patch), 200 { items: [records] }.
+  const bulkUpdate = op(doc, '/books', 'patch');
+  assert.deepEqual(Object.keys(bulkUpdate.requestBody.content), ['application/json']);
+  assert.deepEqual(s.BookBulkUpdateRequest.properties.items, { type: 'array', minItems: 1, maxItems: 3, items: { $ref: '#/components/schemas/BookBulkPatch' } });
+  assert.deepEqual(s.BookBulkPatch.required, ['id']);
+  assert.deepEqual(Object.keys(s.BookBulkPatch.properties), ['id', 'title', 'year']);
+  assert.equal(s.BookBulkPatch.properties.id.format, 'uuid');
+  assert.equal(s.BookBulkPatch.additionalProperties, false);
+  assert.deepEqual(bulkUpdate.responses['200'].content['application/json'].schema.properties.items.items, { $ref: '#/components/schemas/Book' });
+  assert.ok(bulkUpdate.responses['422']);
+  // A bulk delete: POST { items: [ids] }, 204, Idempotency-Key as on any POST that writes.
+  const bulkDelete = op(doc, '/books/bulk-delete', 'post');
+  assert.deepEqual(s.BookBulkDeleteRequest, { type: 'object', properties: { items: { type: 'array', minItems: 1, maxItems: 3, items: { type: 'string', format: 'uuid' } } }, required: ['items'], additionalProperties: false });
+  assert.equal(bulkDelete.responses['204'].content, undefined);
+  assert.ok(bulkDelete.responses['422']);
+  assert.ok(bulkDelete.parameters.some((p: Json) => p.$ref === '#/components/parameters/IdempotencyKey'));
   // Expansion: the parameter lists what may be expanded; an expandable ref is its id or the record.
   const list = op(doc, '/picks', 'get');
   assert.deepEqual(param(list, 'expand')?.schema, { type: 'array', uniqueItems: true, items: { type: 'string', enum: ['book', 'shelf'] } });

@@ -417,7 +417,7 @@ export class ScriptedClient {
   // ---- the open surface (issue #13) --------------------------------------------------------
 
   /**
-   * Bulk creates (two valid items), reads and lists with every expandable ref expanded, and
+   * Bulk creates (two valid items), a bulk update (one record) and a bulk delete (two), reads and lists with every expandable ref expanded, and
    * prose actions (see below).
    */
   async #openSurface(): Promise<void> {
@@ -428,6 +428,15 @@ export class ScriptedClient {
         const create = this.#endpoint(r.name, 'create') ?? e;
         const items = [await this.#body(r, this.#requestFields(create, r)), await this.#body(r, this.#requestFields(create, r))];
         await this.send(e, 'a bulk create of two items', e.path, { body: { items }, expect: 201 });
+      } else if (e.operation === 'bulk-update') {
+        const create = this.#endpoint(r.name, 'create') ?? e;
+        const idField = r.id?.field ?? 'id';
+        const item = { ...(await this.#body(r, this.#requestFields(create, r))), [idField]: (await this.#pool(r)).id };
+        await this.send(e, 'a bulk update of one record', e.path, { body: { items: [item] }, expect: 200 });
+      } else if (e.operation === 'bulk-delete') {
+        const made = [await this.#create(r, 'a create to bulk-delete'), await this.#create(r, 'a create to bulk-delete')];
+        await this.send(e, 'a bulk delete of two records', e.path, { body: { items: made.map((m) => m.id) }, expect: 204 });
+        this.#made.set(r.name, (this.#made.get(r.name) ?? []).filter((m) => !made.includes(m)));
       } else if (e.expand && (e.operation === 'read' || e.operation === 'list')) {
         const expand = `expand=${e.expand.fields.join(',')}`;
         const path = e.operation === 'read' ? this.#item(e, (await this.#pool(r)).id) : e.path;

@@ -76,3 +76,21 @@ test('an action on a nested record is 404 through a parent it does not belong to
   assert.equal((await call('POST', `/patients/${p1}/appointments/preview`)).status, 501, 'a collection action under an existing parent');
   assert.equal((await call('POST', '/patients/999/appointments/preview')).status, 404, 'under no parent');
 });
+
+test("a bulk update or delete through a parent reaches only that parent's records, and moves none to another", async (t) => {
+  const { call } = await serve(t);
+  const p1 = (await call('POST', '/patients', { name: 'Ada' })).body.id;
+  const p2 = (await call('POST', '/patients', { name: 'Bo' })).body.id;
+  const mine = (await call('POST', `/patients/${p1}/appointments`, { day: '2026-12-01' })).body.id;
+  const theirs = (await call('POST', `/patients/${p2}/appointments`, { day: '2026-12-02' })).body.id;
+  const other = await call('PATCH', `/patients/${p1}/appointments`, { items: [{ id: mine, reason: 'x' }, { id: theirs, reason: 'y' }] });
+  assert.equal(other.status, 422);
+  assert.equal(other.body.errors[0].pointer, '/items/1/id', "another parent's record is as good as none");
+  const moved = await call('PATCH', `/patients/${p1}/appointments`, { items: [{ id: mine, patient: p2 }] });
+  assert.equal(moved.status, 422, 'a patch may not move a record to another parent');
+  assert.equal((await call('GET', `/appointments/${mine}`)).body.patient, p1);
+  assert.equal((await call('POST', `/patients/${p1}/appointments/bulk-delete`, { items: [theirs] })).status, 422);
+  assert.equal((await call('GET', `/appointments/${theirs}`)).status, 200, 'kept');
+  assert.equal((await call('PATCH', `/patients/${p1}/appointments`, { items: [{ id: mine, reason: 'checked' }] })).status, 200);
+  assert.equal((await call('POST', `/patients/${p1}/appointments/bulk-delete`, { items: [mine] })).status, 204);
+});

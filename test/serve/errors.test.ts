@@ -15,7 +15,7 @@ function failingReads(store: Store): Store {
   const bound = (f: Function) => f.bind(store);
   return {
     kind: store.kind,
-    migrate: bound(store.migrate), insert: bound(store.insert), insertMany: bound(store.insertMany), update: bound(store.update), remove: bound(store.remove), list: bound(store.list), count: bound(store.count),
+    migrate: bound(store.migrate), insert: bound(store.insert), insertMany: bound(store.insertMany), changeMany: bound(store.changeMany), update: bound(store.update), remove: bound(store.remove), list: bound(store.list), count: bound(store.count),
     getIdempotent: bound(store.getIdempotent), putIdempotent: bound(store.putIdempotent), expireIdempotent: bound(store.expireIdempotent), close: bound(store.close),
     credentials: store.credentials,
     events: store.events,

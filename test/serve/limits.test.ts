@@ -280,6 +280,7 @@ function slowReads(inner: Store) {
     migrate: (r) => inner.migrate(r),
     insert: counted((r, rec, o) => inner.insert(r, rec, o)),
     insertMany: counted((r, recs, o) => inner.insertMany(r, recs, o)),
+    changeMany: counted((r, cs, o) => inner.changeMany(r, cs, o)),
     update: counted((r, id, d, e, o) => inner.update(r, id, d, e, o)),
     remove: counted((r, id, e, o) => inner.remove(r, id, e, o)),
     putIdempotent: counted((s, k, v) => inner.putIdempotent(s, k, v)),

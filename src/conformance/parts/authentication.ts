@@ -3,13 +3,15 @@
  * credentials, and one with mangled credentials, with 401 and a `WWW-Authenticate`
  * challenge (RFC 9110 §11.6.1); a principal lacking a scope an endpoint needs gets 403;
  * public endpoints answer without credentials; with two principals, the second cannot
- * read, change, delete, transition or list the first's records of an owned resource.
+ * read, change, delete, transition or list the first's records of an owned resource (a
+ * bulk update or delete naming one is refused at the item, as for a missing record).
  */
 import { hasOwner } from '../../spec/conventions/ownership.ts';
-import type { Endpoint, Resource } from '../../spec/model.ts';
+import { isBulk, type Endpoint, type Resource } from '../../spec/model.ts';
 import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
 import { expectError } from '../expect.ts';
+import { BULK_ITEMS, itemPointer } from '../../spec/conventions/bulk.ts';
 import { findInList } from './list-walk.ts';
 
 const ANY_ID = 'svcspec-conformance-0';
@@ -69,7 +71,20 @@ async function checkOwnership(ctx: TestContext, data: DataFactory, resource: Res
     const made = await data.create(resource, { as: owner });
     for (const e of endpoints) {
       // Collection endpoints name no record of the owner's; a singleton (select: caller) is the caller's own record by definition (parts/nesting.ts checks that another's never shows).
-      if (e.operation === 'create' || e.operation === 'list' || e.operation === 'bulk-create' || e.action?.target === 'collection' || e.select === 'caller') continue;
+      if (e.operation === 'bulk-update' || e.operation === 'bulk-delete') {
+        // conventions/bulk.ts: the owner's id in another principal's batch is 422 at the item, as a missing record is.
+        const id = made.body[data.idField(resource)] ?? made.id;
+        const item = e.operation === 'bulk-update' ? { [data.idField(resource)]: id } : id;
+        const ex = await ctx.call(e.method, e.path, { body: { [BULK_ITEMS]: [item] }, as: other });
+        try {
+          expectError(ctx, ex, 'validation-failed', itemPointer(0, e.operation === 'bulk-update' ? `/${data.idField(resource)}` : ''));
+        } catch (error) {
+          if (error instanceof Failure) throw new Failure(`${e.id} of another principal's record: ${error.message}`, ex);
+          throw error;
+        }
+        continue;
+      }
+      if (e.operation === 'create' || e.operation === 'list' || isBulk(e.operation) || e.action?.target === 'collection' || e.select === 'caller') continue;
       const body = e.operation === 'update' ? { body: {} } : e.operation === 'replace' ? { body: await data.validBody(resource, { as: other }) } : {};
       const ex = await ctx.call(e.method, data.pathFor(e, made), { ...body, as: other });
       expectErrorAs(ctx, ex, e);

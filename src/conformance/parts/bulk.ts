@@ -98,16 +98,16 @@ async function distinctBodies(data: DataFactory, resource: Resource, n: number, 
 }
 
 /** A string field the body carries with no constraint but its length: free to carry a marker. */
-function freeText(resource: Resource, body: Record<string, unknown>): Field | undefined {
+export function freeText(resource: Resource, body: Record<string, unknown>): Field | undefined {
   return resource.fields.find((f) => f.type === 'string' && typeof body[f.name] === 'string' && !f.enum && !f.pattern && !f.format && (f.maxLength === undefined || f.maxLength >= 30) && (f.minLength === undefined || f.minLength <= 20) && !f.writeOnly);
 }
 
 /** A field a create carries whose type a wrong value breaks. */
-function brokenField(data: DataFactory, resource: Resource): Field | undefined {
+export function brokenField(data: DataFactory, resource: Resource): Field | undefined {
   return data.createFields(resource).find((f) => f.type === 'string' || f.type === 'integer' || f.type === 'boolean');
 }
 
-function wrongType(f: Field): unknown {
+export function wrongType(f: Field): unknown {
   return f.type === 'string' ? 12345 : 'not-a-number-svcspec';
 }
 

@@ -12,6 +12,7 @@ import type { DataFactory } from '../data.ts';
 import { expectError } from '../expect.ts';
 import { checkActions } from './actions.ts';
 import { checkBulk } from './bulk.ts';
+import { checkBulkChanges } from './bulk-change.ts';
 import { checkQueries } from './endpoints-queries.ts';
 import { checkExpansion } from './expand.ts';
 import { checkNesting } from './nesting.ts';
@@ -45,6 +46,7 @@ export async function checkEndpoints(ctx: TestContext, data: DataFactory): Promi
   // The open surface (issue #13): actions, bulk creates, expansion.
   await checkActions(ctx, data);
   await checkBulk(ctx, data);
+  await checkBulkChanges(ctx, data);
   await checkExpansion(ctx, data);
   await checkNesting(ctx, data);
 }

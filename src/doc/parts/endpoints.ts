@@ -60,13 +60,23 @@ function openSurfaceBlocks(e: Endpoint): Block[] {
       ['Response fields', e.action.response.kind === 'shape' ? fieldsText(e.action.response.fields) : [e.action.response.kind === 'resource' ? 'the record' : 'none']],
     ]));
   }
-  if (e.bulk) {
-    out.push(paragraph(code(e.id), ': a bulk create. The body is ', code('{ "items": [...] }'), `, at most ${e.bulk.max ?? '(not stated)'} items; all are written in one transaction or none is, and each failing item is named by its pointer (`, code('/items/3/title'), '). One event per record.'));
-  }
+  if (e.bulk) out.push(bulkParagraph(e, e.bulk.max));
   if (e.expand) {
     out.push(paragraph(code(e.id), ': ', code('?expand='), ' embeds the referenced records of ', ...codes(e.expand.fields), `, to depth ${e.expand.depth}; a record the caller may not read stays an id.`));
   }
   return out;
+}
+
+/** A bulk write: its body, its bound, all or nothing (src/spec/conventions/bulk.ts). */
+function bulkParagraph(e: Endpoint, max: number | undefined): Block {
+  const most = `, at most ${max ?? '(not stated)'} items; `;
+  if (e.operation === 'bulk-update') {
+    return paragraph(code(e.id), ': a bulk update. The body is ', code('{ "items": [{ "id": ..., ...a merge patch }] }'), most, 'all are changed in one transaction or none is; each failing item is named by its pointer (', code('/items/2/title'), '), an id that names no record the caller may see at ', code('/items/2/id'), '. One event per record.');
+  }
+  if (e.operation === 'bulk-delete') {
+    return paragraph(code(e.id), ': a bulk delete. The body is ', code('{ "items": [id, ...] }'), most, 'all are deleted in one transaction or none is; an id that names no record the caller may see is named by its pointer (', code('/items/2'), '). One event per record.');
+  }
+  return paragraph(code(e.id), ': a bulk create. The body is ', code('{ "items": [...] }'), `${most}all are written in one transaction or none is, and each failing item is named by its pointer (`, code('/items/3/title'), '). One event per record.');
 }
 
 function fieldsText(fields: readonly Field[]): Inline[] {

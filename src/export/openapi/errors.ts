@@ -95,7 +95,7 @@ export function situationsOf(endpoint: Endpoint, facts: EndpointFacts, resource?
   if (op === 'update' || op === 'replace' || op === 'delete' || op === 'transition') out.push('precondition-failed');
   if (op === 'transition') out.push('invalid-transition'); // states.ts
   if (body || op === 'list' || endpoint.expand) out.push('validation-failed'); // validation.ts, list-query.ts, expand.ts
-  if (endpoint.method === 'POST' && (op === 'create' || op === 'transition' || op === 'bulk-create')) out.push('idempotency-key-reused'); // idempotency.ts
+  if (endpoint.method === 'POST' && (op === 'create' || op === 'transition' || op === 'bulk-create' || op === 'bulk-delete')) out.push('idempotency-key-reused'); // idempotency.ts
   if (op === 'action') out.push('not-implemented'); // actions.ts: a prose action without a handler
   out.push('internal', 'unavailable'); // app.ts; http-layer.ts (shutting down), the store (its file lost), auth (keys unreachable): every request
   if (!facts.noTimeout) out.push('timeout'); // limits/timeout.ts: every request, unless the spec states none

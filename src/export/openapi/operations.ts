@@ -5,7 +5,7 @@
  * security. Each says what the reference service does on that route; the module of
  * src/serve that does it is named where it is used.
  */
-import type { Endpoint, FilterOperator, ListQueryDecl, Resource, StateMachine } from '../../spec/model.ts';
+import { isBulk, type Endpoint, type FilterOperator, type ListQueryDecl, type Resource, type StateMachine } from '../../spec/model.ts';
 import { filterParam } from '../../spec/conventions/query.ts';
 import { isDefaultBody } from '../../spec/conventions/pagination.ts';
 import { BULK_ITEMS } from '../../spec/conventions/bulk.ts';
@@ -36,9 +36,11 @@ export function operationOf(ctx: OpenApiContext, endpoint: Endpoint, resource: R
   if (parameters.length) op.parameters = parameters;
   const single = requestBodyOf(endpoint, resource, machine, ctx.schema);
   // conventions/bulk.ts: `{ items: [<a create's body>] }`, 1 to max items.
-  const body = single && endpoint.operation === 'bulk-create' ? { ...single, schema: bulkRequestSchema(ctx, endpoint, resource, single.schema) } : single;
+  const body = single && endpoint.operation === 'bulk-create' ? { ...single, schema: bulkRequestSchema(ctx, endpoint, resource, single.schema) }
+    : endpoint.operation === 'bulk-update' || endpoint.operation === 'bulk-delete' ? bulkChangeBody(ctx, endpoint, resource, machine)
+    : single;
   if (body) {
-    const own = endpoint.operation === 'action' || endpoint.operation === 'bulk-create';
+    const own = endpoint.operation === 'action' || isBulk(endpoint.operation);
     const kind = own ? `${pascal(endpoint.id.slice(resource.name.length + 1))}Request`
       : endpoint.operation === 'transition' || endpoint.request.kind === 'fields' ? `${pascal(endpoint.transition ?? endpoint.operation)}Request`
       : endpoint.operation === 'create' ? 'Create' : endpoint.operation === 'update' ? 'Patch' : 'Replace';
@@ -69,6 +71,8 @@ function defaultSummary(e: Endpoint, r: Resource): string {
     case 'delete': return `Delete a ${r.name}`;
     case 'list': return `List ${r.plural}`;
     case 'bulk-create': return `Create ${r.plural} in bulk`;
+    case 'bulk-update': return `Update ${r.plural} in bulk (a JSON merge patch each)`;
+    case 'bulk-delete': return `Delete ${r.plural} in bulk`;
     case 'action': return `${e.id.slice(r.name.length + 1)}: an action on ${e.action?.target === 'record' ? `a ${r.name}` : r.plural}`;
     default: return `${e.transition ?? 'Transition'}: a transition of a ${r.name}`;
   }
@@ -89,6 +93,10 @@ function describe(ctx: OpenApiContext, e: Endpoint, r: Resource, machine: StateM
     out.push('Its behaviour is stated in prose: the reference service answers 501 (not-implemented) unless a handler performs it.');
   }
   if (e.operation === 'bulk-create') out.push(`All or nothing, in one transaction: ${e.bulk?.max !== undefined ? `at most ${e.bulk.max} items; ` : ''}every failing item's member is listed with its pointer (\`/items/3/title\`) and nothing is written. One event per record, as each create would emit.`);
+  if (e.operation === 'bulk-update' || e.operation === 'bulk-delete') {
+    const what = e.operation === 'bulk-update' ? `each item is a JSON merge patch (RFC 7396) of one ${r.name} with its \`${idOf(r).field}\`, and every failing item's member is listed with its pointer (\`/items/2/title\`)` : `each item is the id of a ${r.name}`;
+    out.push(`All or nothing, in one transaction: ${e.bulk?.max !== undefined ? `at most ${e.bulk.max} items; ` : ''}${what}. An id that names no ${r.name} the caller may see fails the whole request (422 at the item's id, worded alike for a missing record and another principal's) and nothing is written; an id given twice is refused at its second place. One event per record, as each single ${e.operation === 'bulk-update' ? 'update' : 'delete'} would emit.`);
+  }
   if (e.expand) out.push(`\`?expand=\` embeds the referenced records of ${e.expand.fields.join(', ')} (to depth ${e.expand.depth}); a record the caller may not read stays its id.`);
   if (e.operation === 'update') out.push('A JSON merge patch (RFC 7396): members sent replace theirs, objects merge, `null` removes an optional member.');
   if (r.owned) out.push(`Records of ${r.name} belong to the principal that created them: another caller gets 404${e.operation === 'list' ? ' and never sees them in a list' : ''}.`);
@@ -131,7 +139,7 @@ function parametersOf(ctx: OpenApiContext, e: Endpoint, r: Resource, machine: St
     out.push({ name: 'If-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'RFC 9110 §13.1.1: the ETag of the record as last read; on a mismatch the request is refused with 412 and nothing is written. `*` matches any current record.' });
   }
   if (op === 'read') out.push({ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'RFC 9110 §13.1.2: ETags of copies the client holds; 304 when one is current.' });
-  if (e.method === 'POST' && (op === 'create' || op === 'transition' || op === 'bulk-create')) out.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (e.method === 'POST' && (op === 'create' || op === 'transition' || op === 'bulk-create' || op === 'bulk-delete')) out.push({ $ref: '#/components/parameters/IdempotencyKey' });
   if (op === 'list') out.push(...listParameters(ctx, r, machine, e.query));
   if (e.expand) out.push(expandParameter(e));
   return out;
@@ -235,10 +243,10 @@ function responsesOf(ctx: OpenApiContext, e: Endpoint, r: Resource, record: () =
     const headers: Record<string, JsonSchema> = {};
     // representation.ts recordOutcome: every record answer has its ETag, a 201 its Location; a delete has neither.
     // An action's or a bulk create's answer is not one record's representation; an expanded read is another one (serve/expand.ts).
-    const oneRecord = op !== 'delete' && op !== 'list' && op !== 'action' && op !== 'bulk-create';
+    const oneRecord = op !== 'delete' && op !== 'list' && op !== 'action' && !isBulk(op);
     if (oneRecord && !(op === 'read' && e.expand)) headers.ETag = { $ref: '#/components/headers/ETag' };
     if (resp.status === 201 && oneRecord) headers.Location = { $ref: '#/components/headers/Location' };
-    if (e.method === 'POST' && (op === 'create' || op === 'transition' || op === 'bulk-create')) headers['Idempotency-Replayed'] = { $ref: '#/components/headers/IdempotencyReplayed' };
+    if (e.method === 'POST' && (op === 'create' || op === 'transition' || op === 'bulk-create' || op === 'bulk-delete')) headers['Idempotency-Replayed'] = { $ref: '#/components/headers/IdempotencyReplayed' };
     const response: JsonSchema = { description: resp.description ?? successText(e, r, resp.body) };
     // RFC 9110 §15.3.5: a 204 has no content, whatever the body says.
     if (resp.status !== 204 && resp.body === 'resource') response.content = { [JSON_TYPE]: { schema: record() } };
@@ -272,7 +280,7 @@ function responsesOf(ctx: OpenApiContext, e: Endpoint, r: Resource, record: () =
 function successText(e: Endpoint, r: Resource, body: string): string {
   if (body === 'page') return `A page of ${r.plural}.`;
   if (body === 'none') return 'Done; no content.';
-  if (body === 'items') return `The new ${r.plural}, in the order of the request.`;
+  if (body === 'items') return e.operation === 'bulk-update' ? `The ${r.plural} as changed, in the order of the request.` : e.operation === 'bulk-delete' ? `The ${r.plural} as they were, in the order of the request.` : `The new ${r.plural}, in the order of the request.`;
   if (body === 'shape') return 'What the action answers.';
   return e.operation === 'create' ? `The new ${r.name}.` : `The ${r.name}${e.operation === 'transition' ? ' in its new state' : ''}.`;
 }
@@ -283,6 +291,25 @@ function bulkRequestSchema(ctx: OpenApiContext, e: Endpoint, r: Resource, item: 
   const items: JsonSchema = { type: 'array', minItems: 1, items: one };
   if (e.bulk?.max !== undefined) items.maxItems = e.bulk.max;
   return { type: 'object', properties: { [BULK_ITEMS]: items }, required: [BULK_ITEMS], additionalProperties: false };
+}
+
+/**
+ * conventions/bulk.ts: a bulk update's `{ items: [<a merge patch with the id>] }` or a bulk
+ * delete's `{ items: [<id>] }`, 1 to max items. Not itself a merge patch: application/json only.
+ */
+function bulkChangeBody(ctx: OpenApiContext, e: Endpoint, r: Resource, machine: StateMachine | undefined): { schema: JsonSchema; required: boolean; mergePatch: boolean } {
+  const id = idSchema(r, ctx.schema);
+  delete id.readOnly;
+  let item: JsonSchema = id;
+  if (e.operation === 'bulk-update') {
+    const patch = requestBodyOf({ ...e, operation: 'update', request: { kind: 'resource', partial: true } }, r, machine, ctx.schema)?.schema ?? { type: 'object' };
+    const field = idOf(r).field;
+    const whole: JsonSchema = { ...patch, properties: { [field]: { ...id, description: `The id of the ${r.name} to change.` }, ...(patch.properties as Record<string, JsonSchema> | undefined) }, required: [field, ...((patch.required as string[] | undefined) ?? []).filter((n) => n !== field)] };
+    item = schemaRef(ctx, `body:${r.name}:BulkPatch`, `${pascal(r.name)}BulkPatch`, () => whole);
+  }
+  const items: JsonSchema = { type: 'array', minItems: 1, items: item };
+  if (e.bulk?.max !== undefined) items.maxItems = e.bulk.max;
+  return { schema: { type: 'object', properties: { [BULK_ITEMS]: items }, required: [BULK_ITEMS], additionalProperties: false }, required: true, mergePatch: false };
 }
 
 /** conventions/expand.ts: `expand=a,b` (form style, not exploded); dotted paths go deeper where the depth allows. */

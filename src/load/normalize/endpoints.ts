@@ -6,7 +6,7 @@
 import { CONVENTIONS, conventionalPath } from '../../spec/conventions/endpoints.ts';
 import { conventionalBinding, templateParams } from '../../spec/conventions/paths.ts';
 import {
-  FILTER_OPERATORS, HTTP_METHODS, NAMED_OPERATIONS, type FilterOperator, type ListQueryDecl, type QueryStyle,
+  FILTER_OPERATORS, HTTP_METHODS, NAMED_OPERATIONS, isBulk, type FilterOperator, type ListQueryDecl, type QueryStyle,
   type ActionDef, type Endpoint, type EndpointResponse, type ExpandDef, type HttpMethod, type Operation, type ParamBinding, type PathParam,
   type RequestShape, type Resource, type ResponseBody, type StateMachine,
 } from '../../spec/model.ts';
@@ -54,7 +54,7 @@ export function normalizeEndpoints(raw: unknown, pointer: string, resources: rea
         query: operation === 'list' ? readQuery(e.query, child(ep, 'query')) : undefined,
         explicit: isExplicit,
         action,
-        bulk: operation === 'bulk-create' ? defined({ max: num(e.max) }) : undefined,
+        bulk: isBulk(operation) ? defined({ max: num(e.max) }) : undefined,
         expand: readExpand(e, ep),
         pointer: ep,
       }));

@@ -284,6 +284,10 @@ class AbandonableStore implements Store {
     return current.getStore()?.abandoned === true ? refused() : this.#inner.insertMany(...args);
   }
 
+  changeMany(...args: Parameters<Store['changeMany']>): ReturnType<Store['changeMany']> {
+    return current.getStore()?.abandoned === true ? refused() : this.#inner.changeMany(...args);
+  }
+
   update(...args: Parameters<Store['update']>): ReturnType<Store['update']> {
     return current.getStore()?.abandoned === true ? refused() : this.#inner.update(...args);
   }

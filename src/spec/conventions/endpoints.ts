@@ -27,6 +27,12 @@ export const CONVENTIONS: Readonly<Record<Operation, Convention>> = {
   action: { method: 'POST', item: true, request: { kind: 'none' }, responses: [{ status: 200, body: 'resource' }] },
   // POST /{plural}/bulk with { items: [...] } (src/spec/conventions/bulk.ts), 201 { items: [records] }.
   'bulk-create': { method: 'POST', item: false, request: { kind: 'resource', partial: false }, responses: [{ status: 201, body: 'items' }] },
+  // PATCH /{plural} with { items: [{ id, ...merge patch }] }, 200 { items: [records] }: the
+  // collection itself, so no record path (`PATCH /{plural}/{id}`) is shadowed by a literal segment.
+  'bulk-update': { method: 'PATCH', item: false, request: { kind: 'resource', partial: true }, responses: [{ status: 200, body: 'items' }] },
+  // POST /{plural}/bulk-delete with { items: [id, ...] }, 204: a DELETE with a body has no
+  // generally defined semantics (RFC 9110 §9.3.5), so a body-carrying delete is a POST.
+  'bulk-delete': { method: 'POST', item: false, request: { kind: 'none' }, responses: [{ status: 204, body: 'none' }] },
 };
 
 export function isStandard(op: string): op is StandardOperation {
@@ -39,5 +45,7 @@ export function conventionalPath(plural: string, operation: Operation, name?: st
   const base = `/${plural}`;
   if (operation === 'transition' || operation === 'action') return `${base}/{id}/${name}`;
   if (operation === 'bulk-create') return `${base}/bulk`;
+  if (operation === 'bulk-update') return base;
+  if (operation === 'bulk-delete') return `${base}/bulk-delete`;
   return item ? `${base}/{id}` : base;
 }

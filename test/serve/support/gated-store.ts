@@ -14,6 +14,7 @@ export function gatedStore(inner: Store): { store: Store; gate(n: number): Promi
     migrate: (r) => inner.migrate(r),
     insert: (r, rec, o) => inner.insert(r, rec, o),
     insertMany: (r, recs, o) => inner.insertMany(r, recs, o),
+    changeMany: (r, cs, o) => inner.changeMany(r, cs, o),
     get,
     update: (r, id, d, e, o) => inner.update(r, id, d, e, o),
     remove: (r, id, e, o) => inner.remove(r, id, e, o),

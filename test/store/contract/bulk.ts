@@ -1,8 +1,8 @@
-/** Store contract cases: insertMany, the all-or-nothing write of a bulk create. */
+/** Store contract cases: insertMany (a bulk create) and changeMany (a bulk update or delete), the all-or-nothing writes. */
 import assert from 'node:assert/strict';
 import type { EventMaker } from '../../../src/store/events.ts';
 import { DuplicateIdError } from '../../../src/store/store.ts';
-import { define, ids, listIds, R, type Case } from './case.ts';
+import { define, ids, insertAll, listIds, R, type Case } from './case.ts';
 
 export const bulkCases: Case[] = [];
 const it = define(bulkCases);
@@ -51,4 +51,62 @@ it('insertMany beside concurrent inserts: the others commit, the refused batch l
 it('insertMany of no records writes nothing', async (store) => {
   assert.deepEqual(await store.insertMany(R, []), []);
   assert.deepEqual(await listIds(store, {}), []);
+});
+
+// ---- changeMany: the all-or-nothing write of a bulk update or delete ----
+
+const changed: EventMaker = (record) => [{ name: 'thing.changed', resource: R, recordId: record.id, payloads: { '': { n: record.data.n ?? null } }, createdAt: 1_000 }];
+
+it('changeMany updates and removes every record in order, each with its events, the versions raised by one', async (store) => {
+  const [a, b, c] = await insertAll(store, [{ n: 1 }, { n: 2 }, { n: 3 }]);
+  const result = await store.changeMany(R, [
+    { kind: 'update', id: a.id, data: { n: 10 } },
+    { kind: 'remove', id: b.id },
+    { kind: 'update', id: c.id, data: { n: 30 }, expect: { version: 1 } },
+  ], { events: changed });
+  assert.ok(result.ok);
+  assert.deepEqual(result.records.map((r) => [r.id, r.version, r.data.n]), [[a.id, 2, 10], [b.id, 1, 2], [c.id, 2, 30]], 'updated as written, removed as it was');
+  assert.deepEqual((await store.get(R, a.id))?.data, { n: 10 });
+  assert.equal(await store.get(R, b.id), undefined);
+  assert.equal((await store.get(R, c.id))?.version, 2);
+  const log = await store.events.after(0, 10);
+  assert.deepEqual(log.map((e) => e.recordId), [a.id, b.id, c.id], 'one event per change, in order');
+});
+
+it('changeMany is all-or-nothing: a missing record, a stale version or another owner keeps every record and writes no event, and names the change', async (store) => {
+  const [a, b] = await insertAll(store, [{ n: 1 }, { n: 2 }], 'ann');
+  const before = await store.events.latest();
+  const unchanged = async () => {
+    assert.deepEqual(await store.get(R, a.id), a);
+    assert.deepEqual(await store.get(R, b.id), b);
+    assert.equal(await store.events.latest(), before, 'no event of the refused write');
+  };
+  const missing = await store.changeMany(R, [{ kind: 'update', id: a.id, data: { n: 9 } }, { kind: 'remove', id: b.id }, { kind: 'remove', id: 'nobody' }], { events: changed });
+  assert.deepEqual(missing, { ok: false, index: 2, reason: 'missing' });
+  await unchanged();
+  const stale = await store.changeMany(R, [{ kind: 'remove', id: a.id }, { kind: 'update', id: b.id, data: { n: 9 }, expect: { version: 7 } }], { events: changed });
+  assert.ok(!stale.ok && stale.reason === 'version' && stale.index === 1 && stale.current.id === b.id);
+  await unchanged();
+  // Another owner's record is not there for this caller: missing, as a single change says.
+  const other = await store.changeMany(R, [{ kind: 'update', id: a.id, data: { n: 9 }, expect: { owner: 'bob' } }]);
+  assert.deepEqual(other, { ok: false, index: 0, reason: 'missing' });
+  await unchanged();
+  const mine = await store.changeMany(R, [{ kind: 'remove', id: a.id, expect: { owner: 'ann' } }]);
+  assert.ok(mine.ok);
+  assert.equal(await store.get(R, a.id), undefined);
+});
+
+it('changeMany beside concurrent inserts: they commit, the refused batch leaves its records as they were', async (store) => {
+  const [a] = await insertAll(store, [{ n: 1 }]);
+  const [one, batch] = await Promise.all([
+    store.insert(R, { id: 'one', data: {} }),
+    store.changeMany(R, [{ kind: 'update', id: a.id, data: { n: 5 } }, { kind: 'remove', id: 'absent' }]),
+  ]);
+  assert.equal(one.id, 'one');
+  assert.ok(!batch.ok);
+  assert.deepEqual((await store.get(R, a.id))?.data, { n: 1 });
+});
+
+it('changeMany of no changes changes nothing', async (store) => {
+  assert.deepEqual(await store.changeMany(R, []), { ok: true, records: [] });
 });
