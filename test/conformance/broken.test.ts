@@ -102,6 +102,14 @@ const FAULTS: { name: string; part: PartName; rule: RegExp; tweak: (app: Fastify
     }),
   },
   {
+    name: 'ignores a declared sort',
+    part: 'endpoints',
+    rule: /^sort: title, publishedOn, pages$/,
+    tweak: (app) => app.addHook('onRequest', async (request) => {
+      if (request.url.startsWith('/books?')) request.raw.url = request.url.replace(/([?&])sort=-?pages(&|$)/, '$1');
+    }),
+  },
+  {
     name: 'ignores the full-text parameter',
     part: 'endpoints',
     rule: /^search title$/,

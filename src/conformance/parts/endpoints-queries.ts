@@ -3,8 +3,10 @@
  * declared filter and operator: records are made whose field holds values around a pivot,
  * the list is walked with the filter, and every record it returns must match (judged here,
  * on the returned value) while every made record that matches must be returned. A filter
- * the query does not declare is refused. Sorts are checked by the limits part's walks.
+ * the query does not declare is refused. Each declared sort, ascending and descending, is
+ * walked in pages of two: the values never go back across the whole walk.
  */
+import { pageSettings } from '../../spec/conventions/pagination.ts';
 import { filterParam } from '../../spec/conventions/query.ts';
 import type { Endpoint, Field, FilterOperator, ListQueryDecl, Resource } from '../../spec/model.ts';
 import { Failure, Skip, type TestContext } from '../context.ts';
@@ -37,6 +39,14 @@ export async function checkQueries(ctx: TestContext, data: DataFactory): Promise
       await ctx.check('endpoints', `${list.id}.search`, `${list.id}: ${search.param} finds every record whose ${search.fields.join(' or ')} holds the text, and no other`, { pointer: search.pointer, text: `search ${search.fields.join(', ')}` }, async () => {
         await checkSearch(ctx, data, resource, search.param, search.fields);
       });
+    }
+    const sortParam = pageSettings(ctx.spec).sortParam;
+    for (const [i, key] of decl.sort.entries()) {
+      for (const arg of [key, `-${key}`]) {
+        await ctx.check('endpoints', `${list.id}.sort.${arg}`, `${list.id}: ${sortParam}=${arg} orders the records across every page`, { pointer: `${decl.pointer}/sort/${i}`, text: `sort: ${decl.sort.join(', ')}` }, async () => {
+          await checkSort(ctx, data, resource, key, arg.startsWith('-'), sortParam);
+        });
+      }
     }
     await ctx.check('endpoints', `${list.id}.filter.undeclared`, `${list.id}: a filter the query does not declare is refused`, { pointer: decl.pointer, text: 'the declared query' }, async () => {
       const ex = await ctx.call('GET', `${list.path}?svcspecUndeclaredFilter=1`, { as: ctx.principalFor(list) ?? null });
@@ -83,6 +93,38 @@ async function checkSearch(ctx: TestContext, data: DataFactory, resource: Resour
   if (!items.some((i) => String(i[idField]) === made.id)) throw new Failure(`${param}=${asked} did not find ${resource.name} '${made.id}', whose ${writable.name} is '${word}'`, exchange);
   const stray = items.find((i) => !fields.some((f) => typeof i[f] === 'string' && (i[f] as string).toLowerCase().includes(word.toLowerCase())));
   if (stray) throw new Failure(`${param}=${asked} returned ${resource.name} '${String(stray[idField])}', none of whose ${fields.join(', ')} holds it`, exchange);
+}
+
+/**
+ * Records with distinct values of the key are made, and the list is walked in pages of two
+ * sorted by it: the values it shows must never go back across the whole walk. Where a
+ * record has no value (null or absent) the spec leaves its place open, so those are not judged.
+ */
+async function checkSort(ctx: TestContext, data: DataFactory, resource: Resource, key: string, descending: boolean, sortParam: string): Promise<void> {
+  const declared = ctx.fieldsOf(resource).find((f) => f.name === key);
+  // Text orders by a collation the spec does not state (code point, or a locale's): only numbers,
+  // booleans, dates and date-times have one order every service agrees on.
+  const ordered = declared && (declared.type === 'integer' || declared.type === 'number' || declared.type === 'boolean' || (declared.type === 'string' && (declared.format === 'date' || declared.format === 'date-time')));
+  if (!ordered) throw new Skip(`'${key}' is text (or not a field of ${resource.name}): its order depends on a collation the spec does not state`);
+  const field = data.createFields(resource, ctx.version).find((f) => f.name === key);
+  if (field && !field.readOnly) {
+    for (const v of distinct(ctx, field, 3)) await data.create(resource, { body: { ...(await data.validBody(resource)), [key]: v } });
+  }
+  const { items, pages } = await walk(ctx, resource, 2, undefined, [[sortParam, descending ? `-${key}` : key]]);
+  const values = items.map((item) => item[key]).filter((v) => v !== null && v !== undefined);
+  if (values.length < 2) throw new Skip(`fewer than two ${resource.plural} with a value of '${key}' to order`);
+  for (let i = 1; i < values.length; i++) {
+    const c = order(values[i - 1], values[i]);
+    if (descending ? c < 0 : c > 0) throw new Failure(`${sortParam}=${descending ? '-' : ''}${key} showed ${JSON.stringify(values[i - 1])} before ${JSON.stringify(values[i])}`, pages.at(-1)!.exchange);
+  }
+}
+
+function order(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  const x = String(a);
+  const y = String(b);
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** Up to n distinct valid values of a field, in ascending order where they order. */
