@@ -11,6 +11,7 @@ import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { envWith, footprint, nodeBinary, packAndInstall, ROOT, run, type Installed } from './support.ts';
+import { servingUrl } from '../support/child-server.ts';
 
 /** The most an install may weigh (du of the empty project's node_modules). It was 265 MB with Scalar's whole application. */
 const MAX_MEGABYTES = 60;
@@ -34,20 +35,8 @@ const svcspec = (args: readonly string[], node = process.execPath) => run(node, 
 async function serve(args: readonly string[], node = process.execPath): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
   const child = spawn(node, [installed.bin, 'serve', ...args], { cwd: installed.project, env: envWith({}, node), stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);
-  let err = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${err}`)), 30_000);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-      const m = /serving .* at (http:\/\/[\d.]+:\d+)/.exec(err);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}:\n${err}`)));
-  });
-  return { child, url, stderr: () => err };
+  const { url, stderr } = await servingUrl(child);
+  return { child, url, stderr };
 }
 
 /** check, credentials, serve, a list and a create over HTTP, and `svcspec test` against the running service. */

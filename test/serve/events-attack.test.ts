@@ -4,6 +4,7 @@
  * address in IPv6, and deliveries in flight at SIGTERM.
  */
 import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -142,16 +143,21 @@ async function serveWithSubscription(t: TestContext) {
   return { receiver, children, args, headers, first, sub };
 }
 
+/** SIGTERM, a clean exit, and how long it took, in ms. */
+async function terminated(child: ChildProcess): Promise<number> {
+  const exited = new Promise<number | null>((r) => child.once('exit', r));
+  const termAt = Date.now();
+  child.kill('SIGTERM');
+  assert.equal(await exited, 0, 'a clean exit');
+  return Date.now() - termAt;
+}
+
 test('SIGTERM drains: a delivery in flight finishes and is recorded, so it is not sent again after a restart', async (t) => {
   const { receiver, children, args, headers, first, sub } = await serveWithSubscription(t);
   receiver.script({ delayMs: 1_500 });
   assert.equal((await fetch(`${first.url}/tasks`, { method: 'POST', headers, body: JSON.stringify({ title: 'slow' }) })).status, 201);
   await receiver.waitFor(1);
-  const exited = new Promise<number | null>((r) => first.child.once('exit', r));
-  const termAt = Date.now();
-  first.child.kill('SIGTERM');
-  assert.equal(await exited, 0, 'a clean exit');
-  const took = Date.now() - termAt;
+  const took = await terminated(first.child);
   assert.ok(took >= 1_000, `it waited for the receiver's answer (${took} ms)`);
 
   const second = await startServe(args);
@@ -167,11 +173,7 @@ test('SIGTERM drains within its bound: a delivery still in flight after 5 s is r
   receiver.script({ delayMs: 60_000 });
   assert.equal((await fetch(`${first.url}/tasks`, { method: 'POST', headers, body: JSON.stringify({ title: 'stuck' }) })).status, 201);
   await receiver.waitFor(1);
-  const exited = new Promise<number | null>((r) => first.child.once('exit', r));
-  const termAt = Date.now();
-  first.child.kill('SIGTERM');
-  assert.equal(await exited, 0, 'a clean exit');
-  const took = Date.now() - termAt;
+  const took = await terminated(first.child);
   // Without the bound it would wait for the receiver (60 s) or the delivery time-out (30 s).
   assert.ok(took >= 4_500 && took < 15_000, `bounded by the drain (${took} ms)`);
 

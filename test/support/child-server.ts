@@ -12,8 +12,14 @@ export const BIN = join(ROOT, 'bin/svcspec.js');
 /** Starts `svcspec serve <args>` and resolves with the base URL it prints. */
 export async function startServe(args: readonly string[]): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [BIN, 'serve', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const { url } = await servingUrl(child);
+  return { child, url };
+}
+
+/** The base URL a starting `serve` child prints on stderr, and what it printed so far. */
+export async function servingUrl(child: ChildProcess): Promise<{ url: string; stderr: () => string }> {
+  let err = '';
   const url = await new Promise<string>((resolve, reject) => {
-    let err = '';
     // A child that does not start is killed: left running, its pipe would keep the test process alive.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -29,7 +35,7 @@ export async function startServe(args: readonly string[]): Promise<{ child: Chil
     });
     child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${err}`)));
   });
-  return { child, url };
+  return { url, stderr: () => err };
 }
 
 /** Kills the children that still run, and waits until they are gone. */
