@@ -405,7 +405,8 @@ export function validationFailed(violations: readonly FieldViolation[]): HttpErr
 /**
  * A body of an action's own (`request: { fields }` or `response: { fields }`): the fields
  * as declared, required ones present, nothing else. Its refs are looked up like a
- * resource's. Compiled once per context and shape.
+ * resource's. Built once per endpoint at start-up, compiled on its first use (as the
+ * resources' validators are: Ajv's code generation is most of a start-up's cost).
  */
 export function shapeValidator(ctx: ServeContext, fields: readonly Field[], label: string): BodyValidator {
   let entry = compiled.get(ctx);
@@ -417,12 +418,15 @@ export function shapeValidator(ctx: ServeContext, fields: readonly Field[], labe
     properties[f.name] = shapeSchema(f, 'full', c);
     if (f.required) required.push(f.name);
   }
-  const validate = entry.ajv.compile({ type: 'object', 'x-label': label, properties, required, additionalProperties: false });
+  const ajv = entry.ajv;
+  const schema = { type: 'object', 'x-label': label, properties, required, additionalProperties: false };
+  let compiledShape: ValidateFunction | undefined;
   const hasRefs = fields.some(holdsRef);
   return {
     optionalBody: required.length === 0,
     check(body) {
       if (!isObject(body)) return required.length === 0 && body === undefined ? [] : [notAnObject(body, label)];
+      const validate = (compiledShape ??= ajv.compile(schema));
       return validate(body) ? [] : violationsOf(validate.errors ?? []);
     },
     refs: hasRefs ? (body) => refsIn(ctx.spec, fields, body) : () => [],
