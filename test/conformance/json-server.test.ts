@@ -11,14 +11,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runConformance } from '../../src/conformance/index.ts';
 import { formatHuman } from '../../src/conformance/report/format.ts';
-import { killAll } from '../support/child-server.ts';
+import { freePort, killAll } from '../support/child-server.ts';
 import { exampleSpec } from '../serve/support/open-app.ts';
 import { serveForTester } from './support.ts';
 
@@ -35,14 +34,6 @@ const DEVIATIONS = [
   // It reads any query parameter as a condition on a member, and never refuses one.
   'post.list.filter.undeclared',
 ];
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 test('conformance: json-server, described as it is, fails only where it truly deviates', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'svcspec-json-server-'));

@@ -13,7 +13,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,19 +22,11 @@ import type { Spec } from '../../src/spec/model.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
 import { credentialHeaders } from '../serve/support/credentials.ts';
 import { EXAMPLES } from '../serve/support/open-app.ts';
-import { killAll, startServe } from '../support/child-server.ts';
+import { freePort, killAll, startServe } from '../support/child-server.ts';
 import { ScriptedClient, type Exchange, type Violation } from './scripted-client.ts';
 import { example } from './support.ts';
 
 const PRISM = fileURLToPath(import.meta.resolve('@stoplight/prism-cli/dist/index.js'));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface Running {
   readonly child: ChildProcess;

@@ -1,5 +1,6 @@
 /** `svcspec serve` as a real child process, for tests of what only a process shows (durability, the CLI end to end). */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,4 +65,13 @@ export function specInTempDir(t: TestContext, text: string, name = 'spec.yaml'):
   const spec = join(dir, name);
   writeFileSync(spec, text);
   return { dir, spec, children };
+}
+
+/** A loopback port free now, for a third-party server the test starts (json-server, Prism). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
