@@ -111,7 +111,8 @@ function bulkUpdate(ctx: ServeContext, endpoint: Endpoint, resource: Resource): 
         changes.push({ kind: 'update', id: record.id, data: next, expect: { version: record.version, ...(owner !== undefined ? { owner } : {}) } });
       }
       if (violations.length) throw validationFailed(violations);
-      const result = await ctx.store.changeMany(resource.name, changes, events ? { events } : undefined);
+      const step = ctx.domain.change(resource, request, {});
+      const result = await ctx.store.changeMany(resource.name, changes, { ...(events ? { events } : {}), ...(step ? { domains: changes.map(() => ctx.domain.change(resource, request, {})) } : {}) });
       if (result.ok) {
         if (!success.withBody) return { status: success.status, headers: {} };
         return { status: success.status, headers: {}, body: { [BULK_ITEMS]: result.records.map((r) => present(resource, r)) } };
@@ -142,7 +143,8 @@ function bulkDelete(ctx: ServeContext, endpoint: Endpoint, resource: Resource): 
     const owner = ownerOf(resource, request);
     await visible(ctx, resource, ids, owner, (i) => itemPointer(i), await boundParents(ctx, parents, request));
     const changes: BatchChange[] = ids.map((one) => ({ kind: 'remove', id: one, ...(owner !== undefined ? { expect: { owner } } : {}) }));
-    const result = await ctx.store.changeMany(resource.name, changes, events ? { events } : undefined);
+    const step = ctx.domain.remove(resource, request);
+    const result = await ctx.store.changeMany(resource.name, changes, { ...(events ? { events } : {}), ...(step ? { domains: changes.map(() => ctx.domain.remove(resource, request)) } : {}) });
     // Only a record removed meanwhile can fail here (no version is expected): it is missing now.
     if (!result.ok) throw validationFailed([gone(resource, itemPointer(result.index))]);
     if (!success.withBody) return { status: success.status, headers: {} };

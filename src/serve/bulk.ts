@@ -103,7 +103,10 @@ export function bulkHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandler
     }
     if (hidden.length) throw validationFailed(hidden);
     try {
-      const written = await ctx.store.insertMany(resource.name, records, events ? { events } : undefined);
+      // Each item passes the resource's create rules, as a create would (src/serve/domain).
+      const domains = records.map((r, i) => ctx.domain.create(resource, request, valid[i], r.id));
+      const options = { ...(events ? { events } : {}), ...(domains.some(Boolean) ? { domains } : {}) };
+      const written = await ctx.store.insertMany(resource.name, records, options);
       return { status, headers: {}, body: { [BULK_ITEMS]: written.map((r) => present(resource, r)) } };
     } catch (error) {
       if (error instanceof DuplicateIdError && error.index !== undefined) {

@@ -25,6 +25,7 @@
  */
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Endpoint, Resource, StateMachine, Transition } from '../spec/model.ts';
+import type { DomainStep } from '../store/domain.ts';
 import type { EventMaker } from '../store/events.ts';
 import type { StoredRecord } from '../store/store.ts';
 import { ownerOf } from './auth/ownership.ts';
@@ -98,10 +99,17 @@ async function runTransition(ctx: ServeContext, plan: Plan, id: string, request:
       stateMismatch: (current) => invalidTransition(resource, machine, transition, current),
       ...(Object.keys(bound).length ? { belongs: (current: StoredRecord) => belongsTo(bound, current.data) } : {}),
       ...(plan.events ? { events: plan.events } : {}),
+      ...domainOf(ctx, resource, transition.name, request),
     },
   );
   const outcome = recordOutcome(resource, record, plan.status);
   return plan.status === 204 ? { status: 204, headers: outcome.headers } : outcome;
+}
+
+/** The transition's guards and effects, managed fields and record rules (src/serve/domain), run in its transaction. */
+function domainOf(ctx: ServeContext, resource: Resource, transition: string, request: FastifyRequest): { domain?: DomainStep } {
+  const domain = ctx.domain.transition(resource, transition, request, isObject(request.body) ? request.body : {});
+  return domain ? { domain } : {};
 }
 
 function ownerExpectation(resource: Resource, request: FastifyRequest): { owner?: string } {
