@@ -22,7 +22,7 @@ import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Endpoint, Resource } from '../spec/model.ts';
 import { idParam } from '../spec/conventions/paths.ts';
 import type { Store, StoredRecord } from '../store/store.ts';
-import { ownerOf } from './auth/ownership.ts';
+import { ownerOf, visibleTo } from './auth/ownership.ts';
 import { changeRecord, ifMatchOf, notFound } from './concurrency.ts';
 import type { ServeContext } from './context.ts';
 import { HttpError, renderError } from './errors.ts';
@@ -123,7 +123,7 @@ async function runAction(plan: Plan, request: FastifyRequest, reply: FastifyRepl
     if (!record || (owner !== undefined && record.owner !== owner) || !belongsTo(bound, record.data)) throw notFound(resource.name, id);
   }
   let body: Record<string, unknown> = {};
-  if (plan.request) body = await validateBody(ctx.store, plan.request, request.body);
+  if (plan.request) body = await validateBody(ctx.store, plan.request, request.body, visibleTo(ctx.resources, request));
   else if (request.body !== undefined) throw validationFailed([{ pointer: '', message: 'this request takes no body' }]);
   // An action that states effects is performed by them: its guards, then its effects, in one transaction.
   if (!plan.handler && record && ctx.domain.performs(endpoint)) return sendOutcome(reply, await performEffects(plan, request, record.id, body));

@@ -21,7 +21,7 @@ import type { Endpoint, Resource } from '../spec/model.ts';
 import { BULK_ITEMS, itemPointer } from '../spec/conventions/bulk.ts';
 import { idOf, type IdRule } from '../spec/conventions/ids.ts';
 import type { BatchChange, ScalarValue, StoredRecord } from '../store/store.ts';
-import { ownerOf } from './auth/ownership.ts';
+import { ownerOf, visibleTo } from './auth/ownership.ts';
 import type { ServeContext } from './context.ts';
 import { HttpError, type FieldViolation } from './errors.ts';
 import { idempotent, sendOutcome } from './idempotency.ts';
@@ -80,7 +80,7 @@ function bulkUpdate(ctx: ServeContext, endpoint: Endpoint, resource: Resource): 
       const patch = { ...item };
       delete patch[id.field];
       try {
-        patches[index] = await validateBody(ctx.store, validators.update, patch);
+        patches[index] = await validateBody(ctx.store, validators.update, patch, visibleTo(ctx.resources, request));
       } catch (error) {
         if (!(error instanceof HttpError) || error.situation !== 'validation-failed') throw error;
         for (const v of error.options.errors ?? []) violations.push({ pointer: itemPointer(index, v.pointer), message: v.message });

@@ -28,7 +28,7 @@ import type { Endpoint, Field, Resource, Shape, StateMachine } from '../spec/mod
 import type { EventMaker } from '../store/events.ts';
 import { DuplicateIdError, type StoredRecord } from '../store/store.ts';
 import { changeRecord, type ChangeOptions, ifMatchOf, ifNoneMatchHits, ifNoneMatchOf, notFound, removeRecord } from './concurrency.ts';
-import { ownerOf } from './auth/ownership.ts';
+import { ownerOf, visibleTo } from './auth/ownership.ts';
 import type { ServeContext } from './context.ts';
 import { expandPaths, expandRecords } from './expand.ts';
 import { idempotent, sendOutcome } from './idempotency.ts';
@@ -160,7 +160,7 @@ function outcome(op: Operation, record: StoredRecord, status = op.success.status
 
 /** The body of an endpoint that takes none: absent, or refused. */
 async function bodyOf(op: Operation, request: FastifyRequest): Promise<Record<string, unknown>> {
-  if (op.body) return validateBody(op.ctx.store, op.body, request.body);
+  if (op.body) return validateBody(op.ctx.store, op.body, request.body, visibleTo(op.ctx.resources, request));
   if (request.body !== undefined) throw validationFailed([{ pointer: '', message: 'this request takes no body' }]);
   return {};
 }

@@ -190,3 +190,33 @@ test('an effect on a related record keeps its rules: copies below what is on the
   assert.equal(fewer.body.code, 'validation-failed');
   assert.deepEqual(fewer.body.errors.map((e: { pointer: string }) => e.pointer), ['/copies']);
 });
+
+test("a ref to another principal's owned record is answered exactly as a ref to none (OWASP API1): existence never leaks", async (t) => {
+  const ORDERS = fileURLToPath(new URL('../../examples/orders.yaml', import.meta.url));
+  const loaded = await loadSpec(ORDERS);
+  assert.ok(loaded.value);
+  const spec = loaded.value;
+  const store = await openSqliteStore({ path: ':memory:' });
+  const app = await createApp({ spec, store });
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  t.after(async () => { await app.close(); await store.close(); });
+  const ann = await credentialHeaders(spec, store, { principal: 'ann' });
+  const bob = await credentialHeaders(spec, store, { principal: 'bob' });
+  const call = async (method: string, path: string, body: unknown, as: Record<string, string>) => {
+    const r = await fetch(`${base}/v2${path}`, { method, headers: { ...as, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: r.status, body: await r.json() };
+  };
+  const address = await call('POST', '/addresses', { recipient: 'Ann', line1: '1 Main St', city: 'Utrecht', postalCode: '3511 AB', country: 'NL' }, ann);
+  assert.equal(address.status, 201, JSON.stringify(address.body));
+  const order = (savedAddress: string) => ({ customerEmail: 'b@example.org', lines: [{ product: 1, quantity: 1 }], shippingAddress: { recipient: 'B', line1: 'x', city: 'y', postalCode: '1234', country: 'NL' }, savedAddress });
+  const annsAddress = await call('POST', '/orders', order(address.body.id), bob);
+  const noAddress = await call('POST', '/orders', order('00000000-0000-4000-8000-000000000000'), bob);
+  assert.equal(annsAddress.status, 422, JSON.stringify(annsAddress.body));
+  assert.equal(annsAddress.status, noAddress.status);
+  // orders.yaml's custom error shape lists violations under `violations`.
+  const at = (r: { body: { violations: { pointer: string; message: string }[] } }) => r.body.violations.find((e) => e.pointer === '/savedAddress')?.message.replace(/'[^']*'/, "'…'");
+  assert.ok(at(annsAddress), JSON.stringify(annsAddress.body));
+  assert.equal(at(annsAddress), at(noAddress), 'the same words for a hidden record and a missing one');
+  const mine = await call('POST', '/orders', order(address.body.id), ann);
+  assert.equal(mine.body.violations?.some((e: { pointer: string }) => e.pointer === '/savedAddress') ?? false, false, "the owner's own ref is fine");
+});
