@@ -66,7 +66,7 @@ export class DataFactory {
    * asking for it is not checked rather than failed. Refs a guard or uniqueness reads point
    * at records made for this body alone.
    */
-  async validBody(resource: Resource, options: { only?: readonly string[]; version?: string; as?: Principal; set?: Record<string, unknown>; accept?: (record: Record<string, unknown>) => boolean; rules?: false } = {}): Promise<Record<string, unknown>> {
+  async validBody(resource: Resource, options: { only?: readonly string[]; version?: string; as?: Principal; set?: Record<string, unknown>; accept?: (record: Record<string, unknown>) => boolean; rules?: false; room?: number } = {}): Promise<Record<string, unknown>> {
     const fields = this.createFields(resource, options.version).filter((f) => !options.only || options.only.includes(f.name));
     let raw: Record<string, unknown> | undefined;
     for (let i = 0; i < CANDIDATE_TRIES && !raw; i++) {
@@ -83,7 +83,7 @@ export class DataFactory {
     const body: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(raw)) {
       const f = fields.find((x) => x.name === name);
-      body[name] = f?.type === 'ref' && options.set?.[name] === undefined && this.domain.freshRef(resource, name) ? await this.freshTarget(resource, f, options.as) : await this.fill(value, options.as);
+      body[name] = f?.type === 'ref' && options.set?.[name] === undefined && this.domain.freshRef(resource, name) ? await this.freshTarget(resource, f, options.as, options.room ? { room: options.room } : {}) : await this.fill(value, options.as);
     }
     this.domain.use(resource, body);
     return body;
@@ -93,10 +93,10 @@ export class DataFactory {
    * A record made for one ref of one body: the guards of the referring resource that read it
    * hold for it (a fresh loan's book has a copy on the shelf), and nothing else points at it.
    */
-  async freshTarget(referrer: Resource, field: Field, as?: Principal, options: { accept?: (record: Record<string, unknown>) => boolean; set?: Record<string, unknown> } = {}): Promise<string | number> {
+  async freshTarget(referrer: Resource, field: Field, as?: Principal, options: { accept?: (record: Record<string, unknown>) => boolean; set?: Record<string, unknown>; room?: number } = {}): Promise<string | number> {
     const target = this.ctx.resource(field.resource ?? '');
     if (!target) throw new Skip(`a ref names resource '${field.resource ?? ''}', which the spec does not declare`);
-    const friendly = (record: Record<string, unknown>) => this.domain.friendlyTarget(referrer, field.name, record, target, this.ctx.now()) && (options.accept?.(record) ?? true);
+    const friendly = (record: Record<string, unknown>) => this.domain.friendlyTarget(referrer, field.name, record, target, this.ctx.now(), options.room) && (options.accept?.(record) ?? true);
     const body = await this.validBody(target, { as, accept: friendly, ...(options.set ? { set: options.set } : {}) });
     const made = await this.create(target, { as, body });
     return target.id?.assigned === 'sequence' && /^\d+$/.test(made.id) ? Number(made.id) : made.id;

@@ -183,11 +183,12 @@ export class DomainRules {
   /**
    * Whether a record to be referenced through `referrer.field` lets the guards that read it
    * hold, before any related record exists (every count 0): a fresh loan's fresh book must
-   * have a copy available, its fresh member room for a loan.
+   * have a copy available, its fresh member room for a loan. `room`: how many related records
+   * exist already (a uniqueness check makes a second record of the same refs).
    */
-  friendlyTarget(referrer: Resource, field: string, target: Data, targetResource: Resource, now: number): boolean {
+  friendlyTarget(referrer: Resource, field: string, target: Data, targetResource: Resource, now: number, room = 0): boolean {
     return this.refGuards(referrer, field).every(({ write, guard }) => {
-      const count = Object.fromEntries(write.rules.counts.map((c) => [c.name, 0n]));
+      const count = Object.fromEntries(write.rules.counts.map((c) => [c.name, BigInt(room)]));
       const vars = { self: {}, old: {}, request: {}, principal: {}, refs: { [field]: this.self(targetResource, target) }, count, now: new Date(now) };
       return this.evaluate(referrer, guard.expr, vars, write) !== false;
     });

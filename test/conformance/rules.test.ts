@@ -2,13 +2,19 @@
  * The tester provokes every bound domain rule (issue #14) against `svcspec serve` on the
  * library example: uniqueness, record rules, managed fields, guards with counts and related
  * records, effects on related records, delete behaviours. Every new check is present by id
- * and passes; nothing fails.
+ * and passes; nothing fails. Then against a hand-written clinic (fakes/clinic-service.ts)
+ * that enforces the same kinds of rules (issue #16: no false failures on a faithful
+ * implementation), and against that clinic broken in one rule family at a time, each
+ * caught by the check that names the rule.
  */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { runConformance, type CheckResult } from '../../src/conformance/index.ts';
 import { formatHuman } from '../../src/conformance/report/format.ts';
+import type { PartName } from '../../src/spec/parts.ts';
 import { exampleSpec } from '../serve/support/open-app.ts';
+import { mustLoad } from '../support/spec.ts';
+import { CLINIC_SPEC, startClinicService, type ClinicFaults } from './fakes/clinic-service.ts';
 import { serveForTester } from './support.ts';
 
 const LIBRARY_RULES = [
@@ -47,3 +53,66 @@ test('conformance: svcspec serve library.yaml passes every domain rule check, ea
   const byId = new Map(report.results.map((r: CheckResult) => [r.id, r]));
   for (const id of LIBRARY_RULES) assert.equal(byId.get(id)?.outcome, 'pass', `${id}: ${byId.get(id)?.outcome ?? 'absent'} ${byId.get(id)?.message ?? ''}`);
 });
+
+const KEYS = { 'key-ann': 'ann', 'key-bob': 'bob' };
+const PRINCIPALS = [
+  { name: 'ann', id: 'ann', headers: { 'x-api-key': 'key-ann' } },
+  { name: 'bob', id: 'bob', headers: { 'x-api-key': 'key-bob' } },
+];
+
+async function runClinic(t: TestContext, faults?: ClinicFaults, only?: PartName[]) {
+  const fake = await startClinicService({ keys: KEYS, ...(faults ? { faults } : {}) });
+  t.after(fake.close);
+  return runConformance({ spec: mustLoad(CLINIC_SPEC), baseUrl: fake.baseUrl, principals: PRINCIPALS, seed: 20261124, ...(only ? { only } : {}) });
+}
+
+const CLINIC_RULES = [
+  'patient.unique.email',
+  'patient.unique.email.ignore-case',
+  'appointment.unique.patient+slot',
+  'appointment.unique.patient+slot.outside-where',
+  'slot.rule.1',
+  'patient.chartNumber.managed',
+  'patient.createdAt.managed',
+  'patient.updatedAt.managed',
+  'patient.createdBy.managed',
+  'patient.createdAt.managed-on-update',
+  'patient.updatedAt.managed-on-update',
+  'slot.free.managed',
+  'appointment.create.guard.patient-blocked',
+  'appointment.create.guard.visit-limit-reached',
+  'appointment.create.guard.slot-full',
+  'appointment.confirm.guard.slot-full',
+  'appointment.confirm.effect.slot.free',
+  'appointment.confirm.effect.self.confirmedAt',
+  'appointment.patient.on-delete',
+  'appointment.slot.on-delete',
+];
+
+test('conformance: a faithful implementation that enforces uniqueness and guards on referenced records passes with 0 failures', async (t) => {
+  const report = await runClinic(t);
+  t.diagnostic(`${report.counts.pass} passed, ${report.counts.skip} skipped, ${report.requests} requests`);
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  const byId = new Map(report.results.map((r: CheckResult) => [r.id, r]));
+  for (const id of CLINIC_RULES) assert.equal(byId.get(id)?.outcome, 'pass', `${id}: ${byId.get(id)?.outcome ?? 'absent'} ${byId.get(id)?.message ?? ''}`);
+});
+
+const FAULTS: { name: string; faults: ClinicFaults; id: string; rule: RegExp; message: RegExp }[] = [
+  { name: 'lets two patients share an email', faults: { noUnique: true }, id: 'patient.unique.email', rule: /^unique email \(ignoreCase\) → email-taken$/, message: /a second patient with email "[^"]+" was accepted \(201\)/ },
+  { name: 'confirms an appointment in a full slot', faults: { confirmUnguarded: true }, id: 'appointment.confirm.guard.slot-full', rule: /^guard refs\.slot\.free > 0 → slot-full$/, message: /expected 409 \(slot-full\), got 200/ },
+  { name: 'does not take a seat on confirm', faults: { noConfirmEffect: true }, id: 'appointment.confirm.effect.slot.free', rule: /^effect on slot \(slot\): increment free by -1$/, message: /free reads 1; it was 1 before the write, and the effect takes 1 off \(0 expected\)/ },
+  { name: 'deletes a patient that appointments refer to', faults: { deleteIgnoresRefuse: true }, id: 'appointment.patient.on-delete', rule: /^patient: onDelete refuse → patient-has-appointments$/, message: /expected 409 \(patient-has-appointments\), got 204/ },
+  { name: 'leaves out the managed time stamps', faults: { noTimestamps: true }, id: 'patient.createdAt.managed', rule: /^createdAt: managed created-at$/, message: /createdAt is undefined; the service sets it to the time of the create/ },
+];
+
+for (const fault of FAULTS) {
+  test(`conformance: the tester catches a clinic that ${fault.name}`, async (t) => {
+    const report = await runClinic(t, fault.faults, ['resources', 'states']);
+    const r = report.results.find((x) => x.id === fault.id);
+    assert.equal(r?.outcome, 'fail', `${fault.id} did not fail:\n${formatHuman(report)}`);
+    assert.match(r?.message ?? '', fault.message);
+    assert.match(r?.rule?.text ?? '', fault.rule);
+    assert.ok(r?.rule?.location, 'the rule has its place in the spec');
+    assert.ok(r?.exchange, 'the failure shows the exchange');
+  });
+}

@@ -136,7 +136,7 @@ export class Scene {
         if (f.maximum !== undefined && v > f.maximum) break;
         if (f.multipleOf && v % f.multipleOf !== 0) continue;
         const record = this.data.domain.predictCreate(resource, { ...base, ...set, [f.name]: v }, this.ctx.now());
-        if (accept(record)) {
+        if (accept(record) && !this.data.domain.brokenRule(resource, record, this.ctx.now())) {
           set[f.name] = v;
           break;
         }

@@ -60,7 +60,8 @@ async function duplicate(ctx: TestContext, data: DataFactory, resource: Resource
   if (missing.length) throw new Skip(`not checked: a create does not carry ${missing.join(', ')} (the service sets it), so the tester cannot send the same value twice`);
   const scene = new Scene(ctx, data, resource);
   const first = placement(ctx, data, resource, u, kind !== 'outside');
-  const firstBody = await data.validBody(resource, { ...(scene.as ? { as: scene.as } : {}), set: first.set });
+  // Room for two: the duplicate must meet every guard the first met (a count of open ones).
+  const firstBody = await data.validBody(resource, { ...(scene.as ? { as: scene.as } : {}), set: first.set, room: 1 });
   const made: SceneRecord = await scene.create(resource, firstBody, `the first ${resource.name}`);
   if (first.states && !first.states.includes(String(made.data[machineOf(ctx, resource)?.field ?? '']))) await scene.walk(made, first.states);
   const second = placement(ctx, data, resource, u, true);
