@@ -116,3 +116,50 @@ for (const fault of FAULTS) {
     assert.ok(r?.exchange, 'the failure shows the exchange');
   });
 }
+
+test('conformance: every delete behaviour is checked against svcspec serve: refuse, cascade and nullify', async (t) => {
+  const spec = mustLoad(`svcspec: 1
+purpose: {name: Notes, summary: Keeps notes by authors., users: [{name: writer, tasks: [write a note]}]}
+resources:
+  author:
+    plural: authors
+    fields:
+      name: {type: string, required: true, minLength: 1, maxLength: 40}
+  note:
+    plural: notes
+    fields:
+      text: {type: string, required: true, minLength: 1, maxLength: 40}
+      author: {type: ref, resource: author, nullable: true, onDelete: nullify}
+  draft:
+    plural: drafts
+    fields:
+      text: {type: string, required: true, minLength: 1, maxLength: 40}
+      author: {type: ref, resource: author, required: true, onDelete: cascade}
+  review:
+    plural: reviews
+    fields:
+      text: {type: string, required: true, minLength: 1, maxLength: 40}
+      author: {type: ref, resource: author, required: true, onDelete: {refuse: author-has-reviews}}
+endpoints:
+  author: [create, read, delete]
+  note: [create, read]
+  draft: [create, read]
+  review: [create, read]
+authentication: {none: A test fixture.}
+events: {none: A test fixture.}
+errors:
+  shape: problem
+  catalog:
+    author-has-reviews: {status: 409, title: Author has reviews}
+limits: {none: A test fixture.}
+versioning: {none: A test fixture.}
+`);
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, spec);
+  const report = await runConformance({ spec, baseUrl, principals, seed: 5, sleep, now, only: ['resources'] });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  for (const id of ['note.author.on-delete', 'draft.author.on-delete', 'review.author.on-delete']) {
+    const r = report.results.find((x) => x.id === id);
+    assert.equal(r?.outcome, 'pass', `${id}: ${r?.outcome ?? 'absent'} ${r?.message ?? ''}`);
+  }
+  assert.match(report.results.find((x) => x.id === 'note.author.on-delete')?.title ?? '', /sets the note's author to null/);
+});
