@@ -20,6 +20,7 @@ import { serveForTester } from './support.ts';
 const LIBRARY_RULES = [
   'member.unique.email',
   'member.unique.email.ignore-case',
+  'member.unique.email.update',
   'book.rule.1',
   'book.available.managed',
   'book.createdAt.managed',
@@ -69,6 +70,7 @@ async function runClinic(t: TestContext, faults?: ClinicFaults, only?: PartName[
 const CLINIC_RULES = [
   'patient.unique.email',
   'patient.unique.email.ignore-case',
+  'patient.unique.email.update',
   'appointment.unique.patient+slot',
   'appointment.unique.patient+slot.outside-where',
   'slot.rule.1',

@@ -20,6 +20,7 @@ type Data = Record<string, unknown>;
 
 interface Fired {
   readonly scene: Scene;
+  readonly write: DomainWrite;
   readonly exchange: Exchange;
   /** The variables the write's expressions saw (before it). */
   readonly vars: Data;
@@ -77,7 +78,7 @@ async function fire(ctx: TestContext, data: DataFactory, resource: Resource, wri
   const self = subject && write.kind !== 'delete' ? ((await scene.read(resource, subject.id)) ?? subject.data) : undefined;
   const targets = new Map<string, Data>();
   for (const [k, t] of scene.targets) targets.set(k, t.data);
-  return { scene, exchange: ex, vars: j.vars, before, after: { ...(self ? { self } : {}), targets }, from, to };
+  return { scene, write, exchange: ex, vars: j.vars, before, after: { ...(self ? { self } : {}), targets }, from, to };
 }
 
 function readAfter(f: Fired, ref: string | undefined): Data {
@@ -89,7 +90,7 @@ function readAfter(f: Fired, ref: string | undefined): Data {
 function verifySet(f: Fired, ref: string | undefined, target: Resource, name: string, expr: { source: string; pointer: string }): void {
   const after = readAfter(f, ref);
   const field = target.fields.find((x) => x.name === name) as Field;
-  const value = f.scene.data.domain.evaluate(f.scene.resource, expr, { ...f.vars, now: new Date(f.from) }, writeOf(f, expr));
+  const value = f.scene.data.domain.evaluate(f.scene.resource, expr, { ...f.vars, now: new Date(f.from) }, f.write);
   const got = after[name];
   if (value === undefined) {
     const was = ref === undefined ? f.before.self[name] : f.before.targets.get(ref)?.[name];
@@ -115,9 +116,4 @@ function verifyIncrement(f: Fired, ref: string | undefined, name: string, by: nu
   const base = typeof was === 'number' ? was : 0;
   const got = after[name];
   if (got !== base + by) throw new Failure(`${name} reads ${JSON.stringify(got)}; it was ${JSON.stringify(was ?? null)} before the write, and the effect ${by < 0 ? `takes ${-by} off` : `adds ${by}`} (${base + by} expected)`, f.exchange);
-}
-
-/** The write an expression belongs to, for its environment (the scene's write is not kept; the pointer names it). */
-function writeOf(f: Fired, expr: { pointer: string }): DomainWrite | undefined {
-  return f.scene.data.domain.writes(f.scene.resource).find((w) => w.rules.effects.some((e) => e.set.some((s) => s.expr.pointer === expr.pointer)));
 }

@@ -9,7 +9,7 @@
 import { fromCel } from '../../spec/domain/cel.ts';
 import { managedFields, sequencePattern, setsOn } from '../../spec/domain/managed.ts';
 import type { Field, ManagedSource, Resource } from '../../spec/model.ts';
-import { Failure, Skip, type TestContext } from '../context.ts';
+import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
 import { jsonEqual } from '../expect.ts';
 import type { Exchange } from '../http.ts';
@@ -20,6 +20,8 @@ type Data = Record<string, unknown>;
 
 interface Made {
   readonly record: SceneRecord;
+  /** Who made the record (undefined: anonymously). */
+  readonly as?: Principal;
   readonly exchange: Exchange;
   readonly from: number;
   readonly to: number;
@@ -40,7 +42,7 @@ export async function checkManaged(ctx: TestContext, data: DataFactory): Promise
       const to = ctx.now();
       const read = await scene.read(resource, record.id);
       if (read) record.data = read;
-      return { record, exchange: record.exchange as Exchange, from, to };
+      return { record, exchange: record.exchange as Exchange, from, to, ...(scene.as ? { as: scene.as } : {}) };
     };
     const made = () => (first ??= make());
     for (const field of managed) {
@@ -113,7 +115,7 @@ async function holds(ctx: TestContext, data: DataFactory, resource: Resource, fi
     }
     case 'created-by':
     case 'updated-by': {
-      const as = new Scene(ctx, data, resource).as;
+      const as = m.as;
       if (!as) {
         if (value !== undefined && value !== null) throw new Failure(`${field.name} is ${JSON.stringify(value)} on a record made anonymously`, ex);
         return;

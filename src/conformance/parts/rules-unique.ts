@@ -22,6 +22,11 @@ export async function checkUniqueness(ctx: TestContext, data: DataFactory): Prom
       if (u.ignoreCase) {
         await ctx.check('resources', `${base}.ignore-case`, `${resource.name}: a second record whose ${u.fields.join(' + ')} differs only in case is refused with ${u.error}`, rule, () => duplicate(ctx, data, resource, u, 'case'));
       }
+      const update = ctx.endpoint(resource.name, 'update');
+      const changeable = data.writable(resource, ctx.version).map((f) => f.name);
+      if (update && !u.where.length && u.fields.every((f) => changeable.includes(f))) {
+        await ctx.check('resources', `${base}.update`, `${resource.name}: an update onto another record's ${u.fields.join(' + ')} is refused with ${u.error}`, rule, () => onto(ctx, data, resource, u));
+      }
       if (u.where.length) {
         await ctx.check('resources', `${base}.outside-where`, `${resource.name}: the same ${u.fields.join(' + ')} is accepted when the first record is outside${where}`, rule, () => duplicate(ctx, data, resource, u, 'outside'));
       }
@@ -88,6 +93,24 @@ async function duplicate(ctx: TestContext, data: DataFactory, resource: Resource
   await data.discard(resource, ex, scene.as);
   if (ex.response.status >= 200 && ex.response.status < 300) throw new Failure(`a second ${resource.name} with ${u.fields.map((f) => `${f} ${JSON.stringify(copy[f])}`).join(', ')} was accepted (${ex.response.status}); the first has ${u.fields.map((f) => JSON.stringify(firstBody[f])).join(', ')}`, ex);
   expectCode(ctx, ex, u.error);
+}
+
+/** An update giving a second record the values of a first: refused, and the second keeps its own. */
+async function onto(ctx: TestContext, data: DataFactory, resource: Resource, u: UniqueRule): Promise<void> {
+  const update = ctx.endpoint(resource.name, 'update');
+  if (!update) throw new Skip(`not checked: ${resource.name} has no update`);
+  const scene = new Scene(ctx, data, resource);
+  const as = scene.as ? { as: scene.as } : {};
+  const first = await data.validBody(resource, { ...as, room: 1 });
+  await scene.create(resource, first, `the first ${resource.name}`);
+  const second = await scene.create(resource, await data.validBody(resource, as), `the second ${resource.name}`);
+  const copy: Data = Object.fromEntries(u.fields.map((f) => [f, first[f]]));
+  const ex = await scene.send(update, second, copy);
+  if (ex.response.status >= 200 && ex.response.status < 300) throw new Failure(`changing a second ${resource.name} to ${u.fields.map((f) => `${f} ${JSON.stringify(copy[f])}`).join(', ')}, which the first has, was accepted (${ex.response.status})`, ex);
+  expectCode(ctx, ex, u.error);
+  const after = await scene.read(resource, second.id);
+  const changed = u.fields.filter((f) => after && after[f] !== second.data[f]);
+  if (changed.length) throw new Failure(`the refused update changed ${changed.join(', ')} of the second ${resource.name}`, ex);
 }
 
 /** The text with every letter's case changed (upper to lower and back). */
