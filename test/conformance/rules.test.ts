@@ -99,12 +99,13 @@ test('conformance: a faithful implementation that enforces uniqueness and guards
   for (const id of CLINIC_RULES) assert.equal(byId.get(id)?.outcome, 'pass', `${id}: ${byId.get(id)?.outcome ?? 'absent'} ${byId.get(id)?.message ?? ''}`);
 });
 
-const FAULTS: { name: string; faults: ClinicFaults; id: string; rule: RegExp; message: RegExp }[] = [
-  { name: 'lets two patients share an email', faults: { noUnique: true }, id: 'patient.unique.email', rule: /^unique email \(ignoreCase\) → email-taken$/, message: /a second patient with email "[^"]+" was accepted \(201\)/ },
-  { name: 'confirms an appointment in a full slot', faults: { confirmUnguarded: true }, id: 'appointment.confirm.guard.slot-full', rule: /^guard refs\.slot\.free > 0 → slot-full$/, message: /expected 409 \(slot-full\), got 200/ },
-  { name: 'does not take a seat on confirm', faults: { noConfirmEffect: true }, id: 'appointment.confirm.effect.slot.free', rule: /^effect on slot \(slot\): increment free by -1$/, message: /free reads 1; it was 1 before the write, and the effect takes 1 off \(0 expected\)/ },
-  { name: 'deletes a patient that appointments refer to', faults: { deleteIgnoresRefuse: true }, id: 'appointment.patient.on-delete', rule: /^patient: onDelete refuse → patient-has-appointments$/, message: /expected 409 \(patient-has-appointments\), got 204/ },
-  { name: 'leaves out the managed time stamps', faults: { noTimestamps: true }, id: 'patient.createdAt.managed', rule: /^createdAt: managed created-at$/, message: /createdAt is undefined; the service sets it to the time of the create/ },
+/** Each fault: the check that names it, and every check that fails with it (no other is blamed). */
+const FAULTS: { name: string; faults: ClinicFaults; id: string; rule: RegExp; message: RegExp; failed: string[] }[] = [
+  { name: 'lets two patients share an email', faults: { noUnique: true }, id: 'patient.unique.email', rule: /^unique email \(ignoreCase\) → email-taken$/, message: /a second patient with email "[^"]+" was accepted \(201\)/, failed: ['patient.unique.email', 'patient.unique.email.ignore-case', 'patient.unique.email.update'] },
+  { name: 'confirms an appointment in a full slot', faults: { confirmUnguarded: true }, id: 'appointment.confirm.guard.slot-full', rule: /^guard refs\.slot\.free > 0 → slot-full$/, message: /expected 409 \(slot-full\), got 200/, failed: ['appointment.confirm.guard.slot-full'] },
+  { name: 'does not take a seat on confirm', faults: { noConfirmEffect: true }, id: 'appointment.confirm.effect.slot.free', rule: /^effect on slot \(slot\): increment free by -1$/, message: /free reads 1; it was 1 before the write, and the effect takes 1 off \(0 expected\)/, failed: ['appointment.confirm.effect.slot.free'] },
+  { name: 'deletes a patient that appointments refer to', faults: { deleteIgnoresRefuse: true }, id: 'appointment.patient.on-delete', rule: /^patient: onDelete refuse → patient-has-appointments$/, message: /expected 409 \(patient-has-appointments\), got 204/, failed: ['appointment.patient.on-delete'] },
+  { name: 'leaves out the managed time stamps', faults: { noTimestamps: true }, id: 'patient.createdAt.managed', rule: /^createdAt: managed created-at$/, message: /createdAt is undefined; the service sets it to the time of the create/, failed: ['patient.createdAt.managed', 'patient.updatedAt.managed', 'patient.updatedAt.managed-on-update'] },
 ];
 
 for (const fault of FAULTS) {
@@ -116,6 +117,7 @@ for (const fault of FAULTS) {
     assert.match(r?.rule?.text ?? '', fault.rule);
     assert.ok(r?.rule?.location, 'the rule has its place in the spec');
     assert.ok(r?.exchange, 'the failure shows the exchange');
+    assert.deepEqual(report.results.filter((x) => x.outcome === 'fail').map((x) => x.id).sort(), [...fault.failed].sort(), 'no other check is blamed');
   });
 }
 
