@@ -27,6 +27,8 @@ export class DataFactory {
   readonly #made: Made[] = [];
   /** One record per resource to point refs at, made on first need. */
   readonly #targets = new Map<string, Promise<string>>();
+  /** Records made for refs a guard or uniqueness reads, not yet referred to by anything accepted (#unusedTarget). */
+  readonly #unused = new Map<string, { id: string | number; since: number }>();
   /** The spec's domain rules, which generated data respects (./rules-data.ts). */
   readonly domain: DomainRules;
 
@@ -83,10 +85,29 @@ export class DataFactory {
     const body: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(raw)) {
       const f = fields.find((x) => x.name === name);
-      body[name] = f?.type === 'ref' && options.set?.[name] === undefined && this.domain.freshRef(resource, name) ? await this.freshTarget(resource, f, options.as, options.room ? { room: options.room } : {}) : await this.fill(value, options.as);
+      if (f?.type === 'ref' && options.set?.[name] === undefined && this.domain.freshRef(resource, name)) body[name] = options.room ? await this.freshTarget(resource, f, options.as, { room: options.room }) : await this.#unusedTarget(resource, f, options.as);
+      else body[name] = await this.fill(value, options.as);
     }
     this.domain.use(resource, body);
     return body;
+  }
+
+  /**
+   * A record made for one ref, reused by later bodies until anything the implementation
+   * accepted refers to it (a 2xx answer naming it in that field): the bodies the checks
+   * expect to be refused then cost no records of their own.
+   */
+  async #unusedTarget(referrer: Resource, field: Field, as?: Principal): Promise<string | number> {
+    const key = `${referrer.name}.${field.name}:${as?.name ?? ''}`;
+    const log = this.ctx.client.log;
+    const kept = this.#unused.get(key);
+    if (kept) {
+      const named = (v: unknown): boolean => isObject(v) && (String(v[field.name]) === String(kept.id) || (Array.isArray(v.items) && v.items.some(named)));
+      if (!log.slice(kept.since).some((ex) => ex.response.status < 300 && named(ex.response.json))) return kept.id;
+    }
+    const id = await this.freshTarget(referrer, field, as);
+    this.#unused.set(key, { id, since: log.length });
+    return id;
   }
 
   /**
