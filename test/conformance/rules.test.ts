@@ -121,7 +121,7 @@ for (const fault of FAULTS) {
   });
 }
 
-test('conformance: every delete behaviour (refuse, cascade, nullify) and an action\'s guard and effect are checked against svcspec serve', async (t) => {
+test('conformance: every delete behaviour (refuse, cascade, nullify), an action\'s guard and effect, and a create\'s effects are checked against svcspec serve', async (t) => {
   const spec = mustLoad(`svcspec: 1
 purpose: {name: Notes, summary: Keeps notes by authors., users: [{name: writer, tasks: [write a note]}]}
 resources:
@@ -129,6 +129,7 @@ resources:
     plural: authors
     fields:
       name: {type: string, required: true, minLength: 1, maxLength: 40}
+      reviews: {type: integer, readOnly: true, managed: {expr: '0', on: create}}
     onDelete:
       guards:
         - {rule: self.name.size() <= 40, error: author-protected}
@@ -148,6 +149,11 @@ resources:
     fields:
       text: {type: string, required: true, minLength: 1, maxLength: 40}
       author: {type: ref, resource: author, required: true, onDelete: {refuse: author-has-reviews}}
+      reviewedAt: {type: string, format: date-time, readOnly: true}
+    onCreate:
+      effects:
+        - {ref: author, increment: {reviews: 1}}
+        - set: {reviewedAt: now}
 endpoints:
   author: [create, read, delete]
   note:
@@ -179,7 +185,7 @@ versioning: {none: A test fixture.}
   const { baseUrl, principals, sleep, now } = await serveForTester(t, spec);
   const report = await runConformance({ spec, baseUrl, principals, seed: 5, sleep, now, only: ['resources', 'endpoints'] });
   assert.equal(report.counts.fail, 0, formatHuman(report));
-  for (const id of ['note.author.on-delete', 'draft.author.on-delete', 'review.author.on-delete', 'note.like.guard.too-many-likes', 'note.like.effect.self.likes']) {
+  for (const id of ['note.author.on-delete', 'draft.author.on-delete', 'review.author.on-delete', 'note.like.guard.too-many-likes', 'note.like.effect.self.likes', 'review.create.effect.author.reviews', 'review.create.effect.self.reviewedAt']) {
     const r = report.results.find((x) => x.id === id);
     assert.equal(r?.outcome, 'pass', `${id}: ${r?.outcome ?? 'absent'} ${r?.message ?? ''}`);
   }

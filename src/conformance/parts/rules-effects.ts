@@ -13,7 +13,7 @@ import type { DataFactory } from '../data.ts';
 import { isObject, jsonEqual } from '../expect.ts';
 import type { Exchange } from '../http.ts';
 import type { DomainWrite } from '../rules-data.ts';
-import { judge } from './rules-guards.ts';
+import { judge, selfOf } from './rules-guards.ts';
 import { CLOCK_SKEW_MS, fromStates, partOf, requestFor, sameId, Scene, writeName, type SceneRecord } from './rules-scene.ts';
 
 type Data = Record<string, unknown>;
@@ -62,7 +62,7 @@ async function fire(ctx: TestContext, data: DataFactory, resource: Resource, wri
   const body = write.kind === 'create' ? await scene.body() : await requestFor(scene, write);
   const j = judge(scene, write, body);
   if (j.first !== -1) throw new Skip(`not checked: in the tester's setup the guard \`${write.rules.guards[j.first]?.expr.source}\` would refuse the write`);
-  const before = { self: scene.subject ? { ...scene.subject.data } : { ...(j.vars.self as Data) }, targets: new Map([...scene.targets].map(([k, t]) => [k, { ...t.data }])) };
+  const before = { self: scene.subject ? { ...scene.subject.data } : selfOf(scene, write, body), targets: new Map([...scene.targets].map(([k, t]) => [k, { ...t.data }])) };
   const from = ctx.now();
   const ex = await scene.fire(write, scene.subject, body);
   const to = ctx.now();
