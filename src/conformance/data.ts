@@ -250,7 +250,7 @@ export class DataFactory {
   }
 
   /** The path of an endpoint for a record made: its id, and its parents (a nested path) from its refs. */
-  pathFor(endpoint: Endpoint, made: Made): string {
+  pathFor(endpoint: Endpoint, made: Pick<Made, 'id' | 'body'>): string {
     const values: Record<string, string | number> = {};
     for (const p of parentParams(endpoint)) {
       const v = made.body[p.field];

@@ -214,7 +214,7 @@ export class Scene {
   /** Sends a request to an item endpoint of a record of the scene. */
   async send(endpoint: Endpoint, record: SceneRecord, body?: Data): Promise<Exchange> {
     const as = this.ctx.may(this.as, endpoint) ? this.as : this.ctx.principalFor(endpoint);
-    const path = this.data.pathFor(endpoint, { resource: record.resource, id: record.id, sent: {}, body: record.data, exchange: undefined as never });
+    const path = this.data.pathFor(endpoint, { id: record.id, body: record.data });
     return this.ctx.call(endpoint.method, path, { ...(body !== undefined ? { body } : {}), as: as ?? null });
   }
 
