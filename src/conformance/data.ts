@@ -66,7 +66,7 @@ export class DataFactory {
    * the record rules hold on the record the create would store (and `accept`, when given,
    * agrees) and no value under a uniqueness was used before; after CANDIDATE_TRIES the check
    * asking for it is not checked rather than failed. Refs a guard or uniqueness reads point
-   * at records made for this body alone.
+   * at records made for them that nothing accepted refers to yet (#unusedTarget).
    */
   async validBody(resource: Resource, options: { only?: readonly string[]; version?: string; as?: Principal; set?: Record<string, unknown>; accept?: (record: Record<string, unknown>) => boolean; rules?: false; room?: number } = {}): Promise<Record<string, unknown>> {
     const fields = this.createFields(resource, options.version).filter((f) => !options.only || options.only.includes(f.name));
