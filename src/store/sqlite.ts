@@ -474,17 +474,20 @@ class SqliteStoreImpl implements SqliteStore {
    * table. Any other page goes to the reader thread (src/store/sqlite-reader.ts): a sort of
    * all matching rows (TEMP B-TREE FOR ORDER BY; a sort of one key's ties is bounded and
    * stays), filters no field index narrows (a scan that may read every row to fill a page),
-   * an offset or a page size past INLINE_OFFSET. Decided once per SQL text, from SQLite's own plan.
+   * filters on two fields or more (an index narrows by one of them; the rows of its range
+   * that the others refuse are read one by one, as many as that range holds), a full-text
+   * search (no index serves it: a text nobody wrote reads the whole table), an offset or a
+   * page size past INLINE_OFFSET. Decided once per SQL text, from SQLite's own plan.
    */
   #inline(list: ListSql, query: ListQuery): boolean {
-    if ((query.offset ?? 0) > INLINE_OFFSET || query.limit > INLINE_OFFSET) return false;
+    if ((query.offset ?? 0) > INLINE_OFFSET || query.limit > INLINE_OFFSET || query.search !== undefined) return false;
     const known = this.#routes.get(list.sql);
     if (known !== undefined) return known;
-    const filtered = (query.filters?.length ?? 0) > 0 || Object.keys(query.filter ?? {}).length > 0;
-    const cheap = [list, ...(list.rest ? [list.rest] : [])].every(({ sql }) => {
+    const fields = new Set([...(query.filters ?? []).map((f) => f.field), ...Object.keys(query.filter ?? {})]);
+    const cheap = fields.size <= 1 && [list, ...(list.rest ? [list.rest] : [])].every(({ sql }) => {
       const plan = (this.#db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail);
       if (plan.some((d) => d.includes('TEMP B-TREE FOR ORDER BY'))) return false;
-      return !filtered || /^SEARCH .* USING (COVERING )?INDEX fx_/.test(plan[0] ?? '');
+      return fields.size === 0 || /^SEARCH .* USING (COVERING )?INDEX fx_/.test(plan[0] ?? '');
     });
     if (this.#routes.size >= LIST_STATEMENT_CACHE) this.#routes.delete(this.#routes.keys().next().value as string);
     this.#routes.set(list.sql, cheap);

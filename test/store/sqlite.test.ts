@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { listSql, prefixEnd } from '../../src/store/sqlite-list.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
-import type { StoredRecord } from '../../src/store/store.ts';
+import type { ListQuery, StoredRecord } from '../../src/store/store.ts';
 import { storeContract } from './contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'svcspec-sqlite-'));
@@ -238,20 +238,27 @@ describe('sqlite store', () => {
     await store.close();
   });
 
-  test('a page that reads much of the table runs off the main thread: reads by id go on while it runs', async () => {
+  // Each reads every row to find none: a substring no record holds (no index serves
+  // `contains`), a search for it, and two filters whose index ranges each hold half the table
+  // but share no row (an index narrows by one field; the other refuses its range row by row).
+  const slowPages: readonly [string, ListQuery][] = [
+    ['a contains filter', { filters: [{ field: 's', op: 'contains', value: 'no such text' }], limit: 20 }],
+    ['a full-text search', { search: { fields: ['s'], text: 'no such text' }, limit: 20 }],
+    ['filters on two indexed fields', { filter: { a: 0, b: 1 }, limit: 20 }],
+  ];
+  for (const [name, query] of slowPages) test(`a page that reads much of the table runs off the main thread (${name}): reads by id go on while it runs`, async () => {
     const path = freshFile();
     const store = await openSqliteStore({ path, durability: 'normal' });
-    await store.migrate([{ name: 'things', indexes: ['n', 's'] }]);
+    await store.migrate([{ name: 'things', indexes: ['n', 's', 'a', 'b'] }]);
     const db = new DatabaseSync(path);
     // Many records fast: one statement, in SQLite.
     db.exec(`WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 100000)
-      INSERT INTO res_things (seq, id, version, data) SELECT i, 'r' || i, 1, json_object('n', i % 1000, 's', 'word ' || i) FROM c`);
+      INSERT INTO res_things (seq, id, version, data) SELECT i, 'r' || i, 1, json_object('n', i % 1000, 's', 'word ' || i, 'a', i % 2, 'b', i % 2) FROM c`);
     db.close();
     try {
-      // A substring no record holds: the page reads every row. Were it run on the main thread,
-      // the loop below would not get a turn before it ended.
+      // Were the page read on the main thread, the loop below would not get a turn before it ended.
       let done = false;
-      const slow = store.list('things', { filters: [{ field: 's', op: 'contains', value: 'no such text' }], limit: 20 }).finally(() => (done = true));
+      const slow = store.list('things', query).finally(() => (done = true));
       let reads = 0;
       while (!done) {
         assert.equal((await store.get('things', `r${1 + (reads % 1000)}`))?.id, `r${1 + (reads % 1000)}`);
