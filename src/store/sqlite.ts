@@ -34,6 +34,7 @@ import { CREDENTIALS_DDL, sqliteCredentials } from './sqlite-credentials.ts';
 import { eventAppender, EVENTS_DDL, sqliteEvents } from './sqlite-events.ts';
 import { fieldExpression, indexable, listSql, type ListSql } from './sqlite-list.ts';
 import { SqliteReader } from './sqlite-reader.ts';
+import { sweepInBatches } from './sqlite-sweep.ts';
 import { fieldIndexName, ownerIndexName, quoteIdent, RECORD_COLUMNS, tableName, transaction } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
 import type { EventStore, WriteOptions } from './events.ts';
@@ -234,7 +235,8 @@ class SqliteStoreImpl implements SqliteStore {
     this.#idempotency = {
       get: db.prepare('SELECT fingerprint, status, headers, body, created_at FROM idempotency WHERE scope = ? AND key = ?'),
       put: db.prepare('INSERT INTO idempotency (scope, key, fingerprint, status, headers, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO NOTHING'),
-      expire: db.prepare('DELETE FROM idempotency WHERE created_at < ?'),
+      // In batches (./sqlite-sweep.ts): the oldest first, by the created_at index.
+      expire: db.prepare('DELETE FROM idempotency WHERE rowid IN (SELECT rowid FROM idempotency WHERE created_at < ? ORDER BY created_at LIMIT ?)'),
     };
   }
 
@@ -509,8 +511,7 @@ class SqliteStoreImpl implements SqliteStore {
   }
 
   async expireIdempotent(before: number): Promise<number> {
-    this.#open();
-    return Number(this.#idempotency.expire.run(before).changes);
+    return sweepInBatches(() => this.#open(), this.#idempotency.expire, [before]);
   }
 
   async health(): Promise<StoreHealth> {

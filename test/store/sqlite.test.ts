@@ -276,6 +276,41 @@ describe('sqlite store', () => {
     }
   });
 
+  test('expired Idempotency-Key responses and tokens are forgotten a batch at a time: reads by id go on while a sweep runs', async () => {
+    const path = freshFile();
+    const store = await openSqliteStore({ path, durability: 'normal' });
+    await store.migrate(['things']);
+    await store.insert('things', { id: 'kept', data: {} });
+    await store.putIdempotent('s', 'fresh', { fingerprint: 'f', status: 201, headers: {}, body: '{}', createdAt: 2_000 });
+    await store.credentials.put({ id: 'live', scheme: 'oauth', kind: 'token', secretHash: 'h', scopes: [], principal: 'p', createdAt: 0, expiresAt: 2_000 });
+    const db = new DatabaseSync(path);
+    db.exec(`WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 100000)
+      INSERT INTO idempotency (scope, key, fingerprint, status, headers, body, created_at) SELECT 's', 'k' || i, 'f', 201, '{}', '{}', i % 1000 FROM c`);
+    db.exec(`WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 30000)
+      INSERT INTO credentials (id, scheme, kind, secret_hash, scopes, principal, created_at, expires_at) SELECT 't' || i, 'oauth', 'token', 'h', '[]', 'p', 0, i % 1000 FROM c`);
+    db.close();
+    try {
+      for (const [sweep, expected] of [[() => store.expireIdempotent(1_000), 100_000], [() => store.credentials.expire(1_000), 30_000]] as const) {
+        // One DELETE of every expired row would hold the main thread until it ended: the loop below would get no turn.
+        let done = false;
+        const swept = sweep().finally(() => (done = true));
+        let reads = 0;
+        while (!done) {
+          assert.equal((await store.get('things', 'kept'))?.id, 'kept');
+          reads++;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        assert.equal(await swept, expected);
+        assert.ok(reads >= 10, `only ${reads} reads while the sweep ran`);
+      }
+      assert.equal((await store.getIdempotent('s', 'fresh'))?.status, 201, 'a response not expired is kept');
+      assert.equal((await store.getIdempotent('s', 'k1')), undefined);
+      assert.equal((await store.credentials.get('live'))?.id, 'live', 'a token not expired is kept');
+    } finally {
+      await store.close();
+    }
+  });
+
   test('a database written by a newer schema is refused', async () => {
     const path = freshFile();
     const db = new DatabaseSync(path);
