@@ -2,7 +2,8 @@
  * The serve bench: the svcspec reference service on the item resource of
  * bench/fixtures/items.yaml, measured on loopback with autocannon against
  *   - hand-written: the same resource by hand on plain Fastify + node:sqlite, validation by
- *     Fastify's route schema, creates group-committed as svcspec's are
+ *     Fastify's route schema, creates group-committed as svcspec's are, and the indexes
+ *     svcspec keeps for the list's filters and sorts kept too (each create writes them)
  *     (bench/servers/hand-written.ts): the physical limit of the stack;
  *   - json-server 1.0 (beta), as its README starts it, on a db.json;
  * and, against itself, the guarded twin (bench/fixtures/items-guarded.yaml, issue #4): the
