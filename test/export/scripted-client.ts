@@ -14,6 +14,7 @@
  */
 import type { Endpoint, Field, Resource, Spec, StateMachine, Transition } from '../../src/spec/model.ts';
 import { Draw, REF, valueOf } from '../../src/conformance/generate.ts';
+import { DomainRules } from '../../src/conformance/rules-data.ts';
 import { exportVersion } from '../../src/export/version.ts';
 import { pageSettings, readPage } from '../../src/spec/conventions/pagination.ts';
 import { fillPath, idParam, isPlain, parentParams } from '../../src/spec/conventions/paths.ts';
@@ -50,6 +51,8 @@ interface Made {
   readonly id: string | number;
   etag: string;
   state?: string;
+  /** The record as its create answered it: an update must keep its record rules. */
+  readonly body: Record<string, unknown>;
 }
 
 export class ScriptedClient {
@@ -59,11 +62,13 @@ export class ScriptedClient {
   readonly #base: string;
   readonly #auth: Readonly<Record<string, string>>;
   readonly #draw: Draw;
+  readonly #rules: DomainRules;
   readonly #made = new Map<string, Made[]>();
   readonly #making = new Set<string>();
 
   constructor(spec: Spec, baseUrl: string, auth: Readonly<Record<string, string>>, seed = 7) {
     this.#spec = spec;
+    this.#rules = new DomainRules(spec);
     // The fields as the exported version (the default) sees them: the one a request naming none is served in.
     this.#resources = new Map(exportVersion(spec, undefined, 'OpenAPI').resources.map((r) => [r.name, r]));
     this.#base = baseUrl;
@@ -228,7 +233,7 @@ export class ScriptedClient {
     if (ex.status !== 201) throw new Error(`${e.id}: a valid create was answered ${ex.status}: ${JSON.stringify(ex.body)}`);
     const body = ex.body as Record<string, unknown>;
     const machine = this.#machine(r.name);
-    const made: Made = { id: body[r.id?.field ?? 'id'] as string | number, etag: ex.etag ?? '', ...(machine ? { state: body[machine.field] as string } : {}) };
+    const made: Made = { id: body[r.id?.field ?? 'id'] as string | number, etag: ex.etag ?? '', body, ...(machine ? { state: body[machine.field] as string } : {}) };
     const list = this.#made.get(r.name) ?? [];
     list.push(made);
     this.#made.set(r.name, list);
@@ -287,16 +292,17 @@ export class ScriptedClient {
     if (!update && !replace) return;
     const made = await this.#pool(r);
     if (update) {
-      const body = await this.#body(r, this.#requestFields(update, r));
+      const body = await this.#body(r, this.#requestFields(update, r), made.body);
       await this.send(update, 'an update (merge patch)', this.#item(update, made.id), { body, headers: { 'content-type': 'application/merge-patch+json', 'if-match': made.etag } });
       await this.send(update, 'an update as application/json', this.#item(update, made.id), { body });
       await this.send(update, 'an update with a stale If-Match', this.#item(update, made.id), { body, headers: { 'if-match': '"stale"' }, expect: 412 });
       // RFC 7396: null removes an optional member.
-      const optional = this.#requestFields(update, r).filter((f) => !f.required && !f.nullable && f.type !== 'ref');
+      // …except one whose removal (its default taking its place) would break a record rule of the spec.
+      const optional = this.#requestFields(update, r).filter((f) => !f.required && !f.nullable && f.type !== 'ref' && this.#keepsRules(r, made.body, { [f.name]: f.hasDefault ? f.default : undefined }));
       if (optional.length) await this.send(update, `an update removing ${optional.map((f) => f.name).join(', ')} (null)`, this.#item(update, made.id), { body: Object.fromEntries(optional.map((f) => [f.name, null])), headers: { 'content-type': 'application/merge-patch+json' } });
     }
     if (replace) {
-      const body = await this.#body(r, this.#requestFields(replace, r));
+      const body = await this.#body(r, this.#requestFields(replace, r), made.body);
       await this.send(replace, 'a replace', this.#item(replace, made.id), { body, headers: { 'if-match': made.etag } });
     }
   }
@@ -431,7 +437,8 @@ export class ScriptedClient {
       } else if (e.operation === 'bulk-update') {
         const create = this.#endpoint(r.name, 'create') ?? e;
         const idField = r.id?.field ?? 'id';
-        const item = { ...(await this.#body(r, this.#requestFields(create, r))), [idField]: (await this.#pool(r)).id };
+        const target = await this.#pool(r);
+        const item = { ...(await this.#body(r, this.#requestFields(create, r), target.body)), [idField]: target.id };
         await this.send(e, 'a bulk update of one record', e.path, { body: { items: [item] }, expect: 200 });
       } else if (e.operation === 'bulk-delete') {
         const made = [await this.#create(r, 'a create to bulk-delete'), await this.#create(r, 'a create to bulk-delete')];
@@ -466,11 +473,26 @@ export class ScriptedClient {
     return r.fields.filter((f) => !f.readOnly && f.name !== state && (f.name !== idField || (r.id?.assigned === 'client' && e.operation === 'create')));
   }
 
-  async #body(r: Resource, fields: readonly Field[]): Promise<Record<string, unknown>> {
-    void r;
-    const out: Record<string, unknown> = {};
-    for (const f of fields) out[f.name] = await this.#fill(this.#draw.one(valueOf(f)));
-    return out;
+  /**
+   * A body of these fields. Given the record it changes, drawn again until the record as
+   * changed keeps the spec's record rules (a book's copies never below what is on the shelf).
+   */
+  async #body(r: Resource, fields: readonly Field[], changes?: Record<string, unknown>): Promise<Record<string, unknown>> {
+    for (let attempt = 0; ; attempt++) {
+      const out: Record<string, unknown> = {};
+      for (const f of fields) out[f.name] = await this.#fill(this.#draw.one(valueOf(f)));
+      if (!changes || attempt >= 40 || this.#keepsRules(r, changes, out)) return out;
+    }
+  }
+
+  /** Whether a record, with these members changed (undefined: removed), keeps the spec's record rules. */
+  #keepsRules(r: Resource, record: Record<string, unknown>, changed: Record<string, unknown>): boolean {
+    const next: Record<string, unknown> = { ...record };
+    for (const [k, v] of Object.entries(changed)) {
+      if (v === undefined) delete next[k];
+      else next[k] = v;
+    }
+    return this.#rules.brokenRule(r, next, Date.now()) === undefined;
   }
 
   async #fill(value: unknown): Promise<unknown> {
