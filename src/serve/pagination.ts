@@ -23,6 +23,7 @@ import { ownerOf } from './auth/ownership.ts';
 import type { ServeContext } from './context.ts';
 import { encodeCursor } from './cursor.ts';
 import { EXPAND_PARAM } from '../spec/conventions/expand.ts';
+import { linksNext } from '../spec/conventions/pagination.ts';
 import { expandPaths, expandRecords } from './expand.ts';
 import { HttpError } from './errors.ts';
 import { answered } from './limits/timeout.ts';
@@ -93,11 +94,11 @@ export async function listPage(ctx: ServeContext, plan: ListPlan, request: Fasti
   if (settings.style === 'offset') {
     const offset = q.offset ?? 0;
     const next = result.hasMore ? offset + result.records.length : null;
-    if (next !== null) headers.link = nextLink(path, q, settings.sizeParam, settings.positionParam, String(next));
+    if (next !== null && linksNext(settings)) headers.link = nextLink(path, q, settings.sizeParam, settings.positionParam, String(next));
     return { status, headers, body: new JsonText(`{"items":[${items}],"offset":${offset},"next":${next}}`) };
   }
   const next = nextCursor(resource, q, result);
-  if (next !== null) headers.link = nextLink(path, q, settings.sizeParam, settings.positionParam, next);
+  if (next !== null && linksNext(settings)) headers.link = nextLink(path, q, settings.sizeParam, settings.positionParam, next);
   return { status, headers, body: new JsonText(`{"items":[${items}],"next":${next === null ? 'null' : JSON.stringify(next)}}`) };
 }
 
