@@ -66,7 +66,10 @@ export function listHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandler
       if (answered(reply)) return reply;
       text = JSON.stringify(page);
     }
-    return reply.code(outcome.status).headers(outcome.headers).type(JSON_TYPE).send(text);
+    // A deprecated version's `Link: <docs>; rel="deprecation"` is already set: the page's next link joins it (RFC 8288 §3), not replaces it.
+    const before = reply.getHeader('link');
+    const headers = typeof before === 'string' && outcome.headers.link ? { ...outcome.headers, link: `${before}, ${outcome.headers.link}` } : outcome.headers;
+    return reply.code(outcome.status).headers(headers).type(JSON_TYPE).send(text);
   };
 }
 
