@@ -40,6 +40,10 @@ for (const file of ['library.yaml', 'helpdesk.yaml', 'orders.yaml']) {
       for (const id of ['loan.remind.answers', 'loan.remind.invalid-body', 'loan.remind.missing-record', 'book.import.all', 'book.import.atomic', 'book.import.max', 'book.import.events', 'book.bulkUpdate.all', 'book.bulkUpdate.atomic', 'book.bulkUpdate.max', 'book.bulkDelete.all', 'book.bulkDelete.atomic', 'book.bulkDelete.max', 'loan.read.expand', 'loan.list.expand', 'loan.read.expand-undeclared']) {
         assert.equal(report.results.find((r) => r.id === id)?.outcome, 'pass', `${id} passed`);
       }
+      // Issue #16: constraints inside nested objects and array items, each broken alone, on create and update.
+      for (const id of ['member.create.address.postalCode.pattern', 'member.update.address.postalCode.pattern', 'member.create.address.street.required', 'book.create.subjects.uniqueItems', 'book.create.authors.0.minLength', 'book.update.authors.0.maxLength']) {
+        assert.equal(report.results.find((r) => r.id === id)?.outcome, 'pass', `${id} passed`);
+      }
       // Issue #13: a member's loans nested under the member, and the signed-in member's own preferences at /me.
       for (const id of ['loan.memberLoans.nested', 'loan.requestForMember.nested', 'loan.memberLoan.nested', 'preferences.mine.singleton']) {
         assert.ok(report.results.some((r) => r.id === id && r.outcome === 'pass'), `${id} passed`);
