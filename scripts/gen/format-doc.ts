@@ -182,9 +182,9 @@ limits:
 | Statement | What the service promises | What \`svcspec test\` checks |
 |---|---|---|
 | \`conditional.validators: [etag]\` | every answer with a record carries a strong \`ETag\` | the tag is strong, the same on two reads of an unchanged record, and different after a change |
-| \`conditional.writes\` | a write (update, replace, delete, transition) with a stale \`If-Match\` is 412 and changes nothing | a stale tag is 412 (in the declared error shape) and the record reads as before; the current tag is accepted |
+| \`conditional.writes\` | a write (update, replace, delete, transition) with a stale \`If-Match\` is 412 and changes nothing | a stale tag on an update (or replace) and on a delete is 412 (in the declared error shape) and the record reads as before; the current tag is accepted |
 | \`conditional.reads\` | a read with the current tag in \`If-None-Match\` is 304 without a body | 304 for the current tag, 200 for a stale one |
-| \`idempotency\` | a POST repeated with the same key within \`lifetime\` gets the first answer (status and record) and makes nothing new; the same key with another body is refused (\`idempotency-key-reused\`) | the replay's status and record equal the first; the list holds one record, not two; another body with the key is refused |
+| \`idempotency\` | a POST repeated with the same key within \`lifetime\` gets the first answer (status and record) and makes nothing new; the same key with another body is refused (\`idempotency-key-reused\`) | the replay's status and record equal the first (no second record); another body with the key is refused; with \`scope: credential\` another principal's same key makes its own record, with \`address\` it gets the first answer |
 | \`pagination.links: [next]\` | \`Link: <…>; rel="next"\` on every page but the last | following the link reaches the next page: new records, none repeated, the walk's filters and sort kept |
 | \`rate.headers: ratelimit\` | \`RateLimit-Policy\` and \`RateLimit\` (RFC 9651 structured fields) on every answer of a limited endpoint | both parse; the policy's \`q\` and \`w\` are the declared limit and window; \`r\` is at most \`q\` |
 

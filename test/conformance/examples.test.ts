@@ -32,7 +32,7 @@ for (const file of ['library.yaml', 'helpdesk.yaml', 'orders.yaml']) {
     assert.ok(report.results.some((r) => r.id.endsWith('.missing-scope') && r.outcome === 'pass'), 'a missing scope was checked');
     assert.ok(report.results.some((r) => r.id.startsWith('stream.version-') && r.outcome === 'pass'), 'events were checked in another live version');
     // Issue #16: the protocol promises each example states (limits.conditional, idempotency, links, rate headers), and no internals in any error.
-    for (const id of [/\.etag\.stable$/, /\.conditional\.write$/, /\.conditional\.stale-write$/, /\.conditional\.read$/, /\.idempotency\.replay$/, /\.idempotency\.reuse$/, /^rate-fields\./, /\.page-links$/, /\.deprecation-fields$/, /^no-internals$/]) {
+    for (const id of [/\.etag\.stable$/, /\.conditional\.write$/, /\.conditional\.stale-write$/, /\.conditional\.read$/, /\.idempotency\.replay$/, /\.idempotency\.reuse$/, /\.idempotency\.scope$/, /\.conditional\.stale-delete$/, /^rate-fields\./, /\.page-links$/, /\.deprecation-fields$/, /^no-internals$/]) {
       assert.ok(report.results.some((r) => id.test(r.id) && r.outcome === 'pass'), `a check ${id} passed`);
     }
     if (file === 'library.yaml') {

@@ -115,6 +115,21 @@ async function checkResource(ctx: TestContext, data: DataFactory, resource: Reso
         const after = await get();
         if (!jsonEqual(after.response.json, now.response.json)) throw new Failure(`the refused write changed the ${name} all the same`, after);
       });
+      const del = ctx.endpoint(resource.name, 'delete');
+      if (del && isPlain(del)) {
+        await ctx.check('endpoints', `${name}.conditional.stale-delete`, `${name}: ${del.id} with a stale ${etag ? 'If-Match' : 'If-Unmodified-Since'} is 412 and the record stays`, rule, async () => {
+          const first = need(s);
+          const now = s.changedTo;
+          if (!now) throw new Skip('the record could not be changed, so no validator is stale');
+          const headers: Record<string, string> = etag
+            ? { 'if-match': first.response.headers.etag as string }
+            : { 'if-unmodified-since': new Date(Date.parse(now.response.headers['last-modified'] ?? '') - 86_400_000).toUTCString() };
+          const ex = await ctx.call('DELETE', data.itemPath(del, (s.made as Made).id), { as: ctx.principalFor(del) ?? s.as ?? null, headers });
+          expectError(ctx, ex, 'precondition-failed');
+          const after = await get();
+          if (after.response.status !== 200) throw new Failure(`the refused delete removed the ${name} all the same (a read answers ${after.response.status})`, after);
+        });
+      }
     }
   }
   if (promise.reads) {

@@ -9,7 +9,7 @@
  */
 import { isPlain } from '../../spec/conventions/paths.ts';
 import { takesIdempotencyKey } from '../../spec/conventions/promises.ts';
-import type { Resource } from '../../spec/model.ts';
+import type { Endpoint, IdempotencyKeys, Resource } from '../../spec/model.ts';
 import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
 import { expectError, expectSuccess, isObject, jsonEqual } from '../expect.ts';
@@ -56,8 +56,37 @@ export async function checkIdempotency(ctx: TestContext, data: DataFactory): Pro
       await data.discard(resource, ex, as);
       expectError(ctx, ex, 'idempotency-key-reused');
     });
+    await checkScope(ctx, data, resource, create, promise, rule, key('scope'));
   }
   if (n === 0) ctx.skip('endpoints', 'idempotency', 'idempotency keys as stated', 'no resource has a plain create (a POST) to send a key with');
+}
+
+/**
+ * Whose keys are one namespace: with `scope: credential` the same key from another principal
+ * is another request (a record of its own, neither a replay nor a refusal); with `address`, a
+ * principal at the same address (the tester's) gets the first answer again.
+ */
+async function checkScope(ctx: TestContext, data: DataFactory, resource: Resource, create: Endpoint, promise: IdempotencyKeys, rule: { pointer: string; text: string }, k: string): Promise<void> {
+  const [one, two] = ctx.principals.filter((p) => ctx.may(p, create));
+  const per = promise.scope === 'credential' ? 'credential' : 'client address';
+  await ctx.check('endpoints', `${create.id}.idempotency.scope`, `${create.id}: a ${promise.header} is ${promise.scope === 'credential' ? "one credential's: another principal's same key makes its own record" : "one client address's: another principal at the same address gets the first answer"}`, rule, async () => {
+    if (!one || !two) throw new Skip(`two principals that may call ${create.id} are needed to tell keys per ${per}`);
+    if (resource.owned && promise.scope === 'address') throw new Skip(`${resource.name} is owned: another principal cannot be given the first principal's record`);
+    const body = await data.validBody(resource, { as: one });
+    const send = (as: Principal) => ctx.call(create.method, create.path, { body, as, headers: { [promise.header]: k } });
+    const first = await send(one);
+    expectSuccess(create, first);
+    data.track(resource, first, one);
+    const other = await send(two);
+    data.track(resource, other, two);
+    const idOf = (ex: Exchange) => (isObject(ex.response.json) ? ex.response.json[data.idField(resource)] : undefined);
+    if (promise.scope === 'credential') {
+      expectSuccess(create, other);
+      if (idOf(other) === idOf(first)) throw new Failure(`another principal's request with the same key was answered with the first principal's ${resource.name} '${String(idOf(first))}': keys are per credential`, other);
+    } else if (idOf(other) !== idOf(first)) {
+      throw new Failure(`another principal at the same address with the same key made ${resource.name} '${String(idOf(other))}': keys are per client address, so the first answer was due`, other);
+    }
+  });
 }
 
 /** Another valid body: a fresh one, drawn again until it differs from what was sent. */

@@ -67,6 +67,19 @@ export const PROMISE_FAULTS: readonly PromiseFault[] = [
     tweak: (app) => app.addHook('onRequest', async (request) => void delete request.headers['idempotency-key']),
   },
   {
+    name: "keeps one namespace of idempotency keys for every credential (another principal's key replays the first's answer)",
+    part: 'endpoints',
+    rule: /^idempotency: Idempotency-Key/,
+    tweak: (app) => {
+      let first: string | undefined;
+      app.addHook('onRequest', async (request) => {
+        const key = request.headers['x-api-key'] as string | undefined;
+        first ??= key;
+        if (key && request.headers['idempotency-key']) request.headers['x-api-key'] = first;
+      });
+    },
+  },
+  {
     name: 'links the next page without its position (the link leads back to the first page)',
     part: 'limits',
     rule: /^links: \[next\]$/,
