@@ -18,6 +18,7 @@ import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
 import type { DataFactory, Made } from '../data.ts';
 import { expectError, expectSuccess, isObject, jsonEqual } from '../expect.ts';
 import { valueOf } from '../generate.ts';
+import { freshBody } from './fresh.ts';
 import type { Exchange } from '../http.ts';
 
 /** RFC 9110 §8.8.3: entity-tag = [ weak ] opaque-tag; a strong one has no `W/`. */
@@ -59,7 +60,7 @@ async function checkResource(ctx: TestContext, data: DataFactory, resource: Reso
 
   if (etag) {
     await ctx.check('endpoints', `${name}.etag.stable`, `${name}: a read carries a strong ETag, the same while the record is unchanged`, rule, async () => {
-      s.made = await data.create(resource);
+      s.made = await data.create(resource, { body: await freshBody(data, resource, ctx.principalFor(data.createEndpoint(resource))) });
       s.as = s.made.as ?? ctx.principalFor(read) ?? null;
       const one = await get();
       expectSuccess(read, one);
@@ -73,7 +74,7 @@ async function checkResource(ctx: TestContext, data: DataFactory, resource: Reso
   }
   if (lastModified) {
     await ctx.check('endpoints', `${name}.last-modified`, `${name}: a read carries Last-Modified, an HTTP-date, the same while the record is unchanged`, rule, async () => {
-      s.made ??= await data.create(resource);
+      s.made ??= await data.create(resource, { body: await freshBody(data, resource, ctx.principalFor(data.createEndpoint(resource))) });
       s.as ??= s.made.as ?? ctx.principalFor(read) ?? null;
       const one = await get();
       expectSuccess(read, one);

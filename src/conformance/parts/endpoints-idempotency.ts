@@ -13,6 +13,7 @@ import type { Endpoint, IdempotencyKeys, Resource } from '../../spec/model.ts';
 import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
 import { expectError, expectSuccess, isObject, jsonEqual } from '../expect.ts';
+import { freshBody } from './fresh.ts';
 import type { Exchange } from '../http.ts';
 
 export async function checkIdempotency(ctx: TestContext, data: DataFactory): Promise<void> {
@@ -34,7 +35,7 @@ export async function checkIdempotency(ctx: TestContext, data: DataFactory): Pro
 
     await ctx.check('endpoints', `${create.id}.idempotency.replay`, `${create.id}: the same request with the same ${promise.header} gets the first answer again and makes nothing new`, rule, async () => {
       if (!as && create.auth && !create.auth.public) throw new Skip(`no principal given may call ${create.id}`);
-      const body = await data.validBody(resource, as ? { as } : {});
+      const body = await freshBody(data, resource, as);
       const k = key('replay');
       const first = await send(body, k);
       expectSuccess(create, first);
@@ -48,7 +49,7 @@ export async function checkIdempotency(ctx: TestContext, data: DataFactory): Pro
     await ctx.check('endpoints', `${create.id}.idempotency.reuse`, `${create.id}: the same ${promise.header} with another body is refused (idempotency-key-reused)`, rule, async () => {
       if (!as && create.auth && !create.auth.public) throw new Skip(`no principal given may call ${create.id}`);
       const k = key('reuse');
-      const first = await send(await data.validBody(resource, as ? { as } : {}), k);
+      const first = await send(await freshBody(data, resource, as), k);
       expectSuccess(create, first);
       data.track(resource, first, as);
       const other = await otherBody(data, resource, first, as);
@@ -72,12 +73,13 @@ async function checkScope(ctx: TestContext, data: DataFactory, resource: Resourc
   await ctx.check('endpoints', `${create.id}.idempotency.scope`, `${create.id}: a ${promise.header} is ${promise.scope === 'credential' ? "one credential's: another principal's same key makes its own record" : "one client address's: another principal at the same address gets the first answer"}`, rule, async () => {
     if (!one || !two) throw new Skip(`two principals that may call ${create.id} are needed to tell keys per ${per}`);
     if (resource.owned && promise.scope === 'address') throw new Skip(`${resource.name} is owned: another principal cannot be given the first principal's record`);
-    const body = await data.validBody(resource, { as: one });
-    const send = (as: Principal) => ctx.call(create.method, create.path, { body, as, headers: { [promise.header]: k } });
-    const first = await send(one);
+    const body = await freshBody(data, resource, one);
+    const send = (as: Principal, b: Record<string, unknown>) => ctx.call(create.method, create.path, { body: b, as, headers: { [promise.header]: k } });
+    const first = await send(one, body);
     expectSuccess(create, first);
     data.track(resource, first, one);
-    const other = await send(two);
+    // Per credential, the other principal's is a request of its own (its own refs: it may not see the first's records); per address, the same request.
+    const other = await send(two, promise.scope === 'credential' ? await freshBody(data, resource, two) : body);
     data.track(resource, other, two);
     const idOf = (ex: Exchange) => (isObject(ex.response.json) ? ex.response.json[data.idField(resource)] : undefined);
     if (promise.scope === 'credential') {
@@ -93,7 +95,7 @@ async function checkScope(ctx: TestContext, data: DataFactory, resource: Resourc
 async function otherBody(data: DataFactory, resource: Resource, first: Exchange, as: Principal | undefined): Promise<Record<string, unknown>> {
   const sent = first.request.body === undefined ? undefined : JSON.parse(first.request.body);
   for (let i = 0; i < 8; i++) {
-    const body = await data.validBody(resource, as ? { as } : {});
+    const body = await freshBody(data, resource, as);
     if (!jsonEqual(body, sent)) return body;
   }
   throw new Skip(`${resource.name} admits no second body to tell apart from the first`);
