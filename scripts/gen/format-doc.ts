@@ -164,6 +164,43 @@ without a \`next\` member is walked by its \`Link\` header; \`total\` counts eve
 caller may see under the same filters; with \`unpaged: all\` the tester asks for pages by their
 first position (0 or 1) so that it reads a page, not the whole list.`;
 
+const PROTOCOL_PROMISES = `${anchor('protocol-promises')}
+### Protocol promises
+
+Entity tags, conditional requests, idempotency keys, page links and quota fields are promises a
+service makes to its clients, so they are statements of the spec, kept by \`svcspec serve\`,
+described by \`export\` and \`doc\`, and demanded by \`svcspec test\` of any implementation:
+
+\`\`\`yaml
+limits:
+  rate: {limit: 600, window: 1m, scope: credential, headers: ratelimit}
+  pagination: {style: cursor, defaultSize: 20, maxSize: 100, overMax: clamp, links: [next]}
+  conditional: {validators: [etag], writes: true, reads: true}
+  idempotency: {header: Idempotency-Key, lifetime: 24h, scope: credential}
+\`\`\`
+
+| Statement | What the service promises | What \`svcspec test\` checks |
+|---|---|---|
+| \`conditional.validators: [etag]\` | every answer with a record carries a strong \`ETag\` | the tag is strong, the same on two reads of an unchanged record, and different after a change |
+| \`conditional.writes\` | a write (update, replace, delete, transition) with a stale \`If-Match\` is 412 and changes nothing | a stale tag on an update (or replace) and on a delete is 412 (in the declared error shape) and the record reads as before; the current tag is accepted |
+| \`conditional.reads\` | a read with the current tag in \`If-None-Match\` is 304 without a body | 304 for the current tag, 200 for a stale one |
+| \`idempotency\` | a POST repeated with the same key within \`lifetime\` gets the first answer (status and record) and makes nothing new; the same key with another body is refused (\`idempotency-key-reused\`) | the replay's status and record equal the first (no second record); another body with the key is refused; with \`scope: credential\` another principal's same key makes its own record, with \`address\` it gets the first answer |
+| \`pagination.links: [next]\` | \`Link: <…>; rel="next"\` on every page but the last | following the link reaches the next page: new records, none repeated, the walk's filters and sort kept |
+| \`rate.headers: ratelimit\` | \`RateLimit-Policy\` and \`RateLimit\` (RFC 9651 structured fields) on every answer of a limited endpoint | both parse; the policy's \`q\` and \`w\` are the declared limit and window; \`r\` is at most \`q\` |
+
+Where the spec says nothing, the reference service keeps its runtime default (a strong ETag with
+both preconditions; \`Idempotency-Key\` for 24 hours per credential; \`next\` links; the
+RateLimit fields), and \`check\` lists each as a default applied, never as the spec's own value;
+\`svcspec test\` demands none of them of another implementation. \`conditional: { none: … }\` and
+\`idempotency: { none: … }\` state that a service keeps no such promise: the reference service
+then sends no validators and ignores the headers. Deprecation and Sunset fields are promised by
+a version's \`status: deprecated\` and its dates (part 9): the tester checks that they parse
+(RFC 9745, RFC 8594), agree with the dates, and appear on deprecated versions only. Every error
+body, of every check, is also held to carry no stack trace, file path or exception name.
+
+The reference service does not send \`Last-Modified\` yet (its store keeps no change time); a
+spec that states \`last-modified\` is still checked by the tester against other implementations.`;
+
 const FOREIGN = `${anchor('describing-an-existing-service')}
 ## Describing a service svcspec did not design
 
@@ -364,7 +401,7 @@ id), unless the literal one is a declared singleton.`;
 /** Hand-written sections that follow the generated tables of a part. */
 const AFTER_PART: Partial<Record<PartName, string>> = {
   endpoints: `${endpointConventions()}\n\n${PATH_PARAMETERS}\n\n${ENDPOINT_IDS}\n\n${OPEN_SURFACE}`,
-  limits: PAGE_SHAPES,
+  limits: `${PAGE_SHAPES}\n\n${PROTOCOL_PROMISES}`,
   versioning: FOREIGN,
 };
 

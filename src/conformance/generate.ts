@@ -169,3 +169,80 @@ function distinctItems(field: Field, n: number, draw: Draw): unknown[] | undefin
     return undefined; // fewer distinct values exist than the breach needs (a small enum, say)
   }
 }
+
+/** A breach of one constraint deep inside a field's value (a member of an object, an item of an array). */
+export interface DeepBreach {
+  readonly constraint: string;
+  /** The JSON pointer of the violated member from the body's root: `/address/postalCode`, `/authors/0`. */
+  readonly pointer: string;
+  /** The shape whose constraint it breaks (its place in the spec). */
+  readonly shape: Shape;
+  /** A member left out (a required one); a merge patch cannot break that rule. */
+  readonly omit: boolean;
+  /** The field's value with this breach in it, made from a valid value of the field (which it does not change). */
+  apply(valid: unknown): unknown;
+}
+
+/** How deep the breaches go: far enough for an item's member's item, not without end. */
+const MAX_DEPTH = 4;
+
+/**
+ * Every constraint inside a top-level field, each broken alone: the members of its objects
+ * and the items of its arrays, at every depth (to MAX_DEPTH), and `uniqueItems` on every array
+ * (the field's own too). The field's own other constraints are `breaches()`.
+ */
+export function nestedBreaches(field: Field, draw: Draw): DeepBreach[] {
+  const out: DeepBreach[] = [];
+  walkShape(field, `/${escape(field.name)}`, 0, draw, out);
+  return out;
+}
+
+function escape(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * The breaches inside a shape at a pointer. `wrap` turns a change of a value of this shape into
+ * a change of the whole field's value (the identity at the top; each level wraps its own).
+ */
+function walkShape(shape: Shape, pointer: string, depth: number, draw: Draw, out: DeepBreach[], wrap: (change: (v: unknown) => unknown) => (field: unknown) => unknown = (c) => c): void {
+  if (depth >= MAX_DEPTH) return;
+  if (shape.type === 'array' && shape.items) {
+    const items = shape.items;
+    if (shape.uniqueItems && (shape.maxItems ?? 2) >= 2 && items.type !== 'ref' && !(items.type === 'object' && items.properties?.some((p) => p.type === 'ref'))) {
+      out.push({ constraint: 'uniqueItems', pointer, shape, omit: false, apply: wrap((v) => {
+        const list = Array.isArray(v) && v.length ? v : [draw.one(valueOf(items))];
+        return [list[0], list[0], ...list.slice(1)].slice(0, Math.max(2, shape.maxItems ?? Infinity));
+      }) });
+    }
+    if (items.type === 'ref' || (shape.maxItems ?? 1) < 1) return;
+    const first = (change: (v: unknown) => unknown) => wrap((v) => {
+      const list = Array.isArray(v) && v.length ? [...v] : [draw.one(valueOf(items))];
+      list[0] = change(list[0]);
+      return list;
+    });
+    const itemPointer = `${pointer}/0`;
+    // The item's own constraints (its type, pattern, enum, bounds, format), each alone.
+    const asField: Field = { ...items, name: '0', required: false, readOnly: false, writeOnly: false, hasDefault: false };
+    for (const b of breaches(asField, draw)) if (!b.omit) out.push({ constraint: b.constraint, pointer: itemPointer, shape: items, omit: false, apply: first(() => b.value) });
+    walkShape(items, itemPointer, depth + 1, draw, out, first);
+    return;
+  }
+  if (shape.type === 'object' && shape.properties) {
+    for (const member of shape.properties) {
+      if (member.readOnly || member.type === 'ref') continue;
+      const memberPointer = `${pointer}/${escape(member.name)}`;
+      const at = (change: (v: unknown) => unknown) => wrap((v) => {
+        const object = v !== null && typeof v === 'object' && !Array.isArray(v) ? { ...(v as Record<string, unknown>) } : {};
+        const next = change(object[member.name]);
+        if (next === OMIT) delete object[member.name];
+        else object[member.name] = next;
+        return object;
+      });
+      for (const b of breaches(member, draw)) out.push({ constraint: b.constraint, pointer: memberPointer, shape: member, omit: b.omit === true, apply: at(() => (b.omit ? OMIT : b.value)) });
+      walkShape(member, memberPointer, depth + 1, draw, out, at);
+    }
+  }
+}
+
+const OMIT = Symbol('omit');

@@ -31,6 +31,7 @@ import type { ActionHandlers } from './actions.ts';
 import { registerHealth } from './health.ts';
 import { refuseEarly, httpLayerOptions } from './http-layer.ts';
 import { startIdempotencySweep } from './idempotency.ts';
+import { registerConditional } from './promises.ts';
 import { parseStrictJson } from './json-body.ts';
 import { registerRateLimits } from './limits/rate.ts';
 import { abandonableStore, registerTimeouts } from './limits/timeout.ts';
@@ -126,6 +127,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const eventEndpoints = serviceEndpoints(spec);
   registerAuthentication(app, ctx, eventEndpoints.values());
   registerRateLimits(app, ctx);
+  registerConditional(app, ctx);
   // ---- end of the onRequest part modules ----
 
   await store.migrate(tableLayouts(ctx));

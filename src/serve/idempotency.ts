@@ -1,9 +1,11 @@
 /**
- * Idempotency-Key on POST (draft-ietf-httpapi-idempotency-key-header-06): the first
+ * Idempotency keys on POST (draft-ietf-httpapi-idempotency-key-header-06), as the spec
+ * states them (limits.idempotency: the header, the lifetime, the scope; where it is silent the
+ * runtime default of src/spec/conventions/promises.ts; with `none`, no key is honoured): the first
  * successful response to a key is stored with a fingerprint of the request and replayed,
  * marked `Idempotency-Replayed: true`, for a repeat of the same request; the same key with
- * a different request is 422 `idempotency-key-reused` (§2.7). Keys live
- * SAFETY.idempotencyKeyTtlMs: expired lazily on look-up, and by a periodic sweep.
+ * a different request is 422 `idempotency-key-reused` (§2.7). Keys live the
+ * stated lifetime: expired lazily on look-up, and by a periodic sweep.
  *
  * Choices where the draft leaves room:
  *   - The key is a Structured Field string (§2.1, `"abc"`); a bare token (`abc`) is accepted
@@ -19,7 +21,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { SAFETY } from '../spec/defaults.ts';
+import { idempotencyPromise } from '../spec/conventions/promises.ts';
 import type { Store } from '../store/store.ts';
 import type { ServeContext } from './context.ts';
 import { HttpError } from './errors.ts';
@@ -32,7 +34,7 @@ export const REPLAYED_HEADER = 'idempotency-replayed';
 export interface IdempotencyOptions {
   /** Who is asking (default: the authenticated principal). Part of the scope and the fingerprint. */
   readonly principalOf?: (request: FastifyRequest) => string | undefined;
-  /** Keys older than this are forgotten; SAFETY.idempotencyKeyTtlMs by default. */
+  /** Keys older than this are forgotten; the spec's lifetime by default. */
   readonly ttlMs?: number;
 }
 
@@ -47,9 +49,10 @@ export function sendOutcome(reply: FastifyReply, outcome: Outcome): FastifyReply
 }
 
 /** The key of a request, or undefined; a malformed key is a validation error on the header. */
-export function parseIdempotencyKey(raw: string | string[] | undefined): string | undefined {
+export function parseIdempotencyKey(raw: string | string[] | undefined, header = IDEMPOTENCY_HEADER): string | undefined {
   if (raw === undefined) return undefined;
-  const bad = (message: string) => new HttpError('validation-failed', { detail: 'The Idempotency-Key header is not valid.', errors: [{ pointer: '/headers/idempotency-key', message }] });
+  const name = header.toLowerCase();
+  const bad = (message: string) => new HttpError('validation-failed', { detail: `The ${header} header is not valid.`, errors: [{ pointer: `/headers/${name}`, message }] });
   if (Array.isArray(raw)) throw bad('must be sent once');
   const quoted = /^"(.*)"$/.exec(raw);
   const key = quoted ? quoted[1] : raw;
@@ -127,11 +130,16 @@ function runningIn(store: Store): Map<string, Promise<void>> {
  * simply runs; with it, the first 2xx outcome is stored and repeats are replayed.
  */
 export function idempotent(ctx: ServeContext, run: (request: FastifyRequest) => Promise<Outcome>, options: IdempotencyOptions = {}): RouteHandlerMethod {
-  const ttl = options.ttlMs ?? SAFETY.idempotencyKeyTtlMs;
+  const promise = idempotencyPromise(ctx.spec).value;
+  // `idempotency: { none: … }`: the header means nothing here; every request runs.
+  if (!promise) return async (request, reply) => sendOutcome(reply, await run(request));
+  const ttl = options.ttlMs ?? promise.lifetimeMs;
+  const header = promise.header.toLowerCase();
   return async (request, reply) => {
-    const key = request.method === 'POST' ? parseIdempotencyKey(request.headers[IDEMPOTENCY_HEADER]) : undefined;
+    const key = request.method === 'POST' ? parseIdempotencyKey(request.headers[header], promise.header) : undefined;
     if (key === undefined) return sendOutcome(reply, await run(request));
-    const principal = options.principalOf ? options.principalOf(request) : request.principal?.id;
+    // Scope `address`: keys are the client address's, whoever the caller is.
+    const principal = options.principalOf ? options.principalOf(request) : promise.scope === 'address' ? `address ${request.ip}` : request.principal?.id;
     const scope = `${principal ?? ''} ${request.method} ${request.url}`;
     const fingerprint = fingerprintOf(request.method, request.url, request.body, principal, request.apiVersion);
     return sendOutcome(reply, await once(ctx, { scope, key, fingerprint, ttl }, () => run(request)));
@@ -194,7 +202,9 @@ async function lookup(ctx: ServeContext, use: KeyUse): Promise<Outcome | undefin
  * unref'd (it never keeps the process alive) and stopped when the app closes.
  */
 export function startIdempotencySweep(app: FastifyInstance, ctx: ServeContext, options: { ttlMs?: number; everyMs?: number } = {}): void {
-  const ttl = options.ttlMs ?? SAFETY.idempotencyKeyTtlMs;
+  const promise = idempotencyPromise(ctx.spec).value;
+  if (!promise) return;
+  const ttl = options.ttlMs ?? promise.lifetimeMs;
   const every = options.everyMs ?? Math.min(ttl, 3_600_000);
   const timer = setInterval(() => {
     ctx.store.expireIdempotent(ctx.now() - ttl).catch((err: unknown) => app.log.warn({ err }, 'idempotency sweep failed'));

@@ -13,6 +13,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { ListQuery, ListResult } from '../store/store.ts';
+import { linksNext } from '../spec/conventions/pagination.ts';
 import { ownerOf } from './auth/ownership.ts';
 import type { ServeContext } from './context.ts';
 import type { ListPlan, ListRequest } from './list-query.ts';
@@ -42,7 +43,7 @@ export async function shapedPage(ctx: ServeContext, plan: ListPlan, request: Fas
   const result = await list(query);
   const next = nextPosition(plan, q, result);
   const headers: Record<string, string> = {};
-  if (next !== null) headers.link = nextLink(path, q, settings.sizeParam, settings.positionParam, String(next));
+  if (next !== null && linksNext(settings)) headers.link = nextLink(path, q, settings.sizeParam, settings.positionParam, String(next));
   const items = presentJsonList(resource, result.records);
   const body = settings.body;
   if (body.kind === 'array') return { status, headers, body: new JsonText(`[${items}]`) };

@@ -23,6 +23,7 @@ import { ownerOf } from './auth/ownership.ts';
 import type { ServeContext } from './context.ts';
 import { encodeCursor } from './cursor.ts';
 import { EXPAND_PARAM } from '../spec/conventions/expand.ts';
+import { linksNext } from '../spec/conventions/pagination.ts';
 import { expandPaths, expandRecords } from './expand.ts';
 import { HttpError } from './errors.ts';
 import { answered } from './limits/timeout.ts';
@@ -65,7 +66,10 @@ export function listHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandler
       if (answered(reply)) return reply;
       text = JSON.stringify(page);
     }
-    return reply.code(outcome.status).headers(outcome.headers).type(JSON_TYPE).send(text);
+    // A deprecated version's `Link: <docs>; rel="deprecation"` is already set: the page's next link joins it (RFC 8288 §3), not replaces it.
+    const before = reply.getHeader('link');
+    const headers = typeof before === 'string' && outcome.headers.link ? { ...outcome.headers, link: `${before}, ${outcome.headers.link}` } : outcome.headers;
+    return reply.code(outcome.status).headers(headers).type(JSON_TYPE).send(text);
   };
 }
 
@@ -93,11 +97,11 @@ export async function listPage(ctx: ServeContext, plan: ListPlan, request: Fasti
   if (settings.style === 'offset') {
     const offset = q.offset ?? 0;
     const next = result.hasMore ? offset + result.records.length : null;
-    if (next !== null) headers.link = nextLink(path, q, settings.sizeParam, settings.positionParam, String(next));
+    if (next !== null && linksNext(settings)) headers.link = nextLink(path, q, settings.sizeParam, settings.positionParam, String(next));
     return { status, headers, body: new JsonText(`{"items":[${items}],"offset":${offset},"next":${next}}`) };
   }
   const next = nextCursor(resource, q, result);
-  if (next !== null) headers.link = nextLink(path, q, settings.sizeParam, settings.positionParam, next);
+  if (next !== null && linksNext(settings)) headers.link = nextLink(path, q, settings.sizeParam, settings.positionParam, next);
   return { status, headers, body: new JsonText(`{"items":[${items}],"next":${next === null ? 'null' : JSON.stringify(next)}}`) };
 }
 

@@ -49,7 +49,7 @@ export const SAFETY_DEFAULTS: readonly SafetyDefault[] = [
     applies: (spec) => spec.limits.timeouts === undefined && !spec.limits.none?.timeouts && spec.endpoints.length > 0,
   },
   {
-    part: 'limits', key: 'limits.pagination', value: `cursor pages of at most ${SAFETY.pageSize} records (default and maximum), larger sizes clamped`,
+    part: 'limits', key: 'limits.pagination', value: `cursor pages of at most ${SAFETY.pageSize} records (default and maximum), larger sizes clamped, each linking the next (Link: rel="next")`,
     why: 'A list must not return an unbounded number of records; the spec gives no pagination.',
     applies: (spec) => spec.limits.pagination === undefined && hasList(spec),
   },
@@ -64,9 +64,24 @@ export const SAFETY_DEFAULTS: readonly SafetyDefault[] = [
     applies: (spec) => spec.authentication.schemes.some((s) => s.type === 'oauth2' && s.tokenTtlMs === undefined),
   },
   {
-    part: 'endpoints', key: 'Idempotency-Key', value: `replayed for ${formatDuration(SAFETY.idempotencyKeyTtlMs)}`,
-    why: 'POST requests carrying an Idempotency-Key are replayed for a bounded time; the format has no key for it.',
-    applies: (spec) => spec.endpoints.some((e) => e.method === 'POST'),
+    part: 'limits', key: 'limits.idempotency', value: `Idempotency-Key on POST, remembered for ${formatDuration(SAFETY.idempotencyKeyTtlMs)} per credential`,
+    why: 'A retried POST must not make a second record; the spec states no idempotency keys (and no `idempotency: { none: … }`).',
+    applies: (spec) => spec.limits.idempotency === undefined && !spec.limits.none?.idempotency && spec.endpoints.some((e) => e.method === 'POST'),
+  },
+  {
+    part: 'limits', key: 'limits.conditional', value: 'a strong ETag on every record answer; If-Match honoured on writes (412), If-None-Match on reads (304)',
+    why: 'Concurrent writers must not overwrite each other unseen; the spec states no conditional requests (and no `conditional: { none: … }`).',
+    applies: (spec) => spec.limits.conditional === undefined && !spec.limits.none?.conditional && spec.endpoints.some((e) => e.operation !== 'list' && !e.operation.startsWith('bulk-') && e.operation !== 'create'),
+  },
+  {
+    part: 'limits', key: 'limits.pagination.links', value: '[next]: `Link: <…>; rel="next"` on every page but the last',
+    why: 'A client must find the following page; the spec does not say which links a page carries.',
+    applies: (spec) => spec.limits.pagination !== undefined && spec.limits.pagination.links === undefined && hasList(spec),
+  },
+  {
+    part: 'limits', key: 'limits.rate.headers', value: 'ratelimit: RateLimit-Policy and RateLimit on every answer of a limited endpoint',
+    why: 'A client should see its quota before it is refused; the spec does not say which fields tell it.',
+    applies: (spec) => spec.limits.rate !== undefined && spec.limits.rate.headers === undefined,
   },
   {
     part: 'events', key: 'events.retry',

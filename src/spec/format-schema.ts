@@ -193,7 +193,7 @@ export const FORMAT_SCHEMA = {
       anyOf: [none, { $ref: '#/definitions/errors' }],
     },
     limits: {
-      description: 'Part 8. Rate limits, size limits, time-outs and pagination.',
+      description: 'Part 8. Rate limits, size limits, time-outs, pagination, and the protocol promises every endpoint keeps: conditional requests and idempotency keys.',
       anyOf: [none, { $ref: '#/definitions/limits' }],
     },
     versioning: {
@@ -602,6 +602,10 @@ export const FORMAT_SCHEMA = {
             window: duration('The window.'),
             scope: { enum: ['credential', 'address'], description: 'Counted per credential (principal) or per client address.' },
             overrides: { type: 'object', description: 'Per-endpoint limits, keyed by endpoint id.', additionalProperties: { $ref: '#/definitions/rate' } },
+            headers: {
+              enum: ['ratelimit', 'none'],
+              description: 'The response fields that tell a client its quota. `ratelimit`: `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers, RFC 9651 structured fields) on every answer of a limited endpoint, the policy named `default` for the main limit and after its endpoint id for an override; `none`: only the 429 and its `Retry-After` tell. When absent, the reference service sends `ratelimit` as a runtime default that `check` lists.',
+            },
           },
         },
           ],
@@ -683,7 +687,51 @@ export const FORMAT_SCHEMA = {
               enum: ['first-page', 'all'],
               description: 'What a list request without the position parameter gets: the first page (the default), or every record as a bare array (json-server without `_page`).',
             },
+            links: {
+              type: 'array',
+              items: { enum: ['next'] },
+              uniqueItems: true,
+              description: 'The links each page carries in `Link` (RFC 8288): `[next]` links the following page (`Link: <…>; rel="next"`, the same query with the next position), on every page but the last. `[]`: pages carry no links. When absent, the reference service links `next` as a runtime default that `check` lists.',
+            },
           },
+        },
+        conditional: {
+          description: 'Conditional requests (RFC 9110 §13): the validators every record answer carries and the preconditions the service honours, or `{ none: reason }`: it sends no validators and honours none. When absent, the reference service sends a strong ETag and honours If-Match and If-None-Match as a runtime default that `check` lists.',
+          anyOf: [
+            { ...none, description: 'The service makes no conditional requests, stated: `conditional: { none: "Records carry no validators." }`.' },
+            {
+              type: 'object',
+              additionalProperties: false,
+              required: ['validators'],
+              properties: {
+                validators: {
+                  type: 'array',
+                  minItems: 1,
+                  uniqueItems: true,
+                  items: { enum: ['etag', 'last-modified'] },
+                  description: 'What every answer with a record carries: `etag` a strong entity tag (RFC 9110 §8.8.3) that stays the same while the record is unchanged and changes when it changes; `last-modified` the time of its last change (§8.8.2), an HTTP-date.',
+                },
+                writes: { type: 'boolean', description: 'A write to a record (update, replace, delete, transition) with a precondition that fails (If-Match with a stale tag, If-Unmodified-Since before the last change) is refused with 412 and changes nothing (§13.1.1, §13.1.4). Default true.' },
+                reads: { type: 'boolean', description: 'A read whose If-None-Match holds the current tag, or whose If-Modified-Since is not before the last change, is answered 304 without a body (§13.1.2, §13.1.3). Default true.' },
+              },
+            },
+          ],
+        },
+        idempotency: {
+          description: 'Idempotency keys on POST (draft-ietf-httpapi-idempotency-key-header), or `{ none: reason }`: the service does not honour them. When absent, the reference service honours `Idempotency-Key` for 24 hours per credential as a runtime default that `check` lists.',
+          anyOf: [
+            { ...none, description: 'The service honours no idempotency key, stated: `idempotency: { none: "Retried creates make new records." }`.' },
+            {
+              type: 'object',
+              additionalProperties: false,
+              required: ['header', 'lifetime', 'scope'],
+              properties: {
+                header: { type: 'string', pattern: '^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$', description: 'The request header carrying the key (`Idempotency-Key`).' },
+                lifetime: duration('How long a key is remembered: a POST repeated with the same key within it gets the first answer again (same status, same record) and makes nothing new; the same key with a different request is refused (`idempotency-key-reused`, 422).'),
+                scope: { enum: ['credential', 'address'], description: 'Whose keys are one namespace: each credential (principal) has its own keys, or each client address.' },
+              },
+            },
+          ],
         },
       },
     },

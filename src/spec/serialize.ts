@@ -335,6 +335,7 @@ function writeLimits(spec: Spec): RawDocument {
           overrides: rate.overrides.length
             ? mapOf(rate.overrides, (o) => [o.endpoint, compact({ limit: o.limit, window: formatDuration(o.windowMs), scope: o.scope !== rate.scope ? o.scope : undefined })])
             : undefined,
+          headers: rate.headers,
         })
       : spec.limits.none?.rate ? { none: spec.limits.none.rate.reason } : undefined,
     body: body ? { maxSize: formatSize(body.maxBytes) } : undefined,
@@ -355,8 +356,15 @@ function writeLimits(spec: Spec): RawDocument {
             : undefined,
           body: isDefaultBody(pagination) ? undefined : pagination.body.kind === 'array' ? 'array' : compact({ items: pagination.body.items, next: pagination.body.next, total: pagination.body.total, offset: pagination.body.offset }),
           unpaged: pagination.unpaged === 'all' ? 'all' : undefined,
+          links: pagination.links ? [...pagination.links] : undefined,
         })
       : undefined,
+    conditional: spec.limits.conditional
+      ? compact({ validators: [...spec.limits.conditional.validators], writes: spec.limits.conditional.writes, reads: spec.limits.conditional.reads })
+      : spec.limits.none?.conditional ? { none: spec.limits.none.conditional.reason } : undefined,
+    idempotency: spec.limits.idempotency
+      ? { header: spec.limits.idempotency.header, lifetime: formatDuration(spec.limits.idempotency.lifetimeMs), scope: spec.limits.idempotency.scope }
+      : spec.limits.none?.idempotency ? { none: spec.limits.none.idempotency.reason } : undefined,
   });
 }
 

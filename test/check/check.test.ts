@@ -65,8 +65,11 @@ test('none is a statement: it is neither a gap nor partial', () => {
 
 test('safety defaults are listed as defaults where the spec is silent, and only then', () => {
   const silent = check('svcspec: 1\nresources:\n  book: { plural: books, id: { field: id, assigned: uuid }, fields: { id: { type: string, readOnly: true }, title: string } }\nendpoints:\n  book: [create, list]\n');
-  assert.deepEqual(silent.defaults.map((d) => d.key).sort(), ['Idempotency-Key', 'errors.shape', 'limits.body.maxSize', 'limits.pagination', 'limits.rate', 'limits.timeouts.request'].sort());
-  const stated = check('svcspec: 1\nresources:\n  book: { plural: books, id: { field: id, assigned: uuid }, fields: { id: { type: string, readOnly: true }, title: string } }\nendpoints:\n  book: [read]\nlimits:\n  body: { maxSize: 64KiB }\n  timeouts: { request: 5s, status: 504 }\n  rate: { limit: 10, window: 1m, scope: address }\nerrors:\n  shape: problem\n');
+  assert.deepEqual(silent.defaults.map((d) => d.key).sort(), ['errors.shape', 'limits.body.maxSize', 'limits.idempotency', 'limits.pagination', 'limits.rate', 'limits.timeouts.request'].sort());
+  // The protocol promises (#16): unstated, serve's behaviour is a listed default; stated (or `none`), no default stands in.
+  const reads = check('svcspec: 1\nresources:\n  book: { plural: books, id: { field: id, assigned: uuid }, fields: { id: { type: string, readOnly: true }, title: string } }\nendpoints:\n  book: [read, list]\nlimits:\n  rate: { limit: 10, window: 1m, scope: address }\n  pagination: { style: cursor, defaultSize: 10, maxSize: 10, overMax: clamp }\n');
+  for (const key of ['limits.conditional', 'limits.rate.headers', 'limits.pagination.links']) assert.ok(reads.defaults.some((d) => d.key === key), `${key} is listed as a default`);
+  const stated = check('svcspec: 1\nresources:\n  book: { plural: books, id: { field: id, assigned: uuid }, fields: { id: { type: string, readOnly: true }, title: string } }\nendpoints:\n  book: [read]\nlimits:\n  body: { maxSize: 64KiB }\n  timeouts: { request: 5s, status: 504 }\n  rate: { limit: 10, window: 1m, scope: address, headers: none }\n  conditional: { validators: [etag], writes: false }\n  idempotency: { none: No POST here. }\nerrors:\n  shape: problem\n');
   assert.deepEqual(stated.defaults.map((d) => d.key), []);
 });
 
@@ -92,7 +95,7 @@ function safeExists(path: string): boolean {
 }
 
 test('limits: "no rate limit" and "no time-out" are statements: the part can be complete, and no safety default stands in', () => {
-  const spec = 'svcspec: 1\nresources:\n  book: { plural: books, id: { field: id, assigned: uuid }, fields: { id: { type: string, readOnly: true }, title: string } }\nendpoints:\n  book: [read]\nlimits:\n  body: { maxSize: 64KiB }\n  timeouts: { none: "Requests run to completion." }\n  rate: { none: "Requests are not limited." }\nerrors:\n  shape: problem\n';
+  const spec = 'svcspec: 1\nresources:\n  book: { plural: books, id: { field: id, assigned: uuid }, fields: { id: { type: string, readOnly: true }, title: string } }\nendpoints:\n  book: [read]\nlimits:\n  body: { maxSize: 64KiB }\n  timeouts: { none: "Requests run to completion." }\n  rate: { none: "Requests are not limited." }\n  conditional: { none: "Records carry no validators." }\nerrors:\n  shape: problem\n';
   const report = check(spec);
   const limits = report.parts.find((p) => p.name === 'limits');
   assert.equal(limits?.status, 'complete');

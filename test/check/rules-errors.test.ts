@@ -8,6 +8,12 @@ table('rate-limit-without-429', [
   { name: 'no rate limit, no 429 needed', patch: { ...without('rate-limited'), limits: { rate: undefined } }, expect: [] },
 ]);
 
+table('conditional-without-412', [
+  { name: 'writes honour If-Match and no 412 code', patch: { limits: { conditional: { validators: ['etag'] } } }, expect: ['conditional-without-412 /errors/catalog'], messages: [/no code with status 412/] },
+  { name: 'writes do not honour preconditions', patch: { limits: { conditional: { validators: ['etag'], writes: false } } }, expect: [] },
+  { name: 'conditional requests unstated', patch: {}, expect: [] },
+]);
+
 table('timeout-without-error', [
   { name: 'a time-out and no code with its status', patch: without('timeout'), expect: ['timeout-without-error /errors/catalog'], messages: [/longer than 5s are answered with 504/] },
   { name: 'a time-out answered with a status no code has', patch: { limits: { timeouts: { status: 503 } } }, expect: ['timeout-without-error /errors/catalog'] },

@@ -20,6 +20,13 @@ table('pagination-body-members-conflict', [
   { name: 'a bare array body', patch: limits({ pagination: { body: 'array' } }), expect: [] },
 ]);
 
+table('pagination-array-without-links', [
+  { name: 'a bare array page that links nothing', patch: limits({ pagination: { body: 'array', links: [] } }), expect: ['pagination-array-without-links /limits/pagination/links'], messages: [/no way to find the page after the first/] },
+  { name: 'a bare array page that links the next', patch: limits({ pagination: { body: 'array', links: ['next'] } }), expect: [] },
+  { name: 'a bare array page, links unstated (the default links next)', patch: limits({ pagination: { body: 'array' } }), expect: [] },
+  { name: 'an object page that links nothing', patch: limits({ pagination: { links: [] } }), expect: [] },
+]);
+
 table('pagination-without-list', [
   {
     name: 'pagination and no list endpoint',

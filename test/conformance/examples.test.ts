@@ -31,9 +31,17 @@ for (const file of ['library.yaml', 'helpdesk.yaml', 'orders.yaml']) {
     assert.ok(report.results.some((r) => r.id.endsWith('.ownership') && r.outcome === 'pass'), 'ownership was checked');
     assert.ok(report.results.some((r) => r.id.endsWith('.missing-scope') && r.outcome === 'pass'), 'a missing scope was checked');
     assert.ok(report.results.some((r) => r.id.startsWith('stream.version-') && r.outcome === 'pass'), 'events were checked in another live version');
+    // Issue #16: the protocol promises each example states (limits.conditional, idempotency, links, rate headers), and no internals in any error.
+    for (const id of [/\.etag\.stable$/, /\.conditional\.write$/, /\.conditional\.stale-write$/, /\.conditional\.read$/, /\.idempotency\.replay$/, /\.idempotency\.reuse$/, /\.idempotency\.scope$/, /\.conditional\.stale-delete$/, /^rate-fields\./, /\.page-links$/, /\.deprecation-fields$/, /^no-internals$/]) {
+      assert.ok(report.results.some((r) => id.test(r.id) && r.outcome === 'pass'), `a check ${id} passed`);
+    }
     if (file === 'library.yaml') {
       // The open surface of the example: a prose action (501), bulk writes, expandable loans.
       for (const id of ['loan.remind.answers', 'loan.remind.invalid-body', 'loan.remind.missing-record', 'book.import.all', 'book.import.atomic', 'book.import.max', 'book.import.events', 'book.bulkUpdate.all', 'book.bulkUpdate.atomic', 'book.bulkUpdate.max', 'book.bulkDelete.all', 'book.bulkDelete.atomic', 'book.bulkDelete.max', 'loan.read.expand', 'loan.list.expand', 'loan.read.expand-undeclared']) {
+        assert.equal(report.results.find((r) => r.id === id)?.outcome, 'pass', `${id} passed`);
+      }
+      // Issue #16: constraints inside nested objects and array items, each broken alone, on create and update.
+      for (const id of ['member.create.address.postalCode.pattern', 'member.update.address.postalCode.pattern', 'member.create.address.street.required', 'book.create.subjects.uniqueItems', 'book.create.authors.0.minLength', 'book.update.authors.0.maxLength']) {
         assert.equal(report.results.find((r) => r.id === id)?.outcome, 'pass', `${id} passed`);
       }
       // Issue #13: a member's loans nested under the member, and the signed-in member's own preferences at /me.

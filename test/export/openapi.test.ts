@@ -371,3 +371,26 @@ test('openapi: nested paths with typed parent parameters, and singletons without
   assert.ok(me.put.responses['201'] && me.put.responses['200'], 'a PUT on a perOwner: one singleton creates it');
   assert.ok(paths['/profiles'].post.responses['409'], 'a second profile is 409');
 });
+
+test('openapi: the protocol promises follow limits.conditional, limits.idempotency, pagination.links and rate.headers (#16)', async () => {
+  const library = await example('library.yaml');
+  const none = { ...library, limits: { ...library.limits, conditional: undefined, idempotency: undefined, none: { ...library.limits.none, conditional: { reason: 'no validators', pointer: '/limits/conditional' }, idempotency: { reason: 'no keys', pointer: '/limits/idempotency' } }, pagination: { ...library.limits.pagination!, links: [] }, rate: { ...library.limits.rate!, headers: 'none' as const } } };
+  const doc = toOpenApi(none).document as Json;
+  assert.deepEqual(await openApiErrors(doc), []);
+  assert.equal(param(op(doc, '/books/{id}', 'patch'), 'If-Match'), undefined);
+  assert.equal(param(op(doc, '/books/{id}', 'get'), 'If-None-Match'), undefined);
+  assert.equal(op(doc, '/books/{id}', 'get').responses['304'], undefined);
+  assert.equal(op(doc, '/books/{id}', 'get').responses['200'].headers?.ETag, undefined);
+  assert.equal(op(doc, '/books/{id}', 'patch').responses['412'], undefined);
+  assert.ok(!op(doc, '/loans', 'post').parameters.some((p: Json) => p.$ref === '#/components/parameters/IdempotencyKey'));
+  assert.equal(doc.components.parameters.IdempotencyKey, undefined);
+  assert.equal(op(doc, '/books', 'get').responses['200'].headers?.Link?.description?.includes('next'), undefined);
+  assert.equal(op(doc, '/books', 'get').responses['200'].headers?.RateLimit, undefined);
+  const own = { ...library, limits: { ...library.limits, conditional: { validators: ['etag', 'last-modified'] as const, writes: true, reads: true, pointer: '/limits/conditional' }, idempotency: { header: 'X-Request-Key', lifetimeMs: 3_600_000, scope: 'address' as const, pointer: '/limits/idempotency' } } };
+  const stated = toOpenApi(own as unknown as Spec).document as Json;
+  assert.equal(stated.components.parameters.IdempotencyKey.name, 'X-Request-Key');
+  assert.match(stated.components.parameters.IdempotencyKey.description, /for 1h, keys being per client address/);
+  assert.ok(param(op(stated, '/books/{id}', 'patch'), 'If-Unmodified-Since'));
+  assert.ok(param(op(stated, '/books/{id}', 'get'), 'If-Modified-Since'));
+  assert.ok(op(stated, '/books/{id}', 'get').responses['200'].headers['Last-Modified']);
+});

@@ -287,7 +287,8 @@ describe('selection by query parameter', () => {
     const page = await send(app, 'GET', '/books?version=1&limit=2');
     assert.equal(page.status, 200, JSON.stringify(page.body));
     assert.equal(page.body.items.length, 2);
-    assert.match(String(page.headers.link), /^<\/books\?version=1&limit=2&cursor=[^>]+>; rel="next"$/);
+    // Version 1 is deprecated: its docs link stays beside the page's next link (RFC 8288 §3, one field, two links).
+    assert.match(String(page.headers.link), /^<[^>]+>; rel="deprecation", <\/books\?version=1&limit=2&cursor=[^>]+>; rel="next"$/);
   });
 });
 

@@ -6,6 +6,8 @@
 import type { Rule } from '../rule.ts';
 import actionBehaviour from './action-behaviour-prose.rule.ts';
 import actionWithout501 from './action-without-501.rule.ts';
+import conditionalWithout412 from './conditional-without-412.rule.ts';
+import paginationArrayWithoutLinks from './pagination-array-without-links.rule.ts';
 import bulkMaxMissing from './bulk-max-missing.rule.ts';
 import expandNotRef from './expand-not-ref.rule.ts';
 import authJwtKeysMissing from './auth-jwt-keys-missing.rule.ts';
@@ -193,6 +195,7 @@ export const RULES: readonly Rule[] = [
   // 7. errors
   authWithout401,
   bodyLimitWithout413,
+  conditionalWithout412,
   actionWithout501,
   errorCatalogMissingValidation,
   errorShapeMemberDuplicate,
@@ -203,6 +206,7 @@ export const RULES: readonly Rule[] = [
   // 8. limits
   listQueryFieldUnknown,
   listWithoutPagination,
+  paginationArrayWithoutLinks,
   paginationDefaultAboveMax,
   paginationParamsConflict,
   paginationWithoutList,

@@ -69,7 +69,8 @@ async function checkOperator(ctx: TestContext, data: DataFactory, list: Endpoint
   }
   const pivot = values[Math.floor(values.length / 2)];
   const { arg, matches } = operatorCase(op, pivot, values);
-  const { items, pages } = await walk(ctx, resource, undefined, undefined, [[param, arg]]);
+  // In pages of two: a filter must hold on every page of the walk, not only the first.
+  const { items, pages } = await walk(ctx, resource, 2, undefined, [[param, arg]]);
   const exchange = pages.at(-1)!.exchange;
   const wrong = items.find((item) => !matches(item[field.name]));
   if (wrong) throw new Failure(`${param}=${arg} returned a record whose ${field.name} is ${JSON.stringify(wrong[field.name])}`, exchange);

@@ -4,7 +4,8 @@
  * spec does not declare on it with 405 and an `Allow` listing the declared ones (RFC 9110
  * §15.5.6), and a path the spec does not have is 404 in the declared shape. Actions,
  * bulk creates and expansion have their own modules (parts/actions.ts, bulk.ts, expand.ts);
- * nested paths and singletons, parts/nesting.ts; a list's declared query, parts/endpoints-queries.ts.
+ * nested paths and singletons, parts/nesting.ts; a list's declared query, parts/endpoints-queries.ts;
+ * conditional requests and idempotency keys as stated, endpoints-conditional.ts and -idempotency.ts.
  */
 import { HTTP_METHODS } from '../../spec/model.ts';
 import { Failure, type TestContext } from '../context.ts';
@@ -13,6 +14,8 @@ import { expectError } from '../expect.ts';
 import { checkActions } from './actions.ts';
 import { checkBulk } from './bulk.ts';
 import { checkBulkChanges } from './bulk-change.ts';
+import { checkConditional } from './endpoints-conditional.ts';
+import { checkIdempotency } from './endpoints-idempotency.ts';
 import { checkQueries } from './endpoints-queries.ts';
 import { checkExpansion } from './expand.ts';
 import { checkNesting } from './nesting.ts';
@@ -49,4 +52,7 @@ export async function checkEndpoints(ctx: TestContext, data: DataFactory): Promi
   await checkBulkChanges(ctx, data);
   await checkExpansion(ctx, data);
   await checkNesting(ctx, data);
+  // Part 8's protocol promises, where the spec states them (issue #16).
+  await checkConditional(ctx, data);
+  await checkIdempotency(ctx, data);
 }

@@ -2,17 +2,20 @@
  * Part 7: errors. Every error met by any check is held to the declared shape, status and
  * media type there (src/conformance/expect.ts); here, the errors the HTTP layer itself
  * must answer: a body that is not JSON (malformed-body) and a body of another media type
- * (unsupported-media-type), on the first endpoint that takes a body.
+ * (unsupported-media-type), on the first endpoint that takes a body; and no error body of
+ * the run shows the service's internals (parts/errors-internals.ts).
  */
 import { isPlain } from '../../spec/conventions/paths.ts';
 import type { TestContext } from '../context.ts';
+import type { DataFactory } from '../data.ts';
 import { expectError } from '../expect.ts';
+import { checkInternals } from './errors-internals.ts';
 
-export async function checkErrors(ctx: TestContext): Promise<void> {
+export async function checkErrors(ctx: TestContext, data: DataFactory): Promise<void> {
   const create = ctx.spec.endpoints.find((e) => e.operation === 'create' && isPlain(e) && ctx.may(ctx.main, e)) ?? ctx.spec.endpoints.find((e) => e.request.kind !== 'none' && isPlain(e) && ctx.may(ctx.main, e));
   if (!create) {
     ctx.skip('errors', 'malformed-body', 'a body that is not JSON is refused', 'no endpoint that takes a body can be called by the principals given');
-    return;
+    return checkInternals(ctx, data);
   }
   const rule = ctx.spec.errors.shape ? { pointer: ctx.spec.errors.shape.pointer, text: 'the declared error shape' } : undefined;
   await ctx.check('errors', 'malformed-body', `${create.id}: a body that is not JSON is refused (malformed-body)`, rule, async () => {
@@ -21,4 +24,5 @@ export async function checkErrors(ctx: TestContext): Promise<void> {
   await ctx.check('errors', 'unsupported-media-type', `${create.id}: a body that is not application/json is refused (unsupported-media-type)`, rule, async () => {
     expectError(ctx, await ctx.call(create.method, create.path.replace(/\{\w+\}/g, 'x'), { raw: { text: 'title=x', contentType: 'text/plain' } }), 'unsupported-media-type');
   });
+  await checkInternals(ctx, data);
 }

@@ -9,6 +9,7 @@ import type { Resource } from '../../spec/model.ts';
 import { Failure, Skip, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
 import { expectError } from '../expect.ts';
+import { checkLimitHeaders } from './limits-headers.ts';
 import { getPage, pageParams, walk } from './list-walk.ts';
 
 export async function checkLimits(ctx: TestContext, data: DataFactory): Promise<void> {
@@ -21,6 +22,7 @@ export async function checkLimits(ctx: TestContext, data: DataFactory): Promise<
     await checkPagination(ctx, data, resource, p);
   }
   await checkBodySize(ctx);
+  await checkLimitHeaders(ctx, data);
   await checkRateLimit(ctx);
 }
 
@@ -88,7 +90,8 @@ async function checkRateLimit(ctx: TestContext): Promise<void> {
       if (ex.response.status !== 429) continue;
       expectError(ctx, ex, 'rate-limited');
       if (!ex.response.headers['retry-after']) throw new Failure('the 429 has no Retry-After', ex);
-      if (!ex.response.headers.ratelimit || !ex.response.headers['ratelimit-policy']) throw new Failure('the 429 lacks the RateLimit and RateLimit-Policy fields', ex);
+      // The quota fields only where the spec promises them (limits.rate.headers).
+      if (rate.headers === 'ratelimit' && (!ex.response.headers.ratelimit || !ex.response.headers['ratelimit-policy'])) throw new Failure('the 429 lacks the RateLimit and RateLimit-Policy fields', ex);
       if (i < rate.limit) throw new Failure(`refused after ${i} requests; the limit is ${rate.limit}`, ex);
       return;
     }

@@ -6,11 +6,12 @@
  * fields never come back (create, read, list); update and replace change what they say;
  * after delete the record is gone: 404 on read, absent from the list.
  */
+import { isPlain } from '../../spec/conventions/paths.ts';
 import type { Field, Resource } from '../../spec/model.ts';
 import { Failure, Skip, type TestContext } from '../context.ts';
 import type { DataFactory, Made } from '../data.ts';
 import { expectError, expectSuccess, isObject, jsonEqual } from '../expect.ts';
-import { breaches, valueOf } from '../generate.ts';
+import { breaches, nestedBreaches, valueOf } from '../generate.ts';
 import { findInList } from './list-walk.ts';
 
 export async function checkResources(ctx: TestContext, data: DataFactory): Promise<void> {
@@ -37,6 +38,7 @@ export async function checkResources(ctx: TestContext, data: DataFactory): Promi
     const record = made;
     await checkWriteOnly(ctx, data, resource, record);
     await checkRefusals(ctx, data, resource);
+    await checkDeepRefusals(ctx, data, resource);
     await checkUpdates(ctx, data, resource, record);
     await checkDelete(ctx, data, resource);
   }
@@ -111,6 +113,41 @@ async function checkRefusals(ctx: TestContext, data: DataFactory, resource: Reso
         await data.discard(resource, ex, as);
         expectError(ctx, ex, 'validation-failed', `/${sample.name}`);
       });
+    }
+  }
+}
+
+/**
+ * Constraints at every depth (issue #16): each constraint of a member of an object or of an
+ * array's items, broken alone, on create, update and replace, is refused with validation-failed
+ * naming the violated member's pointer. An update is a merge patch: leaving a member out does
+ * not break `required` there, so only the other breaches are sent to it.
+ */
+async function checkDeepRefusals(ctx: TestContext, data: DataFactory, resource: Resource): Promise<void> {
+  const create = data.createEndpoint(resource);
+  const as = ctx.principalFor(create);
+  const writes = [create, ctx.endpoint(resource.name, 'update'), ctx.endpoint(resource.name, 'replace')].filter((e): e is NonNullable<typeof e> => e !== undefined && (e === create || (isPlain(e) && !e.select)));
+  let target: Made | undefined;
+  for (const field of data.createFields(resource, ctx.version)) {
+    for (const breach of nestedBreaches(field, ctx.draw)) {
+      for (const endpoint of writes) {
+        if (endpoint.operation === 'update' && breach.omit) continue;
+        const op = endpoint === create ? 'create' : endpoint.operation;
+        await ctx.check('resources', `${resource.name}.${op}${breach.pointer.replace(/\//g, '.')}.${breach.constraint.replace(/\s+/g, '-')}`, `${resource.name}: ${op} with ${breach.pointer} breaking '${breach.constraint}' is refused at that pointer`, { pointer: breach.shape.pointer, text: `${breach.pointer.slice(1).replace(/\//g, '.')}: ${breach.constraint}` }, async () => {
+          const body = await data.validBody(resource, { as });
+          body[field.name] = breach.apply(body[field.name]);
+          if (endpoint === create) {
+            const ex = await ctx.call(create.method, create.path, { body, as: as ?? null });
+            await data.discard(resource, ex, as);
+            expectError(ctx, ex, 'validation-failed', breach.pointer);
+            return;
+          }
+          target ??= await data.create(resource);
+          const sent = endpoint.operation === 'update' ? { [field.name]: body[field.name] } : body;
+          const ex = await ctx.call(endpoint.method, data.itemPath(endpoint, target.id), { body: sent, as: ctx.principalFor(endpoint) ?? null });
+          expectError(ctx, ex, 'validation-failed', breach.pointer);
+        });
+      }
     }
   }
 }

@@ -8,6 +8,7 @@ import { isPlain } from '../../spec/conventions/paths.ts';
 import { Failure, Skip, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
 import { expectError, expectSuccess, isObject } from '../expect.ts';
+import { checkDeprecationFields } from './versioning-headers.ts';
 
 export async function checkVersioning(ctx: TestContext, data: DataFactory): Promise<void> {
   const v = ctx.spec.versioning;
@@ -41,6 +42,7 @@ export async function checkVersioning(ctx: TestContext, data: DataFactory): Prom
   await ctx.check('versioning', 'unknown', 'an unknown version is refused (unknown-version)', { pointer: v.pointer, text: 'the versions of the spec' }, async () => {
     expectError(ctx, await ctx.call('GET', probe.path, { as, version: 'svcspec-no-such-version' }), 'unknown-version');
   });
+  await checkDeprecationFields(ctx, probe);
   await checkFieldsPerVersion(ctx, data);
 }
 

@@ -77,6 +77,10 @@ export interface EndpointFacts {
   /** The version is chosen by a header or query parameter a client may get wrong. */
   readonly versionParam: boolean;
   readonly someRetired: boolean;
+  /** Writes honour preconditions (limits.conditional, src/spec/conventions/promises.ts); true when not said. */
+  readonly preconditions?: boolean;
+  /** POSTs honour an idempotency key (limits.idempotency); true when not said. */
+  readonly idempotency?: boolean;
 }
 
 /** The situations of the HTTP error catalog that can answer this endpoint (see the service modules named). */
@@ -92,10 +96,10 @@ export function situationsOf(endpoint: Endpoint, facts: EndpointFacts, resource?
   if (body) out.push('malformed-body', 'payload-too-large', 'unsupported-media-type'); // app.ts parsing
   if (endpoint.params.length || endpoint.select === 'caller') out.push('not-found'); // concurrency.ts, resources.ts, nesting.ts (a parent, a singleton not made yet)
   if (resource?.perOwner === 'one' && op === 'create') out.push('already-exists'); // resources.ts: one record per owner
-  if (op === 'update' || op === 'replace' || op === 'delete' || op === 'transition') out.push('precondition-failed');
+  if (facts.preconditions !== false && (op === 'update' || op === 'replace' || op === 'delete' || op === 'transition')) out.push('precondition-failed');
   if (op === 'transition') out.push('invalid-transition'); // states.ts
   if (body || op === 'list' || endpoint.expand) out.push('validation-failed'); // validation.ts, list-query.ts, expand.ts
-  if (endpoint.method === 'POST' && (op === 'create' || op === 'transition' || op === 'bulk-create' || op === 'bulk-delete')) out.push('idempotency-key-reused'); // idempotency.ts
+  if (facts.idempotency !== false && endpoint.method === 'POST' && (op === 'create' || op === 'transition' || op === 'bulk-create' || op === 'bulk-delete')) out.push('idempotency-key-reused'); // idempotency.ts
   if (op === 'action') out.push('not-implemented'); // actions.ts: a prose action without a handler
   out.push('internal', 'unavailable'); // app.ts; http-layer.ts (shutting down), the store (its file lost), auth (keys unreachable): every request
   if (!facts.noTimeout) out.push('timeout'); // limits/timeout.ts: every request, unless the spec states none

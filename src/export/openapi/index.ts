@@ -20,6 +20,7 @@ import { PART_BY_NAME, type PartName } from '../../spec/parts.ts';
 import { formatDuration, formatSize } from '../../spec/units.ts';
 import { deprecationHeaders } from '../../spec/conventions/deprecation.ts';
 import { pageSettings } from '../../spec/conventions/pagination.ts';
+import { conditionalPromise, idempotencyPromise } from '../../spec/conventions/promises.ts';
 import { ratePolicyFields } from '../../spec/conventions/rate.ts';
 import { EXPORT_CODES, finding, type ExportResult } from '../codes.ts';
 import { schemaContext, type JsonSchema } from '../schema.ts';
@@ -187,14 +188,21 @@ function schemeProse(ctx: OpenApiContext, s: AuthScheme): string[] {
 
 function sharedComponents(ctx: OpenApiContext): void {
   const { headers, parameters } = ctx.components;
-  headers.ETag = { schema: { type: 'string' }, description: 'RFC 9110 §8.8.3: the strong entity tag of the record, for If-Match and If-None-Match.' };
+  // The protocol promises in force (src/spec/conventions/promises.ts): stated, or the runtime default.
+  const conditional = conditionalPromise(ctx.spec);
+  if (conditional.value?.validators.includes('etag')) headers.ETag = { schema: { type: 'string' }, description: 'RFC 9110 §8.8.3: the strong entity tag of the record, the same while it is unchanged, for If-Match and If-None-Match.' };
+  if (conditional.value?.validators.includes('last-modified')) headers.LastModified = { schema: { type: 'string' }, description: 'RFC 9110 §8.8.2: when the record last changed, an HTTP-date, for If-Unmodified-Since and If-Modified-Since.' };
   headers.Location = { schema: { type: 'string', format: 'uri-reference' }, description: 'RFC 9110 §10.2.2: the new record, relative to {base_url}.' };
-  headers.IdempotencyReplayed = { schema: { type: 'string', const: 'true' }, description: 'Present when the response is the replay of an earlier request with the same Idempotency-Key.' };
-  parameters.IdempotencyKey = {
-    name: 'Idempotency-Key', in: 'header', required: false,
-    schema: { type: 'string', minLength: 1, maxLength: 257 },
-    description: 'draft-ietf-httpapi-idempotency-key-header: 1 to 255 visible ASCII characters, optionally in double quotes. The first successful response is replayed for the same request with the same key (for a day, a safety default); the same key with another body is refused (422).',
-  };
+  const idempotency = idempotencyPromise(ctx.spec);
+  if (idempotency.value) {
+    const { header, lifetimeMs, scope } = idempotency.value;
+    headers.IdempotencyReplayed = { schema: { type: 'string', const: 'true' }, description: `Present when the response is the replay of an earlier request with the same ${header}.` };
+    parameters.IdempotencyKey = {
+      name: header, in: 'header', required: false,
+      schema: { type: 'string', minLength: 1, maxLength: 257 },
+      description: `draft-ietf-httpapi-idempotency-key-header: 1 to 255 visible ASCII characters, optionally in double quotes. The first successful response is replayed for the same request with the same key for ${formatDuration(lifetimeMs)}${idempotency.stated ? '' : ' (a runtime default: the spec states no lifetime)'}, keys being per ${scope === 'credential' ? 'credential' : 'client address'}; the same key with another body is refused (422).`,
+    };
+  }
   const vp = ctx.versionParam;
   if (vp && ctx.version) {
     const isDefault = ctx.fallback === ctx.version.name;

@@ -7,7 +7,8 @@
  */
 import { isBulk, type Endpoint, type FilterOperator, type ListQueryDecl, type Resource, type StateMachine } from '../../spec/model.ts';
 import { filterParam } from '../../spec/conventions/query.ts';
-import { isDefaultBody } from '../../spec/conventions/pagination.ts';
+import { isDefaultBody, linksNext } from '../../spec/conventions/pagination.ts';
+import { conditionalPromise, idempotencyPromise, rateHeadersPromise } from '../../spec/conventions/promises.ts';
 import { BULK_ITEMS } from '../../spec/conventions/bulk.ts';
 import { EXPAND_PARAM, refFields, refTarget } from '../../spec/conventions/expand.ts';
 import { idOf, idParamOf } from '../../spec/conventions/ids.ts';
@@ -134,12 +135,17 @@ function parametersOf(ctx: OpenApiContext, e: Endpoint, r: Resource, machine: St
   }
   if (ctx.versionParam) out.push({ $ref: '#/components/parameters/ApiVersion' });
   const op = e.operation;
-  // concurrency.ts: If-Match on writes to a record, If-None-Match on reads (RFC 9110 §13.1).
-  if (op === 'update' || op === 'replace' || op === 'delete' || op === 'transition') {
-    out.push({ name: 'If-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'RFC 9110 §13.1.1: the ETag of the record as last read; on a mismatch the request is refused with 412 and nothing is written. `*` matches any current record.' });
+  // The conditional requests in force (limits.conditional, src/spec/conventions/promises.ts): preconditions on writes to a record, conditional reads (RFC 9110 §13.1).
+  const cond = conditionalPromise(ctx.spec).value;
+  if (cond?.writes && (op === 'update' || op === 'replace' || op === 'delete' || op === 'transition')) {
+    if (cond.validators.includes('etag')) out.push({ name: 'If-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'RFC 9110 §13.1.1: the ETag of the record as last read; on a mismatch the request is refused with 412 and nothing is written. `*` matches any current record.' });
+    if (cond.validators.includes('last-modified')) out.push({ name: 'If-Unmodified-Since', in: 'header', required: false, schema: { type: 'string' }, description: 'RFC 9110 §13.1.4: the Last-Modified of the record as last read; when it changed since, the request is refused with 412 and nothing is written.' });
   }
-  if (op === 'read') out.push({ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'RFC 9110 §13.1.2: ETags of copies the client holds; 304 when one is current.' });
-  if (e.method === 'POST' && (op === 'create' || op === 'transition' || op === 'bulk-create' || op === 'bulk-delete')) out.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (cond?.reads && op === 'read') {
+    if (cond.validators.includes('etag')) out.push({ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'RFC 9110 §13.1.2: ETags of copies the client holds; 304 when one is current.' });
+    if (cond.validators.includes('last-modified')) out.push({ name: 'If-Modified-Since', in: 'header', required: false, schema: { type: 'string' }, description: 'RFC 9110 §13.1.3: the Last-Modified of the copy the client holds; 304 when the record has not changed since.' });
+  }
+  if (idempotencyPromise(ctx.spec).value && e.method === 'POST' && (op === 'create' || op === 'transition' || op === 'bulk-create' || op === 'bulk-delete')) out.push({ $ref: '#/components/parameters/IdempotencyKey' });
   if (op === 'list') out.push(...listParameters(ctx, r, machine, e.query));
   if (e.expand) out.push(expandParameter(e));
   return out;
@@ -244,9 +250,9 @@ function responsesOf(ctx: OpenApiContext, e: Endpoint, r: Resource, record: () =
     // representation.ts recordOutcome: every record answer has its ETag, a 201 its Location; a delete has neither.
     // An action's or a bulk create's answer is not one record's representation; an expanded read is another one (serve/expand.ts).
     const oneRecord = op !== 'delete' && op !== 'list' && op !== 'action' && !isBulk(op);
-    if (oneRecord && !(op === 'read' && e.expand)) headers.ETag = { $ref: '#/components/headers/ETag' };
+    if (oneRecord && !(op === 'read' && e.expand)) Object.assign(headers, validatorHeaders(ctx));
     if (resp.status === 201 && oneRecord) headers.Location = { $ref: '#/components/headers/Location' };
-    if (e.method === 'POST' && (op === 'create' || op === 'transition' || op === 'bulk-create' || op === 'bulk-delete')) headers['Idempotency-Replayed'] = { $ref: '#/components/headers/IdempotencyReplayed' };
+    if (idempotencyPromise(ctx.spec).value && e.method === 'POST' && (op === 'create' || op === 'transition' || op === 'bulk-create' || op === 'bulk-delete')) headers['Idempotency-Replayed'] = { $ref: '#/components/headers/IdempotencyReplayed' };
     const response: JsonSchema = { description: resp.description ?? successText(e, r, resp.body) };
     // RFC 9110 §15.3.5: a 204 has no content, whatever the body says.
     if (resp.status !== 204 && resp.body === 'resource') response.content = { [JSON_TYPE]: { schema: record() } };
@@ -260,7 +266,7 @@ function responsesOf(ctx: OpenApiContext, e: Endpoint, r: Resource, record: () =
     }
     if (resp.status !== 204 && resp.body === 'page') {
       response.content = { [JSON_TYPE]: { schema: schemaRef(ctx, `page:${r.name}`, `${pascal(r.name)}Page`, () => pageSchema(ctx, record())) } };
-      headers.Link = linkHeader(ctx, true);
+      if (linksNext(ctx.page)) headers.Link = linkHeader(ctx, true);
     }
     const all = { ...headers, ...commonHeaders(ctx, e, resp.status) };
     if (Object.keys(all).length) response.headers = all;
@@ -268,10 +274,10 @@ function responsesOf(ctx: OpenApiContext, e: Endpoint, r: Resource, record: () =
   }
   // resources.ts: a PUT on a singleton of a perOwner: one resource creates it when there is none (RFC 9110 §9.3.4).
   if (op === 'replace' && e.select === 'caller' && r.perOwner === 'one' && !out['201']) {
-    out['201'] = { description: `Created: the caller had no ${r.name} yet.`, content: { [JSON_TYPE]: { schema: record() } }, headers: { ETag: { $ref: '#/components/headers/ETag' }, Location: { $ref: '#/components/headers/Location' }, ...commonHeaders(ctx, e, 201) } };
+    out['201'] = { description: `Created: the caller had no ${r.name} yet.`, content: { [JSON_TYPE]: { schema: record() } }, headers: { ...validatorHeaders(ctx), Location: { $ref: '#/components/headers/Location' }, ...commonHeaders(ctx, e, 201) } };
   }
-  if (op === 'read') out['304'] = { description: 'Not modified: the ETag in If-None-Match is current.', headers: { ETag: { $ref: '#/components/headers/ETag' }, ...commonHeaders(ctx, e, 304) } };
-  const cases = errorCases(ctx.spec, e, { hasSchemes: ctx.spec.parts.authentication.statement === 'given' && ctx.spec.authentication.schemes.length > 0, hasRateLimit: ctx.policies.has(e.id), noTimeout: ctx.spec.limits.none?.timeouts !== undefined, versionParam: ctx.versionParam !== undefined, someRetired: ctx.someRetired });
+  if (op === 'read' && conditionalPromise(ctx.spec).value?.reads) out['304'] = { description: 'Not modified: the copy the client holds (If-None-Match, If-Modified-Since) is current.', headers: { ...validatorHeaders(ctx), ...commonHeaders(ctx, e, 304) } };
+  const cases = errorCases(ctx.spec, e, { preconditions: conditionalPromise(ctx.spec).value?.writes ?? false, idempotency: idempotencyPromise(ctx.spec).value !== undefined, hasSchemes: ctx.spec.parts.authentication.statement === 'given' && ctx.spec.authentication.schemes.length > 0, hasRateLimit: ctx.policies.has(e.id), noTimeout: ctx.spec.limits.none?.timeouts !== undefined, versionParam: ctx.versionParam !== undefined, someRetired: ctx.someRetired });
   for (const status of declaredErrors.keys()) if (!cases.has(status)) cases.set(status, []);
   for (const [status, list] of [...cases].sort(([a], [b]) => a - b)) out[String(status)] = errorResponse(ctx, e, status, list, declaredErrors.get(status));
   return out;
@@ -396,7 +402,7 @@ function errorResponse(ctx: OpenApiContext, e: Endpoint, status: number, cases: 
   const bearer = ctx.spec.authentication.schemes.some((s) => e.auth?.schemes.includes(s.name) && (s.type === 'bearer' || s.type === 'oauth2'));
   if (has('forbidden') && !has('unauthenticated') && bearer) headers['WWW-Authenticate'] = { schema: { type: 'string' }, description: 'For a bearer token: `error="insufficient_scope"` and the scopes needed (RFC 6750 §3.1).' };
   if (has('rate-limited')) headers['Retry-After'] = { required: true, schema: { type: 'integer', minimum: 0 }, description: 'RFC 9110 §10.2.3: seconds until the window closes.' };
-  if (has('precondition-failed') || has('invalid-transition')) headers.ETag = { $ref: '#/components/headers/ETag' };
+  if ((has('precondition-failed') || has('invalid-transition')) && conditionalPromise(ctx.spec).value?.validators.includes('etag')) headers.ETag = { $ref: '#/components/headers/ETag' };
   const all = { ...headers, ...commonHeaders(ctx, e, status) };
   return {
     description: errorDescription(cases, declared),
@@ -415,7 +421,7 @@ function commonHeaders(ctx: OpenApiContext, e: Endpoint, status: number): Record
   const d = ctx.deprecation;
   if (d.deprecation) out.Deprecation = { ...required, schema: { type: 'string', const: d.deprecation }, description: `RFC 9745: version ${ctx.version?.name} is deprecated since ${ctx.version?.deprecated}.` };
   if (d.sunset) out.Sunset = { ...required, schema: { type: 'string', const: d.sunset }, description: `RFC 8594: version ${ctx.version?.name} stops being served on ${ctx.version?.sunset}.` };
-  if (d.link) out.Link = linkHeader(ctx, e.operation === 'list');
+  if (d.link) out.Link = linkHeader(ctx, e.operation === 'list' && linksNext(ctx.page));
   if (ctx.versionParam?.in === 'header' && ctx.version) {
     out[ctx.versionParam.name] = { ...required, schema: { type: 'string', const: ctx.version.name }, description: 'The version that served the request.' };
     out.Vary = { schema: { type: 'string' }, description: `Names ${ctx.versionParam.name}: each version is its own representation (RFC 9110 §12.5.5).` };
@@ -427,13 +433,23 @@ function commonRateHeaders(ctx: OpenApiContext, e: Endpoint, status: number): Re
   const out: Record<string, JsonSchema> = {};
   // limits/rate.ts: versioning and authentication refuse before the limit, so 401, 403 and 410 carry no fields.
   const policy = ctx.policies.get(e.id);
-  if (policy && status !== 401 && status !== 403 && status !== 410) {
+  // The quota fields only where they are in force (limits.rate.headers: ratelimit, stated or the default).
+  if (policy && rateHeadersPromise(ctx.spec).value === 'ratelimit' && status !== 401 && status !== 403 && status !== 410) {
     // A 400 may be unknown-version, refused before the limit, or a malformed body, counted.
     const required = ctx.versionParam !== undefined && status === 400 ? {} : { required: true };
     out['RateLimit-Policy'] = { ...required, schema: { type: 'string', const: policy.field }, description: `draft-ietf-httpapi-ratelimit-headers: ${policy.limit} requests per ${Math.ceil(policy.windowMs / 1000)} s, counted per ${policy.scope === 'credential' ? 'credential (an anonymous request by its client address)' : 'client address'}.` };
     out.RateLimit = { ...required, schema: { type: 'string' }, description: 'What is left in the current window (`r`) and the seconds until it closes (`t`).' };
   }
   return out;
+}
+
+/** The validators a record answer carries, as limits.conditional has them in force. */
+function validatorHeaders(ctx: OpenApiContext): Record<string, JsonSchema> {
+  const validators = conditionalPromise(ctx.spec).value?.validators ?? [];
+  return {
+    ...(validators.includes('etag') ? { ETag: { $ref: '#/components/headers/ETag' } } : {}),
+    ...(validators.includes('last-modified') ? { 'Last-Modified': { $ref: '#/components/headers/LastModified' } } : {}),
+  };
 }
 
 function linkHeader(ctx: OpenApiContext, next: boolean): JsonSchema {

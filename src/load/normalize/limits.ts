@@ -1,14 +1,16 @@
 import { defaultPageBody } from '../../spec/conventions/pagination.ts';
-import type { Limits, NoneStatement, PageBody, RateLimit } from '../../spec/model.ts';
+import { PAGE_LINKS, VALIDATORS, type ConditionalRequests, type IdempotencyKeys, type Limits, type NoneStatement, type PageBody, type PageLink, type RateLimit, type Validator } from '../../spec/model.ts';
 import { child } from '../../spec/pointer.ts';
 import { parseDuration, parseSize } from '../../spec/units.ts';
-import { defined, entries, isRecord, num, str } from './read.ts';
+import { defined, entries, isRecord, num, str, strs } from './read.ts';
 
 export function normalizeLimits(raw: unknown, pointer: string): Limits {
   if (!isRecord(raw)) return {};
   const stated = (v: unknown, key: string): NoneStatement | undefined => (isRecord(v) && typeof v.none === 'string' ? { reason: v.none, pointer: child(pointer, key) } : undefined);
   const noRate = stated(raw.rate, 'rate');
   const noTimeouts = stated(raw.timeouts, 'timeouts');
+  const noConditional = stated(raw.conditional, 'conditional');
+  const noIdempotency = stated(raw.idempotency, 'idempotency');
   const rate = isRecord(raw.rate) && !noRate ? raw.rate : undefined;
   const body = isRecord(raw.body) ? raw.body : undefined;
   const fields = isRecord(raw.fields) ? raw.fields : undefined;
@@ -30,12 +32,15 @@ export function normalizeLimits(raw: unknown, pointer: string): Limits {
       ? {
           ...readRate(rate, child(pointer, 'rate'), scope),
           overrides: entries(rate.overrides).map(([endpoint, o]) => ({ endpoint, ...readRate(isRecord(o) ? o : {}, child(pointer, 'rate', 'overrides', endpoint), scope) })),
+          ...(rate.headers === 'ratelimit' || rate.headers === 'none' ? { headers: rate.headers } : {}),
         }
       : undefined,
     body: maxBytes !== undefined ? { maxBytes, pointer: child(pointer, 'body') } : undefined,
     fields: fields ? defined({ maxStringLength: num(fields.maxStringLength), maxArrayItems: num(fields.maxArrayItems), pointer: child(pointer, 'fields') }) : undefined,
     timeouts: requestMs !== undefined ? { requestMs, status: timeouts?.status === 503 ? (503 as const) : (504 as const), pointer: child(pointer, 'timeouts') } : undefined,
-    none: noRate || noTimeouts ? defined({ rate: noRate, timeouts: noTimeouts }) : undefined,
+    none: noRate || noTimeouts || noConditional || noIdempotency ? defined({ rate: noRate, timeouts: noTimeouts, conditional: noConditional, idempotency: noIdempotency }) : undefined,
+    conditional: noConditional ? undefined : readConditional(raw.conditional, child(pointer, 'conditional')),
+    idempotency: noIdempotency ? undefined : readIdempotency(raw.idempotency, child(pointer, 'idempotency')),
     pagination: pg
       ? {
           style,
@@ -47,6 +52,7 @@ export function normalizeLimits(raw: unknown, pointer: string): Limits {
           sortParam: str(params.sort) ?? 'sort',
           body: pageBody(pg.body, style),
           unpaged: pg.unpaged === 'all' ? ('all' as const) : ('first-page' as const),
+          ...(Array.isArray(pg.links) ? { links: strs(pg.links).filter((l): l is PageLink => (PAGE_LINKS as readonly string[]).includes(l)) } : {}),
           pointer: child(pointer, 'pagination'),
         }
       : undefined,
@@ -57,4 +63,16 @@ function pageBody(raw: unknown, style: 'cursor' | 'offset' | 'page'): PageBody {
   if (raw === 'array') return { kind: 'array' };
   if (!isRecord(raw)) return defaultPageBody(style);
   return defined({ kind: 'object' as const, items: str(raw.items) ?? 'items', next: str(raw.next), total: str(raw.total), offset: str(raw.offset) });
+}
+
+/** `conditional:` as stated; writes and reads are honoured unless the statement says `false`. */
+function readConditional(raw: unknown, pointer: string): ConditionalRequests | undefined {
+  if (!isRecord(raw)) return undefined;
+  const validators = strs(raw.validators).filter((v): v is Validator => (VALIDATORS as readonly string[]).includes(v));
+  return { validators: [...new Set(validators)], writes: raw.writes !== false, reads: raw.reads !== false, pointer };
+}
+
+function readIdempotency(raw: unknown, pointer: string): IdempotencyKeys | undefined {
+  if (!isRecord(raw)) return undefined;
+  return { header: str(raw.header) ?? 'Idempotency-Key', lifetimeMs: parseDuration(str(raw.lifetime) ?? '') ?? 0, scope: raw.scope === 'address' ? 'address' : 'credential', pointer };
 }

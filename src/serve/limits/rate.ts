@@ -50,6 +50,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import type { RateLimit, Spec } from '../../spec/model.ts';
 import { ratePolicyFields, type RatePolicyFields } from '../../spec/conventions/rate.ts';
+import { rateHeadersPromise } from '../../spec/conventions/promises.ts';
 import { formatDuration } from '../../spec/units.ts';
 import type { ServeContext } from '../context.ts';
 import { HttpError } from '../errors.ts';
@@ -101,6 +102,8 @@ export function rateKey(scope: RateLimit['scope'], request: Pick<FastifyRequest,
 export function registerRateLimits(app: FastifyInstance, ctx: ServeContext): void {
   const policies = ratePolicies(ctx.spec);
   if (policies.size === 0) return;
+  // limits.rate.headers (src/spec/conventions/promises.ts): `none` sends only the 429 and its Retry-After.
+  const fields = rateHeadersPromise(ctx.spec).value === 'ratelimit';
   const now = ctx.now;
   // A route-level onRequest hook for each limited endpoint, bound to its policy once: it runs
   // after every app-level onRequest hook (authentication included), and unlimited routes
@@ -109,7 +112,7 @@ export function registerRateLimits(app: FastifyInstance, ctx: ServeContext): voi
     const endpoint = route.config?.endpoint;
     const limited = endpoint && policies.get(endpoint.id);
     if (!limited) return;
-    const hook: onRequestHookHandler = (request, reply, done) => admit(limited, now(), request, reply, done);
+    const hook: onRequestHookHandler = (request, reply, done) => admit(limited, now(), request, reply, done, fields);
     route.onRequest = [...(route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]), hook];
   });
   const distinct = [...new Set(policies.values())];
@@ -120,7 +123,7 @@ export function registerRateLimits(app: FastifyInstance, ctx: ServeContext): voi
 }
 
 /** Admits a request under its policy, or refuses it with 429; sets the fields either way. */
-function admit(policy: RatePolicy, now: number, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+function admit(policy: RatePolicy, now: number, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, fields = true): void {
   const key = rateKey(policy.scope, request);
   let window = policy.windows.get(key);
   if (window === undefined) policy.windows.set(key, (window = { closesAt: now + policy.windowMs, used: 0 }));
@@ -130,9 +133,9 @@ function admit(policy: RatePolicy, now: number, request: FastifyRequest, reply: 
   }
   // draft §4.1.2: t in whole seconds; rounded up, so a client waiting t finds the window closed.
   const t = Math.ceil((window.closesAt - now) / 1000);
-  void reply.header('ratelimit-policy', policy.field);
+  if (fields) void reply.header('ratelimit-policy', policy.field);
   if (window.used >= policy.limit) {
-    void reply.header('ratelimit', `${policy.item};r=0;t=${t}`);
+    if (fields) void reply.header('ratelimit', `${policy.item};r=0;t=${t}`);
     done(
       new HttpError('rate-limited', {
         detail: `The rate limit of ${policy.limit} requests in ${formatDuration(policy.windowMs)} is used up; retry in ${t} s.`,
@@ -142,7 +145,7 @@ function admit(policy: RatePolicy, now: number, request: FastifyRequest, reply: 
     return;
   }
   window.used++;
-  void reply.header('ratelimit', `${policy.item};r=${policy.limit - window.used};t=${t}`);
+  if (fields) void reply.header('ratelimit', `${policy.item};r=${policy.limit - window.used};t=${t}`);
   done();
 }
 

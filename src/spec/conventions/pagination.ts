@@ -24,6 +24,11 @@ export function defaultPageBody(style: 'cursor' | 'offset' | 'page'): PageBody {
   return style === 'offset' ? { kind: 'object', items: 'items', offset: 'offset', next: 'next' } : { kind: 'object', items: 'items', next: 'next' };
 }
 
+/** Whether pages link the next one in `Link`: as stated, else yes (the runtime default, src/spec/conventions/promises.ts). */
+export function linksNext(settings: PageSettings): boolean {
+  return settings.links === undefined || settings.links.includes('next');
+}
+
 /** Whether a page body is the style's own (the reference's fast path writes those). */
 export function isDefaultBody(settings: PageSettings): boolean {
   const d = defaultPageBody(settings.style);
@@ -42,7 +47,7 @@ export function pageSettings(spec: Spec): PageSettings {
   // A size missing from the spec loads as 0 (check reports it); the safety bound stands in.
   const maxSize = p.maxSize >= 1 ? p.maxSize : SAFETY.pageSize;
   const defaultSize = p.defaultSize >= 1 ? Math.min(p.defaultSize, maxSize) : Math.min(SAFETY.pageSize, maxSize);
-  return { style: p.style, defaultSize, maxSize, overMax: p.overMax, sizeParam: p.sizeParam, positionParam: p.positionParam, sortParam: p.sortParam, body: p.body, unpaged: p.unpaged };
+  return { style: p.style, defaultSize, maxSize, overMax: p.overMax, sizeParam: p.sizeParam, positionParam: p.positionParam, sortParam: p.sortParam, body: p.body, unpaged: p.unpaged, ...(p.links ? { links: p.links } : {}) };
 }
 
 /** A page as a client reads it: the records, the next position (null on the last page), the total when the body has one. */

@@ -1,0 +1,102 @@
+/**
+ * Part 8's idempotency keys (`limits.idempotency`, draft-ietf-httpapi-idempotency-key-header),
+ * checked only where the spec states them. For each resource with a plain create (a POST):
+ *
+ *   replay   the same request sent again with the same key answers the first answer: the
+ *            same status and the same record, and makes no second record (§2.6)
+ *   reuse    the same key with another body is refused (idempotency-key-reused, §2.7), and
+ *            makes nothing
+ */
+import { isPlain } from '../../spec/conventions/paths.ts';
+import { takesIdempotencyKey } from '../../spec/conventions/promises.ts';
+import type { Endpoint, IdempotencyKeys, Resource } from '../../spec/model.ts';
+import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
+import type { DataFactory } from '../data.ts';
+import { expectError, expectSuccess, isObject, jsonEqual } from '../expect.ts';
+import { freshBody } from './fresh.ts';
+import type { Exchange } from '../http.ts';
+
+export async function checkIdempotency(ctx: TestContext, data: DataFactory): Promise<void> {
+  const promise = ctx.spec.limits.idempotency;
+  if (!promise) {
+    const none = ctx.spec.limits.none?.idempotency;
+    ctx.skip('endpoints', 'idempotency', 'idempotency keys as stated', none ? `the spec states there are none (${none.reason})` : "the spec states no idempotency keys (limits.idempotency): svcspec serve's Idempotency-Key is its runtime default, not a promise to hold another implementation to");
+    return;
+  }
+  const rule = { pointer: promise.pointer, text: `idempotency: ${promise.header}, ${promise.lifetimeMs} ms, per ${promise.scope}` };
+  let n = 0;
+  for (const resource of ctx.spec.resources) {
+    const create = ctx.endpoint(resource.name, 'create');
+    if (!create || !isPlain(create) || !takesIdempotencyKey(create.method) || resource.perOwner === 'one') continue;
+    const as = ctx.principalFor(create);
+    const key = (suffix: string) => `svcspec-${ctx.draw.seed}-${resource.name}-${++n}-${suffix}`;
+    const send = (body: Record<string, unknown>, k: string) => ctx.call(create.method, create.path, { body, as: as ?? null, headers: { [promise.header]: k } });
+    const idOf = (ex: Exchange) => (isObject(ex.response.json) ? ex.response.json[data.idField(resource)] : undefined);
+
+    await ctx.check('endpoints', `${create.id}.idempotency.replay`, `${create.id}: the same request with the same ${promise.header} gets the first answer again and makes nothing new`, rule, async () => {
+      if (!as && create.auth && !create.auth.public) throw new Skip(`no principal given may call ${create.id}`);
+      const body = await freshBody(data, resource, as);
+      const k = key('replay');
+      const first = await send(body, k);
+      expectSuccess(create, first);
+      data.track(resource, first, as);
+      const again = await send(body, k);
+      data.track(resource, again, as);
+      if (again.response.status !== first.response.status) throw new Failure(`the repeat answered ${again.response.status}; the first answer was ${first.response.status}`, again);
+      if (idOf(again) !== idOf(first)) throw new Failure(`the repeat made another ${resource.name} ('${String(idOf(again))}', the first was '${String(idOf(first))}')`, again);
+      if (!jsonEqual(again.response.json, first.response.json)) throw new Failure('the repeat answered another representation than the first answer', again);
+    });
+    await ctx.check('endpoints', `${create.id}.idempotency.reuse`, `${create.id}: the same ${promise.header} with another body is refused (idempotency-key-reused)`, rule, async () => {
+      if (!as && create.auth && !create.auth.public) throw new Skip(`no principal given may call ${create.id}`);
+      const k = key('reuse');
+      const first = await send(await freshBody(data, resource, as), k);
+      expectSuccess(create, first);
+      data.track(resource, first, as);
+      const other = await otherBody(data, resource, first, as);
+      const ex = await send(other, k);
+      await data.discard(resource, ex, as);
+      expectError(ctx, ex, 'idempotency-key-reused');
+    });
+    await checkScope(ctx, data, resource, create, promise, rule, key('scope'));
+  }
+  if (n === 0) ctx.skip('endpoints', 'idempotency', 'idempotency keys as stated', 'no resource has a plain create (a POST) to send a key with');
+}
+
+/**
+ * Whose keys are one namespace: with `scope: credential` the same key from another principal
+ * is another request (a record of its own, neither a replay nor a refusal); with `address`, a
+ * principal at the same address (the tester's) gets the first answer again.
+ */
+async function checkScope(ctx: TestContext, data: DataFactory, resource: Resource, create: Endpoint, promise: IdempotencyKeys, rule: { pointer: string; text: string }, k: string): Promise<void> {
+  const [one, two] = ctx.principals.filter((p) => ctx.may(p, create));
+  const per = promise.scope === 'credential' ? 'credential' : 'client address';
+  await ctx.check('endpoints', `${create.id}.idempotency.scope`, `${create.id}: a ${promise.header} is ${promise.scope === 'credential' ? "one credential's: another principal's same key makes its own record" : "one client address's: another principal at the same address gets the first answer"}`, rule, async () => {
+    if (!one || !two) throw new Skip(`two principals that may call ${create.id} are needed to tell keys per ${per}`);
+    if (resource.owned && promise.scope === 'address') throw new Skip(`${resource.name} is owned: another principal cannot be given the first principal's record`);
+    const body = await freshBody(data, resource, one);
+    const send = (as: Principal, b: Record<string, unknown>) => ctx.call(create.method, create.path, { body: b, as, headers: { [promise.header]: k } });
+    const first = await send(one, body);
+    expectSuccess(create, first);
+    data.track(resource, first, one);
+    // Per credential, the other principal's is a request of its own (its own refs: it may not see the first's records); per address, the same request.
+    const other = await send(two, promise.scope === 'credential' ? await freshBody(data, resource, two) : body);
+    data.track(resource, other, two);
+    const idOf = (ex: Exchange) => (isObject(ex.response.json) ? ex.response.json[data.idField(resource)] : undefined);
+    if (promise.scope === 'credential') {
+      expectSuccess(create, other);
+      if (idOf(other) === idOf(first)) throw new Failure(`another principal's request with the same key was answered with the first principal's ${resource.name} '${String(idOf(first))}': keys are per credential`, other);
+    } else if (idOf(other) !== idOf(first)) {
+      throw new Failure(`another principal at the same address with the same key made ${resource.name} '${String(idOf(other))}': keys are per client address, so the first answer was due`, other);
+    }
+  });
+}
+
+/** Another valid body: a fresh one, drawn again until it differs from what was sent. */
+async function otherBody(data: DataFactory, resource: Resource, first: Exchange, as: Principal | undefined): Promise<Record<string, unknown>> {
+  const sent = first.request.body === undefined ? undefined : JSON.parse(first.request.body);
+  for (let i = 0; i < 8; i++) {
+    const body = await freshBody(data, resource, as);
+    if (!jsonEqual(body, sent)) return body;
+  }
+  throw new Skip(`${resource.name} admits no second body to tell apart from the first`);
+}

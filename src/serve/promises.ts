@@ -1,0 +1,45 @@
+/**
+ * Conditional requests as the spec promises them (limits.conditional, src/spec/conventions/
+ * promises.ts): one hook before the handlers and one after, so the handlers keep computing
+ * validators and preconditions as they always do, and what the spec does not promise is
+ * neither honoured nor sent.
+ *
+ *   writes: false, or `none`   If-Match and If-Unmodified-Since are ignored (RFC 9110 §13.2.1
+ *                              lets a server ignore preconditions it does not implement)
+ *   reads: false, or `none`    If-None-Match and If-Modified-Since are ignored
+ *   no `etag` validator        no ETag is sent
+ *
+ * Where the spec is silent the runtime default applies: a strong ETag, both preconditions.
+ * `last-modified` is not sent by the reference service yet (the store keeps no change time);
+ * the app logs it at start (see registerConditional).
+ */
+import type { FastifyInstance } from 'fastify';
+import { conditionalPromise } from '../spec/conventions/promises.ts';
+import type { ServeContext } from './context.ts';
+
+export function registerConditional(app: FastifyInstance, ctx: ServeContext): void {
+  const promise = conditionalPromise(ctx.spec).value;
+  const writes = promise?.writes ?? false;
+  const reads = promise?.reads ?? false;
+  const etag = promise?.validators.includes('etag') ?? false;
+  if (promise?.validators.includes('last-modified')) app.log.warn('limits.conditional states last-modified: the reference service sends no Last-Modified (its store keeps no change time)');
+  if (!writes || !reads) {
+    app.addHook('onRequest', async (request) => {
+      if (!writes) {
+        delete request.headers['if-match'];
+        delete request.headers['if-unmodified-since'];
+      }
+      if (!reads) {
+        delete request.headers['if-none-match'];
+        delete request.headers['if-modified-since'];
+      }
+    });
+  }
+  if (!etag) {
+    app.addHook('onSend', async (_request, reply, payload) => {
+      // Only the service's records: the reference page's own assets keep theirs.
+      if (reply.hasHeader('etag') && !/javascript|css/.test(String(reply.getHeader('content-type') ?? ''))) reply.removeHeader('etag');
+      return payload;
+    });
+  }
+}
