@@ -16,6 +16,7 @@
  *   svcspec_rank/num/str  the three order keys of a field (src/store/postgres-list.ts)
  */
 import type { Sql } from 'postgres';
+import { SEQUENCES_DDL } from './postgres-domain.ts';
 
 /** Lock class of the advisory locks this adapter takes (the first key); the second is per schema. */
 export const LOCK_MIGRATE = 7_301;
@@ -57,6 +58,8 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     "INSERT INTO event_cursor (name, seq) VALUES ('dispatch', 0)",
     'CREATE TABLE rate_windows (policy text NOT NULL, key text NOT NULL, closes_at bigint NOT NULL, used int NOT NULL, PRIMARY KEY (policy, key))',
   ],
+  // 2: the counters of managed sequences (src/store/domain.ts).
+  [SEQUENCES_DDL],
 ];
 
 /** The version this code reads and writes. */

@@ -31,6 +31,8 @@ import { appendEvents, EVENTS_CHANNEL, postgresEvents } from './postgres-events.
 import { countSql, fieldIndexColumns, fieldIndexName, indexable, listSql, quoteIdent, RECORD_COLUMNS, tableName } from './postgres-list.ts';
 import { PgRecord, type PgRow } from './postgres-record.ts';
 import { LOCK_MIGRATE, migrateSchema } from './postgres-schema.ts';
+import { runStep, syncUniqueIndexes, uniqueViolation, type TxAccess } from './postgres-domain.ts';
+import type { RelatedWrite } from './domain.ts';
 import {
   DuplicateIdError, StoreUnavailableError, type BatchChange, type BatchResult, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse,
   type ListQuery, type ListResult, type NewRecord, type RemoveResult, type Store, type StoreHealth, type StoredRecord, type TableLayout,
@@ -55,6 +57,9 @@ export interface PostgresStore extends Store {
   /** The pool, for what shares the database (the shared rate limiter). */
   readonly sql: Sql;
 }
+
+/** Runs of a transaction chosen as a deadlock's victim, at most. */
+const RETRIES = 5;
 
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
@@ -133,6 +138,8 @@ class PostgresStoreImpl implements PostgresStore {
   readonly events: EventStore;
   readonly #resources = new Map<string, Statements>();
   readonly #watchers = new Set<() => void>();
+  /** Unique indexes by name → the constraint they hold (migrate). */
+  readonly #unique = new Map<string, { resource: string; name: string }>();
   #listening: Promise<{ unlisten(): Promise<void> }> | undefined;
   #closed = false;
 
@@ -192,6 +199,7 @@ class PostgresStoreImpl implements PostgresStore {
           seq bigint PRIMARY KEY, id text NOT NULL UNIQUE, version int NOT NULL, owner text, data jsonb NOT NULL)`);
         await tx.unsafe(`CREATE INDEX IF NOT EXISTS ${quoteIdent(`idx_${layout.name}_owner`.slice(0, 63))} ON ${q} (owner, seq) WHERE owner IS NOT NULL`);
         await this.#fieldIndexes(tx, t, layout);
+        for (const [index, name] of await syncUniqueIndexes(tx, this.schema, t, layout.name, layout.unique ?? [])) this.#unique.set(index, { resource: layout.name, name });
       }
     }));
   }
@@ -233,25 +241,37 @@ class PostgresStoreImpl implements PostgresStore {
     return s;
   }
 
-  async #insertOne(tx: TransactionSql | Sql, resource: string, s: Statements, record: NewRecord): Promise<StoredRecord> {
+  /** The INSERT of a record (its data as decided), a taken id or unique value refused by the database itself. */
+  async #insertOne(tx: TransactionSql | Sql, resource: string, s: Statements, record: NewRecord, data: Record<string, unknown>, index?: number): Promise<StoredRecord> {
     try {
-      const [row] = await this.#rows(s.insert, [record.id ?? null, record.owner ?? null, JSON.stringify(record.data)], tx);
+      const [row] = await this.#rows(s.insert, [record.id ?? null, record.owner ?? null, JSON.stringify(data)], tx);
       return new PgRecord(row);
     } catch (error) {
-      // A sequence id can meet an id given earlier (a resource that mixes both): the server names it.
-      if (isUniqueViolation(error)) throw new DuplicateIdError(resource, record.id ?? /\(id\)=\((.*)\)/.exec((error as { detail?: string }).detail ?? '')?.[1] ?? '');
-      throw error;
+      throw this.#conflict(error, resource, s, record.id, index);
     }
+  }
+
+  /** A unique violation as the Store's error: the id (DuplicateIdError) or a unique constraint (UniqueViolationError). */
+  #conflict(error: unknown, resource: string, s: Statements, id: string | undefined, index?: number): unknown {
+    const unique = uniqueViolation(error, this.#unique, index);
+    if (unique) return unique;
+    const e = error as { code?: string; constraint_name?: string; detail?: string };
+    if (isUniqueViolation(error) && e.constraint_name === `${s.table}_id_key`) {
+      // A sequence id can meet an id given earlier (a resource that mixes both): the server names it.
+      return new DuplicateIdError(resource, id ?? /\(id\)=\((.*)\)/.exec(e.detail ?? '')?.[1] ?? '', index);
+    }
+    return error;
   }
 
   async insert(resource: string, record: NewRecord, options: WriteOptions = {}): Promise<StoredRecord> {
     const s = this.#statements(resource);
-    const events = options.events;
-    // Without events, one statement: its own transaction, no BEGIN and COMMIT round trips.
-    if (!events) return this.#run(() => this.#insertOne(this.sql, resource, s, record));
-    return this.#run(() => this.sql.begin(async (tx) => {
-      const written = await this.#insertOne(tx, resource, s, record);
-      await appendEvents(tx, this.schema, events(written));
+    const { events, domain } = options;
+    // Without events or rules, one statement: its own transaction, no BEGIN and COMMIT round trips.
+    if (!events && !domain) return this.#run(() => this.#insertOne(this.sql, resource, s, record, record.data));
+    return this.#run(() => this.#transaction(async (tx) => {
+      const data = domain ? await runStep(this.#access(tx), domain, undefined, record.data) : record.data;
+      const written = await this.#insertOne(tx, resource, s, record, data ?? record.data);
+      if (events) await appendEvents(tx, this.schema, events(written));
       return written;
     }));
   }
@@ -259,18 +279,16 @@ class PostgresStoreImpl implements PostgresStore {
   async insertMany(resource: string, records: readonly NewRecord[], options: WriteOptions = {}): Promise<StoredRecord[]> {
     if (records.length === 0) return [];
     const s = this.#statements(resource);
-    const events = options.events;
-    return this.#run(() => this.sql.begin(async (tx) => {
+    const { events, domains } = options;
+    return this.#run(() => this.#transaction(async (tx) => {
       const written: StoredRecord[] = [];
       for (const [index, record] of records.entries()) {
-        try {
-          written.push(await this.#insertOne(tx, resource, s, record));
-        } catch (error) {
-          if (error instanceof DuplicateIdError) throw new DuplicateIdError(resource, record.id ?? error.id, index);
-          throw error;
-        }
+        const domain = domains?.[index];
+        const data = domain ? await runStep(this.#access(tx), domain, undefined, record.data) : record.data;
+        const r = await this.#insertOne(tx, resource, s, record, data ?? record.data, index);
+        written.push(r);
+        if (events) await appendEvents(tx, this.schema, events(r));
       }
-      if (events) await appendEvents(tx, this.schema, written.flatMap((r) => events(r)));
       return written;
     }));
   }
@@ -283,41 +301,54 @@ class PostgresStoreImpl implements PostgresStore {
     });
   }
 
+  /** The UPDATE of a locked row to new data, a unique value refused by the database. */
+  async #updateRow(tx: TransactionSql, resource: string, s: Statements, row: PgRow, data: Record<string, unknown>, index?: number): Promise<StoredRecord> {
+    try {
+      const [updated] = await this.#rows(s.update, [row[0], JSON.stringify(data)], tx);
+      return new PgRecord(updated);
+    } catch (error) {
+      throw this.#conflict(error, resource, s, row[1], index);
+    }
+  }
+
   async update(resource: string, id: string, data: Record<string, unknown>, expect: Expectation = {}, options: WriteOptions = {}): Promise<ChangeResult> {
     const s = this.#statements(resource);
-    const json = JSON.stringify(data);
-    return this.#run(() => this.#refusable(async (tx) => {
+    const { events, domain } = options;
+    return this.#run(() => this.#transaction(async (tx): Promise<ChangeResult> => {
       const [row] = await this.#rows(s.lock, [id], tx);
-      if (!row) return { ok: false, reason: 'missing' } as const;
-      const refused = check(new PgRecord(row), expect);
+      if (!row) return { ok: false, reason: 'missing' };
+      const current = new PgRecord(row);
+      const refused = check(current, expect);
       if (refused) return refused;
-      const [updated] = await this.#rows(s.update, [row[0], json], tx);
-      const record = new PgRecord(updated);
-      if (options.events) await appendEvents(tx, this.schema, options.events(record));
-      return { ok: true, record } as const;
+      const decided = domain ? await runStep(this.#access(tx), domain, current, data) : data;
+      const record = await this.#updateRow(tx, resource, s, row, decided ?? data);
+      if (events) await appendEvents(tx, this.schema, events(record));
+      return { ok: true, record };
     }));
   }
 
   async remove(resource: string, id: string, expect: Expectation = {}, options: WriteOptions = {}): Promise<RemoveResult> {
     if (expect.state) throw new Error('bug: remove takes no state expectation (RemoveResult has no state reason)');
     const s = this.#statements(resource);
-    return this.#run(() => this.#refusable(async (tx) => {
+    const { events, domain } = options;
+    return this.#run(() => this.#transaction(async (tx): Promise<RemoveResult> => {
       const [row] = await this.#rows(s.lock, [id], tx);
-      if (!row) return { ok: false, reason: 'missing' } as const;
+      if (!row) return { ok: false, reason: 'missing' };
       const current = new PgRecord(row);
       const refused = check(current, expect);
       if (refused) return refused as RemoveResult;
+      if (domain) await runStep(this.#access(tx), domain, current, undefined);
       await this.#q(s.remove, [row[0]], tx);
-      if (options.events) await appendEvents(tx, this.schema, options.events(current));
-      return { ok: true } as const;
+      if (events) await appendEvents(tx, this.schema, events(current));
+      return { ok: true };
     }));
   }
 
   async changeMany(resource: string, changes: readonly BatchChange[], options: WriteOptions = {}): Promise<BatchResult> {
     if (changes.length === 0) return { ok: true, records: [] };
     const s = this.#statements(resource);
-    const events = options.events;
-    return this.#run(() => this.#refusable(async (tx): Promise<BatchResult> => {
+    const { events, domains } = options;
+    return this.#run(() => this.#transaction(async (tx): Promise<BatchResult> => {
       const records: StoredRecord[] = [];
       for (const [index, change] of changes.entries()) {
         const [row] = await this.#rows(s.lock, [change.id], tx);
@@ -325,27 +356,77 @@ class PostgresStoreImpl implements PostgresStore {
         const current = new PgRecord(row);
         const refused = check(current, change.expect ?? {});
         if (refused) throw new Refused<BatchResult>({ ...refused, index });
+        const domain = domains?.[index];
+        let record: StoredRecord = current;
         if (change.kind === 'update') {
-          const [updated] = await this.#rows(s.update, [row[0], JSON.stringify(change.data)], tx);
-          records.push(new PgRecord(updated));
+          const decided = domain ? await runStep(this.#access(tx), domain, current, change.data) : change.data;
+          record = await this.#updateRow(tx, resource, s, row, decided ?? change.data, index);
         } else {
+          if (domain) await runStep(this.#access(tx), domain, current, undefined);
           await this.#q(s.remove, [row[0]], tx);
-          records.push(current);
         }
+        records.push(record);
+        if (events) await appendEvents(tx, this.schema, events(record));
       }
-      if (events) await appendEvents(tx, this.schema, records.flatMap((r) => events(r)));
       return { ok: true, records };
     }));
   }
 
-  /** A transaction whose work may refuse (throw Refused): it is rolled back, and the refusal answered. */
-  async #refusable<T>(work: (tx: TransactionSql) => Promise<T>): Promise<T> {
-    try {
-      return (await this.sql.begin(work)) as T;
-    } catch (error) {
-      if (error instanceof Refused) return error.result as T;
-      throw error;
+  /**
+   * A write transaction. Work that refuses (throws Refused) is rolled back and its refusal
+   * answered. A transaction PostgreSQL chose as a deadlock's victim (two writers locking in
+   * opposite orders, ./postgres-domain.ts) or could not serialize is run again from the
+   * start, a few times: nothing of it was kept, and the work is pure but for its statements.
+   */
+  async #transaction<T>(work: (tx: TransactionSql) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await this.sql.begin(work)) as T;
+      } catch (error) {
+        if (error instanceof Refused) return error.result as T;
+        const code = (error as { code?: string }).code;
+        if ((code === '40P01' || code === '40001') && attempt < RETRIES) continue;
+        throw error;
+      }
     }
+  }
+
+  /** What a domain step reads and writes through, inside the open transaction (./postgres-domain.ts). */
+  #access(tx: TransactionSql): TxAccess {
+    const locked = new Set<string>();
+    const lockTable = async (resource: string) => {
+      const table = this.#statements(resource).table;
+      if (!locked.has(table)) {
+        await tx.unsafe(`LOCK TABLE ${quoteIdent(table)} IN SHARE ROW EXCLUSIVE MODE`);
+        locked.add(table);
+      }
+      return table;
+    };
+    return {
+      get: async (resource, id) => {
+        const [row] = await this.#rows(this.#statements(resource).lock, [id], tx);
+        return row && new PgRecord(row);
+      },
+      count: async (resource, query) => {
+        const { sql, params } = countSql(await lockTable(resource), query);
+        return Number((await this.#q<{ n: number }>(sql, params, tx))[0].n);
+      },
+      list: async (resource, query, limit) => {
+        const { sql, params } = listSql(await lockTable(resource), { ...query, limit });
+        return (await this.#rows(sql, params, tx)).map((row) => new PgRecord(row));
+      },
+      nextSequence: async (name) => Number((await this.#q<{ value: string }>('INSERT INTO sequences (name, value) VALUES ($1, 1) ON CONFLICT (name) DO UPDATE SET value = sequences.value + 1 RETURNING value', [name], tx))[0].value),
+      apply: async (write: RelatedWrite) => {
+        const s = this.#statements(write.resource);
+        const [row] = await this.#rows(s.lock, [write.id], tx);
+        if (!row || row[2] !== write.version) return false;
+        let record: StoredRecord = new PgRecord(row);
+        if (write.kind === 'update') record = await this.#updateRow(tx, write.resource, s, row, write.data);
+        else await this.#q(s.remove, [row[0]], tx);
+        if (write.events) await appendEvents(tx, this.schema, write.events(record));
+        return true;
+      },
+    };
   }
 
   async list(resource: string, query: ListQuery): Promise<ListResult> {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import postgres from 'postgres';
 import { openPostgresStore, parsePostgresUrl } from '../../src/store/postgres.ts';
+import { SCHEMA_VERSION } from '../../src/store/postgres-schema.ts';
 import { storeContract } from './contract.ts';
 import { freshSchemaUrl, postgresUnavailable, TEST_DATABASE_URL } from '../support/postgres.ts';
 
@@ -28,7 +29,7 @@ describe('PostgreSQL store: beyond the contract', { skip: unavailable ?? false }
       const sql = postgres(TEST_DATABASE_URL, { max: 1, onnotice: () => {} });
       try {
         const [{ version }] = await sql`SELECT version FROM ${sql(parsePostgresUrl(url).schema)}.svcspec_schema`;
-        assert.equal(version, 1);
+        assert.equal(version, SCHEMA_VERSION);
         const rows = await sql`SELECT count(*)::int AS n FROM ${sql(parsePostgresUrl(url).schema)}.svcspec_schema`;
         assert.equal(rows[0].n, 1, 'the version is recorded once');
       } finally {
