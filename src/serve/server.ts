@@ -70,7 +70,8 @@ export async function startServer(options: ServerOptions): Promise<StartResult> 
   let app: FastifyInstance;
   try {
     // Several instances share their rate limits through Redis when given, else through the PostgreSQL store.
-    if (options.redis !== undefined) counter = await redisCounter({ url: options.redis });
+    // Keys of services that share one Redis stay apart: the prefix names the service's data.
+    if (options.redis !== undefined) counter = await redisCounter({ url: options.redis, prefix: `svcspec:rate:${describeTarget(db)}:` });
     else if (store.kind === 'postgres') counter = postgresCounter((store as PostgresStore).sql);
     app = await createApp({ spec, store, rateCounter: counter, logger: options.quiet ? false : { level: 'info' }, events: { allowPrivateWebhooks: options.allowPrivateWebhooks === true }, ...(handlers ? { handlers } : {}) });
   } catch (error) {
