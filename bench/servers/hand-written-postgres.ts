@@ -36,7 +36,7 @@ if (seedFile) {
   const records = JSON.parse(readFileSync(seedFile, 'utf8')) as { id: string }[];
   for (let i = 0; i < records.length; i += 1000) {
     const chunk = records.slice(i, i + 1000);
-    await sql.unsafe('INSERT INTO items (id, data) SELECT * FROM unnest($1::text[], $2::jsonb[])', [chunk.map((r) => r.id), chunk.map((r) => JSON.stringify(r))] as never[]);
+    await sql.unsafe('INSERT INTO items (id, data) SELECT id, d::jsonb FROM unnest($1::text[], $2::text[]) AS x(id, d)', [chunk.map((r) => r.id), chunk.map((r) => JSON.stringify(r))] as never[]);
   }
 }
 
