@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
+import { createServer, request as httpRequest } from 'node:http';
 import { describe, test, type TestContext } from 'node:test';
 import { createParser } from 'eventsource-parser';
 import { BIN, killAll, ROOT, servingUrl } from '../support/child-server.ts';
@@ -25,12 +26,12 @@ interface Trio {
 }
 
 /** Three instances started at once on one new schema (their migrations race under the advisory lock). */
-async function trio(t: TestContext, extra: readonly string[] = []): Promise<Trio> {
+async function trio(t: TestContext, extra: readonly string[] = [], spec = SPEC): Promise<Trio> {
   const db = freshSchemaUrl();
   const children: ChildProcess[] = [];
   t.after(() => killAll(children));
   const urls = await Promise.all([0, 1, 2].map(async () => {
-    const child = spawn(process.execPath, [BIN, 'serve', SPEC, '--db', db, '--port', '0', '--quiet', ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'serve', spec, '--db', db, '--port', '0', '--quiet', ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
     children.push(child);
     return (await servingUrl(child)).url;
   }));
@@ -152,6 +153,41 @@ describe('three instances on one PostgreSQL schema', { skip: unavailable ?? fals
     });
     assert.equal(want.size, 0, `events of acknowledged writes missing: ${[...want].join(', ')}`);
     assert.ok(stream.events.every((e) => e.event === 'note.created'));
+  });
+});
+
+/** A round-robin HTTP proxy in front of the instances: each request goes to the next one. */
+async function roundRobin(t: TestContext, urls: readonly string[]): Promise<string> {
+  let i = 0;
+  const server = createServer((req, res) => {
+    const upstream = new URL(urls[i++ % urls.length]!);
+    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    forward.on('error', () => res.writeHead(502).end());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  server.unref();
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+describe('svcspec test through three instances', { skip: unavailable ?? false }, () => {
+  test('the conformance tester finds the three, behind a round-robin proxy, one service that keeps its spec', { timeout: 300_000 }, async (t) => {
+    const spec = `${ROOT}test/serve/fixtures/notes.yaml`;
+    const three = await trio(t, [], spec);
+    const base = await roundRobin(t, three.urls);
+    // Run asynchronously: the proxy answers from this process, which a spawnSync would block.
+    const child = spawn(process.execPath, [BIN, 'test', spec, '--base-url', base, '--seed', '7'], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const status = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const r = { status, stdout, stderr };
+    assert.equal(r.status, 0, `svcspec test failed through the three instances:\n${r.stdout}\n${r.stderr}`);
   });
 });
 
