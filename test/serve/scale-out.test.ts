@@ -7,16 +7,43 @@
  */
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';
 import { describe, test, type TestContext } from 'node:test';
 import { createParser } from 'eventsource-parser';
-import { BIN, killAll, ROOT, servingUrl } from '../support/child-server.ts';
+import { BIN, killAll, ROOT } from '../support/child-server.ts';
+import { startReceiver } from '../support/receiver.ts';
 import { freshSchemaUrl, postgresUnavailable, redisUnavailable, TEST_REDIS_URL } from '../support/postgres.ts';
 
 const SPEC = `${ROOT}test/serve/fixtures/notes-scale.yaml`;
 const unavailable = await postgresUnavailable('the scale-out tests: three serve instances on one PostgreSQL schema (test/serve/scale-out.test.ts)');
 const noRedis = unavailable ? undefined : await redisUnavailable('the shared rate limit in Redis (test/serve/scale-out.test.ts)');
+
+/**
+ * The base URL a starting instance prints. Three start at once on a machine whose 2 cores
+ * other runs share: more time than test/support's 30 s is allowed before calling it a failure.
+ */
+function serving(child: ChildProcess): Promise<string> {
+  let err = '';
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`serve did not start within 120 s:\n${err}`));
+    }, 120_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+      const m = /serving .* at (http:\/\/[\d.]+:\d+)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}:\n${err}`));
+    });
+  });
+}
 
 interface Trio {
   readonly urls: string[];
@@ -26,14 +53,13 @@ interface Trio {
 }
 
 /** Three instances started at once on one new schema (their migrations race under the advisory lock). */
-async function trio(t: TestContext, extra: readonly string[] = [], spec = SPEC): Promise<Trio> {
-  const db = freshSchemaUrl();
+async function trio(t: TestContext, extra: readonly string[] = [], spec = SPEC, db = freshSchemaUrl()): Promise<Trio> {
   const children: ChildProcess[] = [];
   t.after(() => killAll(children));
   const urls = await Promise.all([0, 1, 2].map(async () => {
     const child = spawn(process.execPath, [BIN, 'serve', spec, '--db', db, '--port', '0', '--quiet', ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
     children.push(child);
-    return (await servingUrl(child)).url;
+    return serving(child);
   }));
   let i = 0;
   return { urls, children, next: () => urls[i++ % urls.length] };
@@ -91,7 +117,7 @@ async function follow(t: TestContext, url: string, headers: Record<string, strin
 }
 
 describe('three instances on one PostgreSQL schema', { skip: unavailable ?? false }, () => {
-  test('a burst spread across the three admits exactly the limit (counted in PostgreSQL)', { timeout: 120_000 }, async (t) => {
+  test('a burst spread across the three admits exactly the limit (counted in PostgreSQL)', { timeout: 240_000 }, async (t) => {
     const three = await trio(t);
     const statuses = await burst(three, 60);
     assert.equal(statuses.filter((s) => s === 201).length, 30, `statuses: ${statuses.join(',')}`);
@@ -101,7 +127,7 @@ describe('three instances on one PostgreSQL schema', { skip: unavailable ?? fals
     assert.equal((listed.items ?? listed.data ?? (listed as unknown as unknown[])).length, 30);
   });
 
-  test('an event written through one instance reaches a stream on another, woken by NOTIFY (the heartbeat poll is 10 minutes away)', { timeout: 120_000 }, async (t) => {
+  test('an event written through one instance reaches a stream on another, woken by NOTIFY (the heartbeat poll is 10 minutes away)', { timeout: 240_000 }, async (t) => {
     const [a, b] = (await trio(t)).urls;
     // The stream starts at the end of the log once its answer's head is sent: opened before the write.
     const stream = await follow(t, `${b}/events`);
@@ -114,7 +140,7 @@ describe('three instances on one PostgreSQL schema', { skip: unavailable ?? fals
     assert.equal(mine?.data.text, 'written on a');
   });
 
-  test('SIGKILL of one instance under writes loses no acknowledged write and no event', { timeout: 180_000 }, async (t) => {
+  test('SIGKILL of one instance under writes loses no acknowledged write and no event', { timeout: 300_000 }, async (t) => {
     const three = await trio(t);
     const victim = three.children[2];
     const acknowledged: string[] = [];
@@ -156,6 +182,41 @@ describe('three instances on one PostgreSQL schema', { skip: unavailable ?? fals
   });
 });
 
+describe('webhook deliveries by three instances', { skip: unavailable ?? false }, () => {
+  test('SIGKILL of one instance under writes and deliveries: every acknowledged write is delivered at least once, by the others', { timeout: 300_000 }, async (t) => {
+    const receiver = await startReceiver();
+    t.after(() => receiver.close());
+    const db = freshSchemaUrl();
+    // The subscription is the operator's, made in the database before the instances start.
+    const added = spawnSync(process.execPath, [BIN, 'webhooks', 'add', '--spec', SPEC, '--db', db, '--url', receiver.url, '--allow-private'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(added.status, 0, added.stderr);
+    const three = await trio(t, ['--allow-private-webhooks'], SPEC, db);
+    const victim = three.children[2]!;
+    const acknowledged: string[] = [];
+    for (let n = 0; n < 60; n++) {
+      if (n === 30) victim.kill('SIGKILL');
+      try {
+        const r = await fetch(`${three.next()}/notes`, json({ text: `note ${n}` }));
+        if (r.status === 201) acknowledged.push(String(((await r.json()) as { id: unknown }).id));
+      } catch {
+        // The killed instance: not acknowledged.
+      }
+    }
+    assert.ok(acknowledged.length >= 40, `acknowledged ${acknowledged.length}`);
+    const want = new Set(acknowledged);
+    const delivered = () => {
+      for (const d of receiver.received) want.delete(String((JSON.parse(d.body) as { data?: { id?: unknown } }).data?.id));
+      return want.size === 0;
+    };
+    // Deliveries the killed instance had claimed are attempted again once their lease (the 1 s time-out) runs out.
+    for (let i = 0; i < 300 && !delivered(); i++) await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(want.size, 0, `acknowledged writes never delivered: ${[...want].join(', ')}`);
+    // At least once: a delivery attempted twice keeps its webhook-id, so a receiver can tell.
+    const ids = receiver.received.map((d) => d.headers['webhook-id']);
+    assert.ok(ids.every((id) => typeof id === 'string' && /^evt_\d+$/.test(id)));
+  });
+});
+
 /** A round-robin HTTP proxy in front of the instances: each request goes to the next one. */
 async function roundRobin(t: TestContext, urls: readonly string[]): Promise<string> {
   let i = 0;
@@ -192,7 +253,7 @@ describe('svcspec test through three instances', { skip: unavailable ?? false },
 });
 
 describe('three instances sharing their rate limits in Redis', { skip: unavailable ?? noRedis ?? false }, () => {
-  test('a burst spread across the three admits exactly the limit (counted in Redis)', { timeout: 120_000 }, async (t) => {
+  test('a burst spread across the three admits exactly the limit (counted in Redis)', { timeout: 240_000 }, async (t) => {
     const three = await trio(t, ['--redis', TEST_REDIS_URL]);
     const statuses = await burst(three, 60);
     assert.equal(statuses.filter((s) => s === 201).length, 30, `statuses: ${statuses.join(',')}`);
