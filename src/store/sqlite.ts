@@ -39,7 +39,7 @@ import type { DomainStep, RelatedWrite } from './domain.ts';
 import { fieldIndexName, ownerIndexName, quoteIdent, RECORD_COLUMNS, tableName, transaction } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
 import type { EventStore, WriteOptions } from './events.ts';
-import { DuplicateIdError, StoreUnavailableError, UniqueViolationError, type BatchChange, type BatchResult, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type NewRecord, type RemoveResult, type Store, type StoreHealth, type StoredRecord, type TableLayout } from './store.ts';
+import { DomainRefusedError, DuplicateIdError, StoreUnavailableError, UniqueViolationError, type BatchChange, type BatchResult, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type NewRecord, type RemoveResult, type Store, type StoreHealth, type StoredRecord, type TableLayout } from './store.ts';
 
 export interface SqliteStoreOptions {
   /** A file (its directory is created), or ':memory:' for a database that lives as long as the store. */
@@ -342,6 +342,7 @@ class SqliteStoreImpl implements SqliteStore {
       } catch (error) {
         if (error instanceof DuplicateIdError) throw new DuplicateIdError(resource, error.id, index);
         if (error instanceof UniqueViolationError && error.index === undefined) throw new UniqueViolationError(error.resource, error.constraint, index);
+        if (error instanceof DomainRefusedError && error.index === undefined) throw new DomainRefusedError(error.refusal, index);
         throw error;
       }
       if (events) this.#append(events(written));
@@ -377,6 +378,7 @@ class SqliteStoreImpl implements SqliteStore {
           const unique = uniqueViolation(error, index);
           if (unique) throw unique;
           if (error instanceof UniqueViolationError && error.index === undefined) throw new UniqueViolationError(error.resource, error.constraint, index);
+          if (error instanceof DomainRefusedError && error.index === undefined) throw new DomainRefusedError(error.refusal, index);
           throw error;
         }
         if (events) this.#append(events(record));

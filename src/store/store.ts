@@ -257,10 +257,13 @@ export class UniqueViolationError extends Error {
  */
 export class DomainRefusedError extends Error {
   readonly refusal: unknown;
-  constructor(refusal: unknown) {
+  /** In an insertMany or changeMany: the index of the item refused. */
+  readonly index?: number;
+  constructor(refusal: unknown, index?: number) {
     super('the domain rules refused the write');
     this.name = 'DomainRefusedError';
     this.refusal = refusal;
+    if (index !== undefined) this.index = index;
   }
 }
 

@@ -121,6 +121,8 @@ export function importResources(ctx: ImportContext, usage: ReadonlyMap<string, R
       unknownFields: 'refuse',
       readOnlyFields: 'refuse',
       fields: objectFields(scope, node, at, { target: child(target, 'fields'), resource: name, stack: [component] }),
+      unique: [],
+      rules: [],
       pointer: target,
     });
   });
