@@ -34,7 +34,7 @@ import { LOCK_MIGRATE, migrateSchema } from './postgres-schema.ts';
 import { runStep, syncUniqueIndexes, uniqueViolation, type TxAccess } from './postgres-domain.ts';
 import type { RelatedWrite } from './domain.ts';
 import {
-  DuplicateIdError, StoreUnavailableError, type BatchChange, type BatchResult, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse,
+  DomainRefusedError, DuplicateIdError, StoreUnavailableError, UniqueViolationError, type BatchChange, type BatchResult, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse,
   type ListQuery, type ListResult, type NewRecord, type RemoveResult, type Store, type StoreHealth, type StoredRecord, type TableLayout,
 } from './store.ts';
 
@@ -284,7 +284,7 @@ class PostgresStoreImpl implements PostgresStore {
       const written: StoredRecord[] = [];
       for (const [index, record] of records.entries()) {
         const domain = domains?.[index];
-        const data = domain ? await runStep(this.#access(tx), domain, undefined, record.data) : record.data;
+        const data = domain ? await itemized(index, () => runStep(this.#access(tx), domain, undefined, record.data)) : record.data;
         const r = await this.#insertOne(tx, resource, s, record, data ?? record.data, index);
         written.push(r);
         if (events) await appendEvents(tx, this.schema, events(r));
@@ -359,10 +359,10 @@ class PostgresStoreImpl implements PostgresStore {
         const domain = domains?.[index];
         let record: StoredRecord = current;
         if (change.kind === 'update') {
-          const decided = domain ? await runStep(this.#access(tx), domain, current, change.data) : change.data;
+          const decided = domain ? await itemized(index, () => runStep(this.#access(tx), domain, current, change.data)) : change.data;
           record = await this.#updateRow(tx, resource, s, row, decided ?? change.data, index);
         } else {
-          if (domain) await runStep(this.#access(tx), domain, current, undefined);
+          if (domain) await itemized(index, () => runStep(this.#access(tx), domain, current, undefined));
           await this.#q(s.remove, [row[0]], tx);
         }
         records.push(record);
@@ -487,6 +487,17 @@ class PostgresStoreImpl implements PostgresStore {
     this.#listening = undefined;
     if (listening) await listening.then((l) => l.unlisten()).catch(() => {});
     await this.sql.end({ timeout: 5 });
+  }
+}
+
+/** A batch item's step: its refusal, or a unique value its related writes took, names the item. */
+async function itemized<T>(index: number, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof DomainRefusedError && error.index === undefined) throw new DomainRefusedError(error.refusal, index);
+    if (error instanceof UniqueViolationError && error.index === undefined) throw new UniqueViolationError(error.resource, error.constraint, index);
+    throw error;
   }
 }
 
