@@ -39,7 +39,7 @@ export interface ServerOptions {
 
 export type StartResult =
   | { readonly ok: true; readonly url: string; readonly spec: Spec; readonly db: string; readonly store: Store; /** Where rate limits are counted. */ readonly limits: string; readonly readiness: Readiness; readonly app: FastifyInstance; readonly docs?: string; readonly handlers?: ActionHandlers; close(): Promise<void> }
-  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly reasons: readonly string[]; /** The address could not be listened on: the user's choice, not the spec. */ readonly address?: true };
+  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly reasons: readonly string[]; /** The address could not be listened on: the user's choice, not the spec. */ readonly address?: true; /** The database given could not be opened: likewise. */ readonly database?: true };
 
 export function defaultDbPath(specFile: string): string {
   return join(dirname(specFile), `${basename(specFile, extname(specFile))}.db`);
@@ -63,7 +63,7 @@ export async function startServer(options: ServerOptions): Promise<StartResult> 
     store = await openStore(db, { durability: options.durability ?? 'full' });
   } catch (error) {
     const reason = storeProblem(error, db);
-    if (reason) return { ok: false, diagnostics: [], reasons: [reason] };
+    if (reason) return { ok: false, diagnostics: [], reasons: [reason], database: true };
     throw error;
   }
   let counter: RateCounter = memoryCounter;

@@ -81,3 +81,11 @@ test('a PostgreSQL that cannot be reached is said in words, without a stack trac
   assert.match(r.stderr, /PostgreSQL cannot be reached: .*127\.0\.0\.1:1.*Start the database, or check the URL/);
   assert.doesNotMatch(r.stderr, /\n\s+at /);
 });
+
+test('serve on a PostgreSQL that cannot be reached exits 2 (the option, not the spec) with the reason', (t) => {
+  const { spec } = specInTempDir(t, SPEC);
+  const r = run(['serve', spec, '--port', '0', '--db', 'postgres://nobody@127.0.0.1:1/none?schema=x']);
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /PostgreSQL cannot be reached: .*\(--db PostgreSQL postgres:\/\/nobody@127\.0\.0\.1:1\/none\?schema=x\)/);
+  assert.doesNotMatch(r.stderr, /\n\s+at /);
+});

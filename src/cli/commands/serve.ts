@@ -38,7 +38,7 @@ export default defineCommand({
       if (!started.ok) {
         printDiagnostics(started.diagnostics);
         for (const reason of started.reasons) process.stderr.write(`svcspec: ${reason}\n`);
-        throw new CliError(`cannot serve '${file}'.`, started.diagnostics.length || started.address ? EXIT.usage : EXIT.findings);
+        throw new CliError(`cannot serve '${file}'.`, started.diagnostics.length || started.address || started.database ? EXIT.usage : EXIT.findings);
       }
       // Reloads listen where the first start did, also when --port 0 picked the port.
       port = Number(new URL(started.url).port);
