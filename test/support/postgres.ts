@@ -66,18 +66,22 @@ function loudly(what: string, reason: string | undefined): string | undefined {
 
 let made = 0;
 const schemas: string[] = [];
-let dropper: ReturnType<typeof postgres> | undefined;
+
+// Registered when a test file imports this module, so at the top level of the file: it runs
+// once after all of the file's tests (an `after` called inside a test would belong to that test).
+after(async () => {
+  if (schemas.length === 0) return;
+  const dropper = postgres(TEST_DATABASE_URL, { max: 1, onnotice: () => {} });
+  try {
+    for (const s of schemas.splice(0)) await dropper.unsafe(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
+  } finally {
+    await dropper.end({ timeout: 1 });
+  }
+});
 
 /** A URL of a new, empty schema of the test database; every one is dropped after the file's tests. */
 export function freshSchemaUrl(): string {
   const schema = `svcspec_t${process.pid}_${Date.now().toString(36)}_${made++}`;
-  if (schemas.length === 0) {
-    after(async () => {
-      dropper ??= postgres(TEST_DATABASE_URL, { max: 1, onnotice: () => {} });
-      for (const s of schemas) await dropper.unsafe(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
-      await dropper.end({ timeout: 1 });
-    });
-  }
   schemas.push(schema);
   const url = new URL(TEST_DATABASE_URL);
   url.searchParams.set('schema', schema);
