@@ -12,7 +12,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadSpec } from '../../src/load/index.ts';
 import { issueCredential } from '../../src/serve/auth/credentials.ts';
-import { openSqliteStore } from '../../src/store/sqlite.ts';
+import { openStore } from '../../src/store/open.ts';
 
 const [specFile, dbFile, seedFile, credentialFile] = process.argv.slice(2);
 if (!specFile || !dbFile || !seedFile) {
@@ -26,7 +26,7 @@ if (!spec || !resource) {
   process.exit(1);
 }
 const records = JSON.parse(readFileSync(seedFile, 'utf8')) as { id: string }[];
-const store = await openSqliteStore({ path: dbFile, durability: 'normal' });
+const store = await openStore(dbFile, { durability: 'normal' });
 await store.migrate(spec.resources.map((r) => r.name));
 // In chunks: the store group-commits the inserts of one turn (src/store/sqlite-commit.ts).
 for (let i = 0; i < records.length; i += 500) {

@@ -14,7 +14,7 @@
  */
 import { createApp } from '../../src/serve/app.ts';
 import { loadSpec } from '../../src/load/index.ts';
-import { openSqliteStore } from '../../src/store/sqlite.ts';
+import { openStore } from '../../src/store/open.ts';
 
 const [specFile, dbFile, durability = 'full', ...flags] = process.argv.slice(2);
 if (!specFile || !dbFile || (durability !== 'normal' && durability !== 'full') || flags.some((f) => f !== '--allow-private-webhooks')) {
@@ -30,7 +30,8 @@ if (!spec || errors.length) {
   process.exit(1);
 }
 
-const store = await openSqliteStore({ path: dbFile, durability });
+// A SQLite file or a PostgreSQL URL (the postgres bench), as `serve --db` takes.
+const store = await openStore(dbFile, { durability });
 const app = await createApp({ spec, store, logger: false, ...(flags.includes('--allow-private-webhooks') ? { events: { allowPrivateWebhooks: true } } : {}) });
 app.addHook('onClose', async () => store.close());
 await app.listen({ port: 0, host: '127.0.0.1' });

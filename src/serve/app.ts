@@ -33,7 +33,7 @@ import { refuseEarly, httpLayerOptions } from './http-layer.ts';
 import { startIdempotencySweep } from './idempotency.ts';
 import { registerConditional } from './promises.ts';
 import { parseStrictJson } from './json-body.ts';
-import { registerRateLimits } from './limits/rate.ts';
+import { registerRateLimits, type RateCounter } from './limits/rate.ts';
 import { abandonableStore, registerTimeouts } from './limits/timeout.ts';
 import { tableLayouts } from './list-query.ts';
 import { answerOtherMethods, routeEveryMethod } from './methods.ts';
@@ -53,6 +53,8 @@ export interface AppOptions {
   readonly events?: EventServeOptions;
   /** The behaviour of the spec's prose actions, by endpoint id (src/serve/actions.ts). */
   readonly handlers?: ActionHandlers;
+  /** Where rate-limit windows are counted; default: this process's memory (src/serve/limits/rate.ts, ./limits/shared.ts). */
+  readonly rateCounter?: RateCounter;
 }
 
 declare module 'fastify' {
@@ -126,7 +128,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   if (versions) registerVersionSelection(app, versions);
   const eventEndpoints = serviceEndpoints(spec);
   registerAuthentication(app, ctx, eventEndpoints.values());
-  registerRateLimits(app, ctx);
+  registerRateLimits(app, ctx, options.rateCounter);
   registerConditional(app, ctx);
   // ---- end of the onRequest part modules ----
 
@@ -134,6 +136,13 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   if (versions) registerVersionedRoutes(app, versions);
   else registerRoutes(app, ctx);
   registerEvents(app, ctx, eventEndpoints, options.events);
+  // Events written through another instance on the same database wake this one's streams and
+  // delivery at once (the store's notice comes after their COMMIT), not at the next poll.
+  const bus = ctx.events?.bus;
+  if (bus && store.watchEvents) {
+    const stop = store.watchEvents(() => bus.notify());
+    app.addHook('onClose', async () => stop());
+  }
   startIdempotencySweep(app, ctx);
   serveDocument(app, spec);
   registerHealth(app, { spec, store, now });

@@ -7,3 +7,6 @@ export { createApp, type AppOptions } from './app.ts';
 export { ActionError, type ActionHandler, type ActionHandlers, type ActionInput } from './actions.ts';
 export { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from '../store/sqlite.ts';
 export type { Store, StoredRecord } from '../store/store.ts';
+// A SQLite path or a PostgreSQL URL; the PostgreSQL client is loaded only when a URL is given.
+export { openStore, type OpenStoreOptions } from '../store/open.ts';
+export { memoryCounter, type RateCounter } from './limits/rate.ts';

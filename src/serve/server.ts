@@ -8,8 +8,11 @@ import type { FastifyInstance } from 'fastify';
 import { loadSpec } from '../load/index.ts';
 import type { Diagnostic } from '../spec/diagnostics.ts';
 import type { Endpoint, Spec } from '../spec/model.ts';
-import { openSqliteStore } from '../store/sqlite.ts';
-import type { Store } from '../store/store.ts';
+import { describeTarget, isDatabaseUrl, openStore } from '../store/open.ts';
+import type { PostgresStore } from '../store/postgres.ts';
+import { StoreUnavailableError, type Store } from '../store/store.ts';
+import { memoryCounter, type RateCounter } from './limits/rate.ts';
+import { postgresCounter, redisCounter } from './limits/shared.ts';
 import type { ActionHandlers } from './actions.ts';
 import { createApp, DOCS_PATH } from './app.ts';
 import { SetupError } from './errors.ts';
@@ -19,9 +22,14 @@ export interface ServerOptions {
   readonly file: string;
   readonly port?: number;
   readonly host?: string;
-  /** A SQLite file, or ':memory:'; default: `<spec name>.db` next to the spec. */
+  /**
+   * A SQLite file, ':memory:', or a PostgreSQL URL (postgres://…?schema=name); default:
+   * `<spec name>.db` next to the spec. The CLI fills it from --db, else SVCSPEC_DATABASE_URL.
+   */
   readonly db?: string;
   readonly durability?: 'full' | 'normal';
+  /** A Redis URL: rate limits are counted there, shared by every instance (./limits/shared.ts). */
+  readonly redis?: string;
   readonly quiet?: boolean;
   /** Let webhooks go to loopback and private addresses (local development, tests): docs/events.md. */
   readonly allowPrivateWebhooks?: boolean;
@@ -30,8 +38,8 @@ export interface ServerOptions {
 }
 
 export type StartResult =
-  | { readonly ok: true; readonly url: string; readonly spec: Spec; readonly db: string; readonly store: Store; readonly readiness: Readiness; readonly app: FastifyInstance; readonly docs?: string; readonly handlers?: ActionHandlers; close(): Promise<void> }
-  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly reasons: readonly string[]; /** The address could not be listened on: the user's choice, not the spec. */ readonly address?: true };
+  | { readonly ok: true; readonly url: string; readonly spec: Spec; readonly db: string; readonly store: Store; /** Where rate limits are counted. */ readonly limits: string; readonly readiness: Readiness; readonly app: FastifyInstance; readonly docs?: string; readonly handlers?: ActionHandlers; close(): Promise<void> }
+  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly reasons: readonly string[]; /** The address could not be listened on: the user's choice, not the spec. */ readonly address?: true; /** The database given could not be opened: likewise. */ readonly database?: true };
 
 export function defaultDbPath(specFile: string): string {
   return join(dirname(specFile), `${basename(specFile, extname(specFile))}.db`);
@@ -50,16 +58,33 @@ export async function startServer(options: ServerOptions): Promise<StartResult> 
     handlers = read.handlers;
   }
   const db = options.db ?? defaultDbPath(options.file);
-  const store: Store = await openSqliteStore({ path: db, durability: options.durability ?? 'full' });
-  let app: FastifyInstance;
+  let store: Store;
   try {
-    app = await createApp({ spec, store, logger: options.quiet ? false : { level: 'info' }, events: { allowPrivateWebhooks: options.allowPrivateWebhooks === true }, ...(handlers ? { handlers } : {}) });
+    store = await openStore(db, { durability: options.durability ?? 'full' });
   } catch (error) {
-    await store.close();
-    if (error instanceof SetupError) return { ok: false, diagnostics: [], reasons: [error.message] };
+    const reason = storeProblem(error, db);
+    if (reason) return { ok: false, diagnostics: [], reasons: [reason], database: true };
     throw error;
   }
-  app.addHook('onClose', async () => store.close());
+  let counter: RateCounter = memoryCounter;
+  let app: FastifyInstance;
+  try {
+    // Several instances share their rate limits through Redis when given, else through the PostgreSQL store.
+    // Keys of services that share one Redis stay apart: the prefix names the service's data.
+    if (options.redis !== undefined) counter = await redisCounter({ url: options.redis, prefix: `svcspec:rate:${describeTarget(db)}:` });
+    else if (store.kind === 'postgres') counter = postgresCounter((store as PostgresStore).sql);
+    app = await createApp({ spec, store, rateCounter: counter, logger: options.quiet ? false : { level: 'info' }, events: { allowPrivateWebhooks: options.allowPrivateWebhooks === true }, ...(handlers ? { handlers } : {}) });
+  } catch (error) {
+    await counter.close?.();
+    await store.close();
+    if (error instanceof SetupError) return { ok: false, diagnostics: [], reasons: [error.message] };
+    if (options.redis !== undefined && counter === memoryCounter) return { ok: false, diagnostics: [], reasons: [(error as Error).message] };
+    throw error;
+  }
+  app.addHook('onClose', async () => {
+    await counter.close?.();
+    await store.close();
+  });
   const port = options.port ?? 3000;
   const host = options.host ?? '127.0.0.1';
   let address: string;
@@ -72,7 +97,7 @@ export async function startServer(options: ServerOptions): Promise<StartResult> 
     return { ok: false, diagnostics: [], reasons: [reason], address: true };
   }
   const docs = app.hasRoute({ method: 'GET', url: DOCS_PATH }) ? DOCS_PATH : undefined;
-  return { ok: true, url: address, spec, db, store, readiness: ready, app, ...(docs ? { docs } : {}), ...(handlers ? { handlers } : {}), close: () => app.close() };
+  return { ok: true, url: address, spec, db, store, limits: counter.where, readiness: ready, app, ...(docs ? { docs } : {}), ...(handlers ? { handlers } : {}), close: () => app.close() };
 }
 
 /** The handlers module of `--handlers`: its default export, or its `handlers` export, an object of functions. */
@@ -112,11 +137,24 @@ function listenProblem(code: string | undefined, host: string, port: number): st
  * without serving it (`svcspec credentials`): the same default file beside the spec, so
  * what they write is what the service reads, even while it runs (WAL allows both).
  */
-export async function openServiceStore(file: string, db?: string): Promise<{ ok: true; spec: Spec; store: Store; db: string } | { ok: false; diagnostics: readonly Diagnostic[] }> {
+export async function openServiceStore(file: string, db?: string): Promise<{ ok: true; spec: Spec; store: Store; db: string } | { ok: false; diagnostics: readonly Diagnostic[]; reason?: string }> {
   const loaded = await loadSpec(file);
   if (!loaded.value || loaded.diagnostics.some((d) => d.severity === 'error')) return { ok: false, diagnostics: loaded.diagnostics };
   const path = db ?? defaultDbPath(file);
-  return { ok: true, spec: loaded.value, store: await openSqliteStore({ path, durability: 'full' }), db: path };
+  try {
+    return { ok: true, spec: loaded.value, store: await openStore(path, { durability: 'full' }), db: path };
+  } catch (error) {
+    const reason = storeProblem(error, path);
+    if (reason) return { ok: false, diagnostics: [], reason };
+    throw error;
+  }
+}
+
+/** Why the store named by --db cannot be opened, in the user's terms; undefined for a bug. */
+function storeProblem(error: unknown, db: string): string | undefined {
+  if (error instanceof StoreUnavailableError) return `${error.message} (--db ${describeTarget(db)}). Start the database, or check the URL.`;
+  if (isDatabaseUrl(db)) return `cannot open ${describeTarget(db)}: ${(error as Error).message}`;
+  return undefined;
 }
 
 /** Where part 6 is served, for the start-up banner. */

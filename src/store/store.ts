@@ -212,6 +212,13 @@ export interface Store {
    * path. Optional: an adapter without it is taken as healthy while its calls succeed.
    */
   health?(): Promise<StoreHealth>;
+  /**
+   * Calls `listener` when events were appended through any process on the same database,
+   * once they are committed (PostgreSQL: LISTEN/NOTIFY); returns the function that stops it.
+   * Optional: without it, streams and delivery learn of another process's events at their
+   * next poll (src/serve/events).
+   */
+  watchEvents?(listener: () => void): () => void;
   close(): Promise<void>;
 }
 

@@ -1,7 +1,9 @@
 import { defineCommand } from 'citty';
 import { issueCredential, listCredentials, revokeCredential } from '../../serve/auth/credentials.ts';
 import { openServiceStore } from '../../serve/server.ts';
+import { describeTarget } from '../../store/open.ts';
 import type { CredentialRecord } from '../../store/credentials.ts';
+import { databaseOf, DB_HELP } from '../database.ts';
 import { CliError, EXIT } from '../errors.ts';
 import { oneOf, printDiagnostics } from '../output.ts';
 import { specFileOf } from '../spec-file.ts';
@@ -17,7 +19,7 @@ export default defineCommand({
     action: { type: 'positional', required: true, description: 'create | list | revoke', valueHint: 'create|list|revoke' },
     id: { type: 'positional', required: false, description: 'For revoke: the credential id' },
     spec: { type: 'string', description: 'The spec (default: svcspec.yaml, .yml, .json or .md in the current folder)', valueHint: 'FILE' },
-    db: { type: 'string', description: 'SQLite file of the service (default: <spec>.db next to the spec, as serve uses)' },
+    db: { type: 'string', description: DB_HELP },
     scheme: { type: 'string', description: 'For create: the scheme, by its name in the spec (may be left out when one scheme issues credentials)' },
     scopes: { type: 'string', description: 'For create: the scopes to grant, comma-separated (declared in the spec)', default: '' },
     principal: { type: 'string', description: 'For create: who acts with it, the owner of the records it creates (default: the credential id)' },
@@ -29,9 +31,10 @@ export default defineCommand({
     const format = oneOf('format', args.format, ['text', 'json'] as const, 'text');
     if (action === 'revoke' && !args.id) throw new CliError('credentials revoke needs the id of the credential: svcspec credentials revoke ID --spec FILE.');
     const specFile = specFileOf(args.spec);
-    const opened = await openServiceStore(specFile, args.db);
+    const opened = await openServiceStore(specFile, databaseOf(args.db));
     if (!opened.ok) {
       printDiagnostics(opened.diagnostics);
+      if (opened.reason) throw new CliError(opened.reason);
       throw new CliError(`cannot read the spec '${specFile}'.`);
     }
     const { spec, store } = opened;
@@ -44,7 +47,7 @@ export default defineCommand({
         if (format === 'json') {
           process.stdout.write(`${JSON.stringify({ ...summary(c), secret, usage }, null, 2)}\n`);
         } else {
-          process.stderr.write(`svcspec: issued ${c.kind === 'apiKey' ? 'an API key' : c.kind === 'basic' ? 'a basic user' : c.kind === 'client' ? 'an OAuth 2.0 client' : 'a bearer token'} for scheme '${c.scheme}' (id ${c.id}, principal ${c.principal}, scopes ${c.scopes.join(' ') || 'none'}), in ${opened.db}\n`);
+          process.stderr.write(`svcspec: issued ${c.kind === 'apiKey' ? 'an API key' : c.kind === 'basic' ? 'a basic user' : c.kind === 'client' ? 'an OAuth 2.0 client' : 'a bearer token'} for scheme '${c.scheme}' (id ${c.id}, principal ${c.principal}, scopes ${c.scopes.join(' ') || 'none'}), in ${describeTarget(opened.db)}\n`);
           process.stderr.write('svcspec: the secret is shown this once; only its hash is kept.\n');
           for (const line of usage) process.stdout.write(`${line}\n`);
         }

@@ -3,6 +3,8 @@ import { handlerProblems } from '../../serve/app.ts';
 import { loadSpec } from '../../load/index.ts';
 import { readiness } from '../../serve/readiness.ts';
 import { endpointLines, eventLines, startServer } from '../../serve/server.ts';
+import { describeTarget, isDatabaseUrl } from '../../store/open.ts';
+import { databaseOf, DB_HELP, redisOf } from '../database.ts';
 import { CliError, EXIT } from '../errors.ts';
 import { untilStopped } from '../lifetime.ts';
 import { oneOf, printDiagnostics } from '../output.ts';
@@ -15,7 +17,8 @@ export default defineCommand({
     file: { type: 'positional', required: false, description: 'The spec (default: svcspec.yaml, .yml, .json or .md in the current folder)' },
     port: { type: 'string', description: 'Port to listen on (default 3000; 0 picks a free one)', default: '3000' },
     host: { type: 'string', description: 'Address to listen on (default 127.0.0.1)', default: '127.0.0.1' },
-    db: { type: 'string', description: 'SQLite file, or :memory: (default: <spec>.db next to the spec)' },
+    db: { type: 'string', description: DB_HELP },
+    redis: { type: 'string', description: 'Redis URL the rate limits are counted in, shared by every instance (default: $SVCSPEC_REDIS_URL; else in PostgreSQL when --db is a PostgreSQL URL, else in memory)', valueHint: 'redis://host:6379' },
     durability: { type: 'string', description: 'full: fsync on every commit (nothing acknowledged is lost); normal: faster, may lose the last commits on power loss', default: 'full', valueHint: 'full|normal' },
     quiet: { type: 'boolean', description: 'No request log' },
     handlers: { type: 'string', description: "A module exporting the behaviour of the spec's prose actions: export default { 'loan.remind': async (input) => ... } (without it they answer 501)", valueHint: 'file.js' },
@@ -27,20 +30,22 @@ export default defineCommand({
     let port = Number(args.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a whole number from 0 to 65535; '${args.port}' is not.`);
     const durability = oneOf('durability', args.durability, ['full', 'normal'] as const, 'full');
-    if (args.watch && args.db === ':memory:') throw new CliError('serve --watch keeps the data across reloads in the database file; --db :memory: would lose it at every change. Give a file, or leave --db out.');
+    const db = databaseOf(args.db);
+    const redis = redisOf(args.redis);
+    if (args.watch && db === ':memory:') throw new CliError('serve --watch keeps the data across reloads in the database file; --db :memory: would lose it at every change. Give a file, or leave --db out.');
     const start = async (banner: boolean) => {
-      const started = await startServer({ file, port, host: args.host, db: args.db, durability, quiet: Boolean(args.quiet), allowPrivateWebhooks: Boolean(args['allow-private-webhooks']), ...(args.handlers ? { handlers: args.handlers } : {}) });
+      const started = await startServer({ file, port, host: args.host, ...(db !== undefined ? { db } : {}), ...(redis !== undefined ? { redis } : {}), durability, quiet: Boolean(args.quiet), allowPrivateWebhooks: Boolean(args['allow-private-webhooks']), ...(args.handlers ? { handlers: args.handlers } : {}) });
       if (!started.ok) {
         printDiagnostics(started.diagnostics);
         for (const reason of started.reasons) process.stderr.write(`svcspec: ${reason}\n`);
-        throw new CliError(`cannot serve '${file}'.`, started.diagnostics.length || started.address ? EXIT.usage : EXIT.findings);
+        throw new CliError(`cannot serve '${file}'.`, started.diagnostics.length || started.address || started.database ? EXIT.usage : EXIT.findings);
       }
       // Reloads listen where the first start did, also when --port 0 picked the port.
       port = Number(new URL(started.url).port);
       const out = process.stderr;
       out.write(`svcspec: serving ${started.spec.title ?? started.spec.purpose.name ?? file} at ${started.url}\n`);
       if (banner) {
-        out.write(`svcspec: {base_url} = ${started.url}; data in ${started.db} (durability ${durability})\n`);
+        out.write(`svcspec: {base_url} = ${started.url}; data in ${describeTarget(started.db)}${isDatabaseUrl(started.db) ? '' : ` (durability ${durability})`}${started.limits ? `; rate limits counted in ${started.limits}` : ''}\n`);
         for (const line of endpointLines(started.spec.endpoints, started.handlers)) out.write(`  ${line}\n`);
         for (const line of eventLines(started.spec)) out.write(`svcspec: ${line}\n`);
         if (started.docs) out.write(`svcspec: API reference: ${started.url}${started.docs}; the spec's document: ${started.url}${started.docs}/spec\n`);

@@ -3,7 +3,9 @@ import { eventId } from '../../serve/events/envelope.ts';
 import { addSubscription, enableSubscription, listDeliveries, removeSubscription, replayDelivery, rotateSecret } from '../../serve/events/operator.ts';
 import { presentDelivery, presentSubscription } from '../../serve/events/subscriptions.ts';
 import { openServiceStore } from '../../serve/server.ts';
+import { describeTarget } from '../../store/open.ts';
 import type { DeliveryStatus } from '../../store/events.ts';
+import { databaseOf, DB_HELP } from '../database.ts';
 import { CliError, EXIT } from '../errors.ts';
 import { oneOf, printDiagnostics } from '../output.ts';
 import { specFileOf } from '../spec-file.ts';
@@ -19,7 +21,7 @@ export default defineCommand({
     action: { type: 'positional', required: true, description: 'add | list | remove | rotate | enable | deliveries | replay', valueHint: ACTIONS.join('|') },
     id: { type: 'positional', required: false, description: 'remove/rotate/enable/deliveries: the subscription id; replay: the delivery id' },
     spec: { type: 'string', description: 'The spec (default: svcspec.yaml, .yml, .json or .md in the current folder)', valueHint: 'FILE' },
-    db: { type: 'string', description: 'SQLite file of the service (default: <spec>.db next to the spec, as serve uses)' },
+    db: { type: 'string', description: DB_HELP },
     url: { type: 'string', description: 'For add: where deliveries go (http or https)' },
     events: { type: 'string', description: 'For add: the events, comma-separated (default: every event)', default: '' },
     description: { type: 'string', description: 'For add: a note to recognise it by' },
@@ -35,9 +37,10 @@ export default defineCommand({
     if (action === 'add' && !args.url) throw new CliError('webhooks add needs --url URL.');
     const status = args.status === undefined ? undefined : oneOf('status', args.status, ['pending', 'delivered', 'dead'] as const, 'dead');
     const specFile = specFileOf(args.spec);
-    const opened = await openServiceStore(specFile, args.db);
+    const opened = await openServiceStore(specFile, databaseOf(args.db));
     if (!opened.ok) {
       printDiagnostics(opened.diagnostics);
+      if (opened.reason) throw new CliError(opened.reason);
       throw new CliError(`cannot read the spec '${specFile}'.`);
     }
     const { spec, store } = opened;
@@ -55,7 +58,7 @@ export default defineCommand({
             url: args.url as string, events, allowPrivate: Boolean(args['allow-private']),
             ...(args.description ? { description: args.description } : {}), ...(args['api-version'] ? { apiVersion: args['api-version'] } : {}),
           }));
-          if (format === 'text') process.stderr.write(`svcspec: subscribed ${subscription.url} (${subscription.events.length ? subscription.events.join(', ') : 'every event'}), in ${opened.db}; the secret is shown this once.\n`);
+          if (format === 'text') process.stderr.write(`svcspec: subscribed ${subscription.url} (${subscription.events.length ? subscription.events.join(', ') : 'every event'}), in ${describeTarget(opened.db)}; the secret is shown this once.\n`);
           print(presentSubscription(subscription, secret), `${subscription.id}\nsecret: ${secret}\n`);
           break;
         }

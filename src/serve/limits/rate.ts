@@ -43,9 +43,13 @@
  * `Date.now` instead of the app's clock (tests pass a fake one); and it is not a dependency.
  * What is needed is a map lookup and a counter, written here.
  *
- * Counters live in the memory of the process: several processes behind a balancer each
- * count on their own (a documented limit, README "Decisions"; a shared store comes later).
- * Closed windows are swept periodically, so memory holds only the clients seen lately.
+ * Where the counts live (a RateCounter): by default in the memory of the process, where
+ * the check and the take are one synchronous step, and closed windows are swept
+ * periodically so memory holds only the clients seen lately. Several instances behind a
+ * balancer would each count on their own there, so `serve` gives them a shared counter
+ * instead (./shared.ts: Redis, or the PostgreSQL store's own table), in which the check and
+ * the take are one atomic operation of the shared server: a burst spread across instances
+ * is admitted up to the limit, never beyond.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import type { RateLimit, Spec } from '../../spec/model.ts';
@@ -60,9 +64,46 @@ import type { Principal } from '../principal.ts';
 const SWEEP_MAX_MS = 60_000;
 
 export interface RatePolicy extends RatePolicyFields {
-  /** Open windows by client key. */
+  /** Open windows by client key (the memory counter's). */
   readonly windows: Map<string, RateWindow>;
 }
+
+/** A request taken against a window: whether it was admitted, the window's count after it, and when it closes. */
+export interface RateTake {
+  readonly admitted: boolean;
+  /** Requests admitted in the window, this one included when admitted. */
+  readonly used: number;
+  /** Epoch ms. */
+  readonly closesAt: number;
+}
+
+/**
+ * Where windows are counted. `take` checks and takes in one atomic step: admitted only while
+ * fewer than `limit` were admitted in the window; a refused request takes nothing. The
+ * memory counter answers synchronously; a shared one (./shared.ts) with a promise.
+ */
+export interface RateCounter {
+  /** What the start-up banner names ('memory', 'Redis redis://…', 'PostgreSQL'). */
+  readonly where: string;
+  take(policy: RatePolicy, key: string, now: number): RateTake | Promise<RateTake>;
+  close?(): Promise<void>;
+}
+
+/** The counter of one process: its policies' window maps. */
+export const memoryCounter: RateCounter = {
+  where: 'memory (this process only)',
+  take(policy, key, now) {
+    let window = policy.windows.get(key);
+    if (window === undefined) policy.windows.set(key, (window = { closesAt: now + policy.windowMs, used: 0 }));
+    else if (window.closesAt <= now) {
+      window.closesAt = now + policy.windowMs;
+      window.used = 0;
+    }
+    if (window.used >= policy.limit) return { admitted: false, used: window.used, closesAt: window.closesAt };
+    window.used++;
+    return { admitted: true, used: window.used, closesAt: window.closesAt };
+  },
+};
 
 interface RateWindow {
   /** Epoch ms at which the window closes. */
@@ -99,7 +140,7 @@ export function rateKey(scope: RateLimit['scope'], request: Pick<FastifyRequest,
   return key;
 }
 
-export function registerRateLimits(app: FastifyInstance, ctx: ServeContext): void {
+export function registerRateLimits(app: FastifyInstance, ctx: ServeContext, counter: RateCounter = memoryCounter): void {
   const policies = ratePolicies(ctx.spec);
   if (policies.size === 0) return;
   // limits.rate.headers (src/spec/conventions/promises.ts): `none` sends only the 429 and its Retry-After.
@@ -112,7 +153,14 @@ export function registerRateLimits(app: FastifyInstance, ctx: ServeContext): voi
     const endpoint = route.config?.endpoint;
     const limited = endpoint && policies.get(endpoint.id);
     if (!limited) return;
-    const hook: onRequestHookHandler = (request, reply, done) => admit(limited, now(), request, reply, done, fields);
+    const hook: onRequestHookHandler = (request, reply, done) => {
+      const at = now();
+      const taken = counter.take(limited, rateKey(limited.scope, request), at);
+      if (!(taken instanceof Promise)) return answer(limited, taken, at, reply, done, fields);
+      // A shared counter that cannot be reached fails the request (500, logged): admitting it
+      // would break the limit's promise, refusing it with 429 would blame the client.
+      taken.then((t) => answer(limited, t, at, reply, done, fields), (error: unknown) => done(error as Error));
+    };
     route.onRequest = [...(route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]), hook];
   });
   const distinct = [...new Set(policies.values())];
@@ -122,19 +170,13 @@ export function registerRateLimits(app: FastifyInstance, ctx: ServeContext): voi
   app.addHook('onClose', async () => clearInterval(sweeper));
 }
 
-/** Admits a request under its policy, or refuses it with 429; sets the fields either way. */
-function admit(policy: RatePolicy, now: number, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, fields = true): void {
-  const key = rateKey(policy.scope, request);
-  let window = policy.windows.get(key);
-  if (window === undefined) policy.windows.set(key, (window = { closesAt: now + policy.windowMs, used: 0 }));
-  else if (window.closesAt <= now) {
-    window.closesAt = now + policy.windowMs;
-    window.used = 0;
-  }
+/** Answers a request as its take decided: admitted, or refused with 429; sets the fields either way. */
+function answer(policy: RatePolicy, window: RateTake, now: number, reply: FastifyReply, done: HookHandlerDoneFunction, fields = true): void {
   // draft §4.1.2: t in whole seconds; rounded up, so a client waiting t finds the window closed.
-  const t = Math.ceil((window.closesAt - now) / 1000);
+  const t = Math.max(0, Math.ceil((window.closesAt - now) / 1000));
+  // Where the spec states `headers: none`, no fields are sent (src/spec/conventions/promises.ts).
   if (fields) void reply.header('ratelimit-policy', policy.field);
-  if (window.used >= policy.limit) {
+  if (!window.admitted) {
     if (fields) void reply.header('ratelimit', `${policy.item};r=0;t=${t}`);
     done(
       new HttpError('rate-limited', {
@@ -144,8 +186,7 @@ function admit(policy: RatePolicy, now: number, request: FastifyRequest, reply: 
     );
     return;
   }
-  window.used++;
-  if (fields) void reply.header('ratelimit', `${policy.item};r=${policy.limit - window.used};t=${t}`);
+  if (fields) void reply.header('ratelimit', `${policy.item};r=${Math.max(0, policy.limit - window.used)};t=${t}`);
   done();
 }
 

@@ -1,0 +1,516 @@
+/**
+ * The PostgreSQL adapter of the Store: several `svcspec serve` instances, on one machine or
+ * many, share one database. The client is `postgres` (porsager): a pool of connections,
+ * every statement prepared once per connection (named prepared statements).
+ *
+ * Where: the URL's database, in the schema given by its `schema` query parameter (default
+ * `public`), created on start if missing: `postgres://host/db?schema=loans`. Every table of
+ * the adapter is in that schema (src/store/postgres-schema.ts), so one database can hold
+ * several services, and tests a schema each.
+ *
+ * Records: `res_<resource> (seq bigint, id text UNIQUE, version int, owner text, data jsonb)`.
+ * Every write is one transaction; a conditional change reads its row `FOR UPDATE`, so two
+ * instances' concurrent transitions of one record queue on the row lock and the second
+ * sees the first's result (READ COMMITTED re-reads the locked row): exactly one succeeds.
+ * A taken id is refused by the UNIQUE index inside the INSERT, never by a read before it.
+ * A write's promise resolves after COMMIT returned: with the server's default
+ * `synchronous_commit = on` the commit is on disk (WAL flushed) before it is acknowledged.
+ * PostgreSQL groups the WAL flushes of concurrent commits itself (`commit_delay`), so the
+ * adapter has no group commit of its own as the SQLite one does.
+ *
+ * What jsonb changes: the data read back is PostgreSQL's text of the jsonb (keys in its
+ * order, `": "` between a key and its value): the same JSON value, not the same bytes; and
+ * jsonb cannot hold the character U+0000, so a string holding it is refused (the contract
+ * skips that one case, test/store/postgres.test.ts).
+ */
+import postgres, { type Sql, type TransactionSql } from 'postgres';
+import type { CredentialStore } from './credentials.ts';
+import type { EventStore, WriteOptions } from './events.ts';
+import { postgresCredentials } from './postgres-credentials.ts';
+import { appendEvents, EVENTS_CHANNEL, postgresEvents } from './postgres-events.ts';
+import { countSql, fieldIndexColumns, fieldIndexName, indexable, listSql, quoteIdent, RECORD_COLUMNS, tableName } from './postgres-list.ts';
+import { PgRecord, type PgRow } from './postgres-record.ts';
+import { LOCK_MIGRATE, migrateSchema } from './postgres-schema.ts';
+import { runStep, syncUniqueIndexes, uniqueViolation, type TxAccess } from './postgres-domain.ts';
+import type { RelatedWrite } from './domain.ts';
+import {
+  DomainRefusedError, DuplicateIdError, StoreUnavailableError, UniqueViolationError, type BatchChange, type BatchResult, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse,
+  type ListQuery, type ListResult, type NewRecord, type RemoveResult, type Store, type StoreHealth, type StoredRecord, type TableLayout,
+} from './store.ts';
+
+export interface PostgresStoreOptions {
+  /** `postgres://user@host:port/database?schema=name` (postgresql:// too). */
+  readonly url: string;
+  /** The pool's size (connections this instance opens at most). Default 10. */
+  readonly max?: number;
+}
+
+export interface PostgresStore extends Store {
+  readonly kind: 'postgres';
+  /** The schema its tables are in. */
+  readonly schema: string;
+  /**
+   * Calls `listener` when another write (this instance's or another's) appended events, as
+   * soon as it committed (LISTEN/NOTIFY); returns the function that stops it.
+   */
+  watchEvents(listener: () => void): () => void;
+  /** The pool, for what shares the database (the shared rate limiter). */
+  readonly sql: Sql;
+}
+
+/** Runs of a transaction chosen as a deadlock's victim, at most. */
+const RETRIES = 5;
+
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/** The URL without its `schema` parameter, and the schema. */
+export function parsePostgresUrl(url: string): { url: string; schema: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`'${url}' is not a PostgreSQL URL (postgres://user@host:5432/database?schema=name)`);
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') throw new Error(`'${url}' is not a PostgreSQL URL: it must start with postgres:// or postgresql://`);
+  const schema = parsed.searchParams.get('schema') ?? 'public';
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`the schema '${schema}' of ${parsed.host}${parsed.pathname} is not a plain PostgreSQL name (letters, digits and _, at most 63)`);
+  parsed.searchParams.delete('schema');
+  return { url: parsed.toString(), schema };
+}
+
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
+  const { url, schema } = parsePostgresUrl(options.url);
+  const sql = postgres(url, {
+    max: options.max ?? 10,
+    // IF NOT EXISTS and friends say NOTICE; nothing of it is for the user.
+    onnotice: () => {},
+    connection: { search_path: `"${schema}"`, application_name: 'svcspec' },
+    connect_timeout: 10,
+    idle_timeout: 60,
+  });
+  try {
+    await migrateSchema(sql, schema);
+  } catch (error) {
+    await sql.end({ timeout: 1 });
+    throw unavailable(error) ?? error;
+  }
+  return new PostgresStoreImpl(sql, schema);
+}
+
+/** A failure to reach the database, as the error the service answers 503 for; undefined for any other. */
+function unavailable(error: unknown): StoreUnavailableError | undefined {
+  const e = error as { code?: string; message?: string };
+  const code = e?.code ?? '';
+  // Connection failures of the client and the server's "shutting down" / "cannot connect now" classes.
+  if (/^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|CONNECT_TIMEOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|57P0[1-3]|08\d\d\d)$/.test(code)) {
+    return new StoreUnavailableError(`PostgreSQL cannot be reached: ${e.message ?? code}`);
+  }
+  return undefined;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string })?.code === '23505';
+}
+
+/** Thrown inside a transaction to roll it back; carries what the caller is answered. */
+class Refused<T> extends Error {
+  readonly result: T;
+  constructor(result: T) {
+    super('refused');
+    this.result = result;
+  }
+}
+
+interface Statements {
+  readonly table: string;
+  readonly get: string;
+  readonly lock: string;
+  readonly insert: string;
+  readonly update: string;
+  readonly remove: string;
+}
+
+class PostgresStoreImpl implements PostgresStore {
+  readonly kind = 'postgres' as const;
+  readonly sql: Sql;
+  readonly schema: string;
+  readonly credentials: CredentialStore;
+  readonly events: EventStore;
+  readonly #resources = new Map<string, Statements>();
+  readonly #watchers = new Set<() => void>();
+  /** Unique indexes by name → the constraint they hold (migrate). */
+  readonly #unique = new Map<string, { resource: string; name: string }>();
+  #listening: Promise<{ unlisten(): Promise<void> }> | undefined;
+  #closed = false;
+
+  constructor(sql: Sql, schema: string) {
+    this.sql = sql;
+    this.schema = schema;
+    const run = <T>(work: () => Promise<T>) => this.#run(work);
+    this.credentials = postgresCredentials(sql, run);
+    this.events = postgresEvents(sql, run);
+  }
+
+  /** Runs a call: refused once closed; a lost database becomes StoreUnavailableError. */
+  async #run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#closed) throw new Error('the store is closed');
+    try {
+      return await work();
+    } catch (error) {
+      throw unavailable(error) ?? error;
+    }
+  }
+
+  /**
+   * A prepared statement, sent now: `execute()` queues it on a connection in call order
+   * (a query of the client otherwise starts only when awaited, a tick later), so of two calls
+   * made in one turn the first reaches the database first, as the contract expects.
+   */
+  #q<T>(text: string, params: readonly unknown[], on: Sql | TransactionSql = this.sql): Promise<T[]> {
+    return on.unsafe(text, params as never[], { prepare: true }).execute() as unknown as Promise<T[]>;
+  }
+
+  /** Rows as arrays (RECORD_COLUMNS order): no object per row is built only to be copied. */
+  #rows(text: string, params: readonly unknown[], on: Sql | TransactionSql = this.sql): Promise<PgRow[]> {
+    return on.unsafe(text, params as never[], { prepare: true }).values().execute() as unknown as Promise<PgRow[]>;
+  }
+
+  watchEvents(listener: () => void): () => void {
+    this.#watchers.add(listener);
+    this.#listening ??= this.sql.listen(EVENTS_CHANNEL, (payload) => {
+      if (payload !== this.schema) return;
+      for (const w of this.#watchers) w();
+    });
+    // A LISTEN that fails (the database is down) leaves the readers to their polls.
+    this.#listening.catch(() => (this.#listening = undefined));
+    return () => this.#watchers.delete(listener);
+  }
+
+  async migrate(resources: readonly (string | TableLayout)[]): Promise<void> {
+    const layouts = resources.map((r): TableLayout => (typeof r === 'string' ? { name: r } : r));
+    await this.#run(() => this.sql.begin(async (tx) => {
+      // Several instances starting at once: one creates, the others wait and find it made.
+      await tx`SELECT pg_advisory_xact_lock(${LOCK_MIGRATE}, hashtext(${this.schema}))`;
+      for (const layout of layouts) {
+        const t = tableName(layout.name);
+        const q = quoteIdent(t);
+        await tx.unsafe(`CREATE SEQUENCE IF NOT EXISTS ${quoteIdent(`${t}_seq`)}`);
+        await tx.unsafe(`CREATE TABLE IF NOT EXISTS ${q} (
+          seq bigint PRIMARY KEY, id text NOT NULL UNIQUE, version int NOT NULL, owner text, data jsonb NOT NULL)`);
+        await tx.unsafe(`CREATE INDEX IF NOT EXISTS ${quoteIdent(`idx_${layout.name}_owner`.slice(0, 63))} ON ${q} (owner, seq) WHERE owner IS NOT NULL`);
+        await this.#fieldIndexes(tx, t, layout);
+        for (const [index, name] of await syncUniqueIndexes(tx, this.schema, t, layout.name, layout.unique ?? [])) this.#unique.set(index, { resource: layout.name, name });
+      }
+    }));
+  }
+
+  /** An index per field lists filter or sort by (see postgres-list.ts); the ones no longer asked for are dropped. */
+  async #fieldIndexes(tx: TransactionSql, table: string, layout: TableLayout): Promise<void> {
+    const owned = layout.owned === true;
+    const wanted = new Map<string, string>();
+    for (const field of new Set(layout.indexes ?? [])) if (indexable(field)) wanted.set(fieldIndexName(layout.name, field, owned), field);
+    const prefix = fieldIndexName(layout.name, '', false);
+    const present = (await tx.unsafe<{ indexname: string }[]>('SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = $2', [this.schema, table]))
+      .map((r) => r.indexname)
+      .filter((n) => n.startsWith(prefix));
+    for (const name of present) if (!wanted.has(name)) await tx.unsafe(`DROP INDEX ${quoteIdent(name)}`);
+    for (const [name, field] of wanted) {
+      if (present.includes(name)) continue;
+      const columns = `${owned ? 'owner, ' : ''}${fieldIndexColumns(field)}, seq`;
+      await tx.unsafe(`CREATE INDEX IF NOT EXISTS ${quoteIdent(name)} ON ${quoteIdent(table)} (${columns})${owned ? ' WHERE owner IS NOT NULL' : ''}`);
+    }
+  }
+
+  #statements(resource: string): Statements {
+    const known = this.#resources.get(resource);
+    if (known) return known;
+    const table = tableName(resource);
+    const q = quoteIdent(table);
+    const sequence = quoteIdent(`${table}_seq`).replace(/'/g, "''");
+    const s: Statements = {
+      table,
+      get: `SELECT ${RECORD_COLUMNS} FROM ${q} WHERE id = $1`,
+      lock: `SELECT ${RECORD_COLUMNS} FROM ${q} WHERE id = $1 FOR UPDATE`,
+      // The sequence number is the id when none is given; nextval is never rolled back, so none is reused.
+      insert: `INSERT INTO ${q} (seq, id, version, owner, data) SELECT n, coalesce($1::text, n::text), 1, $2::text, $3::text::jsonb
+        FROM (SELECT nextval('${sequence}') AS n) s RETURNING ${RECORD_COLUMNS}`,
+      update: `UPDATE ${q} SET version = version + 1, data = $2::text::jsonb WHERE seq = $1 RETURNING ${RECORD_COLUMNS}`,
+      remove: `DELETE FROM ${q} WHERE seq = $1`,
+    };
+    this.#resources.set(resource, s);
+    return s;
+  }
+
+  /** The INSERT of a record (its data as decided), a taken id or unique value refused by the database itself. */
+  async #insertOne(tx: TransactionSql | Sql, resource: string, s: Statements, record: NewRecord, data: Record<string, unknown>, index?: number): Promise<StoredRecord> {
+    try {
+      const [row] = await this.#rows(s.insert, [record.id ?? null, record.owner ?? null, JSON.stringify(data)], tx);
+      return new PgRecord(row);
+    } catch (error) {
+      throw this.#conflict(error, resource, s, record.id, index);
+    }
+  }
+
+  /** A unique violation as the Store's error: the id (DuplicateIdError) or a unique constraint (UniqueViolationError). */
+  #conflict(error: unknown, resource: string, s: Statements, id: string | undefined, index?: number): unknown {
+    const unique = uniqueViolation(error, this.#unique, index);
+    if (unique) return unique;
+    const e = error as { code?: string; constraint_name?: string; detail?: string };
+    if (isUniqueViolation(error) && e.constraint_name === `${s.table}_id_key`) {
+      // A sequence id can meet an id given earlier (a resource that mixes both): the server names it.
+      return new DuplicateIdError(resource, id ?? /\(id\)=\((.*)\)/.exec(e.detail ?? '')?.[1] ?? '', index);
+    }
+    return error;
+  }
+
+  async insert(resource: string, record: NewRecord, options: WriteOptions = {}): Promise<StoredRecord> {
+    const s = this.#statements(resource);
+    const { events, domain } = options;
+    // Without events or rules, one statement: its own transaction, no BEGIN and COMMIT round trips.
+    if (!events && !domain) return this.#run(() => this.#insertOne(this.sql, resource, s, record, record.data));
+    return this.#run(() => this.#transaction(async (tx) => {
+      const data = domain ? await runStep(this.#access(tx), domain, undefined, record.data) : record.data;
+      const written = await this.#insertOne(tx, resource, s, record, data ?? record.data);
+      if (events) await appendEvents(tx, this.schema, events(written));
+      return written;
+    }));
+  }
+
+  async insertMany(resource: string, records: readonly NewRecord[], options: WriteOptions = {}): Promise<StoredRecord[]> {
+    if (records.length === 0) return [];
+    const s = this.#statements(resource);
+    const { events, domains } = options;
+    return this.#run(() => this.#transaction(async (tx) => {
+      const written: StoredRecord[] = [];
+      for (const [index, record] of records.entries()) {
+        const domain = domains?.[index];
+        const data = domain ? await itemized(index, () => runStep(this.#access(tx), domain, undefined, record.data)) : record.data;
+        const r = await this.#insertOne(tx, resource, s, record, data ?? record.data, index);
+        written.push(r);
+        if (events) await appendEvents(tx, this.schema, events(r));
+      }
+      return written;
+    }));
+  }
+
+  async get(resource: string, id: string): Promise<StoredRecord | undefined> {
+    const s = this.#statements(resource);
+    return this.#run(async () => {
+      const [row] = await this.#rows(s.get, [id]);
+      return row && new PgRecord(row);
+    });
+  }
+
+  /** The UPDATE of a locked row to new data, a unique value refused by the database. */
+  async #updateRow(tx: TransactionSql, resource: string, s: Statements, row: PgRow, data: Record<string, unknown>, index?: number): Promise<StoredRecord> {
+    try {
+      const [updated] = await this.#rows(s.update, [row[0], JSON.stringify(data)], tx);
+      return new PgRecord(updated);
+    } catch (error) {
+      throw this.#conflict(error, resource, s, row[1], index);
+    }
+  }
+
+  async update(resource: string, id: string, data: Record<string, unknown>, expect: Expectation = {}, options: WriteOptions = {}): Promise<ChangeResult> {
+    const s = this.#statements(resource);
+    const { events, domain } = options;
+    return this.#run(() => this.#transaction(async (tx): Promise<ChangeResult> => {
+      const [row] = await this.#rows(s.lock, [id], tx);
+      if (!row) return { ok: false, reason: 'missing' };
+      const current = new PgRecord(row);
+      const refused = check(current, expect);
+      if (refused) return refused;
+      const decided = domain ? await runStep(this.#access(tx), domain, current, data) : data;
+      const record = await this.#updateRow(tx, resource, s, row, decided ?? data);
+      if (events) await appendEvents(tx, this.schema, events(record));
+      return { ok: true, record };
+    }));
+  }
+
+  async remove(resource: string, id: string, expect: Expectation = {}, options: WriteOptions = {}): Promise<RemoveResult> {
+    if (expect.state) throw new Error('bug: remove takes no state expectation (RemoveResult has no state reason)');
+    const s = this.#statements(resource);
+    const { events, domain } = options;
+    return this.#run(() => this.#transaction(async (tx): Promise<RemoveResult> => {
+      const [row] = await this.#rows(s.lock, [id], tx);
+      if (!row) return { ok: false, reason: 'missing' };
+      const current = new PgRecord(row);
+      const refused = check(current, expect);
+      if (refused) return refused as RemoveResult;
+      if (domain) await runStep(this.#access(tx), domain, current, undefined);
+      await this.#q(s.remove, [row[0]], tx);
+      if (events) await appendEvents(tx, this.schema, events(current));
+      return { ok: true };
+    }));
+  }
+
+  async changeMany(resource: string, changes: readonly BatchChange[], options: WriteOptions = {}): Promise<BatchResult> {
+    if (changes.length === 0) return { ok: true, records: [] };
+    const s = this.#statements(resource);
+    const { events, domains } = options;
+    return this.#run(() => this.#transaction(async (tx): Promise<BatchResult> => {
+      const records: StoredRecord[] = [];
+      for (const [index, change] of changes.entries()) {
+        const [row] = await this.#rows(s.lock, [change.id], tx);
+        if (!row) throw new Refused<BatchResult>({ ok: false, index, reason: 'missing' });
+        const current = new PgRecord(row);
+        const refused = check(current, change.expect ?? {});
+        if (refused) throw new Refused<BatchResult>({ ...refused, index });
+        const domain = domains?.[index];
+        let record: StoredRecord = current;
+        if (change.kind === 'update') {
+          const decided = domain ? await itemized(index, () => runStep(this.#access(tx), domain, current, change.data)) : change.data;
+          record = await this.#updateRow(tx, resource, s, row, decided ?? change.data, index);
+        } else {
+          if (domain) await itemized(index, () => runStep(this.#access(tx), domain, current, undefined));
+          await this.#q(s.remove, [row[0]], tx);
+        }
+        records.push(record);
+        if (events) await appendEvents(tx, this.schema, events(record));
+      }
+      return { ok: true, records };
+    }));
+  }
+
+  /**
+   * A write transaction. Work that refuses (throws Refused) is rolled back and its refusal
+   * answered. A transaction PostgreSQL chose as a deadlock's victim (two writers locking in
+   * opposite orders, ./postgres-domain.ts) or could not serialize is run again from the
+   * start, a few times: nothing of it was kept, and the work is pure but for its statements.
+   */
+  async #transaction<T>(work: (tx: TransactionSql) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await this.sql.begin(work)) as T;
+      } catch (error) {
+        if (error instanceof Refused) return error.result as T;
+        const code = (error as { code?: string }).code;
+        if ((code === '40P01' || code === '40001') && attempt < RETRIES) continue;
+        throw error;
+      }
+    }
+  }
+
+  /** What a domain step reads and writes through, inside the open transaction (./postgres-domain.ts). */
+  #access(tx: TransactionSql): TxAccess {
+    const locked = new Set<string>();
+    const lockTable = async (resource: string) => {
+      const table = this.#statements(resource).table;
+      if (!locked.has(table)) {
+        await tx.unsafe(`LOCK TABLE ${quoteIdent(table)} IN SHARE ROW EXCLUSIVE MODE`);
+        locked.add(table);
+      }
+      return table;
+    };
+    return {
+      get: async (resource, id) => {
+        const [row] = await this.#rows(this.#statements(resource).lock, [id], tx);
+        return row && new PgRecord(row);
+      },
+      count: async (resource, query) => {
+        const { sql, params } = countSql(await lockTable(resource), query);
+        return Number((await this.#q<{ n: number }>(sql, params, tx))[0].n);
+      },
+      list: async (resource, query, limit) => {
+        const { sql, params } = listSql(await lockTable(resource), { ...query, limit });
+        return (await this.#rows(sql, params, tx)).map((row) => new PgRecord(row));
+      },
+      nextSequence: async (name) => Number((await this.#q<{ value: string }>('INSERT INTO sequences (name, value) VALUES ($1, 1) ON CONFLICT (name) DO UPDATE SET value = sequences.value + 1 RETURNING value', [name], tx))[0].value),
+      apply: async (write: RelatedWrite) => {
+        const s = this.#statements(write.resource);
+        const [row] = await this.#rows(s.lock, [write.id], tx);
+        if (!row || row[2] !== write.version) return false;
+        let record: StoredRecord = new PgRecord(row);
+        if (write.kind === 'update') record = await this.#updateRow(tx, write.resource, s, row, write.data);
+        else await this.#q(s.remove, [row[0]], tx);
+        if (write.events) await appendEvents(tx, this.schema, write.events(record));
+        return true;
+      },
+    };
+  }
+
+  async list(resource: string, query: ListQuery): Promise<ListResult> {
+    const s = this.#statements(resource);
+    const { sql, params } = listSql(s.table, query);
+    return this.#run(async () => {
+      const rows = await this.#rows(sql, params);
+      const count = Math.min(rows.length, query.limit);
+      const records: StoredRecord[] = new Array(count);
+      for (let i = 0; i < count; i++) records[i] = new PgRecord(rows[i]);
+      return { records, hasMore: rows.length > query.limit };
+    });
+  }
+
+  async count(resource: string, query: CountQuery): Promise<number> {
+    const s = this.#statements(resource);
+    const { sql, params } = countSql(s.table, query);
+    return this.#run(async () => Number((await this.#q<{ n: number }>(sql, params))[0].n));
+  }
+
+  async getIdempotent(scope: string, key: string): Promise<IdempotentResponse | undefined> {
+    return this.#run(async () => {
+      const [row] = await this.#q<{ fingerprint: string; status: number; headers: string; body: string; created_at: string }>(
+        'SELECT fingerprint, status, headers, body, created_at FROM idempotency WHERE scope = $1 AND key = $2', [scope, key]);
+      if (!row) return undefined;
+      return { fingerprint: row.fingerprint, status: row.status, headers: JSON.parse(row.headers) as Record<string, string>, body: row.body, createdAt: Number(row.created_at) };
+    });
+  }
+
+  async putIdempotent(scope: string, key: string, response: IdempotentResponse): Promise<boolean> {
+    return this.#run(async () => {
+      // One statement; ON CONFLICT DO NOTHING keeps the first response, whichever instance wrote it.
+      const r = await this.sql.unsafe('INSERT INTO idempotency (scope, key, fingerprint, status, headers, body, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (scope, key) DO NOTHING',
+        [scope, key, response.fingerprint, response.status, JSON.stringify(response.headers), response.body, response.createdAt], { prepare: true });
+      return r.count === 1;
+    });
+  }
+
+  async expireIdempotent(before: number): Promise<number> {
+    return this.#run(async () => (await this.sql.unsafe('DELETE FROM idempotency WHERE created_at < $1', [before], { prepare: true })).count);
+  }
+
+  async health(): Promise<StoreHealth> {
+    if (this.#closed) return { ok: false, reason: 'the store is closed' };
+    try {
+      await this.sql`SELECT 1`;
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, reason: `PostgreSQL does not answer: ${(error as Error).message}` };
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#watchers.clear();
+    const listening = this.#listening;
+    this.#listening = undefined;
+    if (listening) await listening.then((l) => l.unlisten()).catch(() => {});
+    await this.sql.end({ timeout: 5 });
+  }
+}
+
+/** A batch item's step: its refusal, or a unique value its related writes took, names the item. */
+async function itemized<T>(index: number, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof DomainRefusedError && error.index === undefined) throw new DomainRefusedError(error.refusal, index);
+    if (error instanceof UniqueViolationError && error.index === undefined) throw new UniqueViolationError(error.resource, error.constraint, index);
+    throw error;
+  }
+}
+
+/**
+ * Whether a record meets an expectation, in the order of RFC 9110 §13.2.2: the version
+ * (If-Match) before the state. Another owner's record reads as missing.
+ */
+function check(current: StoredRecord, expect: Expectation): Exclude<ChangeResult, { ok: true }> | undefined {
+  if (expect.owner !== undefined && current.owner !== expect.owner) return { ok: false, reason: 'missing' };
+  if (expect.version !== undefined && current.version !== expect.version) return { ok: false, reason: 'version', current };
+  if (expect.state) {
+    const value = current.data[expect.state.field];
+    if (typeof value !== 'string' || !expect.state.from.includes(value)) return { ok: false, reason: 'state', current };
+  }
+  return undefined;
+}
