@@ -10,8 +10,10 @@ export function runRules(spec: Spec, rules: readonly Rule[]): Diagnostic[] {
     spec,
     index: indexSpec(spec),
     report(def, params, pointer, options) {
-      const location = options?.key ? spec.source.locateKey(pointer) : spec.source.locate(pointer);
-      found.push(diagnostic(def, params, { pointer, location }));
+      const location = options?.key ? spec.source.locateKey(pointer)
+        : options?.offset !== undefined && spec.source.locateWithin ? spec.source.locateWithin(pointer, options.offset)
+          : spec.source.locate(pointer);
+      found.push(diagnostic(options?.part ? { ...def, part: options.part } : def, params, { pointer, location }));
     },
   };
   const having = <K extends keyof Rule>(key: K) => rules.filter((r) => typeof r[key] === 'function');

@@ -204,7 +204,7 @@ test("a ref to another principal's owned record is answered exactly as a ref to 
   const bob = await credentialHeaders(spec, store, { principal: 'bob' });
   const call = async (method: string, path: string, body: unknown, as: Record<string, string>) => {
     const r = await fetch(`${base}/v2${path}`, { method, headers: { ...as, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    return { status: r.status, body: await r.json() };
+    return { status: r.status, body: (await r.json()) as { id: string; violations: { pointer: string; message: string }[] } };
   };
   const address = await call('POST', '/addresses', { recipient: 'Ann', line1: '1 Main St', city: 'Utrecht', postalCode: '3511 AB', country: 'NL' }, ann);
   assert.equal(address.status, 201, JSON.stringify(address.body));
