@@ -18,6 +18,7 @@ import type {
 } from './model.ts';
 import { PART_NAMES, type PartName } from './parts.ts';
 import { formatDuration, formatSize } from './units.ts';
+import { writeFieldDomain, writeResourceDomain, writeWriteRules } from './domain/serialize.ts';
 
 export type RawDocument = Record<string, unknown>;
 
@@ -85,6 +86,7 @@ function writeResource(r: Resource): RawDocument {
     perOwner: r.perOwner,
     visibility: r.visibility ? { parent: r.visibility.field } : undefined,
     fields: r.fields.length ? writeFields(r.fields) : undefined,
+    ...writeResourceDomain(r),
   });
 }
 
@@ -103,6 +105,7 @@ function writeField(f: Field): unknown {
     since: f.since,
     until: f.until,
     description: f.description,
+    ...writeFieldDomain(f),
     // Nested shapes last, so a field's own facts stay together above them.
     items,
     properties,
@@ -151,6 +154,7 @@ function writeMachine(spec: Spec, m: StateMachine): RawDocument {
           to: t.to,
           requires: listOrNothing(t.requires),
           description: t.description,
+          ...(t.rules ? writeWriteRules(t.rules) : {}),
         })])
       : undefined,
   });
@@ -198,6 +202,7 @@ function writeEndpoint(spec: Spec, e: Endpoint): RawDocument {
     request: sameData(e.request, conventionalRequest) ? undefined : writeRequest(e.request),
     response: actionResponse,
     behaviour: action?.behaviour,
+    ...(action?.rules ? writeWriteRules(action.rules) : {}),
     responses: sameData(e.responses, conventionalResponses) ? undefined : writeResponses(e.responses.map((r) => (r.body === 'shape' ? { ...r, body: 'resource' as const } : r))),
     errors: listOrNothing(e.errors),
     query: e.query
@@ -307,7 +312,7 @@ function writeErrors(spec: Spec): RawDocument {
   const { shape, catalog } = spec.errors;
   const doc = compact({
     shape: shape ? (shape.kind === 'problem' ? 'problem' : { mediaType: shape.mediaType, members: compact({ ...shape.members }) }) : undefined,
-    catalog: catalog.length ? mapOf(catalog, (e) => [e.code, compact({ status: e.status, title: e.title, when: e.when, for: forOf(e) })]) : undefined,
+    catalog: catalog.length ? mapOf(catalog, (e) => [e.code, compact({ status: e.status, title: e.title, when: e.when, for: forOf(e), raisedBy: e.raisedBy })]) : undefined,
   });
   return stated(doc, { catalog: {} });
 }
