@@ -230,7 +230,7 @@ test('openapi: domain rules as x-svcspec extensions in the format\'s own shapes,
   const { document: doc } = toOpenApi(await example('library.yaml'));
   const s = (doc as Json).components.schemas;
   assert.deepEqual(s.Member['x-svcspec-unique'], [{ name: 'email', fields: ['email'], ignoreCase: true, error: 'email-taken' }]);
-  assert.match(s.Member.description, /No two members share `email` \(ignoring case\).*Refused with `email-taken`/);
+  assert.match(s.Member.description, /No two member records share `email` \(ignoring case\).*Refused with `email-taken`/);
   assert.deepEqual(s.Book['x-svcspec-rules'], [{ rule: '!has(self.available) || !has(self.copies) || self.available <= self.copies', error: 'validation-failed', message: 'A book cannot have more copies on the shelf than the library owns.', field: 'copies' }]);
   assert.deepEqual(s.Member.properties.cardNumber['x-svcspec-managed'], { sequence: 'LIB-{n:8}' });
   assert.equal(s.Book.properties.createdAt['x-svcspec-managed'], 'created-at');

@@ -12,11 +12,11 @@ function list(items: readonly string[], last = 'and'): string {
 
 const code = (text: string) => `\`${text}\``;
 
-/** "No two members share email (ignoring case); refused with email-taken." */
+/** "No two member records share `email` (ignoring case) … Refused with `email-taken`." */
 export function uniqueWords(resource: Resource, u: UniqueRule): string {
   const fields = list(u.fields.map(code));
-  const among = u.where.length ? `, among ${resource.plural} whose ${list(u.where.map((w) => `${code(w.field)} is ${list(w.values.map((v) => code(String(v))), 'or')}`))}` : '';
-  return `No two ${resource.plural} share ${u.fields.length > 1 ? 'the same ' : ''}${fields}${u.fields.length > 1 ? ' together' : ''}${u.ignoreCase ? ' (ignoring case)' : ''}${among}; a record with any of them absent conflicts with none. Refused with ${code(u.error)}.`;
+  const among = u.where.length ? `, among the ${resource.name} records whose ${list(u.where.map((w) => `${code(w.field)} is ${list(w.values.map((v) => code(String(v))), 'or')}`))}` : '';
+  return `No two ${resource.name} records share ${u.fields.length > 1 ? 'the same ' : ''}${fields}${u.fields.length > 1 ? ' together' : ''}${u.ignoreCase ? ' (ignoring case)' : ''}${among}; a record with any of them absent conflicts with none. Refused with ${code(u.error)}.`;
 }
 
 /** "`self.end > self.start` must hold (refused with validation-failed at /end: …)." */
