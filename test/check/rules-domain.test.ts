@@ -199,3 +199,14 @@ test('a double-quoted scalar with escapes: past them', () => {
 test('the messages say it in our words', () => {
   assert.match(found.find((x) => x.pointer === '/resources/slot/rules/0/rule')?.message ?? '', /Rule 1 of 'slot' reads 'self.strat', but 'slot' has no field of that name\. Did you mean 'start'\?/);
 });
+
+test('in a JSON spec and in a Markdown yaml block too: the column inside the expression', () => {
+  const json = JSON.stringify({ svcspec: 1, resources: { slot: { id: { field: 'id', assigned: 'uuid' }, fields: { id: { type: 'string', readOnly: true }, start: { type: 'string' } }, rules: [{ rule: 'self.strat != ""', error: 'x' }] } } }, null, 1);
+  const inJson = runRules(mustLoad(json, 'json'), RULES).find((d) => d.code === 'expression-unknown-name');
+  const line = json.split('\n').findIndex((l) => l.includes('self.strat')) + 1;
+  assert.deepEqual([inJson?.location?.line, inJson?.location?.column], [line, json.split('\n')[line - 1].indexOf('strat') + 1]);
+  const md = '# T\n\n```yaml\nsvcspec: 1\n```\n\n## Resources and their fields\n\n```yaml\nslot:\n  id: {field: id, assigned: uuid}\n  fields:\n    id: {type: string, readOnly: true}\n    start: {type: string}\n  rules:\n    - {rule: "self.strat != \'\'", error: x}\n```\n';
+  const inMd = runRules(mustLoad(md, 'markdown'), RULES).find((d) => d.code === 'expression-unknown-name');
+  const mdLine = md.split('\n').findIndex((l) => l.includes('self.strat')) + 1;
+  assert.deepEqual([inMd?.location?.line, inMd?.location?.column], [mdLine, md.split('\n')[mdLine - 1].indexOf('strat') + 1]);
+});
