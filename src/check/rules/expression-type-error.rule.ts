@@ -137,6 +137,15 @@ function checkOne(place: ExprPlace, ctx: RuleContext): void {
     ctx.report(parseFailure ? syntax : typeError, { where: place.label, reason: message.replace(/\.$/, '') }, expr.pointer, at);
     return;
   }
+  // cel-js checks no field inside has(): a misspelt one there is false for every record, silently.
+  for (const m of expr.source.matchAll(/\bhas\(\s*([A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*)\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)/g)) {
+    const path = m[1].split('.').map((x) => x.trim());
+    const members = membersOf(ctx.spec, place, path);
+    if (!members || members.names.includes(m[2])) continue;
+    const offset = (m.index ?? 0) + m[0].lastIndexOf(m[2]);
+    ctx.report(unknownName, { where: upper(place.label), name: [...path, m[2]].join('.'), owner: members.owner, hint: didYouMean(m[2], members.names) }, expr.pointer, { ...part, offset });
+    return;
+  }
   const actual = result.type ?? 'dyn';
   if (place.expected.kind === 'condition') {
     if (actual !== 'bool' && actual !== 'dyn') ctx.report(wrongType, { where: upper(place.label), actual: typeName(actual), expected: 'a bool (true: it holds)' }, expr.pointer, { ...part, offset: 0 });
