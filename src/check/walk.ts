@@ -1,6 +1,6 @@
 /** Walks the model once, calling every rule's visitors on each node. */
 import { diagnostic, type Diagnostic } from '../spec/diagnostics.ts';
-import type { Field, Resource, Spec } from '../spec/model.ts';
+import type { Field, Location, Resource, Spec } from '../spec/model.ts';
 import type { Rule, RuleContext } from './rule.ts';
 import { indexSpec } from './spec-index.ts';
 
@@ -10,10 +10,20 @@ export function runRules(spec: Spec, rules: readonly Rule[]): Diagnostic[] {
     spec,
     index: indexSpec(spec),
     report(def, params, pointer, options) {
-      const location = options?.key ? spec.source.locateKey(pointer)
-        : options?.offset !== undefined && spec.source.locateWithin ? spec.source.locateWithin(pointer, options.offset)
-          : spec.source.locate(pointer);
-      found.push(diagnostic(options?.part ? { ...def, part: options.part } : def, params, { pointer, location }));
+      // A finding's place is looked up when it is read: serve reads none (it counts errors and
+      // prints defaults), and the first look-up builds the whole position index (a second parse
+      // of the document, most of serve's start-up when a note is found). Same keys, same order.
+      const finding = diagnostic(options?.part ? { ...def, part: options.part } : def, params) as { -readonly [K in keyof Diagnostic]: Diagnostic[K] };
+      let location: Location | undefined;
+      Object.defineProperty(finding, 'location', {
+        enumerable: true,
+        configurable: true,
+        get: () => (location ??= options?.key ? spec.source.locateKey(pointer)
+          : options?.offset !== undefined && spec.source.locateWithin ? spec.source.locateWithin(pointer, options.offset)
+            : spec.source.locate(pointer)),
+      });
+      finding.pointer = pointer;
+      found.push(finding);
     },
   };
   const having = <K extends keyof Rule>(key: K) => rules.filter((r) => typeof r[key] === 'function');

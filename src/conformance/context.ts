@@ -15,6 +15,8 @@ import { HttpClient, type Exchange, type RequestOptions } from './http.ts';
 export interface Principal {
   readonly name: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** The id the implementation knows them by, when the tester is told it (managed `created-by` fields are checked against it). */
+  readonly id?: string;
   /** Undefined: assumed to hold every scope the spec declares. */
   readonly scopes?: readonly string[];
 }

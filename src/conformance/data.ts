@@ -9,6 +9,7 @@ import { expectSuccess, isObject } from './expect.ts';
 import { REF, valueOf, type RefMarker } from './generate.ts';
 import type { Exchange } from './http.ts';
 import { fillPath, idParam, parentParams } from '../spec/conventions/paths.ts';
+import { CANDIDATE_TRIES, DomainRules } from './rules-data.ts';
 
 export interface Made {
   readonly resource: Resource;
@@ -26,9 +27,14 @@ export class DataFactory {
   readonly #made: Made[] = [];
   /** One record per resource to point refs at, made on first need. */
   readonly #targets = new Map<string, Promise<string>>();
+  /** Records made for refs a guard or uniqueness reads, not yet referred to by anything accepted (#unusedTarget). */
+  readonly #unused = new Map<string, { id: string | number; since: number }>();
+  /** The spec's domain rules, which generated data respects (./rules-data.ts). */
+  readonly domain: DomainRules;
 
   constructor(ctx: TestContext) {
     this.ctx = ctx;
+    this.domain = new DomainRules(ctx.spec);
   }
 
   idField(resource: Resource): string {
@@ -54,14 +60,67 @@ export class DataFactory {
     return writable;
   }
 
-  /** A body satisfying every constraint, with every field a create carries (refs to records made for them). */
-  async validBody(resource: Resource, options: { only?: readonly string[]; version?: string; as?: Principal } = {}): Promise<Record<string, unknown>> {
-    const body: Record<string, unknown> = {};
-    for (const f of this.createFields(resource, options.version)) {
-      if (options.only && !options.only.includes(f.name)) continue;
-      body[f.name] = await this.fill(this.ctx.draw.one(valueOf(f)), options.as);
+  /**
+   * A body satisfying every constraint, with every field a create carries (refs to records made
+   * for them). It respects the domain rules too (./rules-data.ts): candidates are drawn until
+   * the record rules hold on the record the create would store (and `accept`, when given,
+   * agrees) and no value under a uniqueness was used before; after CANDIDATE_TRIES the check
+   * asking for it is not checked rather than failed. Refs a guard or uniqueness reads point
+   * at records made for them that nothing accepted refers to yet (#unusedTarget).
+   */
+  async validBody(resource: Resource, options: { only?: readonly string[]; version?: string; as?: Principal; set?: Record<string, unknown>; accept?: (record: Record<string, unknown>) => boolean; rules?: false; room?: number } = {}): Promise<Record<string, unknown>> {
+    const fields = this.createFields(resource, options.version).filter((f) => !options.only || options.only.includes(f.name));
+    let raw: Record<string, unknown> | undefined;
+    for (let i = 0; i < CANDIDATE_TRIES && !raw; i++) {
+      const candidate: Record<string, unknown> = {};
+      for (const f of fields) candidate[f.name] = this.ctx.draw.one(valueOf(f));
+      Object.assign(candidate, options.set ?? {});
+      const record = this.domain.predictCreate(resource, candidate, this.ctx.now());
+      if (options.only === undefined && options.rules !== false && this.domain.brokenRule(resource, record, this.ctx.now())) continue;
+      if (!this.domain.unused(resource, candidate)) continue;
+      if (options.accept && !options.accept(record)) continue;
+      raw = candidate;
     }
+    if (!raw) throw new Skip(`not checked: no ${resource.name} among ${CANDIDATE_TRIES} generated ones met the spec's domain rules (its record rules, its unique values${options.accept ? ', the guards that read it' : ''})`);
+    const body: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(raw)) {
+      const f = fields.find((x) => x.name === name);
+      if (f?.type === 'ref' && options.set?.[name] === undefined && this.domain.freshRef(resource, name)) body[name] = options.room ? await this.freshTarget(resource, f, options.as, { room: options.room }) : await this.#unusedTarget(resource, f, options.as);
+      else body[name] = await this.fill(value, options.as);
+    }
+    this.domain.use(resource, body);
     return body;
+  }
+
+  /**
+   * A record made for one ref, reused by later bodies until anything the implementation
+   * accepted refers to it (a 2xx answer naming it in that field): the bodies the checks
+   * expect to be refused then cost no records of their own.
+   */
+  async #unusedTarget(referrer: Resource, field: Field, as?: Principal): Promise<string | number> {
+    const key = `${referrer.name}.${field.name}:${as?.name ?? ''}`;
+    const log = this.ctx.client.log;
+    const kept = this.#unused.get(key);
+    if (kept) {
+      const named = (v: unknown): boolean => isObject(v) && (String(v[field.name]) === String(kept.id) || (Array.isArray(v.items) && v.items.some(named)));
+      if (!log.slice(kept.since).some((ex) => ex.response.status < 300 && named(ex.response.json))) return kept.id;
+    }
+    const id = await this.freshTarget(referrer, field, as);
+    this.#unused.set(key, { id, since: log.length });
+    return id;
+  }
+
+  /**
+   * A record made for one ref of one body: the guards of the referring resource that read it
+   * hold for it (a fresh loan's book has a copy on the shelf), and nothing else points at it.
+   */
+  async freshTarget(referrer: Resource, field: Field, as?: Principal, options: { accept?: (record: Record<string, unknown>) => boolean; set?: Record<string, unknown>; room?: number } = {}): Promise<string | number> {
+    const target = this.ctx.resource(field.resource ?? '');
+    if (!target) throw new Skip(`a ref names resource '${field.resource ?? ''}', which the spec does not declare`);
+    const friendly = (record: Record<string, unknown>) => this.domain.friendlyTarget(referrer, field.name, record, target, this.ctx.now(), options.room) && (options.accept?.(record) ?? true);
+    const body = await this.validBody(target, { as, accept: friendly, ...(options.set ? { set: options.set } : {}) });
+    const made = await this.create(target, { as, body });
+    return target.id?.assigned === 'sequence' && /^\d+$/.test(made.id) ? Number(made.id) : made.id;
   }
 
   /** A value for named fields only (a transition's requirements). */
@@ -191,7 +250,7 @@ export class DataFactory {
   }
 
   /** The path of an endpoint for a record made: its id, and its parents (a nested path) from its refs. */
-  pathFor(endpoint: Endpoint, made: Made): string {
+  pathFor(endpoint: Endpoint, made: Pick<Made, 'id' | 'body'>): string {
     const values: Record<string, string | number> = {};
     for (const p of parentParams(endpoint)) {
       const v = made.body[p.field];

@@ -6,6 +6,8 @@
  *
  *   purpose         nothing to check against an implementation: it is for people
  *   resources       parts/resources.ts     states          parts/states.ts
+ *   domain rules    parts/rules.ts: uniqueness, record rules, managed fields, guards,
+ *                   effects and delete behaviours, each in the part it is written in
  *   endpoints       parts/endpoints.ts     authentication  parts/authentication.ts
  *   events          parts/events.ts (docs/events.md): webhooks to the tester's receiver
  *                   (receiver.ts, signatures verified in signature.ts) and the stream (stream.ts)
@@ -22,6 +24,7 @@ import { checkErrors } from './parts/errors.ts';
 import { checkEvents } from './parts/events.ts';
 import { checkLimits } from './parts/limits.ts';
 import { checkResources } from './parts/resources.ts';
+import { checkActionRules, checkResourceRules, checkTransitionRules } from './parts/rules.ts';
 import { checkStates } from './parts/states.ts';
 import { checkVersioning } from './parts/versioning.ts';
 
@@ -61,9 +64,10 @@ type PartRunner = (ctx: TestContext, data: DataFactory) => Promise<void>;
 
 const RUNNERS: Readonly<Record<PartName, PartRunner | string>> = {
   purpose: 'the purpose is for people; an implementation has nothing to show of it',
-  resources: checkResources,
-  states: checkStates,
-  endpoints: checkEndpoints,
+  // Each part's domain rules (guards, effects, uniqueness…; parts/rules.ts) after its own checks.
+  resources: async (ctx, data) => (await checkResources(ctx, data), await checkResourceRules(ctx, data)),
+  states: async (ctx, data) => (await checkStates(ctx, data), await checkTransitionRules(ctx, data)),
+  endpoints: async (ctx, data) => (await checkEndpoints(ctx, data), await checkActionRules(ctx, data)),
   authentication: checkAuthentication,
   events: checkEvents,
   errors: checkErrors,

@@ -24,7 +24,7 @@
  * count; a block inside a list or a quote is prose. Text before the first section other
  * than the title and the top block is an introduction and is not kept.
  */
-import { fromMarkdown } from 'mdast-util-from-markdown';
+import { createRequire } from 'node:module';
 import { diagnostic, didYouMean, type Diagnostic } from '../spec/diagnostics.ts';
 import type { Location } from '../spec/model.ts';
 import { PART_BY_NAME, PARTS, isPartName, type PartName } from '../spec/parts.ts';
@@ -51,7 +51,7 @@ const NOT_SHOWN = /\bnot shown\b/i;
 /** The keys the top block may hold; the parts belong in their sections. */
 const TOP_KEYS = ['svcspec', 'title'];
 
-type Root = ReturnType<typeof fromMarkdown>;
+type Root = ReturnType<typeof import('mdast-util-from-markdown').fromMarkdown>;
 type Block = Root['children'][number];
 type Heading = Extract<Block, { type: 'heading' }>;
 type Code = Extract<Block, { type: 'code' }>;
@@ -73,6 +73,9 @@ export function isYamlBlock(lang: string | null | undefined): boolean {
 
 export function parseMarkdownSpec(text: string, options: { file: string; sourceMap: SourceMap }): MarkdownSpec {
   const { file, sourceMap } = options;
+  // The Markdown parser (about 40 modules) is loaded with the first Markdown spec, not with the
+  // loader (issue #20, start-up); synchronously, as loading is (require of an ES module, Node ≥ 22.12).
+  const { fromMarkdown } = createRequire(import.meta.url)('mdast-util-from-markdown') as typeof import('mdast-util-from-markdown');
   const tree = fromMarkdown(text);
   const diagnostics: Diagnostic[] = [];
   const lines = lineStarts(text);

@@ -8,8 +8,9 @@
  * error codes (duplicate keys, syntax) and positions. Documents with anchors take the
  * `yaml` path, which bounds alias expansion.
  */
+import { createRequire } from 'node:module';
 import { CORE_SCHEMA, load as fastLoad } from 'js-yaml';
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import type { Document, Node } from 'yaml';
 import { diagnostic, type Diagnostic } from '../spec/diagnostics.ts';
 import type { Location } from '../spec/model.ts';
 import { child } from '../spec/pointer.ts';
@@ -33,6 +34,15 @@ export interface Parsed {
 }
 
 const ANCHOR = /(^|[\s[{,:-])&[^\s]/m;
+
+type YamlModule = typeof import('yaml');
+let yamlModule: YamlModule | undefined;
+/**
+ * `yaml` (72 modules) is loaded when it is first needed — a finding's place, a text js-yaml
+ * refuses, an anchor — not with the loader: serving or testing a clean spec never needs it
+ * (issue #20, start-up). Synchronously, as the position look-up is; `yaml` ships CommonJS.
+ */
+const yaml = (): YamlModule => (yamlModule ??= createRequire(import.meta.url)('yaml') as YamlModule);
 
 export function parseYaml(text: string, options: ParseOptions): Parsed {
   if (!ANCHOR.test(text)) {
@@ -61,6 +71,7 @@ interface Composed {
 }
 
 function composeDocument(text: string, options: ParseOptions): Composed {
+  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, keepSourceTokens: false });
   const lineOffset = options.lineOffset ?? 0;
@@ -81,6 +92,7 @@ function composeDocument(text: string, options: ParseOptions): Composed {
 }
 
 function indexPositions({ doc, at, text }: Composed, options: ParseOptions): void {
+  const { isMap, isPair, isScalar, isSeq } = yaml();
   const range = (start: number, end: number): Location => {
     const to = at(end);
     return { ...at(start), endLine: to.line, endColumn: to.column };

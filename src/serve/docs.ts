@@ -17,7 +17,8 @@
  * A path the spec uses itself is never shadowed: the exports are left out one by one, the
  * /docs routes all together when the spec uses /docs or a path under it. When the spec
  * takes /openapi.json, the reference reads the export at /docs/openapi.json instead.
- * Everything is made on first request and kept.
+ * Everything is made on first request and kept; the exporters and the document renderer
+ * (about 60 modules) are loaded then too, not at start-up (issue #20).
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -26,8 +27,6 @@ import { fileURLToPath } from 'node:url';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { renderDocument } from '../doc/index.ts';
-import { toAsyncApi, toOpenApi } from '../export/index.ts';
 import type { Spec } from '../spec/model.ts';
 
 export const DOCS_PATH = '/docs';
@@ -42,32 +41,34 @@ const HTML_TYPE = 'text/html; charset=utf-8';
 
 export function serveDocument(app: FastifyInstance, spec: Spec): void {
   const taken = (path: string) => spec.endpoints.some((e) => e.path === path);
-  const openApiDocument = once(() => toOpenApi(spec).document);
-  const openApi = once(() => JSON.stringify(openApiDocument()));
-  const exports = [['/openapi.json', openApi], ['/asyncapi.json', once(() => JSON.stringify(toAsyncApi(spec).document))]] as const;
+  const exporters = once(() => import('../export/index.ts'));
+  const openApiDocument = once(async () => (await exporters()).toOpenApi(spec).document);
+  const openApi = once(async () => JSON.stringify(await openApiDocument()));
+  const asyncApi = once(async () => JSON.stringify((await exporters()).toAsyncApi(spec).document));
+  const exports = [['/openapi.json', openApi], ['/asyncapi.json', asyncApi]] as const;
   for (const [path, json] of exports) {
-    if (!taken(path)) app.get(path, async (_request, reply) => reply.type(JSON_TYPE).send(json()));
+    if (!taken(path)) app.get(path, async (_request, reply) => reply.type(JSON_TYPE).send(await json()));
   }
   if (spec.endpoints.some((e) => e.path === DOCS_PATH || e.path.startsWith(`${DOCS_PATH}/`))) return;
 
-  const specDocument = once(() => renderDocument(spec, { format: 'html' }));
-  app.get(SPEC_DOCUMENT_PATH, async (_request, reply) => reply.type(HTML_TYPE).send(specDocument()));
+  const specDocument = once(async () => (await import('../doc/index.ts')).renderDocument(spec, { format: 'html' }));
+  app.get(SPEC_DOCUMENT_PATH, async (_request, reply) => reply.type(HTML_TYPE).send(await specDocument()));
 
   const bundle = scalarBundle();
   if (!bundle) {
     // A broken install should not stop the service: the spec's document stands in, and the log says why.
     app.log.warn(`svcspec: Scalar's bundle (vendor/scalar/standalone.js in the package, ${SCALAR_MODULE} in a checkout) is missing, so ${DOCS_PATH} serves the spec's document instead of the API reference; reinstall svcspec's dependencies.`);
-    app.get(DOCS_PATH, async (_request, reply) => reply.type(HTML_TYPE).send(specDocument()));
+    app.get(DOCS_PATH, async (_request, reply) => reply.type(HTML_TYPE).send(await specDocument()));
     return;
   }
   let openApiUrl = 'openapi.json';
   if (taken('/openapi.json')) {
     openApiUrl = 'docs/openapi.json';
-    app.get(`${DOCS_PATH}/openapi.json`, async (_request, reply) => reply.type(JSON_TYPE).send(openApi()));
+    app.get(`${DOCS_PATH}/openapi.json`, async (_request, reply) => reply.type(JSON_TYPE).send(await openApi()));
   }
   let page: Promise<string> | undefined;
   app.get(DOCS_PATH, async (_request, reply) => {
-    page ??= bundle().then((b) => referencePage(spec, openApiDocument(), { script: `docs/scalar.js?v=${b.hash}`, openApi: openApiUrl }));
+    page ??= bundle().then(async (b) => referencePage(spec, await openApiDocument(), { script: `docs/scalar.js?v=${b.hash}`, openApi: openApiUrl }));
     return reply.type(HTML_TYPE).header('cache-control', 'no-cache').send(await page);
   });
   app.get(SCALAR_PATH, async (request: FastifyRequest, reply: FastifyReply) => {

@@ -19,7 +19,7 @@ export function expandPaths(ctx: ServeContext, endpoint: Endpoint, resource: Res
   if (given === undefined) return undefined;
   const raw = Array.isArray(given) ? given.join(',') : String(given);
   const read = readExpand(raw, endpoint.expand, resource, (name) => ctx.resources.get(name));
-  if (!read.ok) throw new HttpError('validation-failed', { detail: 'One query parameter is not valid; it is listed in errors with its JSON pointer.', errors: [{ pointer: `/query/${EXPAND_PARAM}`, message: read.message }] });
+  if (!read.ok) throw new HttpError('validation-failed', { detail: 'One query parameter is not valid; it is listed with its JSON pointer.', errors: [{ pointer: `/query/${EXPAND_PARAM}`, message: read.message }] });
   return read.paths.length ? read.paths : undefined;
 }
 

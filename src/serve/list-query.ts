@@ -220,7 +220,7 @@ export function parseListQuery(rawQuery: string, plan: ListPlan): ListRequest {
     }
   }
   if (violations.length) {
-    throw new HttpError('validation-failed', { detail: violations.length === 1 ? 'One query parameter is not valid; it is listed in errors with its JSON pointer.' : `${violations.length} query parameters are not valid; each is listed in errors with its JSON pointer.`, errors: violations });
+    throw new HttpError('validation-failed', { detail: violations.length === 1 ? 'One query parameter is not valid; it is listed with its JSON pointer.' : `${violations.length} query parameters are not valid; each is listed with its JSON pointer.`, errors: violations });
   }
   const carried = params.filter(([name]) => name !== settings.sizeParam && name !== settings.positionParam);
   return { size, filter, filters, ...(search ? { search } : {}), sort, after, offset, carried };

@@ -158,5 +158,5 @@ export function notAnObject(body: unknown, what: string): FieldViolation {
 
 /** The summary that goes with a list of violations. */
 export function violationsDetail(count: number): string {
-  return count === 1 ? 'One field of the request is not valid; it is listed in errors with its JSON pointer.' : `${count} fields of the request are not valid; each is listed in errors with its JSON pointer.`;
+  return count === 1 ? 'One field of the request is not valid; it is listed with its JSON pointer.' : `${count} fields of the request are not valid; each is listed with its JSON pointer.`;
 }

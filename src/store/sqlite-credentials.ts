@@ -6,6 +6,7 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { CredentialKind, CredentialRecord, CredentialStore } from './credentials.ts';
+import { sweepInBatches } from './sqlite-sweep.ts';
 
 export const CREDENTIALS_DDL = [
   `CREATE TABLE IF NOT EXISTS credentials (
@@ -56,7 +57,8 @@ export function sqliteCredentials(db: DatabaseSync, open: () => void): Credentia
     list: db.prepare(`SELECT ${COLUMNS} FROM credentials WHERE kind <> 'token' ORDER BY created_at, id`),
     revoke: db.prepare('UPDATE credentials SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
     revokeIssued: db.prepare('UPDATE credentials SET revoked_at = ? WHERE issued_to = ? AND revoked_at IS NULL'),
-    expire: db.prepare('DELETE FROM credentials WHERE expires_at IS NOT NULL AND expires_at < ?'),
+    // In batches (./sqlite-sweep.ts), by the expiry index.
+    expire: db.prepare('DELETE FROM credentials WHERE rowid IN (SELECT rowid FROM credentials WHERE expires_at IS NOT NULL AND expires_at < ? ORDER BY expires_at LIMIT ?)'),
   };
   return {
     async put(c) {
@@ -87,8 +89,7 @@ export function sqliteCredentials(db: DatabaseSync, open: () => void): Credentia
       }
     },
     async expire(before) {
-      open();
-      return Number(s.expire.run(before).changes);
+      return sweepInBatches(open, s.expire, [before]);
     },
   };
 }

@@ -36,6 +36,7 @@ import { fieldExpression, indexable, listSql, type ListSql } from './sqlite-list
 import { SqliteReader } from './sqlite-reader.ts';
 import { runStep, SEQUENCES_DDL, syncUniqueIndexes, uniqueViolation, type TxAccess } from './sqlite-domain.ts';
 import type { DomainStep, RelatedWrite } from './domain.ts';
+import { sweepInBatches } from './sqlite-sweep.ts';
 import { fieldIndexName, ownerIndexName, quoteIdent, RECORD_COLUMNS, tableName, transaction } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
 import type { EventStore, WriteOptions } from './events.ts';
@@ -242,7 +243,8 @@ class SqliteStoreImpl implements SqliteStore {
     this.#idempotency = {
       get: db.prepare('SELECT fingerprint, status, headers, body, created_at FROM idempotency WHERE scope = ? AND key = ?'),
       put: db.prepare('INSERT INTO idempotency (scope, key, fingerprint, status, headers, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO NOTHING'),
-      expire: db.prepare('DELETE FROM idempotency WHERE created_at < ?'),
+      // In batches (./sqlite-sweep.ts): the oldest first, by the created_at index.
+      expire: db.prepare('DELETE FROM idempotency WHERE rowid IN (SELECT rowid FROM idempotency WHERE created_at < ? ORDER BY created_at LIMIT ?)'),
     };
   }
 
@@ -514,17 +516,20 @@ class SqliteStoreImpl implements SqliteStore {
    * table. Any other page goes to the reader thread (src/store/sqlite-reader.ts): a sort of
    * all matching rows (TEMP B-TREE FOR ORDER BY; a sort of one key's ties is bounded and
    * stays), filters no field index narrows (a scan that may read every row to fill a page),
-   * an offset or a page size past INLINE_OFFSET. Decided once per SQL text, from SQLite's own plan.
+   * filters on two fields or more (an index narrows by one of them; the rows of its range
+   * that the others refuse are read one by one, as many as that range holds), a full-text
+   * search (no index serves it: a text nobody wrote reads the whole table), an offset or a
+   * page size past INLINE_OFFSET. Decided once per SQL text, from SQLite's own plan.
    */
   #inline(list: ListSql, query: ListQuery): boolean {
-    if ((query.offset ?? 0) > INLINE_OFFSET || query.limit > INLINE_OFFSET) return false;
+    if ((query.offset ?? 0) > INLINE_OFFSET || query.limit > INLINE_OFFSET || query.search !== undefined) return false;
     const known = this.#routes.get(list.sql);
     if (known !== undefined) return known;
-    const filtered = (query.filters?.length ?? 0) > 0 || Object.keys(query.filter ?? {}).length > 0;
-    const cheap = [list, ...(list.rest ? [list.rest] : [])].every(({ sql }) => {
+    const fields = new Set([...(query.filters ?? []).map((f) => f.field), ...Object.keys(query.filter ?? {})]);
+    const cheap = fields.size <= 1 && [list, ...(list.rest ? [list.rest] : [])].every(({ sql }) => {
       const plan = (this.#db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail);
       if (plan.some((d) => d.includes('TEMP B-TREE FOR ORDER BY'))) return false;
-      return !filtered || /^SEARCH .* USING (COVERING )?INDEX fx_/.test(plan[0] ?? '');
+      return fields.size === 0 || /^SEARCH .* USING (COVERING )?INDEX fx_/.test(plan[0] ?? '');
     });
     if (this.#routes.size >= LIST_STATEMENT_CACHE) this.#routes.delete(this.#routes.keys().next().value as string);
     this.#routes.set(list.sql, cheap);
@@ -546,8 +551,7 @@ class SqliteStoreImpl implements SqliteStore {
   }
 
   async expireIdempotent(before: number): Promise<number> {
-    this.#open();
-    return Number(this.#idempotency.expire.run(before).changes);
+    return sweepInBatches(() => this.#open(), this.#idempotency.expire, [before]);
   }
 
   async health(): Promise<StoreHealth> {

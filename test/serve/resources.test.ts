@@ -63,8 +63,11 @@ describe('create', () => {
     assert.match(r.body.id, UUID);
     assert.equal(r.headers.location, `/books/${r.body.id}`);
     assert.match(String(r.headers.etag), ETAG);
-    // language and copies have defaults; createdAt, updatedAt and available (readOnly, no default) stay absent.
-    assert.deepEqual(r.body, { id: r.body.id, ...DUNE, language: 'en', copies: 1 });
+    // language and copies have defaults; createdAt, updatedAt and available are managed (the
+    // spec gives their sources); nothing else is set: replacementCost, with neither, stays absent.
+    assert.equal(r.body.createdAt, r.body.updatedAt);
+    assert.match(r.body.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    assert.deepEqual(r.body, { id: r.body.id, ...DUNE, language: 'en', copies: 1, available: 1, createdAt: r.body.createdAt, updatedAt: r.body.updatedAt });
     const read = await send(app, 'GET', String(r.headers.location));
     assert.deepEqual(read.body, r.body);
     assert.equal(read.headers.etag, r.headers.etag);
@@ -73,7 +76,7 @@ describe('create', () => {
   test('sequence ids are integers; the state starts at the initial one; nested defaults apply', async (t) => {
     const { app } = await serve(t, await library());
     const first = await send(app, 'POST', '/members', { ...ANN, contact: { phone: null } });
-    const second = await send(app, 'POST', '/members', { ...ANN, name: 'Bo' });
+    const second = await send(app, 'POST', '/members', { ...ANN, name: 'Bo', email: 'bo@example.org' });
     assert.equal(first.status, 201);
     assert.equal(first.body.id, 1);
     assert.equal(second.body.id, 2);
@@ -134,7 +137,9 @@ describe('update (merge patch)', () => {
     const book = await created(app, '/books', { ...DUNE, pages: 412 });
     const r = await send(app, 'PATCH', `/books/${book.id}`, { title: 'Dune Messiah' });
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body, { ...book.body, title: 'Dune Messiah' });
+    // updatedAt is managed: every write sets it.
+    assert.deepEqual(r.body, { ...book.body, title: 'Dune Messiah', updatedAt: r.body.updatedAt });
+    assert.ok(r.body.updatedAt >= book.body.updatedAt);
     assert.notEqual(r.headers.etag, book.etag);
     assert.match(String(r.headers.etag), /^"[0-9a-z]+\.2"$/);
   });
@@ -149,11 +154,11 @@ describe('update (merge patch)', () => {
 
   test('null removes an optional field; one with a default takes its default again', async (t) => {
     const { app } = await serve(t, await library());
-    const book = await created(app, '/books', { ...DUNE, pages: 412, copies: 4 });
-    const r = await send(app, 'PATCH', `/books/${book.id}`, { pages: null, copies: null });
+    const book = await created(app, '/books', { ...DUNE, pages: 412, language: 'nl' });
+    const r = await send(app, 'PATCH', `/books/${book.id}`, { pages: null, language: null });
     assert.equal(r.status, 200);
     assert.equal('pages' in r.body, false);
-    assert.equal(r.body.copies, 1);
+    assert.equal(r.body.language, 'en');
   });
 
   test('a required field cannot be removed; a required nullable one takes null', async (t) => {
@@ -173,7 +178,7 @@ describe('update (merge patch)', () => {
     assert.deepEqual(r.body.address, { ...ANN.address, city: 'Delft', country: 'NL' });
     assert.match(violationAt(await send(app, 'PATCH', `/members/${member.id}`, { address: { street: null } }), '/address/street'), /^is required and cannot be removed/);
     // An object that was absent is merged into {}: its required members must then be sent.
-    const t2 = await created(app, '/members', { ...ANN, address: undefined });
+    const t2 = await created(app, '/members', { ...ANN, email: 'second@example.org', address: undefined });
     assert.match(violationAt(await send(app, 'PATCH', `/members/${t2.id}`, { address: { city: 'Delft' } }), '/address/street'), /^is required$/);
   });
 

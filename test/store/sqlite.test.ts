@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { listSql, prefixEnd } from '../../src/store/sqlite-list.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
-import type { StoredRecord } from '../../src/store/store.ts';
+import type { ListQuery, StoredRecord } from '../../src/store/store.ts';
 import { storeContract } from './contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'svcspec-sqlite-'));
@@ -238,20 +238,27 @@ describe('sqlite store', () => {
     await store.close();
   });
 
-  test('a page that reads much of the table runs off the main thread: reads by id go on while it runs', async () => {
+  // Each reads every row to find none: a substring no record holds (no index serves
+  // `contains`), a search for it, and two filters whose index ranges each hold half the table
+  // but share no row (an index narrows by one field; the other refuses its range row by row).
+  const slowPages: readonly [string, ListQuery][] = [
+    ['a contains filter', { filters: [{ field: 's', op: 'contains', value: 'no such text' }], limit: 20 }],
+    ['a full-text search', { search: { fields: ['s'], text: 'no such text' }, limit: 20 }],
+    ['filters on two indexed fields', { filter: { a: 0, b: 1 }, limit: 20 }],
+  ];
+  for (const [name, query] of slowPages) test(`a page that reads much of the table runs off the main thread (${name}): reads by id go on while it runs`, async () => {
     const path = freshFile();
     const store = await openSqliteStore({ path, durability: 'normal' });
-    await store.migrate([{ name: 'things', indexes: ['n', 's'] }]);
+    await store.migrate([{ name: 'things', indexes: ['n', 's', 'a', 'b'] }]);
     const db = new DatabaseSync(path);
     // Many records fast: one statement, in SQLite.
     db.exec(`WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 100000)
-      INSERT INTO res_things (seq, id, version, data) SELECT i, 'r' || i, 1, json_object('n', i % 1000, 's', 'word ' || i) FROM c`);
+      INSERT INTO res_things (seq, id, version, data) SELECT i, 'r' || i, 1, json_object('n', i % 1000, 's', 'word ' || i, 'a', i % 2, 'b', i % 2) FROM c`);
     db.close();
     try {
-      // A substring no record holds: the page reads every row. Were it run on the main thread,
-      // the loop below would not get a turn before it ended.
+      // Were the page read on the main thread, the loop below would not get a turn before it ended.
       let done = false;
-      const slow = store.list('things', { filters: [{ field: 's', op: 'contains', value: 'no such text' }], limit: 20 }).finally(() => (done = true));
+      const slow = store.list('things', query).finally(() => (done = true));
       let reads = 0;
       while (!done) {
         assert.equal((await store.get('things', `r${1 + (reads % 1000)}`))?.id, `r${1 + (reads % 1000)}`);
@@ -264,6 +271,41 @@ describe('sqlite store', () => {
       await store.insert('things', { id: 'last', data: { n: 5, s: 'find me here' } });
       assert.deepEqual((await store.list('things', { filters: [{ field: 's', op: 'contains', value: 'find me' }], limit: 20 })).records.map((r) => r.id), ['last']);
       assert.equal((await store.list('things', { filter: { n: 5 }, limit: 3 })).records.length, 3);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('expired Idempotency-Key responses and tokens are forgotten a batch at a time: reads by id go on while a sweep runs', async () => {
+    const path = freshFile();
+    const store = await openSqliteStore({ path, durability: 'normal' });
+    await store.migrate(['things']);
+    await store.insert('things', { id: 'kept', data: {} });
+    await store.putIdempotent('s', 'fresh', { fingerprint: 'f', status: 201, headers: {}, body: '{}', createdAt: 2_000 });
+    await store.credentials.put({ id: 'live', scheme: 'oauth', kind: 'token', secretHash: 'h', scopes: [], principal: 'p', createdAt: 0, expiresAt: 2_000 });
+    const db = new DatabaseSync(path);
+    db.exec(`WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 100000)
+      INSERT INTO idempotency (scope, key, fingerprint, status, headers, body, created_at) SELECT 's', 'k' || i, 'f', 201, '{}', '{}', i % 1000 FROM c`);
+    db.exec(`WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 30000)
+      INSERT INTO credentials (id, scheme, kind, secret_hash, scopes, principal, created_at, expires_at) SELECT 't' || i, 'oauth', 'token', 'h', '[]', 'p', 0, i % 1000 FROM c`);
+    db.close();
+    try {
+      for (const [sweep, expected] of [[() => store.expireIdempotent(1_000), 100_000], [() => store.credentials.expire(1_000), 30_000]] as const) {
+        // One DELETE of every expired row would hold the main thread until it ended: the loop below would get no turn.
+        let done = false;
+        const swept = sweep().finally(() => (done = true));
+        let reads = 0;
+        while (!done) {
+          assert.equal((await store.get('things', 'kept'))?.id, 'kept');
+          reads++;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        assert.equal(await swept, expected);
+        assert.ok(reads >= 10, `only ${reads} reads while the sweep ran`);
+      }
+      assert.equal((await store.getIdempotent('s', 'fresh'))?.status, 201, 'a response not expired is kept');
+      assert.equal((await store.getIdempotent('s', 'k1')), undefined);
+      assert.equal((await store.credentials.get('live'))?.id, 'live', 'a token not expired is kept');
     } finally {
       await store.close();
     }

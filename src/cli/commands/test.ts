@@ -109,7 +109,8 @@ async function principalsOf(file: string | undefined, header: string | undefined
   for (const [i, p] of list.entries()) {
     const ok = typeof p?.name === 'string' && typeof p?.headers === 'object' && p.headers !== null && Object.values(p.headers).every((v) => typeof v === 'string') && (p.scopes === undefined || (Array.isArray(p.scopes) && p.scopes.every((s: unknown) => typeof s === 'string')));
     if (!ok) throw new CliError(`--credentials '${file}': principal ${i + 1} needs a name, headers (strings) and optionally scopes (strings).`);
-    out.push({ name: p.name, headers: p.headers, ...(p.scopes ? { scopes: p.scopes } : {}) });
+    // `id`: the principal's id at the service, against which managed `created-by` fields are checked.
+    out.push({ name: p.name, headers: p.headers, ...(p.scopes ? { scopes: p.scopes } : {}), ...(typeof p.id === 'string' ? { id: p.id } : {}) });
   }
   return out;
 }

@@ -128,7 +128,9 @@ async function checkUpdates(ctx: TestContext, data: DataFactory, resource: Resou
       const field = writable.find((f) => !f.writeOnly && f.type !== 'ref' && !f.enum) ?? writable.find((f) => !f.writeOnly);
       if (!field) throw new Skip(`${resource.name} has no writable field to change`);
       const as = ctx.principalFor(endpoint) ?? null;
-      const next = await data.validBody(resource, { as: as ?? undefined });
+      let next = await data.validBody(resource, { as: as ?? undefined });
+      // The record the update leaves must keep the record rules (a slot's new start before its end).
+      for (let i = 0; op === 'update' && i < 10 && data.domain.brokenRule(resource, { ...made.body, [field.name]: next[field.name] }, ctx.now()); i++) next = await data.validBody(resource, { as: as ?? undefined });
       const body = op === 'update' ? { [field.name]: next[field.name] } : next;
       const ex = await ctx.call(endpoint.method, data.itemPath(endpoint, made.id), { body, as });
       expectSuccess(endpoint, ex);

@@ -18,7 +18,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose';
 import type { AuthScheme } from '../../spec/model.ts';
 import { SetupError } from '../errors.ts';
 
@@ -49,14 +49,23 @@ class KeysUnavailable extends Error {
 
 export type JwtVerifier = (token: string, now: number) => Promise<JwtOutcome>;
 
+type Jose = typeof import('jose');
+let joseModule: Promise<Jose> | undefined;
+/** jose (46 modules) is loaded with the first token, not at start-up (issue #20): a spec's JWT scheme costs nothing until one is presented. */
+const jose = (): Promise<Jose> => (joseModule ??= import('jose'));
+
 /** The verifier of a scheme, its keys resolved at start-up. Throws (a start-up error) when the spec gives no keys or the file cannot be read. */
 export function jwtVerifier(scheme: JwtScheme, specFile: string): JwtVerifier {
   const settings = scheme.jwt;
   if (!settings || settings.algorithms.length === 0) throw new SetupError(`scheme '${scheme.name}' takes JWTs but the spec gives no jwt.algorithms to accept`);
-  const keys = keySet(scheme, specFile);
+  const makeKeys = keySet(scheme, specFile);
+  let keys: JWTVerifyGetKey | undefined;
   const claim = settings.scopesClaim ?? 'scope';
   return async (token, now) => {
+    const module = await jose();
+    const { errors, jwtVerify } = module;
     try {
+      keys ??= makeKeys(module);
       const { payload } = await jwtVerify(token, keys, {
         algorithms: [...settings.algorithms],
         ...(settings.issuer !== undefined ? { issuer: settings.issuer } : {}),
@@ -66,12 +75,13 @@ export function jwtVerifier(scheme: JwtScheme, specFile: string): JwtVerifier {
       if (typeof payload.sub !== 'string' || payload.sub === '') return { ok: false, reason: 'the token has no subject (sub)' };
       return { ok: true, token: verified(payload, claim) };
     } catch (error) {
-      return refusal(error);
+      return refusal(error, errors);
     }
   };
 }
 
-function keySet(scheme: JwtScheme, specFile: string): JWTVerifyGetKey {
+/** The key set's source, checked at start-up (a start-up error when it is unreadable); the key set itself is made once jose is loaded. */
+function keySet(scheme: JwtScheme, specFile: string): (jose: Jose) => JWTVerifyGetKey {
   const settings = scheme.jwt as NonNullable<JwtScheme['jwt']>;
   if (settings.jwksFile !== undefined) {
     const file = resolve(dirname(specFile), settings.jwksFile);
@@ -82,14 +92,17 @@ function keySet(scheme: JwtScheme, specFile: string): JWTVerifyGetKey {
       throw new SetupError(`scheme '${scheme.name}': the JWKS file ${file} cannot be read: ${(error as Error).message}`);
     }
     if (!Array.isArray(jwks?.keys)) throw new SetupError(`scheme '${scheme.name}': ${file} is not a JWKS (RFC 7517 §5: an object with a "keys" list)`);
-    return createLocalJWKSet(jwks);
+    return ({ createLocalJWKSet }) => createLocalJWKSet(jwks);
   }
-  if (settings.jwksUrl !== undefined) return remoteKeys(new URL(settings.jwksUrl));
+  if (settings.jwksUrl !== undefined) {
+    const url = new URL(settings.jwksUrl);
+    return (module) => remoteKeys(url, module);
+  }
   throw new SetupError(`scheme '${scheme.name}' takes JWTs but the spec gives neither jwt.jwksUrl nor jwt.jwksFile to verify them with`);
 }
 
 /** jose's remote key set, with the negative cache and stale-if-error of the header. */
-function remoteKeys(url: URL): JWTVerifyGetKey {
+function remoteKeys(url: URL, { createLocalJWKSet, createRemoteJWKSet, errors }: Jose): JWTVerifyGetKey {
   const remote = createRemoteJWKSet(url);
   let stale: JWTVerifyGetKey | undefined;
   let staleOf: JSONWebKeySet | undefined;
@@ -109,7 +122,7 @@ function remoteKeys(url: URL): JWTVerifyGetKey {
       }
       return key;
     } catch (error) {
-      if (!fetchFailed(error)) throw error;
+      if (!fetchFailed(error, errors)) throw error;
       failedAt = Date.now();
       const cause = error instanceof Error ? error.message + (error.cause instanceof Error ? ` (${error.cause.message})` : '') : String(error);
       return fallback(`the JWKS at ${url.href} could not be fetched: ${cause}`)(header, token);
@@ -118,7 +131,7 @@ function remoteKeys(url: URL): JWTVerifyGetKey {
 }
 
 /** Whether jose failed to fetch the key set (rather than found no key, or a bad token). */
-function fetchFailed(error: unknown): boolean {
+function fetchFailed(error: unknown, errors: Jose['errors']): boolean {
   if (!(error instanceof errors.JOSEError)) return true; // fetch's own TypeError, a DNS failure
   // A plain JOSEError: no 200 answer, or not JSON; the subclasses are about keys and tokens.
   return error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || error.code === 'ERR_JOSE_GENERIC';
@@ -136,7 +149,7 @@ function verified(payload: JWTPayload, claim: string): JwtVerified {
 }
 
 /** jose's refusals in our words; a key set that cannot be fetched is the service's fault, not the client's. */
-function refusal(error: unknown): JwtOutcome {
+function refusal(error: unknown, errors: Jose['errors']): JwtOutcome {
   if (error instanceof KeysUnavailable) return { ok: false, fault: true, reason: error.message, ...(error.log !== undefined ? { log: error.log } : {}) };
   if (error instanceof errors.JWTExpired) return { ok: false, reason: 'the token has expired' };
   if (error instanceof errors.JWTClaimValidationFailed) return { ok: false, reason: `the token's ${error.claim} claim is not accepted (${error.reason})` };

@@ -13,6 +13,7 @@
  *   POST   P/{id}/deliveries/{delivery}/replay 202
  */
 import { randomBytes } from 'node:crypto';
+import type { ValidateFunction } from 'ajv';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Endpoint } from '../../spec/model.ts';
 import type { DeliveryRecord, DeliveryStatus, SubscriptionRecord } from '../../store/events.ts';
@@ -75,7 +76,9 @@ export function newSubscriptionId(): string {
 export function registerSubscriptionRoutes(app: FastifyInstance, r: SubscriptionRoutes): void {
   const { ctx, path } = r;
   const events = ctx.store.events;
-  const validate = createAjv().compile({
+  // Compiled with the first subscription, not at start-up (issue #20: an Ajv compile is tens of ms).
+  let compiled: ValidateFunction | undefined;
+  const validator = (): ValidateFunction => (compiled ??= createAjv().compile({
     type: 'object',
     additionalProperties: false,
     required: ['url'],
@@ -84,7 +87,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, r: Subscription
       events: { type: 'array', uniqueItems: true, items: { type: 'string', enum: [...r.eventNames] } },
       description: { type: 'string', maxLength: 1000 },
     },
-  });
+  }));
   const route = (method: 'GET' | 'POST' | 'DELETE', url: string, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) => {
     app.route({ method, url: r.prefix.replaceAll(':', '::') + url.replace(/\{(\w+)\}/g, ':$1'), config: { endpoint: r.endpointOf(method, url) }, handler });
   };
@@ -100,6 +103,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, r: Subscription
 
   route('POST', path, async (request, reply) => {
     const body = request.body ?? {};
+    const validate = validator();
     if (!validate(body)) throw validationFailed(violationsOf(validate.errors ?? []));
     const given = body as { url: string; events?: string[]; description?: string };
     const why = refusedUrl(given.url, r.allowPrivate);

@@ -1,0 +1,305 @@
+/**
+ * The records one check of a domain rule works with (a "scene"): a subject record and the
+ * records its refs point to, made for the check alone so that what the rule counts and
+ * reads is what the tester made; reads of them; the writes that move them (transitions,
+ * creates of related records). Shared by the rules-*.ts parts.
+ *
+ * A step of a setup that a faithful implementation would accept but this one refused makes
+ * the check "not checked" (Skip), never failed: the check is about its rule, and the
+ * refusal is another check's finding.
+ */
+import type { Endpoint, Field, Resource, StateMachine, Transition } from '../../spec/model.ts';
+import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
+import type { DataFactory } from '../data.ts';
+import { expectErrorShape, isObject } from '../expect.ts';
+import type { Exchange } from '../http.ts';
+import type { DomainWrite } from '../rules-data.ts';
+import { transitionEndpoint } from './states.ts';
+
+type Data = Record<string, unknown>;
+
+/** How far apart the tester's clock and the implementation's may be when it checks a time stamp (ms). */
+export const CLOCK_SKEW_MS = 5_000;
+
+/** The bound error of a rule: the catalog's status for its code, the code, the declared shape. */
+export function expectCode(ctx: TestContext, ex: Exchange, code: string): void {
+  const entry = ctx.spec.errors.catalog.find((e) => e.code === code);
+  const status = entry?.status;
+  if (status !== undefined && ex.response.status !== status) {
+    const text = ex.response.text;
+    throw new Failure(`expected ${status} (${code}), got ${ex.response.status}${text ? `: ${text.slice(0, 200)}` : ''}`, ex);
+  }
+  const member = ctx.errorShape.members.code;
+  const body = ex.response.json;
+  if (member && (!isObject(body) || body[member] !== code)) throw new Failure(`the error's '${member}' is ${JSON.stringify(isObject(body) ? body[member] : undefined)}, not '${code}'`, ex);
+  expectErrorShape(ctx, ex);
+}
+
+/** Whether two ids (a number in one place, its text in another) are the same. */
+export function sameId(a: unknown, b: unknown): boolean {
+  return a !== undefined && a !== null && b !== undefined && b !== null && String(a) === String(b);
+}
+
+export function machineOf(ctx: TestContext, resource: Resource): StateMachine | undefined {
+  return ctx.spec.states.find((m) => m.resource === resource.name);
+}
+
+/** The shortest route of transitions from a state to one of the wanted states (BFS). */
+export function routeFrom(machine: StateMachine, from: string, wanted: (state: string) => boolean): Transition[] | undefined {
+  const routes = new Map<string, Transition[]>([[from, []]]);
+  const queue = [from];
+  while (queue.length) {
+    const state = queue.shift() as string;
+    if (wanted(state)) return routes.get(state);
+    for (const t of machine.transitions) {
+      if (!t.from.includes(state) || routes.has(t.to)) continue;
+      routes.set(t.to, [...(routes.get(state) as Transition[]), t]);
+      queue.push(t.to);
+    }
+  }
+  return undefined;
+}
+
+/** The record as the implementation reads it now; undefined where the spec has no read. */
+export async function readRecord(ctx: TestContext, data: DataFactory, resource: Resource, id: string): Promise<{ data: Data; exchange: Exchange } | undefined> {
+  const read = ctx.endpoint(resource.name, 'read');
+  if (!read) return undefined;
+  const ex = await ctx.call('GET', data.itemPath(read, id), { as: ctx.principalFor(read) ?? null });
+  if (ex.response.status !== 200 || !isObject(ex.response.json)) return { data: {}, exchange: ex };
+  return { data: ex.response.json, exchange: ex };
+}
+
+/** A record of the scene: where it is, and what it was last read as. */
+export interface SceneRecord {
+  readonly resource: Resource;
+  readonly id: string;
+  data: Data;
+  /** The create that made it, when the scene made it. */
+  readonly exchange?: Exchange;
+}
+
+/**
+ * The records of one check. `subject` is the record the write under test is about (none yet
+ * for a create); `targets` the records its refs point to, by field; `related` everything
+ * else made for it (the records a count counts, the siblings whose writes moved a target).
+ */
+export class Scene {
+  readonly ctx: TestContext;
+  readonly data: DataFactory;
+  readonly resource: Resource;
+  readonly as?: Principal;
+  readonly targets = new Map<string, SceneRecord>();
+  readonly related: SceneRecord[] = [];
+  subject?: SceneRecord;
+
+  constructor(ctx: TestContext, data: DataFactory, resource: Resource) {
+    this.ctx = ctx;
+    this.data = data;
+    this.resource = resource;
+    const create = data.createEndpointOrUndefined(resource);
+    const as = create ? ctx.principalFor(create) : ctx.main;
+    if (as) this.as = as;
+  }
+
+  /** The ref fields a create of the subject carries. */
+  refFields(): Field[] {
+    return this.data.createFields(this.resource, this.ctx.version).filter((f) => f.type === 'ref' && f.resource);
+  }
+
+  /**
+   * A record for each ref of the subject, made for this scene: the guards that read it hold,
+   * and its numbers are as small as they allow (a book of one copy: one approval exhausts it).
+   */
+  async makeTargets(): Promise<void> {
+    for (const f of this.refFields()) {
+      if (this.targets.has(f.name)) continue;
+      const target = this.ctx.resource(f.resource as string) as Resource;
+      const small = this.smallest(target, (record) => this.data.domain.friendlyTarget(this.resource, f.name, record, target, this.ctx.now()));
+      const id = await this.data.freshTarget(this.resource, f, this.as, { set: small });
+      this.targets.set(f.name, { resource: target, id: String(id), data: (await this.read(target, String(id))) ?? {} });
+    }
+  }
+
+  /** Integer fields of a create set to the smallest values `accept` allows (judged on one drawn body). */
+  smallest(resource: Resource, accept: (record: Data) => boolean): Data {
+    const set: Data = {};
+    let base: Data;
+    try {
+      base = this.data.domain.predictCreate(resource, {}, this.ctx.now());
+    } catch {
+      return set;
+    }
+    for (const f of this.data.createFields(resource, this.ctx.version)) {
+      if (f.type !== 'integer' || f.enum || resource.unique.some((u) => u.fields.includes(f.name))) continue;
+      const lo = f.minimum ?? (f.exclusiveMinimum !== undefined ? f.exclusiveMinimum + 1 : 0);
+      for (const v of [lo, lo + 1, lo + 2]) {
+        if (f.maximum !== undefined && v > f.maximum) break;
+        if (f.multipleOf && v % f.multipleOf !== 0) continue;
+        const record = this.data.domain.predictCreate(resource, { ...base, ...set, [f.name]: v }, this.ctx.now());
+        if (accept(record) && !this.data.domain.brokenRule(resource, record, this.ctx.now())) {
+          set[f.name] = v;
+          break;
+        }
+      }
+    }
+    return set;
+  }
+
+  /** The ids of the targets, as a create body carries them. */
+  refValues(): Data {
+    const out: Data = {};
+    for (const [field, t] of this.targets) out[field] = t.resource.id?.assigned === 'sequence' && /^\d+$/.test(t.id) ? Number(t.id) : t.id;
+    return out;
+  }
+
+  /** A create body of the subject's resource pointing at the scene's targets (and `set`). */
+  async body(set: Data = {}, accept?: (record: Data) => boolean): Promise<Data> {
+    return this.data.validBody(this.resource, { ...(this.as ? { as: this.as } : {}), set: { ...this.refValues(), ...set }, ...(accept ? { accept } : {}) });
+  }
+
+  /**
+   * The subject, made and walked to a state the write starts from. It is friendly to the
+   * guards of other resources that read it through their refs (a member a loan may be made
+   * for), so that records counted against it can be made.
+   */
+  async makeSubject(from?: readonly string[]): Promise<SceneRecord> {
+    await this.makeTargets();
+    const friendly = (record: Data) => this.ctx.spec.resources.every((other) => other.fields.every((f) => f.type !== 'ref' || f.resource !== this.resource.name || this.data.domain.friendlyTarget(other, f.name, record, this.resource, this.ctx.now())));
+    const body = await this.body(this.smallest(this.resource, friendly), friendly);
+    const made = await this.create(this.resource, body, 'the record under test');
+    this.subject = { resource: this.resource, id: made.id, data: made.data };
+    if (from) await this.walk(this.subject, from);
+    await this.refresh();
+    return this.subject;
+  }
+
+  /** Creates a record for the scene; a refusal makes the check "not checked". */
+  async create(resource: Resource, body: Data, what: string): Promise<SceneRecord> {
+    try {
+      const made = await this.data.create(resource, { ...(this.as ? { as: this.as } : {}), body });
+      return { resource, id: made.id, data: made.body, exchange: made.exchange };
+    } catch (error) {
+      if (error instanceof Failure) throw new Skip(`not checked: creating ${what} (a ${resource.name}) was refused: ${error.message}`);
+      throw error;
+    }
+  }
+
+  /** Walks a record of the scene to one of the states (by the shortest route from where it is). */
+  async walk(record: SceneRecord, states: readonly string[]): Promise<void> {
+    const machine = machineOf(this.ctx, record.resource);
+    if (!machine) return;
+    const now = String(record.data[machine.field] ?? machine.initial);
+    const route = routeFrom(machine, now, (s) => states.includes(s));
+    if (!route) throw new Skip(`not checked: no transition leads a ${record.resource.name} from '${now}' to ${states.map((s) => `'${s}'`).join(' or ')}`);
+    for (const t of route) {
+      const ex = await this.transition(record, t);
+      if (ex.response.status < 200 || ex.response.status >= 300) throw new Skip(`not checked: on the way to '${t.to}', ${record.resource.name} ${t.name} was refused (${ex.response.status}): ${ex.response.text.slice(0, 200)}`);
+    }
+    record.data = (await this.read(record.resource, record.id)) ?? { ...record.data, [machine.field]: route.at(-1)?.to ?? now };
+  }
+
+  /** Sends a transition of a record of the scene with the fields it requires. */
+  async transition(record: SceneRecord, t: Transition, body?: Data): Promise<Exchange> {
+    const machine = machineOf(this.ctx, record.resource) as StateMachine;
+    const endpoint = transitionEndpoint(this.ctx, machine, t);
+    if (!endpoint) throw new Skip(`not checked: the transition ${record.resource.name}.${t.name} has no endpoint`);
+    return this.send(endpoint, record, body ?? (await this.requestOf(record.resource, t)));
+  }
+
+  /** The body a transition requires. */
+  async requestOf(resource: Resource, t: Transition): Promise<Data | undefined> {
+    return t.requires.length ? this.data.valuesFor(resource, t.requires, this.as) : undefined;
+  }
+
+  /** Sends a request to an item endpoint of a record of the scene. */
+  async send(endpoint: Endpoint, record: SceneRecord, body?: Data): Promise<Exchange> {
+    const as = this.ctx.may(this.as, endpoint) ? this.as : this.ctx.principalFor(endpoint);
+    const path = this.data.pathFor(endpoint, { id: record.id, body: record.data });
+    return this.ctx.call(endpoint.method, path, { ...(body !== undefined ? { body } : {}), as: as ?? null });
+  }
+
+  async read(resource: Resource, id: string): Promise<Data | undefined> {
+    const r = await readRecord(this.ctx, this.data, resource, id);
+    return r && r.exchange.response.status === 200 ? r.data : undefined;
+  }
+
+  /** Reads every record of the scene again. */
+  async refresh(): Promise<void> {
+    for (const r of [...(this.subject ? [this.subject] : []), ...this.targets.values(), ...this.related]) {
+      const now = await this.read(r.resource, r.id);
+      if (now) r.data = now;
+    }
+  }
+
+  /**
+   * A sibling of the subject: a record of the same resource that shares only the target of
+   * `field` (its other refs fresh), so that its writes move that target and nothing else
+   * the write under test reads.
+   */
+  async sibling(field: string, set: Data = {}): Promise<SceneRecord> {
+    const target = this.targets.get(field);
+    if (!target) throw new Skip(`not checked: the scene has no record for ${field}`);
+    const value = target.resource.id?.assigned === 'sequence' && /^\d+$/.test(target.id) ? Number(target.id) : target.id;
+    const body = await this.data.validBody(this.resource, { ...(this.as ? { as: this.as } : {}), set: { [field]: value, ...set } });
+    const made = await this.create(this.resource, body, `another ${this.resource.name} of the same ${field}`);
+    this.related.push(made);
+    return made;
+  }
+
+  /** The request of a write, and how to send it (the subject's own, or a create). */
+  async fire(write: DomainWrite, record: SceneRecord | undefined, body: Data | undefined): Promise<Exchange> {
+    switch (write.kind) {
+      case 'create': {
+        const create = this.data.createEndpoint(this.resource);
+        return this.ctx.call('POST', create.path, { body, as: this.as ?? null });
+      }
+      case 'transition': {
+        const machine = machineOf(this.ctx, this.resource) as StateMachine;
+        const t = machine.transitions.find((x) => x.name === write.name) as Transition;
+        return this.transition(record as SceneRecord, t, body);
+      }
+      case 'action':
+        return this.send(write.endpoint as Endpoint, record as SceneRecord, body);
+      case 'delete': {
+        const del = this.ctx.endpoint(this.resource.name, 'delete');
+        if (!del) throw new Skip(`not checked: ${this.resource.name} has no delete endpoint`);
+        return this.send(del, record as SceneRecord);
+      }
+    }
+  }
+}
+
+/** The name of a write in check ids and titles: create, delete, the transition, the action's entry. */
+export function writeName(write: DomainWrite): string {
+  if (write.kind === 'action') return write.endpoint?.name ?? write.name ?? 'action';
+  return write.kind === 'transition' ? (write.name as string) : write.kind;
+}
+
+/** The part a write's checks belong to: a transition is part 3, an action part 4, a create or delete part 2. */
+export function partOf(write: DomainWrite): 'resources' | 'states' | 'endpoints' {
+  return write.kind === 'transition' ? 'states' : write.kind === 'action' ? 'endpoints' : 'resources';
+}
+
+/** The states a write starts from (a transition's `from`); undefined: any. */
+export function fromStates(ctx: TestContext, resource: Resource, write: DomainWrite): readonly string[] | undefined {
+  if (write.kind !== 'transition') return undefined;
+  return machineOf(ctx, resource)?.transitions.find((t) => t.name === write.name)?.from;
+}
+
+/** A request body for a write: a transition's required fields, an action's own fields. */
+export async function requestFor(scene: Scene, write: DomainWrite): Promise<Data | undefined> {
+  if (write.kind === 'transition') {
+    const t = machineOf(scene.ctx, scene.resource)?.transitions.find((x) => x.name === write.name) as Transition;
+    return scene.requestOf(scene.resource, t);
+  }
+  if (write.kind === 'action' && write.endpoint) {
+    const e = write.endpoint;
+    if (e.request.kind === 'shape') {
+      const body: Data = {};
+      for (const f of e.request.fields) if (f.required) body[f.name] = (await scene.data.valuesFor({ ...scene.resource, fields: e.request.fields }, [f.name], scene.as))[f.name];
+      return body;
+    }
+    if (e.request.kind === 'fields') return scene.data.valuesFor(scene.resource, e.request.fields, scene.as);
+  }
+  return undefined;
+}

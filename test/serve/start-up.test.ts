@@ -1,0 +1,55 @@
+/**
+ * What serve loads before it answers (issue #20, start-up): the parts of svcspec and the
+ * packages only some requests or some specs need are loaded when first needed, not at
+ * start-up — the document renderer and the exporters (the /docs routes), jose (a JWT
+ * scheme's first token), `yaml` (a finding's place), the Markdown parser (a Markdown spec).
+ * A load hook in the child appends every module it loads to a file, synchronously, so the
+ * file holds every module loaded before an answer was sent. No timing: which modules, not how fast.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { BIN, killAll, ROOT, servingUrl } from '../support/child-server.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'svcspec-start-up-'));
+const children: ChildProcess[] = [];
+after(async () => {
+  await killAll(children);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const HOOK = `data:text/javascript,${encodeURIComponent(
+  "import { registerHooks } from 'node:module'; import { appendFileSync } from 'node:fs'; registerHooks({ load(url, context, next) { appendFileSync(process.env.SVCSPEC_TEST_MODULES, url + '\\n'); return next(url, context); } });",
+)}`;
+
+/** Loaded only where first needed: each a pattern of the module URLs it stands for. */
+const LAZY: readonly [string, RegExp][] = [
+  ['the document renderer (src/doc)', /\/src\/doc\//],
+  ['the exporters (src/export)', /\/src\/export\//],
+  ['jose', /\/node_modules\/jose\//],
+  ['yaml', /\/node_modules\/yaml\//],
+  ['the Markdown parser', /\/node_modules\/(micromark|mdast-util-from-markdown)/],
+];
+
+test('serve answers its first request without loading what only some requests or specs need; /docs/spec loads the renderer then', async () => {
+  const modules = join(dir, 'modules.txt');
+  const child = spawn(process.execPath, ['--import', HOOK, BIN, 'serve', join(ROOT, 'examples/library.yaml'), '--port', '0', '--db', join(dir, 'library.db'), '--quiet'], {
+    env: { ...process.env, SVCSPEC_TEST_MODULES: modules },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.push(child);
+  const { url } = await servingUrl(child);
+  const res = await fetch(`${url}/books`);
+  assert.equal(res.status, 200, await res.clone().text());
+  const loaded = readFileSync(modules, 'utf8').split('\n');
+  assert.ok(loaded.some((m) => m.includes('/src/serve/app.ts')), 'the hook saw the service load');
+  for (const [what, pattern] of LAZY) assert.equal(loaded.find((m) => pattern.test(m)), undefined, `${what} is not loaded before the first answer`);
+  // The spec's document is rendered on its first request: the renderer is loaded then.
+  const doc = await fetch(`${url}/docs/spec`);
+  assert.equal(doc.status, 200);
+  assert.match(await doc.text(), /City Library/);
+  assert.ok(readFileSync(modules, 'utf8').split('\n').some((m) => /\/src\/doc\//.test(m)), 'the renderer is loaded with /docs/spec');
+});
