@@ -13,6 +13,7 @@ import { checkBench } from './check.bench.ts';
 import { eventsBench } from './events.bench.ts';
 import { listsBench } from './lists.bench.ts';
 import { postgresBench } from './postgres.bench.ts';
+import { rulesBench } from './rules.bench.ts';
 import { serveBench } from './serve.bench.ts';
 import { startupBench } from './startup.bench.ts';
 import { testerBench } from './tester.bench.ts';
@@ -31,6 +32,7 @@ const BENCHES: readonly { readonly name: string; readonly run: () => Promise<Ben
   { name: 'events', run: eventsBench },
   { name: 'tester', run: testerBench },
   { name: 'postgres', run: postgresBench },
+  { name: 'rules', run: rulesBench },
 ];
 
 async function main(): Promise<number> {

@@ -3,6 +3,7 @@
  * key tables come from walking FORMAT_SCHEMA, and the endpoint conventions from the
  * loader's own CONVENTIONS, so neither can drift from what the loader does.
  */
+import { DOMAIN_RULES } from './format-domain.ts';
 import { conventionalPath, CONVENTIONS } from '../../src/spec/conventions/endpoints.ts';
 import { FORMAT_SCHEMA } from '../../src/spec/format-schema.ts';
 import { BULK_OPERATIONS, STANDARD_OPERATIONS, type EndpointResponse, type RequestShape, type ResponseBody } from '../../src/spec/model.ts';
@@ -400,6 +401,7 @@ id), unless the literal one is a declared singleton.`;
 
 /** Hand-written sections that follow the generated tables of a part. */
 const AFTER_PART: Partial<Record<PartName, string>> = {
+  resources: DOMAIN_RULES,
   endpoints: `${endpointConventions()}\n\n${PATH_PARAMETERS}\n\n${ENDPOINT_IDS}\n\n${OPEN_SURFACE}`,
   limits: `${PAGE_SHAPES}\n\n${PROTOCOL_PROMISES}`,
   versioning: FOREIGN,

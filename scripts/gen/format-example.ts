@@ -24,7 +24,7 @@ resources:
       body: string
       tags: {type: array, maxItems: 10, items: {type: string, maxLength: 40}}
       status: {type: string, enum: [draft, published], readOnly: true}
-      createdAt: {type: string, format: date-time, readOnly: true}
+      createdAt: {type: string, format: date-time, readOnly: true, managed: created-at}
 
 states:
   note:

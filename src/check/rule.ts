@@ -8,13 +8,19 @@ import type { DiagnosticDef } from '../spec/diagnostics.ts';
 import type {
   AuthRule, AuthScheme, Endpoint, ErrorCode, EventDef, Field, Resource, Spec, StateMachine, Transition, Version,
 } from '../spec/model.ts';
+import type { PartName } from '../spec/parts.ts';
 import type { SpecIndex } from './spec-index.ts';
 
 export interface RuleContext {
   readonly spec: Spec;
   readonly index: SpecIndex;
-  /** Reports a finding at the value (or, with `key: true`, the key) of a pointer. */
-  report(def: DiagnosticDef, params: Readonly<Record<string, unknown>>, pointer: string, options?: { key?: boolean }): void;
+  /**
+   * Reports a finding at the value (or, with `key: true`, the key) of a pointer; with
+   * `offset`, at that character of a text value (inside a CEL expression). `part`: the part
+   * the finding concerns where a code is reported in several (a guard of a resource, of a
+   * transition, of an action).
+   */
+  report(def: DiagnosticDef, params: Readonly<Record<string, unknown>>, pointer: string, options?: { key?: boolean; offset?: number; part?: PartName }): void;
 }
 
 export interface Rule {

@@ -13,12 +13,14 @@ export function runRules(spec: Spec, rules: readonly Rule[]): Diagnostic[] {
       // A finding's place is looked up when it is read: serve reads none (it counts errors and
       // prints defaults), and the first look-up builds the whole position index (a second parse
       // of the document, most of serve's start-up when a note is found). Same keys, same order.
-      const finding = diagnostic(def, params) as { -readonly [K in keyof Diagnostic]: Diagnostic[K] };
+      const finding = diagnostic(options?.part ? { ...def, part: options.part } : def, params) as { -readonly [K in keyof Diagnostic]: Diagnostic[K] };
       let location: Location | undefined;
       Object.defineProperty(finding, 'location', {
         enumerable: true,
         configurable: true,
-        get: () => (location ??= options?.key ? spec.source.locateKey(pointer) : spec.source.locate(pointer)),
+        get: () => (location ??= options?.key ? spec.source.locateKey(pointer)
+          : options?.offset !== undefined && spec.source.locateWithin ? spec.source.locateWithin(pointer, options.offset)
+            : spec.source.locate(pointer)),
       });
       finding.pointer = pointer;
       found.push(finding);

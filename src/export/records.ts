@@ -6,6 +6,7 @@
  */
 import type { Endpoint, Field, Resource, StateMachine } from '../spec/model.ts';
 import { idOf } from '../spec/conventions/ids.ts';
+import { managedExtension, managedWords, onDeleteExtension, ruleExtension, ruleWords, uniqueExtension, uniqueWords } from '../spec/domain/words.ts';
 import { fieldSchema, idSchema, members, type Direction, type JsonSchema, type SchemaContext } from './schema.ts';
 
 /** A record as the service shows it (a read, a list item, a resource payload of an event). */
@@ -31,9 +32,43 @@ export function recordSchema(resource: Resource, machine: StateMachine | undefin
     if (!required.includes(machine.field)) required.push(machine.field);
     out['x-svcspec-states'] = statesExtension(machine);
   }
+  domainOfRecord(resource, properties, out);
   out.properties = properties;
   out.required = required;
   return out;
+}
+
+/**
+ * The domain rules of a record (docs/format.md "Domain rules in OpenAPI"): `x-svcspec-unique`
+ * and `x-svcspec-rules` on the record, `x-svcspec-managed` and `x-svcspec-on-delete` on its
+ * members, each in the format's own shape and said in words in the descriptions.
+ */
+function domainOfRecord(resource: Resource, properties: Record<string, JsonSchema>, out: JsonSchema): void {
+  const words: string[] = [];
+  if (resource.unique.length) {
+    out['x-svcspec-unique'] = resource.unique.map(uniqueExtension);
+    words.push(...resource.unique.map((u) => uniqueWords(resource, u)));
+  }
+  if (resource.rules.length) {
+    out['x-svcspec-rules'] = resource.rules.map(ruleExtension);
+    words.push(...resource.rules.map(ruleWords));
+  }
+  if (words.length) out.description = [typeof out.description === 'string' ? out.description : '', ...words].filter(Boolean).join('\n\n');
+  for (const f of resource.fields) {
+    const p = properties[f.name];
+    if (!p) continue;
+    const said: string[] = [];
+    if (f.managed) {
+      p['x-svcspec-managed'] = managedExtension(f.managed);
+      said.push(managedWords(f.managed));
+    }
+    const onDelete = onDeleteExtension(f);
+    if (onDelete !== undefined) {
+      p['x-svcspec-on-delete'] = onDelete;
+      said.push(f.onDelete?.kind === 'refuse' ? `Deleting the ${f.resource} it names is refused with \`${f.onDelete.error}\` while any ${resource.name} refers to it.` : f.onDelete?.kind === 'cascade' ? `Deleting the ${f.resource} it names deletes this ${resource.name} with it.` : `Deleting the ${f.resource} it names sets it to null.`);
+    }
+    if (said.length) p.description = [typeof p.description === 'string' ? p.description : '', ...said].filter(Boolean).join(' ');
+  }
 }
 
 /** `x-svcspec-states`: the state machine of part 3, which neither OpenAPI nor JSON Schema has a keyword for. */

@@ -1,6 +1,7 @@
 /** Source positions of every node, by JSON pointer, for file:line:column in every finding. */
 import type { Location, SpecSource } from '../spec/model.ts';
 import { parentPointer, parsePointer } from '../spec/pointer.ts';
+import { sourceOffset, type TextScalar } from './text-offsets.ts';
 
 export class SourceMap implements SpecSource {
   readonly file: string;
@@ -21,6 +22,20 @@ export class SourceMap implements SpecSource {
 
   setKey(pointer: string, location: Location): void {
     this.#keys.set(pointer, location);
+  }
+
+  readonly #texts = new Map<string, TextScalar>();
+
+  /** A text value as it is written (quoted, plain, a block), for places inside it. */
+  setText(pointer: string, scalar: TextScalar): void {
+    this.#texts.set(pointer, scalar);
+  }
+
+  locateWithin(pointer: string, offset: number): Location {
+    this.#settle();
+    const scalar = this.#texts.get(pointer);
+    const at = scalar ? sourceOffset(scalar, offset) : undefined;
+    return at === undefined || !scalar ? this.locate(pointer) : scalar.at(at);
   }
 
   /** The parsed data under a pointer prefix, so `has` answers without positions. */

@@ -65,6 +65,7 @@ export function parseYaml(text: string, options: ParseOptions): Parsed {
 
 interface Composed {
   readonly doc: Document.Parsed;
+  readonly text: string;
   readonly at: (offset: number) => Location;
   readonly diagnostics: Diagnostic[];
 }
@@ -87,10 +88,10 @@ function composeDocument(text: string, options: ParseOptions): Composed {
       diagnostics.push(diagnostic(LOAD_CODES.syntax, { language: options.language, reason: firstSentence(error.message) }, { location }));
     }
   }
-  return { doc, at, diagnostics };
+  return { doc, at, text, diagnostics };
 }
 
-function indexPositions({ doc, at }: Composed, options: ParseOptions): void {
+function indexPositions({ doc, at, text }: Composed, options: ParseOptions): void {
   const { isMap, isPair, isScalar, isSeq } = yaml();
   const range = (start: number, end: number): Location => {
     const to = at(end);
@@ -99,6 +100,9 @@ function indexPositions({ doc, at }: Composed, options: ParseOptions): void {
   const record = (node: Node | null | undefined, pointer: string): void => {
     if (!node) return;
     if (node.range) options.sourceMap.setValue(pointer, range(node.range[0], node.range[1]));
+    if (isScalar(node) && typeof node.value === 'string' && node.range) {
+      options.sourceMap.setText(pointer, { text, start: node.range[0], style: node.type ?? 'PLAIN', value: node.value, at });
+    }
     if (isMap(node)) {
       for (const pair of node.items) {
         if (!isPair(pair)) continue;

@@ -569,6 +569,10 @@ export const FORMAT_SCHEMA = {
                   { type: 'array', items: { enum: SITUATIONS }, minItems: 1, uniqueItems: true, description: 'Several situations answered with this one code.' },
                 ],
               },
+              raisedBy: {
+                enum: ['implementation'],
+                description: '`implementation`: the code is raised by the implementation alone, for reasons the spec states in prose (an action\'s behaviour, a handler), not by a rule or a situation of the format. Every other code is bound to what raises it: a situation (by its name or `for:`), or an `error` of a `unique`, a rule, a guard or an `onDelete: { refuse }`; `check` warns on a code bound to nothing (`error-code-unbound`: the reference can never produce it and the tester can never provoke it).',
+              },
             },
           },
         },

@@ -27,6 +27,12 @@ export interface SpecSource {
   locate(pointer: string): Location;
   /** Where the key of the member at a pointer stands (for "unknown key" findings). */
   locateKey(pointer: string): Location;
+  /**
+   * Where the character at `offset` of the text value at a pointer stands: inside its
+   * quotes, on its line of a block scalar (a finding inside a CEL expression). Absent, or
+   * the value's own place, where the source cannot be followed.
+   */
+  locateWithin?(pointer: string, offset: number): Location;
   /** Whether the source document itself has a node at the pointer (as opposed to a value filled by a convention). */
   has(pointer: string): boolean;
 }
@@ -521,6 +527,8 @@ export interface ErrorCode {
    * answers an undeclared method as not found, as services that send no 405 do.
    */
   readonly situations: readonly string[];
+  /** `implementation`: raised by the implementation alone (prose, a handler), bound to no rule or situation. */
+  readonly raisedBy?: 'implementation';
   readonly pointer: string;
 }
 

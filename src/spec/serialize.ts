@@ -316,7 +316,7 @@ function writeErrors(spec: Spec): RawDocument {
   const { shape, catalog } = spec.errors;
   const doc = compact({
     shape: shape ? (shape.kind === 'problem' ? 'problem' : { mediaType: shape.mediaType, members: compact({ ...shape.members }) }) : undefined,
-    catalog: catalog.length ? mapOf(catalog, (e) => [e.code, compact({ status: e.status, title: e.title, when: e.when, for: forOf(e) })]) : undefined,
+    catalog: catalog.length ? mapOf(catalog, (e) => [e.code, compact({ status: e.status, title: e.title, when: e.when, for: forOf(e), raisedBy: e.raisedBy })]) : undefined,
   });
   return stated(doc, { catalog: {} });
 }

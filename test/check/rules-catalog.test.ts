@@ -50,10 +50,16 @@ for (const rule of RULES) {
   });
 }
 
-test('the shipped example raises no rule findings but the note on its prose action', async () => {
+test('the shipped example raises no rule findings but its notes (a prose action, a fee nothing sets, an effect on copies)', async () => {
   const text = readFileSync(new URL('../../examples/library.yaml', import.meta.url), 'utf8');
   const { spec } = load(text);
   assert.ok(spec);
   // loan.remind is an action whose behaviour is prose: the builder note is the point of it.
-  assert.deepEqual(runRules(spec, RULES).map((d) => `${d.code} ${d.pointer}`), ['action-behaviour-prose /endpoints/loan/remind/behaviour']);
+  // A late fee accrues by a process the spec states in prose only: it stays absent, and check says so.
+  // Declaring a copy lost takes one from the book's copies, which cataloguers also correct.
+  assert.deepEqual(runRules(spec, RULES).map((d) => `${d.code} ${d.pointer}`).sort(), [
+    'action-behaviour-prose /endpoints/loan/remind/behaviour',
+    'effect-changes-client-field /states/loan/transitions/declareLost/effects/0/increment/copies',
+    'field-readonly-unset /resources/loan/fields/lateFee',
+  ]);
 });

@@ -33,7 +33,8 @@ table('resource-id-field-unknown', [
   {
     name: 'id.field names no field',
     patch: project({ id: { field: 'ID' } }),
-    expect: ['resource-id-field-unknown /resources/project/id/field'],
+    // Its field 'id' is then no longer the id: read-only, and nothing fills it.
+    expect: ['resource-id-field-unknown /resources/project/id/field', 'field-readonly-unset /resources/project/fields/id'],
     messages: [/field 'ID', which is not one of its fields \('id', 'name', 'budget'\)\. Did you mean 'id'\?/],
   },
 ]);
@@ -69,12 +70,12 @@ table('resource-without-fields', [
 ]);
 
 table('field-required-readonly', [
-  { name: 'a required readOnly field', patch: task({ title: { readOnly: true } }), expect: [`field-required-readonly ${F}/title/required`] },
+  { name: 'a required readOnly field', patch: task({ title: { readOnly: true } }), expect: [`field-required-readonly ${F}/title/required`, `field-readonly-unset ${F}/title`] },
   { name: 'a nested one', patch: task({ details: { properties: { size: { required: true, readOnly: true } } } }), expect: [`field-required-readonly ${F}/details/properties/size/required`] },
 ]);
 
 table('field-readonly-writeonly', [
-  { name: 'a field both readOnly and writeOnly', patch: task({ secret: { readOnly: true } }), expect: [`field-readonly-writeonly ${F}/secret/writeOnly`] },
+  { name: 'a field both readOnly and writeOnly', patch: task({ secret: { readOnly: true } }), expect: [`field-readonly-writeonly ${F}/secret/writeOnly`, `field-readonly-unset ${F}/secret`] },
 ]);
 
 table('field-required-with-default', [
@@ -150,7 +151,7 @@ test('resource-id-missing: an id written without `assigned` is the loader\'s fin
 table('resource-ownership-invalid', [
   { name: 'one per owner, without owners', patch: { resources: { project: { perOwner: 'one' } } }, expect: ['resource-ownership-invalid /resources/project/perOwner'], messages: [/perOwner: one\), but is not owned: true/] },
   { name: 'visibility through a field that is no ref', patch: { resources: { project: { visibility: { parent: 'name' } } } }, expect: ['resource-ownership-invalid /resources/project/visibility/parent'], messages: [/'name', which is not a ref field/] },
-  { name: 'visibility through a parent that is not owned', patch: { resources: { project: { fields: { lead: { type: 'ref', resource: 'project' } }, visibility: { parent: 'lead' } } } }, expect: ['resource-ownership-invalid /resources/project/visibility/parent'], messages: [/project is not owned, so every caller sees it anyway/] },
+  { name: 'visibility through a parent that is not owned', patch: { resources: { project: { fields: { lead: { type: 'ref', resource: 'project' } }, visibility: { parent: 'lead' } } } }, expect: ['resource-ownership-invalid /resources/project/visibility/parent', 'ref-on-delete-silent /resources/project/fields/lead'], messages: [/project is not owned, so every caller sees it anyway/] },
   { name: 'owned, and following a parent too', patch: { resources: { task: { visibility: { parent: 'related' } } } }, expect: ['resource-ownership-invalid /resources/task/visibility/parent'] },
   { name: 'near miss: one per owner of an owned resource', patch: { resources: { task: { perOwner: 'one' } } }, expect: [] },
 ]);

@@ -17,11 +17,11 @@ table('state-resource-unknown', [
 ]);
 
 table('state-field-missing', [
-  { name: 'no field holds the state', patch: machine({ field: undefined, states: STATES }), expect: [`state-field-missing ${M}`] },
+  { name: 'no field holds the state', patch: machine({ field: undefined, states: STATES }), expect: [`state-field-missing ${M}`, `field-readonly-unset ${STATUS}`] },
 ]);
 
 table('state-field-unknown', [
-  { name: 'the state field is not a field', patch: machine({ field: 'stats', states: STATES }), expect: [`state-field-unknown ${M}/field`], messages: [/Did you mean 'status'\?/] },
+  { name: 'the state field is not a field', patch: machine({ field: 'stats', states: STATES }), expect: [`state-field-unknown ${M}/field`, `field-readonly-unset ${STATUS}`], messages: [/Did you mean 'status'\?/] },
 ]);
 
 table('state-list-empty', [

@@ -50,7 +50,7 @@ export const BASE: Patch = {
       fields: {
         id: { type: 'integer', minimum: 1, readOnly: true },
         title: { type: 'string', maxLength: 200, required: true },
-        project: { type: 'ref', resource: 'project' },
+        project: { type: 'ref', resource: 'project', nullable: true, onDelete: 'nullify' },
         status: { type: 'string', enum: ['open', 'done', 'archived'], readOnly: true },
         note: { type: 'string', maxLength: 500 },
         priority: { type: 'integer', minimum: 1, maximum: 5, default: 3 },

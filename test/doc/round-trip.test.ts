@@ -133,3 +133,64 @@ test('actions (own shapes), bulk creates and expandable refs round-trip through 
   assert.ok(spec.endpoints.some((e) => e.action?.response.kind === 'shape') && spec.endpoints.some((e) => e.bulk) && spec.endpoints.some((e) => e.expand));
   assertRoundTrip(spec);
 });
+
+test('domain rules round-trip and are said in words (#14)', () => {
+  const spec = mustLoad(`svcspec: 1
+resources:
+  shelf:
+    fields:
+      id: {type: string, readOnly: true}
+      name: {type: string, required: true}
+      size: {type: integer, default: 10}
+      held: {type: integer, readOnly: true, managed: {expr: '0', on: create}}
+      code: {type: string, readOnly: true, managed: {sequence: 'S-{n:4}'}}
+      by: {type: string, readOnly: true, managed: created-by}
+    unique:
+      - {fields: [name], where: {size: [10, 20]}, ignoreCase: true, error: name-taken, name: shelfName}
+    rules:
+      - {rule: self.held <= self.size, error: too-full, message: No room., field: held}
+    onDelete:
+      counts:
+        held: {resource: item, where: {shelf: self.id, kept: true, label: [a, b]}}
+      guards:
+        - {rule: count.held == 0, error: shelf-in-use}
+  item:
+    fields:
+      id: {type: string, readOnly: true}
+      shelf: {type: ref, resource: shelf, nullable: true, onDelete: nullify}
+      box: {type: ref, resource: shelf, onDelete: cascade}
+      kept: {type: boolean}
+      label: {type: string}
+      at: {type: string, format: date-time, readOnly: true}
+    onCreate:
+      effects:
+        - {ref: shelf, increment: {held: 1}}
+        - set: {at: now}
+states:
+  item:
+    field: label
+    states: [a, b]
+    initial: a
+    transitions:
+      move: {from: a, to: b, guards: [{rule: 'refs.shelf.size > 0', error: shelf-in-use}], effects: [{ref: shelf, increment: {held: -1}}]}
+endpoints:
+  shelf: [create, read, delete]
+  item:
+    create: {}
+    tidy: {operation: action, path: '/items/{id}/tidy', guards: [{rule: 'self.kept', error: shelf-in-use}], effects: [{set: {kept: 'false'}}]}
+errors:
+  catalog:
+    name-taken: {status: 409, title: Name taken}
+    too-full: {status: 422, title: Too full}
+    shelf-in-use: {status: 409, title: In use}
+    other: {status: 500, title: Other, raisedBy: implementation}
+`);
+  const markdown = assertRoundTrip(spec);
+  assert.match(markdown, /No two shelf records share `name` \(ignoring case\), among the shelf records whose `size` is `10` or `20`/);
+  assert.match(markdown, /`self.held <= self.size` must hold after every write; otherwise refused with `too-full` at `\/held`: No room\./);
+  assert.match(markdown, /`code`: Set by the service on create: the next number of its own counter, from 1, formatted as `S-\{n:4\}`\./);
+  assert.match(markdown, /`shelf`: Deleting the shelf it names sets it to null\./);
+  assert.match(markdown, /On delete: Where `count.held` is the number of item records whose `shelf` is `self.id`/);
+  assert.match(markdown, /Transition `move`: Refused with `shelf-in-use` unless `refs.shelf.size > 0`\. On the shelf it names, it takes 1 from `held`\./);
+  assert.match(markdown, /Action `item.tidy`: Refused with `shelf-in-use` unless `self.kept`\. On the record, it sets `kept` to `false`\./);
+});

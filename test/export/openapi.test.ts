@@ -226,6 +226,26 @@ test('openapi: the state machine as x-svcspec-states, and transitions described'
   assert.deepEqual((doc as Json).tags.map((t: Json) => t.name), ['book', 'member', 'loan', 'readingList', 'preferences']);
 });
 
+test('openapi: domain rules as x-svcspec extensions in the format\'s own shapes, and in the descriptions (#14)', async () => {
+  const { document: doc } = toOpenApi(await example('library.yaml'));
+  const s = (doc as Json).components.schemas;
+  assert.deepEqual(s.Member['x-svcspec-unique'], [{ name: 'email', fields: ['email'], ignoreCase: true, error: 'email-taken' }]);
+  assert.match(s.Member.description, /No two member records share `email` \(ignoring case\).*Refused with `email-taken`/);
+  assert.deepEqual(s.Book['x-svcspec-rules'], [{ rule: '!has(self.available) || !has(self.copies) || self.available <= self.copies', error: 'validation-failed', message: 'A book cannot have more copies on the shelf than the library owns.', field: 'copies' }]);
+  assert.deepEqual(s.Member.properties.cardNumber['x-svcspec-managed'], { sequence: 'LIB-{n:8}' });
+  assert.equal(s.Book.properties.createdAt['x-svcspec-managed'], 'created-at');
+  assert.match(s.Book.properties.createdAt.description, /Set by the service: the time the record was created/);
+  assert.deepEqual(s.Loan.properties.book['x-svcspec-on-delete'], { refuse: 'book-has-loans' });
+  const approve = op(doc, '/loans/{id}/approve', 'post');
+  assert.deepEqual(approve['x-svcspec-guards'], [{ rule: 'refs.book.available > 0', error: 'book-unavailable', message: 'Every copy of the book is out on loan.' }]);
+  assert.deepEqual(approve['x-svcspec-effects'], [{ ref: 'book', increment: { available: -1 } }]);
+  assert.match(approve.description, /Refused with `book-unavailable` unless `refs.book.available > 0`.*takes 1 from `available`/s);
+  const create = op(doc, '/loans', 'post');
+  assert.deepEqual(create['x-svcspec-counts'], { open: { resource: 'loan', where: { member: 'self.member', status: ['requested', 'active', 'overdue'] } } });
+  assert.equal(create['x-svcspec-guards'].length, 3);
+  assert.equal(op(doc, '/loans/{id}', 'get')['x-svcspec-guards'], undefined, 'a read has no guards');
+});
+
 test('openapi: what OpenAPI cannot express is a finding with its pointer, never dropped silently', async () => {
   const spec = await example('library.yaml');
   const { document, findings } = toOpenApi(spec);

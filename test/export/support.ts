@@ -77,7 +77,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 export function schemaValidator(document: Record<string, unknown>): (ref: unknown, value: unknown) => string[] {
   const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, logger: false });
   addFormats(ajv);
-  for (const keyword of ['x-svcspec-states', 'x-svcspec-ref']) ajv.addKeyword({ keyword });
+  for (const keyword of ['x-svcspec-states', 'x-svcspec-ref', 'x-svcspec-unique', 'x-svcspec-rules', 'x-svcspec-managed', 'x-svcspec-on-delete']) ajv.addKeyword({ keyword });
   const schemas = ((document.components as { schemas?: Record<string, object> } | undefined)?.schemas ?? {});
   for (const [name, schema] of Object.entries(schemas)) ajv.addSchema(rebase(schema) as object, `doc:${name}`);
   let n = 0;

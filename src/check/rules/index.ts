@@ -109,6 +109,20 @@ import versionRetiredWithout410 from './version-retired-without-410.rule.ts';
 import versionSelectMissing from './version-select-missing.rule.ts';
 import versionSunsetBeforeDeprecation from './version-sunset-before-deprecation.rule.ts';
 import versionUnknown from './version-unknown.rule.ts';
+// Domain rules (#14): uniqueness, rules, managed fields, guards, counts, effects, ref deletion, bound codes.
+import expressionInvalid from './expression-type-error.rule.ts';
+import domainErrorUndeclared from './domain-error-undeclared.rule.ts';
+import uniqueFieldUnknown from './unique-field-unknown.rule.ts';
+import ruleFieldUnknown from './rule-field-unknown.rule.ts';
+import countUnknown from './count-field-unknown.rule.ts';
+import effectTargetUnknown from './effect-field-unknown.rule.ts';
+import effectSetsStateField from './effect-sets-state-field.rule.ts';
+import refNullifyNotNullable from './ref-nullify-not-nullable.rule.ts';
+import managedSequencePattern from './managed-sequence-pattern-mismatch.rule.ts';
+import managedFieldWritable from './managed-field-writable.rule.ts';
+import fieldReadonlyUnset from './field-readonly-unset.rule.ts';
+import refOnDeleteSilent from './ref-on-delete-silent.rule.ts';
+import errorCodeUnbound from './error-code-unbound.rule.ts';
 
 export const RULES: readonly Rule[] = [
   // 2. resources
@@ -134,6 +148,19 @@ export const RULES: readonly Rule[] = [
   resourceNameCaseDuplicate,
   resourcePluralDuplicate,
   resourceWithoutFields,
+  // 2. resources: domain rules (#14); transitions' and actions' guards and effects report in their own part
+  expressionInvalid,
+  domainErrorUndeclared,
+  uniqueFieldUnknown,
+  ruleFieldUnknown,
+  countUnknown,
+  effectTargetUnknown,
+  effectSetsStateField,
+  refNullifyNotNullable,
+  managedSequencePattern,
+  managedFieldWritable,
+  fieldReadonlyUnset,
+  refOnDeleteSilent,
   // 3. states
   stateFieldMissing,
   stateFieldNotEnum,
@@ -199,6 +226,7 @@ export const RULES: readonly Rule[] = [
   actionWithout501,
   errorCatalogMissingValidation,
   errorShapeMemberDuplicate,
+  errorCodeUnbound,
   rateLimitWithout429,
   timeoutWithoutError,
   transitionWithout409,

@@ -23,7 +23,7 @@ export const STANDARD_OPERATION_NAMES: readonly string[] = STANDARD_OPERATIONS;
 /** The string formats a field may name: those of ajv-formats, which the service validates with. */
 export const FORMAT_NAMES: readonly string[] = formatNames;
 
-function memo<K extends object, V>(make: (key: K) => V): (key: K) => V {
+export function memo<K extends object, V>(make: (key: K) => V): (key: K) => V {
   const cache = new WeakMap<K, V>();
   return (key) => {
     let value = cache.get(key);

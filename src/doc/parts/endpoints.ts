@@ -1,3 +1,4 @@
+import { writeRulesBlocks } from './domain.ts';
 import type { Endpoint, Field, PathParam, Spec } from '../../spec/model.ts';
 import { filterParam } from '../../spec/conventions/query.ts';
 import { code, codes, facts, heading, maybeText, paragraph, table, type Block, type Inline } from '../blocks.ts';
@@ -55,11 +56,12 @@ function openSurfaceBlocks(e: Endpoint): Block[] {
     out.push(...facts([
       ['On', [e.action.target === 'record' ? 'one record (its id in the path)' : 'the collection']],
       ['Behaviour', e.action.behaviour ? [e.action.behaviour] : ['not stated']],
-      ['Reference service', ['answers 501 (not implemented) unless a handler for ', code(e.id), ' is supplied']],
+      ['Reference service', e.action.rules?.effects.length ? ['performs it: its guards, then its effects, in one transaction'] : ['answers 501 (not implemented) unless a handler for ', code(e.id), ' is supplied']],
       ['Request fields', e.request.kind === 'shape' ? fieldsText(e.request.fields) : undefined],
       ['Response fields', e.action.response.kind === 'shape' ? fieldsText(e.action.response.fields) : [e.action.response.kind === 'resource' ? 'the record' : 'none']],
     ]));
   }
+  if (e.action) out.push(...writeRulesBlocks(['Action ', code(e.id)], e.action.rules));
   if (e.bulk) out.push(bulkParagraph(e, e.bulk.max));
   if (e.expand) {
     out.push(paragraph(code(e.id), ': ', code('?expand='), ' embeds the referenced records of ', ...codes(e.expand.fields), `, to depth ${e.expand.depth}; a record the caller may not read stays an id.`));

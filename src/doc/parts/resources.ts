@@ -1,6 +1,7 @@
 import type { Field, Resource, Spec } from '../../spec/model.ts';
 import { code, facts, heading, maybeText, paragraphs, table, type Block, type Text } from '../blocks.ts';
 import { constraints, shapeType, yesNo } from '../describe.ts';
+import { resourceDomainBlocks } from './domain.ts';
 
 const ASSIGNED: Readonly<Record<string, string>> = {
   uuid: 'a random UUID chosen by the service',
@@ -9,10 +10,10 @@ const ASSIGNED: Readonly<Record<string, string>> = {
 };
 
 export function resourcesBlocks(spec: Spec): Block[] {
-  return spec.resources.flatMap(resourceBlocks);
+  return spec.resources.flatMap((r) => resourceBlocks(spec, r));
 }
 
-function resourceBlocks(r: Resource): Block[] {
+function resourceBlocks(spec: Spec, r: Resource): Block[] {
   return [
     heading(code(r.name), ' (collection ', code(`/${r.plural}`), ')'),
     ...paragraphs(r.description),
@@ -25,6 +26,7 @@ function resourceBlocks(r: Resource): Block[] {
       ['Visibility', r.visibility ? ['as its parent: a record is seen by whoever sees the record its ', code(r.visibility.field), ' names'] : undefined],
     ]),
     ...table(['Field', 'Type', 'Format', 'Required', 'Constraints', 'Description'], fieldRows(r.fields, '')),
+    ...resourceDomainBlocks(spec, r),
   ];
 }
 

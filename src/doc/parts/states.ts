@@ -1,5 +1,6 @@
 import type { Spec } from '../../spec/model.ts';
 import { code, codes, facts, heading, maybeText, table, type Block } from '../blocks.ts';
+import { writeRulesBlocks } from './domain.ts';
 
 export function statesBlocks(spec: Spec): Block[] {
   return spec.states.flatMap((m) => [
@@ -13,5 +14,6 @@ export function statesBlocks(spec: Spec): Block[] {
       ['Transition', 'From', 'To', 'Requires', 'Description'],
       m.transitions.map((t) => [[code(t.name)], codes(t.from), t.to ? [code(t.to)] : [], codes(t.requires), maybeText(t.description)]),
     ),
+    ...m.transitions.flatMap((t) => writeRulesBlocks(['Transition ', code(t.name)], t.rules)),
   ]);
 }

@@ -5,7 +5,8 @@
  * security. Each says what the reference service does on that route; the module of
  * src/serve that does it is named where it is used.
  */
-import { isBulk, type Endpoint, type FilterOperator, type ListQueryDecl, type Resource, type StateMachine } from '../../spec/model.ts';
+import { isBulk, type Endpoint, type FilterOperator, type ListQueryDecl, type Resource, type StateMachine, type WriteRules } from '../../spec/model.ts';
+import { writeRulesExtensions, writeRulesWords } from '../../spec/domain/words.ts';
 import { filterParam } from '../../spec/conventions/query.ts';
 import { isDefaultBody, linksNext } from '../../spec/conventions/pagination.ts';
 import { conditionalPromise, idempotencyPromise, rateHeadersPromise } from '../../spec/conventions/promises.ts';
@@ -32,6 +33,8 @@ export function operationOf(ctx: OpenApiContext, endpoint: Endpoint, resource: R
   };
   const description = describe(ctx, endpoint, resource, machine);
   if (description) op.description = description;
+  const rules = writeRulesOf(endpoint, resource, machine);
+  if (rules) Object.assign(op, writeRulesExtensions(rules));
   if (ctx.version?.status === 'deprecated') op.deprecated = true;
   const parameters = parametersOf(ctx, endpoint, resource, machine);
   if (parameters.length) op.parameters = parameters;
@@ -63,6 +66,24 @@ export function operationOf(ctx: OpenApiContext, endpoint: Endpoint, resource: R
   return op;
 }
 
+/** The guards and effects that come with an endpoint's write: a create's, a delete's, a transition's, an action's. */
+function writeRulesOf(e: Endpoint, r: Resource, machine: StateMachine | undefined): WriteRules | undefined {
+  switch (e.operation) {
+    case 'create':
+    case 'bulk-create':
+      return r.onCreate;
+    case 'delete':
+    case 'bulk-delete':
+      return r.onDelete;
+    case 'transition':
+      return machine?.transitions.find((t) => t.name === e.transition)?.rules;
+    case 'action':
+      return e.action?.rules;
+    default:
+      return undefined;
+  }
+}
+
 function defaultSummary(e: Endpoint, r: Resource): string {
   switch (e.operation) {
     case 'create': return `Create a ${r.name}`;
@@ -89,10 +110,13 @@ function describe(ctx: OpenApiContext, e: Endpoint, r: Resource, machine: StateM
     out.push(`From any other state it is refused (invalid-transition) with \`currentState\` and \`allowedTransitions\`.`);
   }
   if (e.action) {
-    out.push(e.action.behaviour ?? 'What the action does is not stated.');
-    // serve/actions.ts: without a handler the reference answers 501 after validation.
-    out.push('Its behaviour is stated in prose: the reference service answers 501 (not-implemented) unless a handler performs it.');
+    if (e.action.behaviour !== undefined || !e.action.rules?.effects.length) out.push(e.action.behaviour ?? 'What the action does is not stated.');
+    // serve/actions.ts: without a handler the reference answers 501 after validation, unless the action states effects.
+    if (e.action.rules?.effects.length) out.push('The reference service performs it: its guards, then its effects, in one transaction; it answers with the record.');
+    else out.push('Its behaviour is stated in prose: the reference service answers 501 (not-implemented) unless a handler performs it.');
   }
+  const rules = writeRulesOf(e, r, machine);
+  if (rules) out.push(writeRulesWords(rules).join(' '));
   if (e.operation === 'bulk-create') out.push(`All or nothing, in one transaction: ${e.bulk?.max !== undefined ? `at most ${e.bulk.max} items; ` : ''}every failing item's member is listed with its pointer (\`/items/3/title\`) and nothing is written. One event per record, as each create would emit.`);
   if (e.operation === 'bulk-update' || e.operation === 'bulk-delete') {
     const what = e.operation === 'bulk-update' ? `each item is a JSON merge patch (RFC 7396) of one ${r.name} with its \`${idOf(r).field}\`, and every failing item's member is listed with its pointer (\`/items/2/title\`)` : `each item is the id of a ${r.name}`;

@@ -27,7 +27,7 @@ export function normalizeErrors(raw: unknown, pointer: string): Errors {
       const e = isRecord(value) ? value : {};
       const stated = Array.isArray(e.for) ? strs(e.for) : str(e.for) !== undefined ? [str(e.for) as string] : undefined;
       const situations = stated ?? (SITUATIONS.includes(code) ? [code] : []);
-      return defined({ code, status: num(e.status) ?? 0, title: str(e.title) ?? '', when: str(e.when), situations, pointer: child(pointer, 'catalog', code) });
+      return defined({ code, status: num(e.status) ?? 0, title: str(e.title) ?? '', when: str(e.when), situations, raisedBy: e.raisedBy === 'implementation' ? 'implementation' as const : undefined, pointer: child(pointer, 'catalog', code) });
     }),
   });
 }

@@ -30,7 +30,7 @@ import type { Field, Resource, Shape, Spec, WriteRules } from '../model.ts';
 
 export type CelKind = 'record' | 'write';
 
-type SchemaType = string | { [key: string]: SchemaType };
+export type SchemaType = string | { [key: string]: SchemaType };
 
 const TIMESTAMP = 'google.protobuf.Timestamp';
 
@@ -62,6 +62,11 @@ function shapeType(spec: Spec, shape: Shape): SchemaType {
     return `list<${scalarType(spec, item)}>`;
   }
   return scalarType(spec, shape);
+}
+
+/** The CEL type of a shape's values, as the environments declare it (`int`, `google.protobuf.Timestamp`, `list<string>`, a map of fields). */
+export function celTypeOf(spec: Spec, shape: Shape): SchemaType {
+  return shapeType(spec, shape);
 }
 
 function fieldsSchema(spec: Spec, fields: readonly Field[]): { [key: string]: SchemaType } {
