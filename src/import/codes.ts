@@ -31,6 +31,27 @@ export const IMPORT_CODES = {
     description: 'Annotations such as examples, XML names, titles, external documentation and `x-` extensions have no counterpart in the format. They do not change what the service accepts or answers.',
   }),
 
+  carried: defineDiagnostic({
+    code: 'import-carried', severity: 'info',
+    message: "'{file}' was exported by svcspec: {parts} are read from its x-svcspec extensions, in the format's own words; the {format} description beside them is not read again.",
+    description: 'An OpenAPI or AsyncAPI document written by `svcspec export` carries the spec it describes as `x-svcspec-<part>` extensions (src/spec/conventions/extensions.ts). The import reads them back whole, every version and part included, so import is the mirror of export; the rest of the document is a view of the same spec.',
+  }),
+  carriedInvalid: defineDiagnostic({
+    code: 'import-carried-invalid', severity: 'error',
+    message: 'The x-svcspec extensions of the document do not load as a spec: {reason}.',
+    description: "The document carries svcspec's extensions, but what they hold breaks the format (edited by hand, or written by another version of svcspec). Correct the extension, or remove the `x-svcspec` mark to import the document as any OpenAPI document.",
+  }),
+  carriedExtra: defineDiagnostic({
+    code: 'import-carried-extra', severity: 'warning', part: 'endpoints',
+    message: "{count} operation(s) of the document, such as {example}, are not endpoints of the spec its x-svcspec extensions carry (added after the export?); they are not imported.",
+    description: 'The spec is read from the extensions; an operation added to `paths` by hand after the export is not in them. Add it to the spec, or remove the `x-svcspec` mark to import the document as any OpenAPI document.',
+  }),
+  eventsNotAsyncApi: defineDiagnostic({
+    code: 'import-events-source', severity: 'error', part: 'events',
+    message: "'{file}' gives no events to merge: {reason}.",
+    description: "`svcspec import --events <file>` merges part 6 from an AsyncAPI document svcspec exported (its `x-svcspec-events` extension). AsyncAPI does not say which operation or transition emits a message, the `on` of every event, so a document without the extension gives no catalog; none is invented.",
+  }),
+
   // ---- 1. purpose ------------------------------------------------------------------------
   purposeUsers: defineDiagnostic({
     code: 'import-purpose-users', severity: 'warning', part: 'purpose',

@@ -24,17 +24,37 @@ export interface OpenApiSource {
   readonly locate: (pointer: string) => Location;
 }
 
-export async function readOpenApi(file: string): Promise<Result<OpenApiSource | undefined>> {
+export interface ReadDocument {
+  readonly doc: Json;
+  readonly locate: (pointer: string) => Location;
+  /** A finding about the document as a whole, at `pointer`. */
+  readonly notOpenApi: (reason: string, pointer?: string) => Diagnostic;
+}
+
+/** The file's YAML or JSON as a map, with the position of every node; any failure is a finding. */
+export async function readDocument(file: string): Promise<Result<ReadDocument | undefined>> {
   const fail = (d: Diagnostic) => ({ value: undefined, diagnostics: [d] });
   const text = await readSourceFile(file);
   if (typeof text !== 'string') return fail(text);
   const sourceMap = new SourceMap(file, extname(file).toLowerCase() === '.json' ? 'json' : 'yaml');
-  const notOpenApi = (reason: string, pointer = '') => fail(diagnostic(IMPORT_CODES.notOpenApi, { file, reason }, { pointer, location: sourceMap.locate(pointer) }));
-  if (text.trim() === '') return notOpenApi('the file is empty');
+  const notOpenApi = (reason: string, pointer = '') => diagnostic(IMPORT_CODES.notOpenApi, { file, reason }, { pointer, location: sourceMap.locate(pointer) });
+  if (text.trim() === '') return fail(notOpenApi('the file is empty'));
   const parsed = parseYaml(text, { file, language: sourceMap.kind === 'json' ? 'JSON' : 'YAML', sourceMap });
   if (parsed.data === undefined || parsed.diagnostics.length > 0) return { value: undefined, diagnostics: parsed.diagnostics };
   const doc = parsed.data;
-  if (!isObject(doc)) return notOpenApi(`its top level is ${Array.isArray(doc) ? 'a list' : doc === null ? 'empty' : `a ${typeof doc}`}, not a map`);
+  if (!isObject(doc)) return fail(notOpenApi(`its top level is ${Array.isArray(doc) ? 'a list' : doc === null ? 'empty' : `a ${typeof doc}`}, not a map`));
+  return { value: { doc, locate: (p) => sourceMap.locate(p), notOpenApi }, diagnostics: [] };
+}
+
+export async function readOpenApi(file: string, read?: ReadDocument): Promise<Result<OpenApiSource | undefined>> {
+  const fail = (d: Diagnostic) => ({ value: undefined, diagnostics: [d] });
+  if (!read) {
+    const r = await readDocument(file);
+    if (!r.value) return { value: undefined, diagnostics: r.diagnostics };
+    read = r.value;
+  }
+  const { doc, locate } = read;
+  const notOpenApi = (reason: string, pointer = '') => fail(read.notOpenApi(reason, pointer));
   if ('swagger' in doc) return notOpenApi(`it is Swagger ${String(doc.swagger)}; convert it to OpenAPI 3 first`, '/swagger');
   if (!('openapi' in doc)) return notOpenApi("it has no 'openapi' member naming its version");
   if (typeof doc.openapi !== 'string') return notOpenApi(`its 'openapi' version must be a string ("3.1.0"), not ${JSON.stringify(doc.openapi)}`, '/openapi');
@@ -42,7 +62,7 @@ export async function readOpenApi(file: string): Promise<Result<OpenApiSource | 
   if (!m) return notOpenApi(`its version is ${doc.openapi}; svcspec imports 3.0.x and 3.1.x`, '/openapi');
   const version = m[1] === '0' ? '3.0' : '3.1';
   const invalid = (reason: string, pointer = '') =>
-    fail(diagnostic(IMPORT_CODES.invalid, { file, version: doc.openapi, reason }, { pointer, location: sourceMap.locate(pointer) }));
+    fail(diagnostic(IMPORT_CODES.invalid, { file, version: doc.openapi, reason }, { pointer, location: locate(pointer) }));
   if (!isObject(doc.paths) && !(version === '3.1' && (isObject(doc.webhooks) || isObject(doc.components)))) return invalid("it has no 'paths'");
   try {
     await SwaggerParser.validate(file);
@@ -58,7 +78,7 @@ export async function readOpenApi(file: string): Promise<Result<OpenApiSource | 
       return invalid(validationReason(error).reason);
     }
   }
-  return { value: { file, openapi: doc.openapi, version, doc: bundled, locate: (p) => sourceMap.locate(p) }, diagnostics: [] };
+  return { value: { file, openapi: doc.openapi, version, doc: bundled, locate }, diagnostics: [] };
 }
 
 /** swagger-parser's message in our words: its first problems, and the pointer of the first. */
