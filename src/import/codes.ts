@@ -70,6 +70,11 @@ export const IMPORT_CODES = {
     message: 'OpenAPI does not say which field identifies a record, nor who assigns it: the id of {resources} is left for you to write.',
     description: 'A resource\'s `id: {field, assigned}` says which field is the id and whether the service (uuid, sequence) or the client assigns it. OpenAPI has no such statement, so none is guessed.',
   }),
+  resourceIdRead: defineDiagnostic({
+    code: 'import-resource-id-read', severity: 'info', part: 'resources',
+    message: "The id of '{resource}' is read from its field 'id': {how}.",
+    description: "OpenAPI does not name a record's id. A property named `id` is read as it: a read-only or optional one is assigned by the service (`sequence` when it is an integer, the format's only integer assignment by the service; `uuid` with format uuid; `service` otherwise), a writable required one by the client (unless the create's body leaves it out). Change `id:` where the reading is wrong.",
+  }),
   embeddedRecord: defineDiagnostic({
     code: 'import-embedded-record', severity: 'info', part: 'resources',
     message: "Field '{field}' of '{resource}' holds a whole {target} ({ref}), not its id; it is written as a nested object with its fields. If the service takes only the id, write it as {type: ref, resource: {target}}.",
@@ -112,6 +117,11 @@ export const IMPORT_CODES = {
     message: '{method} {path} answers a bare JSON array of {resource}; svcspec answers lists with pages ({items, next}), so its response is written as a page.',
     description: 'A svcspec list endpoint answers `{"items": [...], "next": cursor}`. An OpenAPI array response has no page around it; the spec says page, and a service that keeps the bare array differs from it there.',
   }),
+  successConvention: defineDiagnostic({
+    code: 'import-success-convention', severity: 'warning', part: 'endpoints',
+    message: "{method} {path} lists no successful response (only {statuses}); as the standard operation '{operation}' it answers as the format's convention says: {success}.",
+    description: 'A standard operation has a success by the convention of the format (a delete answers 204, a read 200 with the record). A document that lists only its failures leaves the success unsaid; the convention fills it, and the finding says so, since an endpoint that never succeeds cannot be served nor tested.',
+  }),
   bodyInexpressible: defineDiagnostic({
     code: 'import-body-inexpressible', severity: 'warning', part: 'endpoints',
     message: 'The {what} of {method} {path} ({shape}) is not {expected}; svcspec cannot describe it, {done}.',
@@ -126,6 +136,11 @@ export const IMPORT_CODES = {
     code: 'import-response-default', severity: 'warning', part: 'endpoints',
     message: "{method} {path} has a 'default' response, which names no status; it is left out{more}.",
     description: 'Endpoint responses are keyed by status. A `default` response stands for every status not listed, which the format cannot say; its error body still informs the error shape.',
+  }),
+  routeDuplicate: defineDiagnostic({
+    code: 'import-route-duplicate', severity: 'warning', part: 'endpoints',
+    message: "{method} {path} is the same HTTP route as {other} ({route}); a request cannot say which of them it means, so it is left out.",
+    description: 'OpenAPI path keys may differ only by a fragment (`/files/{file_id}#get_shared_link`) or by the names of their parameters, yet reach the same route. A service answers one operation per method and route.',
   }),
   methodUnsupported: defineDiagnostic({
     code: 'import-method-unsupported', severity: 'warning', part: 'endpoints',

@@ -9,11 +9,12 @@ export default defineCommand({
     file: { type: 'positional', required: true, description: 'The OpenAPI document (YAML or JSON)' },
     output: { type: 'string', alias: 'o', description: 'Write the spec to a file instead of stdout' },
     format: { type: 'string', description: 'yaml or json (default: from the -o extension, else yaml)', valueHint: 'yaml|json' },
+    events: { type: 'string', description: "An AsyncAPI document 'svcspec export --asyncapi' wrote: its events (part 6) go into the spec", valueHint: 'file' },
   },
   async run({ args }) {
     const inferred = /\.json$/i.test(args.output ?? '') ? 'json' : 'yaml';
     const format = oneOf('format', args.format, ['yaml', 'json'] as const, inferred);
-    const imported = await importOpenApi(args.file, args.output && args.output !== '-' ? { file: args.output } : {});
+    const imported = await importOpenApi(args.file, { ...(args.output && args.output !== '-' ? { file: args.output } : {}), ...(args.events ? { events: args.events } : {}) });
     printDiagnostics(imported.diagnostics);
     if (!imported.value) throw new CliError(`cannot import '${args.file}': it could not be read as an OpenAPI 3.0 or 3.1 document.`, EXIT.usage);
     await emit(format === 'json' ? imported.value.json : imported.value.yaml, args.output);
