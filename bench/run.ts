@@ -11,6 +11,7 @@
  */
 import { checkBench } from './check.bench.ts';
 import { eventsBench } from './events.bench.ts';
+import { importBench } from './import.bench.ts';
 import { listsBench } from './lists.bench.ts';
 import { serveBench } from './serve.bench.ts';
 import { startupBench } from './startup.bench.ts';
@@ -29,6 +30,7 @@ const BENCHES: readonly { readonly name: string; readonly run: () => Promise<Ben
   { name: 'startup', run: startupBench },
   { name: 'events', run: eventsBench },
   { name: 'tester', run: testerBench },
+  { name: 'import', run: importBench },
 ];
 
 async function main(): Promise<number> {

@@ -12,13 +12,18 @@ export const IMPORT_CODES = {
   // ---- the input ------------------------------------------------------------------------
   notOpenApi: defineDiagnostic({
     code: 'import-not-openapi', severity: 'error',
-    message: "'{file}' is not an OpenAPI 3.0 or 3.1 document: {reason}.",
-    description: 'svcspec imports OpenAPI 3.0.x and 3.1.x documents (YAML or JSON) whose top level has `openapi: 3.x.y`. A Swagger 2.0 document must be converted to OpenAPI 3 first.',
+    message: "'{file}' is not an OpenAPI 3.0, 3.1 or 3.2 document: {reason}.",
+    description: 'svcspec imports OpenAPI 3.0.x, 3.1.x and 3.2.x documents (YAML or JSON) whose top level has `openapi: 3.x.y`. A Swagger 2.0 document must be converted to OpenAPI 3 first.',
   }),
   invalid: defineDiagnostic({
     code: 'import-openapi-invalid', severity: 'error',
     message: "'{file}' is not a valid OpenAPI {version} document: {reason}.",
     description: 'The document breaks the OpenAPI specification (checked by @apidevtools/swagger-parser against the official schema, with every $ref resolved). Correct it first: an invalid document cannot be read faithfully.',
+  }),
+  openapi32: defineDiagnostic({
+    code: 'import-openapi-32', severity: 'warning',
+    message: 'The document uses {construct}, new in OpenAPI 3.2, which svcspec has no counterpart for: {done} ({count} in all).',
+    description: 'OpenAPI 3.2 adds to 3.1 the QUERY method and other methods (`additionalOperations`), the whole query string as one parameter, streamed items (`itemSchema`), the device authorization flow, and annotations (`$self`, tag hierarchies, server names). The rest of a 3.2 document is 3.1, and is imported as such; each of these is taken out first and reported here.',
   }),
   partGap: defineDiagnostic({
     code: 'import-part-gap', severity: 'warning',
@@ -104,8 +109,8 @@ export const IMPORT_CODES = {
   // ---- 4. endpoints ----------------------------------------------------------------------
   endpointNamed: defineDiagnostic({
     code: 'import-endpoint-named', severity: 'warning', part: 'endpoints',
-    message: "{method} {path} is not a standard operation of '{resource}'; it is written as the endpoint '{id}', which check reads as a transition of {resource} until the states part declares one.",
-    description: 'The format names an endpoint by a standard operation (create, read, update, replace, delete, list on `/{plural}` and `/{plural}/{id}`) or by a transition of its resource. Other operations keep their method, path and shapes under their operationId, so nothing is lost, but `check` reports them until they are declared as transitions or reshaped.',
+    message: "{method} {path} is not a standard operation of '{resource}'; it is written as the action '{id}', its behaviour the document's own prose, which the reference service answers with 501 until a handler performs it.",
+    description: 'The format names an endpoint by a standard operation (create, read, update, replace, delete, list on `/{plural}` and `/{plural}/{id}`), a transition of its states, or an action: a named operation whose behaviour is prose. OpenAPI does not say that an operation changes a state, so every other operation becomes an action, keeping its method, path and shapes; its behaviour is the summary and description of the document (or says it has none). Declare it as a transition where it moves a state.',
   }),
   endpointResource: defineDiagnostic({
     code: 'import-endpoint-resource', severity: 'warning', part: 'endpoints',

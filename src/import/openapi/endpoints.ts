@@ -129,10 +129,10 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
       // Not a standard operation: an action, what it does said in the document's own prose.
       operation = 'action';
     }
-    const { path, idParam } = endpointPath(d.op.path, base);
+    const { path } = endpointPath(d.op.path, base);
     const id = `${resource.name}.${key}`;
     if (!standard) report(ctx, IMPORT_CODES.endpointNamed, { method: d.op.method.toUpperCase(), path: d.op.path, resource: resource.name, id }, d.op.pointer);
-    extraParameters(ctx, d.op, idParam);
+    extraParameters(ctx, d.op);
     const convention = CONVENTIONS[operation];
     const request = requestShape(scope, d.op, resource, operation === 'update') ?? convention.request;
     const read = responsesOf(scope, d.op, resource) ?? convention.responses;

@@ -67,7 +67,7 @@ export async function importOpenApi(file: string, options: ImportOptions = {}): 
   const read = await readOpenApi(file, raw.value);
   if (!read.value) return { value: undefined, diagnostics: read.diagnostics };
   const source = read.value;
-  const ctx: ImportContext = { doc: source.doc, version: source.version, locate: source.locate, findings: [], notCarried: new Map() };
+  const ctx: ImportContext = { doc: source.doc, version: source.version, locate: source.locate, findings: [...read.diagnostics], notCarried: new Map() };
 
   const ops = operations(ctx);
   const purpose = importPurpose(ctx);
