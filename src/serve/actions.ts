@@ -22,12 +22,12 @@ import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Endpoint, Resource } from '../spec/model.ts';
 import { idParam } from '../spec/conventions/paths.ts';
 import type { Store, StoredRecord } from '../store/store.ts';
-import { ownerOf } from './auth/ownership.ts';
-import { notFound } from './concurrency.ts';
+import { ownerOf, visibleTo } from './auth/ownership.ts';
+import { changeRecord, ifMatchOf, notFound } from './concurrency.ts';
 import type { ServeContext } from './context.ts';
 import { HttpError, renderError } from './errors.ts';
 import { belongsTo, boundParents, parentsOf, type Parent } from './nesting.ts';
-import { isObject, present } from './representation.ts';
+import { isObject, present, recordOutcome, type Outcome } from './representation.ts';
 import { sendOutcome } from './idempotency.ts';
 import { answered } from './limits/timeout.ts';
 import { shapeValidator, validateBody, validationFailed, validatorsFor, type BodyValidator } from './validation.ts';
@@ -123,8 +123,10 @@ async function runAction(plan: Plan, request: FastifyRequest, reply: FastifyRepl
     if (!record || (owner !== undefined && record.owner !== owner) || !belongsTo(bound, record.data)) throw notFound(resource.name, id);
   }
   let body: Record<string, unknown> = {};
-  if (plan.request) body = await validateBody(ctx.store, plan.request, request.body);
+  if (plan.request) body = await validateBody(ctx.store, plan.request, request.body, visibleTo(ctx.resources, request));
   else if (request.body !== undefined) throw validationFailed([{ pointer: '', message: 'this request takes no body' }]);
+  // An action that states effects is performed by them: its guards, then its effects, in one transaction.
+  if (!plan.handler && record && ctx.domain.performs(endpoint)) return sendOutcome(reply, await performEffects(plan, request, record.id, body));
   if (!plan.handler) {
     throw new HttpError('not-implemented', {
       detail: `The reference service cannot perform ${endpoint.id}: its behaviour is stated in prose${endpoint.action?.behaviour ? ` ("${endpoint.action.behaviour}")` : ''}. Supply a handler (svcspec serve --handlers).`,
@@ -155,6 +157,25 @@ async function runAction(plan: Plan, request: FastifyRequest, reply: FastifyRepl
   }
   // The time-out may have answered while the handler ran: sendOutcome then sends nothing.
   return sendOutcome(reply, plan.status === 204 || answer === undefined ? { status: plan.status, headers: {} } : { status: plan.status, headers: {}, body: answer });
+}
+
+/**
+ * Performs a record action by its stated guards and effects (src/serve/domain): the record
+ * as it stands, changed by the effects, written compare-and-set with the action's events.
+ */
+async function performEffects(plan: Plan, request: FastifyRequest, id: string, body: Record<string, unknown>): Promise<Outcome> {
+  const { ctx, endpoint, resource } = plan;
+  const owner = ownerOf(resource, request);
+  const domain = ctx.domain.action(resource, endpoint, request, body);
+  const events = ctx.events?.maker(resource.name, 'updated');
+  const written = await changeRecord(ctx.store, resource.name, id, (current) => ({ ...current.data }), {
+    ifMatch: ifMatchOf(request),
+    ...(owner !== undefined ? { expect: { owner } } : {}),
+    ...(events ? { events } : {}),
+    ...(domain ? { domain } : {}),
+  });
+  if (plan.endpoint.action?.response.kind === 'none' || plan.status === 204) return { status: plan.status, headers: {} };
+  return recordOutcome(resource, written, plan.status);
 }
 
 /** Why a handler's answer is not the declared response; undefined when it is. */

@@ -93,11 +93,14 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   acceptJsonOnly(app);
   closeIdleOnShutdown(app);
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const httpError = toHttpError(error, bodyLimit);
+    const httpError = ctx.domain.httpError(error) ?? toHttpError(error, bodyLimit);
     if (httpError.situation === 'internal') request.log.error({ err: error }, 'unexpected fault');
     // Loud: acknowledging nothing more is the right answer, but an operator must act.
     if (error instanceof StoreUnavailableError) request.log.error({ reason: error.message }, 'the database is unavailable; writes are refused');
-    const rendered = renderError(ctx.errorShape, ctx.resolveError(httpError.situation), httpError, request.url);
+    const bound = httpError.options.code !== undefined ? ctx.errorCode(httpError.options.code) : undefined;
+    // A domain rule's bound code answers as the catalog says; the situation's default where the catalog lacks it (check reports that).
+    const resolved = bound ? { code: bound.code, status: bound.status, title: bound.title } : ctx.resolveError(httpError.situation);
+    const rendered = renderError(ctx.errorShape, resolved, httpError, request.url);
     void reply.code(rendered.status).headers(rendered.headers).type(rendered.contentType).send(rendered.body);
   });
   app.setNotFoundHandler((request) => {

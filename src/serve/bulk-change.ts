@@ -21,7 +21,7 @@ import type { Endpoint, Resource } from '../spec/model.ts';
 import { BULK_ITEMS, itemPointer } from '../spec/conventions/bulk.ts';
 import { idOf, type IdRule } from '../spec/conventions/ids.ts';
 import type { BatchChange, ScalarValue, StoredRecord } from '../store/store.ts';
-import { ownerOf } from './auth/ownership.ts';
+import { ownerOf, visibleTo } from './auth/ownership.ts';
 import type { ServeContext } from './context.ts';
 import { HttpError, type FieldViolation } from './errors.ts';
 import { idempotent, sendOutcome } from './idempotency.ts';
@@ -80,7 +80,7 @@ function bulkUpdate(ctx: ServeContext, endpoint: Endpoint, resource: Resource): 
       const patch = { ...item };
       delete patch[id.field];
       try {
-        patches[index] = await validateBody(ctx.store, validators.update, patch);
+        patches[index] = await validateBody(ctx.store, validators.update, patch, visibleTo(ctx.resources, request));
       } catch (error) {
         if (!(error instanceof HttpError) || error.situation !== 'validation-failed') throw error;
         for (const v of error.options.errors ?? []) violations.push({ pointer: itemPointer(index, v.pointer), message: v.message });
@@ -111,7 +111,8 @@ function bulkUpdate(ctx: ServeContext, endpoint: Endpoint, resource: Resource): 
         changes.push({ kind: 'update', id: record.id, data: next, expect: { version: record.version, ...(owner !== undefined ? { owner } : {}) } });
       }
       if (violations.length) throw validationFailed(violations);
-      const result = await ctx.store.changeMany(resource.name, changes, events ? { events } : undefined);
+      const step = ctx.domain.change(resource, request, {});
+      const result = await ctx.store.changeMany(resource.name, changes, { ...(events ? { events } : {}), ...(step ? { domains: changes.map(() => ctx.domain.change(resource, request, {})) } : {}) });
       if (result.ok) {
         if (!success.withBody) return { status: success.status, headers: {} };
         return { status: success.status, headers: {}, body: { [BULK_ITEMS]: result.records.map((r) => present(resource, r)) } };
@@ -142,7 +143,8 @@ function bulkDelete(ctx: ServeContext, endpoint: Endpoint, resource: Resource): 
     const owner = ownerOf(resource, request);
     await visible(ctx, resource, ids, owner, (i) => itemPointer(i), await boundParents(ctx, parents, request));
     const changes: BatchChange[] = ids.map((one) => ({ kind: 'remove', id: one, ...(owner !== undefined ? { expect: { owner } } : {}) }));
-    const result = await ctx.store.changeMany(resource.name, changes, events ? { events } : undefined);
+    const step = ctx.domain.remove(resource, request);
+    const result = await ctx.store.changeMany(resource.name, changes, { ...(events ? { events } : {}), ...(step ? { domains: changes.map(() => ctx.domain.remove(resource, request)) } : {}) });
     // Only a record removed meanwhile can fail here (no version is expected): it is missing now.
     if (!result.ok) throw validationFailed([gone(resource, itemPointer(result.index))]);
     if (!success.withBody) return { status: success.status, headers: {} };

@@ -14,7 +14,7 @@ import type { Endpoint } from '../spec/model.ts';
 import { BULK_ITEMS, countProblem, itemPointer } from '../spec/conventions/bulk.ts';
 import { idOf } from '../spec/conventions/ids.ts';
 import { DuplicateIdError, type NewRecord } from '../store/store.ts';
-import { ownerOf } from './auth/ownership.ts';
+import { ownerOf, visibleTo } from './auth/ownership.ts';
 import type { ServeContext } from './context.ts';
 import type { FieldViolation } from './errors.ts';
 import { idempotent } from './idempotency.ts';
@@ -63,7 +63,7 @@ export function bulkHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandler
       try {
         // The path's parent goes into each item; an item naming another parent is refused at its ref.
         reconcileBody(bound, item, () => true);
-        valid.push(await validateBody(ctx.store, validators.create, item));
+        valid.push(await validateBody(ctx.store, validators.create, item, visibleTo(ctx.resources, request)));
       } catch (error) {
         if (!(error instanceof HttpError) || error.situation !== 'validation-failed') throw error;
         for (const v of error.options.errors ?? []) violations.push({ pointer: itemPointer(index, v.pointer), message: v.message });
@@ -103,7 +103,10 @@ export function bulkHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandler
     }
     if (hidden.length) throw validationFailed(hidden);
     try {
-      const written = await ctx.store.insertMany(resource.name, records, events ? { events } : undefined);
+      // Each item passes the resource's create rules, as a create would (src/serve/domain).
+      const domains = records.map((r, i) => ctx.domain.create(resource, request, valid[i], r.id));
+      const options = { ...(events ? { events } : {}), ...(domains.some(Boolean) ? { domains } : {}) };
+      const written = await ctx.store.insertMany(resource.name, records, options);
       return { status, headers: {}, body: { [BULK_ITEMS]: written.map((r) => present(resource, r)) } };
     } catch (error) {
       if (error instanceof DuplicateIdError && error.index !== undefined) {

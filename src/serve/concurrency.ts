@@ -8,6 +8,7 @@
  * tag is 412 even when the body would not validate.
  */
 import type { FastifyRequest } from 'fastify';
+import type { DomainStep } from '../store/domain.ts';
 import type { EventMaker } from '../store/events.ts';
 import type { Expectation, StoredRecord, Store } from '../store/store.ts';
 import { HttpError } from './errors.ts';
@@ -75,6 +76,8 @@ export interface ChangeOptions {
   readonly events?: EventMaker;
   /** Whether the record is there at this address (a nested path's parent); 404 when not. */
   readonly belongs?: (current: StoredRecord) => boolean;
+  /** The domain rules of the change (src/serve/domain), run in its transaction. */
+  readonly domain?: DomainStep;
 }
 
 /**
@@ -97,7 +100,8 @@ export async function changeRecord(
     if (!current || (owner !== undefined && current.owner !== owner) || (options.belongs && !options.belongs(current))) throw notFound(resource, id);
     if (ifMatch !== undefined && !ifMatchPasses(ifMatch, current)) throw preconditionFailed(current);
     const data = await compute(current);
-    const result = await store.update(resource, id, data, { ...options.expect, version: current.version }, options.events ? { events: options.events } : undefined);
+    const write = options.events || options.domain ? { ...(options.events ? { events: options.events } : {}), ...(options.domain ? { domain: options.domain } : {}) } : undefined;
+    const result = await store.update(resource, id, data, { ...options.expect, version: current.version }, write);
     if (result.ok) return result.record;
     if (result.reason === 'missing') throw notFound(resource, id);
     if (result.reason === 'state' && options.stateMismatch) throw options.stateMismatch(result.current);
@@ -111,15 +115,15 @@ export async function changeRecord(
  * record as it was. With `belongs` (a nested path) the removal is also compare-and-set on
  * the version read, so a record moved to another parent meanwhile is not removed here.
  */
-export async function removeRecord(store: Store, resource: string, id: string, ifMatch: string | undefined, owner?: string, events?: EventMaker, belongs?: (current: StoredRecord) => boolean, attempt = 1): Promise<StoredRecord> {
+export async function removeRecord(store: Store, resource: string, id: string, ifMatch: string | undefined, owner?: string, events?: EventMaker, belongs?: (current: StoredRecord) => boolean, attempt = 1, domain?: DomainStep): Promise<StoredRecord> {
   const current = await store.get(resource, id);
   if (!current || (owner !== undefined && current.owner !== owner) || (belongs && !belongs(current))) throw notFound(resource, id);
   if (ifMatch !== undefined && !ifMatchPasses(ifMatch, current)) throw preconditionFailed(current);
   const expect = { ...(ifMatch !== undefined || belongs ? { version: current.version } : {}), ...(owner !== undefined ? { owner } : {}) };
-  const result = await store.remove(resource, id, expect, events ? { events } : undefined);
+  const result = await store.remove(resource, id, expect, events || domain ? { ...(events ? { events } : {}), ...(domain ? { domain } : {}) } : undefined);
   if (result.ok) return current;
   if (result.reason === 'missing') throw notFound(resource, id);
   // Changed between the read and the removal: look again (belongs may no longer hold).
-  if (ifMatch === undefined && attempt < ATTEMPTS) return removeRecord(store, resource, id, ifMatch, owner, events, belongs, attempt + 1);
+  if (ifMatch === undefined && attempt < ATTEMPTS) return removeRecord(store, resource, id, ifMatch, owner, events, belongs, attempt + 1, domain);
   throw preconditionFailed(result.current);
 }

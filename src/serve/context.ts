@@ -10,6 +10,8 @@ import type { ResolvedError } from './errors.ts';
 import { errorShape } from '../spec/conventions/errors.ts';
 import type { EventEmitting } from './events/emit.ts';
 import type { ActionHandlers } from './actions.ts';
+import { domainRuntime, type DomainRuntime } from './domain/index.ts';
+import type { ErrorCode } from '../spec/model.ts';
 
 export interface ServeContext {
   readonly spec: Spec;
@@ -24,6 +26,10 @@ export interface ServeContext {
   readonly events?: EventEmitting;
   /** The behaviour of prose actions a builder supplied, by endpoint id (src/serve/actions.ts). */
   readonly handlers?: ActionHandlers;
+  /** Domain rules (src/serve/domain): the step each write passes to the store. */
+  readonly domain: DomainRuntime;
+  /** A catalog entry by code (a domain rule's bound error). */
+  readonly errorCode: (code: string) => ErrorCode | undefined;
 }
 
 export function createContext(spec: Spec, store: Store, now: () => number = Date.now, events?: EventEmitting, handlers?: ActionHandlers): ServeContext {
@@ -37,5 +43,7 @@ export function createContext(spec: Spec, store: Store, now: () => number = Date
     machines: new Map(spec.states.map((m) => [m.resource, m])),
     errorShape: errorShape(spec),
     resolveError: resolveSituations(spec),
+    domain: domainRuntime(spec, now, events ? (resource, action) => events.maker(resource, action) : undefined),
+    errorCode: (code) => spec.errors.catalog.find((e) => e.code === code),
   };
 }

@@ -19,6 +19,8 @@ export interface HttpErrorOptions {
   /** Members added to the body (the current state of a record, say). */
   readonly extra?: Readonly<Record<string, unknown>>;
   readonly headers?: Readonly<Record<string, string>>;
+  /** A catalog code to answer with instead of the situation's own (a domain rule's bound error). */
+  readonly code?: string;
 }
 
 export class HttpError extends Error {

@@ -113,7 +113,12 @@ export function tableLayouts(ctx: ServeContext): TableLayout[] {
     for (const p of parentParams(e)) fields.add(p.field);
     indexes.set(r.name, fields);
   }
-  return ctx.spec.resources.map((r) => (indexes.has(r.name) ? { name: r.name, owned: r.owned, indexes: [...(indexes.get(r.name) as Set<string>)] } : { name: r.name, owned: r.owned }));
+  // Fields the domain rules count by, or look referrers up by, are indexed too; unique constraints are the store's own indexes.
+  for (const r of ctx.spec.resources) for (const f of ctx.domain.indexedBy(r.name)) indexes.set(r.name, (indexes.get(r.name) ?? new Set<string>()).add(f));
+  return ctx.spec.resources.map((r) => {
+    const unique = ctx.domain.uniqueOf(r.name);
+    return { name: r.name, owned: r.owned, ...(indexes.has(r.name) ? { indexes: [...(indexes.get(r.name) as Set<string>)] } : {}), ...(unique.length ? { unique } : {}) };
+  });
 }
 
 /** A ref holds the id of its resource, typed as the API types that id (an integer for sequence ids). */

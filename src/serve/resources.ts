@@ -28,7 +28,7 @@ import type { Endpoint, Field, Resource, Shape, StateMachine } from '../spec/mod
 import type { EventMaker } from '../store/events.ts';
 import { DuplicateIdError, type StoredRecord } from '../store/store.ts';
 import { changeRecord, type ChangeOptions, ifMatchOf, ifNoneMatchHits, ifNoneMatchOf, notFound, removeRecord } from './concurrency.ts';
-import { ownerOf } from './auth/ownership.ts';
+import { ownerOf, visibleTo } from './auth/ownership.ts';
 import type { ServeContext } from './context.ts';
 import { expandPaths, expandRecords } from './expand.ts';
 import { idempotent, sendOutcome } from './idempotency.ts';
@@ -160,7 +160,7 @@ function outcome(op: Operation, record: StoredRecord, status = op.success.status
 
 /** The body of an endpoint that takes none: absent, or refused. */
 async function bodyOf(op: Operation, request: FastifyRequest): Promise<Record<string, unknown>> {
-  if (op.body) return validateBody(op.ctx.store, op.body, request.body);
+  if (op.body) return validateBody(op.ctx.store, op.body, request.body, visibleTo(op.ctx.resources, request));
   if (request.body !== undefined) throw validationFailed([{ pointer: '', message: 'this request takes no body' }]);
   return {};
 }
@@ -192,7 +192,9 @@ async function insertRecord(op: Operation, request: FastifyRequest, body: Record
   try {
     const owner = ownerOf(resource, request);
     const events = op.events.created;
-    const record = await ctx.store.insert(resource.name, { ...(storeId !== undefined ? { id: storeId } : {}), ...(owner !== undefined ? { owner } : {}), data }, events ? { events } : undefined);
+    const domain = ctx.domain.create(resource, request, body, storeId);
+    const options = events || domain ? { ...(events ? { events } : {}), ...(domain ? { domain } : {}) } : undefined;
+    const record = await ctx.store.insert(resource.name, { ...(storeId !== undefined ? { id: storeId } : {}), ...(owner !== undefined ? { owner } : {}), data }, options);
     return outcome(op, record, status);
   } catch (error) {
     if (error instanceof DuplicateIdError) throw validationFailed([{ pointer: `/${id.field}`, message: `is taken: a ${resource.name} with this id exists` }]);
@@ -270,7 +272,7 @@ async function replace(op: Operation, request: FastifyRequest): Promise<Outcome>
 
 async function remove(op: Operation, request: FastifyRequest): Promise<Outcome> {
   const bound = await boundParents(op.ctx, op.parents, request);
-  const removed = await removeRecord(op.ctx.store, op.resource.name, await targetId(op, request), ifMatchOf(request), ownerOf(op.resource, request), op.events.deleted, belongsCheck(bound));
+  const removed = await removeRecord(op.ctx.store, op.resource.name, await targetId(op, request), ifMatchOf(request), ownerOf(op.resource, request), op.events.deleted, belongsCheck(bound), 1, op.ctx.domain.remove(op.resource, request));
   if (!op.success.withBody) return { status: op.success.status, headers: {} };
   return { status: op.success.status, headers: {}, body: present(op.resource, removed) };
 }
@@ -279,7 +281,9 @@ function changeOptions(op: Operation, request: FastifyRequest, bound: Readonly<R
   const owner = ownerOf(op.resource, request);
   const events = op.events.updated;
   const belongs = belongsCheck(bound);
-  return { ifMatch: ifMatchOf(request), ...(owner !== undefined ? { expect: { owner } } : {}), ...(events ? { events } : {}), ...(belongs ? { belongs } : {}) };
+  // Managed fields and the record rules of an update or replace (it has no guards or effects).
+  const domain = op.ctx.domain.change(op.resource, request, isObject(request.body) ? request.body : {});
+  return { ifMatch: ifMatchOf(request), ...(owner !== undefined ? { expect: { owner } } : {}), ...(events ? { events } : {}), ...(belongs ? { belongs } : {}), ...(domain ? { domain } : {}) };
 }
 
 // ---- data -------------------------------------------------------------------------

@@ -25,9 +25,10 @@
  */
 import type { FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Endpoint, Resource, StateMachine, Transition } from '../spec/model.ts';
+import type { DomainStep } from '../store/domain.ts';
 import type { EventMaker } from '../store/events.ts';
 import type { StoredRecord } from '../store/store.ts';
-import { ownerOf } from './auth/ownership.ts';
+import { ownerOf, visibleTo } from './auth/ownership.ts';
 import { changeRecord, ifMatchOf } from './concurrency.ts';
 import type { ServeContext } from './context.ts';
 import { HttpError } from './errors.ts';
@@ -89,7 +90,7 @@ async function runTransition(ctx: ServeContext, plan: Plan, id: string, request:
     async (current) => {
       if (!transition.from.includes(current.data[machine.field] as string)) throw invalidTransition(resource, machine, transition, current);
       // Validated once, on the first attempt that reaches it: the body does not change on a retry.
-      fields ??= await plan.body(ctx, request.body);
+      fields ??= await plan.body(ctx, request.body, request);
       return { ...current.data, ...fields, [machine.field]: transition.to };
     },
     {
@@ -98,10 +99,17 @@ async function runTransition(ctx: ServeContext, plan: Plan, id: string, request:
       stateMismatch: (current) => invalidTransition(resource, machine, transition, current),
       ...(Object.keys(bound).length ? { belongs: (current: StoredRecord) => belongsTo(bound, current.data) } : {}),
       ...(plan.events ? { events: plan.events } : {}),
+      ...domainOf(ctx, resource, transition.name, request),
     },
   );
   const outcome = recordOutcome(resource, record, plan.status);
   return plan.status === 204 ? { status: 204, headers: outcome.headers } : outcome;
+}
+
+/** The transition's guards and effects, managed fields and record rules (src/serve/domain), run in its transaction. */
+function domainOf(ctx: ServeContext, resource: Resource, transition: string, request: FastifyRequest): { domain?: DomainStep } {
+  const domain = ctx.domain.transition(resource, transition, request, isObject(request.body) ? request.body : {});
+  return domain ? { domain } : {};
 }
 
 function ownerExpectation(resource: Resource, request: FastifyRequest): { owner?: string } {
@@ -129,7 +137,7 @@ export function invalidTransition(resource: Resource, machine: StateMachine, tra
   });
 }
 
-type RequestCheck = (ctx: ServeContext, body: unknown) => Promise<Record<string, unknown>>;
+type RequestCheck = (ctx: ServeContext, body: unknown, request: FastifyRequest) => Promise<Record<string, unknown>>;
 
 /**
  * What the body may carry, compiled at start-up: the endpoint's fields (the transition's
@@ -143,12 +151,12 @@ function requestValidator(ctx: ServeContext, resource: Resource, endpoint: Endpo
   const names = [...new Set([...listed, ...transition.requires])];
   const onlyRequired = names.every((n) => transition.requires.includes(n));
   const validator: BodyValidator = validators.fields(names, onlyRequired ? 'all' : 'none');
-  if (onlyRequired) return (c, body) => validateBody(c.store, validator, body);
+  if (onlyRequired) return (c, body, request) => validateBody(c.store, validator, body, visibleTo(c.resources, request));
   // An explicit request list beyond `requires`: those fields optional, the required ones checked here.
-  return async (c, body) => {
+  return async (c, body, request) => {
     const given = body === undefined ? {} : body;
     const absent = isObject(given) ? transition.requires.filter((n) => !(n in given)) : [];
     if (absent.length) throw validationFailed([...validator.check(given), ...absent.map((n) => ({ pointer: `/${n}`, message: 'is required' }))]);
-    return validateBody(c.store, validator, body);
+    return validateBody(c.store, validator, body, visibleTo(c.resources, request));
   };
 }

@@ -25,7 +25,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { Field, Resource, Shape, Spec } from '../spec/model.ts';
-import type { Store } from '../store/store.ts';
+import type { Store, StoredRecord } from '../store/store.ts';
 import type { ServeContext } from './context.ts';
 import { HttpError, type FieldViolation } from './errors.ts';
 import { isObject, unseenDropped, viewOf } from './representation.ts';
@@ -380,18 +380,25 @@ export function validatorsFor(ctx: ServeContext, resource: Resource): ResourceVa
  * Checks a body and the records its refs name; throws validation-failed listing every
  * violation. Returns the body as an object ({} for an absent optional body).
  */
-export async function validateBody(store: Store, validator: BodyValidator, body: unknown): Promise<Record<string, unknown>> {
+export async function validateBody(store: Store, validator: BodyValidator, body: unknown, visible?: Visible): Promise<Record<string, unknown>> {
   const violations = validator.check(body);
   const object = isObject(body) ? body : {};
-  if (isObject(body)) violations.push(...(await missingRefs(store, validator.refs(object), violations)));
+  if (isObject(body)) violations.push(...(await missingRefs(store, validator.refs(object), violations, visible)));
   if (violations.length) throw validationFailed(violations);
   return object;
 }
 
-async function missingRefs(store: Store, refs: readonly RefUse[], already: readonly FieldViolation[]): Promise<FieldViolation[]> {
+/**
+ * Whether the caller may see a record (src/serve/auth/ownership.ts visibleTo). A ref to a
+ * record the caller may not see is answered exactly as a ref to none (OWASP API1:2023):
+ * the answer never tells one principal that another's record exists.
+ */
+export type Visible = (resource: string, record: StoredRecord) => boolean;
+
+async function missingRefs(store: Store, refs: readonly RefUse[], already: readonly FieldViolation[], visible?: Visible): Promise<FieldViolation[]> {
   const flagged = new Set(already.map((v) => v.pointer));
   const out: FieldViolation[] = [];
-  const found = await Promise.all(refs.map((r) => (flagged.has(r.pointer) ? true : store.get(r.resource, r.id).then(Boolean))));
+  const found = await Promise.all(refs.map((r) => (flagged.has(r.pointer) ? true : store.get(r.resource, r.id).then((record) => record !== undefined && (visible === undefined || visible(r.resource, record))))));
   refs.forEach((r, i) => {
     if (!found[i]) out.push({ pointer: r.pointer, message: `refers to ${r.resource} '${r.id}', which does not exist` });
   });

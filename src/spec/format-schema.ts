@@ -56,6 +56,66 @@ const fieldProps = {
   default: { description: 'Applied by the service on create when the client omits the field.' },
   since: { type: ['string', 'number'], description: 'The first version in which the field exists.' },
   until: { type: ['string', 'number'], description: 'The last version in which the field exists.' },
+  managed: {
+    description: 'The service sets this field itself, from this source: `created-at` (the time of the create), `updated-at` (the time of every write), `created-by` / `updated-by` (the id of the principal who created / last changed the record), `{ sequence: "LIB-{n:8}" }` (a counter of the field\'s own, from 1; `{n:8}` pads it to 8 digits, `{n}` does not), or `{ expr: <CEL>, on: create | write }` (a value computed from the record: `self.first + " " + self.last`). Time stamps are RFC 3339 date-times, or dates for a `format: date` field. A client never sends it (it is read-only).',
+    anyOf: [
+      { enum: ['created-at', 'updated-at', 'created-by', 'updated-by'] },
+      { type: 'object', additionalProperties: false, required: ['sequence'], properties: { sequence: { type: 'string', pattern: '\\{n(:[0-9]+)?\\}', description: 'The template: text around one `{n}` or `{n:<width>}`.' } } },
+      { type: 'object', additionalProperties: false, required: ['expr'], properties: { expr: text('A CEL expression over `self` (the record) and `now`.'), on: { enum: ['create', 'write'], description: 'Computed once, on create, or again on every write (the default).' } } },
+    ],
+  },
+  onDelete: {
+    description: 'For a `ref`: what deleting the record it points to does to this record: `{ refuse: <error code> }` (the delete is refused while such records exist), `cascade` (they are deleted with it), `nullify` (the field is set to null; it must be nullable). When absent the spec is silent: the delete leaves the ref dangling, and `check` says so.',
+    anyOf: [
+      { enum: ['cascade', 'nullify'] },
+      { type: 'object', additionalProperties: false, required: ['refuse'], properties: { refuse: text('The catalog code the refused delete answers.') } },
+    ],
+  },
+};
+
+/** A CEL condition bound to a declared error: a record rule or a guard. */
+const boundRule = (subject: string, extra: Record<string, unknown> = {}) => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['rule', 'error'],
+  properties: {
+    rule: text(`A CEL expression (https://cel.dev) that is true when ${subject}.`),
+    error: text('The catalog code answered when it is false.'),
+    message: text('What the answer says (its detail).'),
+    ...extra,
+  },
+});
+
+/** Guards and effects of a write (a create, a delete, a transition, an action). */
+const writeRuleProps = {
+  counts: {
+    type: 'object',
+    propertyNames: { pattern: IDENT },
+    description: 'Numbers of related records the guards read as `count.<name>`: `{ resource: loan, where: { member: self.member, status: [active, overdue] } }`. In `where`, a string is a CEL expression whose value the field must equal; a list, the literal values it may hold; a number, boolean or null, that literal.',
+    additionalProperties: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['resource'],
+      properties: {
+        resource: text('The resource whose records are counted.'),
+        where: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null', 'array'], items: { type: ['string', 'number', 'boolean', 'null'] } }, description: 'Conditions on its fields, all of which hold.' },
+      },
+    },
+  },
+  guards: { type: 'array', items: boundRule('the write may go ahead'), description: 'Conditions checked, in order, before the write, in its transaction; the first that is false refuses it with its error.' },
+  effects: {
+    type: 'array',
+    description: 'Changes made with the write, in its transaction: fields of the record itself, or (with `ref`) of the record a ref field points to.',
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        ref: text('A ref field of the record: the effect changes the record it points to (its rules must still hold).'),
+        set: { type: 'object', additionalProperties: { type: 'string' }, description: 'Fields and the CEL expressions that give their new values (`now`, `principal.id`, `request.dueDate`, `self.renewals + 1`, `"lost"`).' },
+        increment: { type: 'object', additionalProperties: { type: 'number' }, description: 'Fields and the amount added to each (negative: taken away); an absent field counts from 0.' },
+      },
+    },
+  },
 };
 
 export const FORMAT_SCHEMA = {
@@ -184,6 +244,25 @@ export const FORMAT_SCHEMA = {
           properties: { parent: text('The ref field naming the parent record.') },
         },
         fields: { $ref: '#/definitions/fields', description: 'The fields, keyed by name.' },
+        unique: {
+          type: 'array',
+          description: 'Values no two records may share, each enforced by the store itself (a unique index) and answered with its error: `- { fields: [email], error: email-taken }`. A record with any of the fields null or absent conflicts with none.',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['fields', 'error'],
+            properties: {
+              fields: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'Top-level fields whose values together are unique.' },
+              where: { type: 'object', additionalProperties: { anyOf: [{ type: ['string', 'number', 'boolean'] }, { type: 'array', minItems: 1, items: { type: ['string', 'number', 'boolean'] } }] }, description: 'Only among records whose fields hold these literal values (one open loan per member and book: `{ status: [requested, active, overdue] }`).' },
+              ignoreCase: { type: 'boolean', description: 'Strings compared without case.' },
+              error: text('The catalog code answered when a write would break it.'),
+              name: { type: 'string', pattern: IDENT, description: 'A name for the constraint (the fields joined with `+` otherwise).' },
+            },
+          },
+        },
+        rules: { type: 'array', items: boundRule('the record is valid', { field: text('The field a violation points at.') }), description: 'Conditions over the whole record, in CEL, checked after every write (create, update, replace, transition, effect): `self.end > self.start`, `self.status != "cancelled" || has(self.reason)`. A rule that reads an absent field holds (write `has(self.x)` to require it). date-time fields are timestamps, integers ints, numbers doubles.' },
+        onCreate: { type: 'object', additionalProperties: false, properties: writeRuleProps, description: 'Guards and effects of every create of a record (by any endpoint that creates one).' },
+        onDelete: { type: 'object', additionalProperties: false, properties: writeRuleProps, description: 'Guards and effects of every delete of a record.' },
       },
     },
     stateMachine: {
@@ -206,6 +285,7 @@ export const FORMAT_SCHEMA = {
               to: text('The state it ends in.'),
               requires: { type: 'array', items: { type: 'string' }, description: 'Fields the transition request must carry.' },
               description: text('What the transition means.'),
+              ...writeRuleProps,
             },
           },
         },
@@ -252,7 +332,10 @@ export const FORMAT_SCHEMA = {
           description: 'For an action: what it answers with, `resource` (the record; the default), `none` (204) or `{ fields: { <name>: <field> } }`, a shape of its own.',
           anyOf: [{ enum: ['none', 'resource'] }, { $ref: '#/definitions/ownShape' }],
         },
-        behaviour: text('For an action: what it does, in prose. The reference service cannot perform prose: it answers 501 (not-implemented) unless a builder supplies a handler (`svcspec serve --handlers`).'),
+        behaviour: text('For an action: what it does, in prose. The reference service cannot perform prose: it answers 501 (not-implemented) unless a builder supplies a handler (`svcspec serve --handlers`) or the action states `effects`.'),
+        counts: { ...writeRuleProps.counts, description: `For a record action: ${writeRuleProps.counts.description}` },
+        guards: { ...writeRuleProps.guards, description: 'For a record action: conditions checked before it, in its transaction; the first that is false refuses it with its error.' },
+        effects: { ...writeRuleProps.effects, description: 'For a record action: what it changes. An action that states effects is performed by the reference service (its guards, then its effects, in one transaction), answering with the record.' },
         max: positive('For `bulk-create`, `bulk-update` and `bulk-delete`: the most items one request may carry (required).'),
         expand: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'For `read` and `list`: the ref fields a caller may expand with `?expand=a,b` (the referenced record replaces its id).' },
         expandDepth: { type: 'integer', minimum: 1, maximum: 3, description: 'For `expand`: how deep expansion goes (1, the default: the referenced records; 2: theirs too; at most 3).' },

@@ -28,6 +28,7 @@ export const HTTP_ERRORS = [
   { situation: 'not-found', status: 404, title: 'Not found', when: 'No such path, or no such record visible to the caller.', rfc: 'RFC 9110 §15.5.5' },
   { situation: 'method-not-allowed', status: 405, title: 'Method not allowed', when: 'The path exists but not with this method; the response carries Allow.', rfc: 'RFC 9110 §15.5.6' },
   { situation: 'invalid-transition', status: 409, title: 'Transition not allowed', when: 'The record is not in a state the transition starts from; the body names the current state and the transitions allowed from it.', rfc: 'RFC 9110 §15.5.10' },
+  { situation: 'rule-refused', status: 409, title: 'Refused by a rule', when: 'A domain rule of the spec refused the write (a uniqueness, a rule over the record, a guard, a reference still in use); the code the spec binds to the rule answers it, and this default only where that code is missing from the catalog (check reports it).', rfc: 'RFC 9110 §15.5.10' },
   { situation: 'already-exists', status: 409, title: 'Already exists', when: 'The caller already has the one record a `perOwner: one` resource allows.', rfc: 'RFC 9110 §15.5.10' },
   { situation: 'version-retired', status: 410, title: 'Version retired', when: 'The version asked for is retired.', rfc: 'RFC 9110 §15.5.11' },
   { situation: 'precondition-failed', status: 412, title: 'Precondition failed', when: 'If-Match does not match the current ETag of the record.', rfc: 'RFC 9110 §13.1.1, §15.5.13' },

@@ -10,6 +10,7 @@
  * an empty member (`users: []`, `catalog: {}`) so that it stays stated rather than
  * turning into a gap.
  */
+import { writeManaged, writeRecordRules, writeRefDeletion, writeUnique, writeWriteRules } from './serialize-domain.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { isDefaultBody, SORT_PARAM } from './conventions/pagination.ts';
 import { CONVENTIONS, conventionalPath } from './conventions/endpoints.ts';
@@ -85,6 +86,10 @@ function writeResource(r: Resource): RawDocument {
     perOwner: r.perOwner,
     visibility: r.visibility ? { parent: r.visibility.field } : undefined,
     fields: r.fields.length ? writeFields(r.fields) : undefined,
+    unique: writeUnique(r.unique),
+    rules: writeRecordRules(r.rules),
+    onCreate: r.onCreate ? writeWriteRules(r.onCreate) : undefined,
+    onDelete: r.onDelete ? writeWriteRules(r.onDelete) : undefined,
   });
 }
 
@@ -102,6 +107,8 @@ function writeField(f: Field): unknown {
     default: f.hasDefault ? f.default : undefined,
     since: f.since,
     until: f.until,
+    managed: writeManaged(f.managed),
+    onDelete: writeRefDeletion(f.onDelete),
     description: f.description,
     // Nested shapes last, so a field's own facts stay together above them.
     items,
@@ -151,6 +158,7 @@ function writeMachine(spec: Spec, m: StateMachine): RawDocument {
           to: t.to,
           requires: listOrNothing(t.requires),
           description: t.description,
+          ...writeWriteRules(t.rules),
         })])
       : undefined,
   });
@@ -198,6 +206,7 @@ function writeEndpoint(spec: Spec, e: Endpoint): RawDocument {
     request: sameData(e.request, conventionalRequest) ? undefined : writeRequest(e.request),
     response: actionResponse,
     behaviour: action?.behaviour,
+    ...writeWriteRules(action?.rules),
     responses: sameData(e.responses, conventionalResponses) ? undefined : writeResponses(e.responses.map((r) => (r.body === 'shape' ? { ...r, body: 'resource' as const } : r))),
     errors: listOrNothing(e.errors),
     query: e.query

@@ -13,6 +13,7 @@
  * lease runs out. Claims and settlements are single statements or transactions, so two
  * processes on one database never attempt one delivery at once.
  */
+import type { DomainStep } from './domain.ts';
 import type { StoredRecord } from './store.ts';
 
 /** An event to append to the log, made inside the write's transaction from the record written. */
@@ -40,6 +41,10 @@ export type EventMaker = (record: StoredRecord) => readonly NewEvent[];
 export interface WriteOptions {
   /** Events to append in the write's transaction; none when absent. */
   readonly events?: EventMaker;
+  /** Domain rules (guards, effects, managed values) run inside the write's transaction: ./domain.ts. */
+  readonly domain?: DomainStep;
+  /** insertMany and changeMany: a step per item (undefined: none for that item). */
+  readonly domains?: readonly (DomainStep | undefined)[];
 }
 
 export interface SubscriptionSecret {

@@ -34,10 +34,12 @@ import { CREDENTIALS_DDL, sqliteCredentials } from './sqlite-credentials.ts';
 import { eventAppender, EVENTS_DDL, sqliteEvents } from './sqlite-events.ts';
 import { fieldExpression, indexable, listSql, type ListSql } from './sqlite-list.ts';
 import { SqliteReader } from './sqlite-reader.ts';
+import { runStep, SEQUENCES_DDL, syncUniqueIndexes, uniqueViolation, type TxAccess } from './sqlite-domain.ts';
+import type { DomainStep, RelatedWrite } from './domain.ts';
 import { fieldIndexName, ownerIndexName, quoteIdent, RECORD_COLUMNS, tableName, transaction } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
 import type { EventStore, WriteOptions } from './events.ts';
-import { DuplicateIdError, StoreUnavailableError, type BatchChange, type BatchResult, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type NewRecord, type RemoveResult, type Store, type StoreHealth, type StoredRecord, type TableLayout } from './store.ts';
+import { DomainRefusedError, DuplicateIdError, StoreUnavailableError, UniqueViolationError, type BatchChange, type BatchResult, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type NewRecord, type RemoveResult, type Store, type StoreHealth, type StoredRecord, type TableLayout } from './store.ts';
 
 export interface SqliteStoreOptions {
   /** A file (its directory is created), or ':memory:' for a database that lives as long as the store. */
@@ -64,7 +66,7 @@ export interface SqliteStore extends Store {
 }
 
 /** The layout this code reads and writes, kept in `PRAGMA user_version`. */
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 /** List statements differ by filter fields and sort; enough for any spec, bounded for a hostile one. */
 const LIST_STATEMENT_CACHE = 256;
 /**
@@ -97,6 +99,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
       for (const ddl of CREDENTIALS_DDL) db.exec(ddl);
       // Schema 3 added the event log and webhook tables, likewise.
       for (const ddl of EVENTS_DDL) db.exec(ddl);
+      // Schema 4 added the counters of managed sequences (src/store/domain.ts), likewise.
+      db.exec(SEQUENCES_DDL);
       if (version < SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     });
   } catch (error) {
@@ -218,6 +222,8 @@ class SqliteStoreImpl implements SqliteStore {
   readonly #group: GroupCommit;
   readonly #file: DatabaseFile;
   readonly #fileTimer: NodeJS.Timeout;
+  readonly #tx: TxAccess;
+  readonly #nextSequence: ReturnType<DatabaseSync['prepare']>;
   #closed = false;
 
   constructor(db: DatabaseSync, reader: SqliteReader | undefined, file: DatabaseFile) {
@@ -231,6 +237,8 @@ class SqliteStoreImpl implements SqliteStore {
     this.credentials = sqliteCredentials(db, () => this.#open());
     this.events = sqliteEvents(db, () => this.#open(), (work) => this.#group.run(() => this.#savepoint(work)));
     this.#append = eventAppender(db);
+    this.#nextSequence = db.prepare('INSERT INTO sequences (name, value) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value');
+    this.#tx = this.#txAccess();
     this.#idempotency = {
       get: db.prepare('SELECT fingerprint, status, headers, body, created_at FROM idempotency WHERE scope = ? AND key = ?'),
       put: db.prepare('INSERT INTO idempotency (scope, key, fingerprint, status, headers, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO NOTHING'),
@@ -271,6 +279,7 @@ class SqliteStoreImpl implements SqliteStore {
         // Partial: records without an owner (resources that are not owned) cost no index upkeep.
         db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(ownerIndexName(layout.name))} ON ${quoteIdent(t)} (owner, seq) WHERE owner IS NOT NULL`);
         this.#fieldIndexes(t, layout);
+        syncUniqueIndexes(db, t, layout.name, layout.unique ?? []);
       }
     });
     // Plans change with the indexes: every page's route is decided again.
@@ -308,28 +317,32 @@ class SqliteStoreImpl implements SqliteStore {
 
   async insert(resource: string, record: NewRecord, options: WriteOptions = {}): Promise<StoredRecord> {
     const write = this.#writer(resource, record);
-    const events = options.events;
+    const { events, domain } = options;
     // Inside the group's transaction (see the header); each work's one write is its last
-    // statement. With events a work writes more than once: a savepoint undoes all of it
-    // if any statement fails, so the record is never kept without its events.
-    if (!events) return this.#acknowledged(await this.#group.run(write));
+    // statement. With events or domain rules a work writes more than once: a savepoint
+    // undoes all of it if any statement fails (or a rule refuses), so the record is never
+    // kept without its events and effects.
+    if (!events && !domain) return this.#acknowledged(await this.#group.run(() => write()));
     return this.#acknowledged(await this.#group.run(() => this.#savepoint(() => {
-      const written = write();
-      this.#append(events(written));
+      const written = write(domain && runStep(this.#tx, domain, undefined, record.data));
+      if (events) this.#append(events(written));
       return written;
     })));
   }
 
   async insertMany(resource: string, records: readonly NewRecord[], options: WriteOptions = {}): Promise<StoredRecord[]> {
     const writers = records.map((r) => this.#writer(resource, r));
-    const events = options.events;
+    const { events, domains } = options;
     // One work of the group, in one savepoint: every record and its events, or none of them.
     return this.#acknowledged(await this.#group.run(() => this.#savepoint(() => writers.map((write, index) => {
       let written: StoredRecord;
       try {
-        written = write();
+        const domain = domains?.[index];
+        written = write(domain && runStep(this.#tx, domain, undefined, records[index].data));
       } catch (error) {
         if (error instanceof DuplicateIdError) throw new DuplicateIdError(resource, error.id, index);
+        if (error instanceof UniqueViolationError && error.index === undefined) throw new UniqueViolationError(error.resource, error.constraint, index);
+        if (error instanceof DomainRefusedError && error.index === undefined) throw new DomainRefusedError(error.refusal, index);
         throw error;
       }
       if (events) this.#append(events(written));
@@ -339,8 +352,8 @@ class SqliteStoreImpl implements SqliteStore {
 
   async changeMany(resource: string, changes: readonly BatchChange[], options: WriteOptions = {}): Promise<BatchResult> {
     const s = this.#statements(resource);
-    const events = options.events;
-    const jsons = changes.map((c) => (c.kind === 'update' ? JSON.stringify(c.data) : undefined));
+    const { events, domains } = options;
+    const jsons = changes.map((c) => (c.kind === 'update' && !domains?.[changes.indexOf(c)] ? JSON.stringify(c.data) : undefined));
     // One work of the group, in one savepoint: a refused change throws, which rolls back the
     // changes before it (and their events), and its result is answered after.
     try {
@@ -351,12 +364,22 @@ class SqliteStoreImpl implements SqliteStore {
         const refused = check(current, change.expect ?? {});
         if (refused) throw new BatchRefused({ ...refused, index });
         let record: StoredRecord = current;
-        if (change.kind === 'update') {
-          const json = jsons[index] as string;
-          s.update.run(current.version + 1, json, current.seq);
-          record = new SqliteRecord(current.seq, current.id, current.version + 1, row[3], json);
-        } else {
-          s.remove.run(row[0]);
+        const domain = domains?.[index];
+        try {
+          if (change.kind === 'update') {
+            const json = jsons[index] ?? JSON.stringify(domain ? runStep(this.#tx, domain, current, change.data) : change.data);
+            s.update.run(current.version + 1, json, current.seq);
+            record = new SqliteRecord(current.seq, current.id, current.version + 1, row[3], json);
+          } else {
+            if (domain) runStep(this.#tx, domain, current, undefined);
+            s.remove.run(row[0]);
+          }
+        } catch (error) {
+          const unique = uniqueViolation(error, index);
+          if (unique) throw unique;
+          if (error instanceof UniqueViolationError && error.index === undefined) throw new UniqueViolationError(error.resource, error.constraint, index);
+          if (error instanceof DomainRefusedError && error.index === undefined) throw new DomainRefusedError(error.refusal, index);
+          throw error;
         }
         if (events) this.#append(events(record));
         return record;
@@ -368,19 +391,25 @@ class SqliteStoreImpl implements SqliteStore {
     }
   }
 
-  /** The one INSERT of a record, as a function run inside a transaction. */
-  #writer(resource: string, record: NewRecord): () => StoredRecord {
+  /**
+   * The one INSERT of a record, as a function run inside a transaction; given data (a
+   * domain step's), it inserts that instead of the record's.
+   */
+  #writer(resource: string, record: NewRecord): (decided?: Record<string, unknown>) => StoredRecord {
     const s = this.#statements(resource);
-    const data = JSON.stringify(record.data);
+    const prepared = JSON.stringify(record.data);
     const owner = record.owner ?? null;
     const given = record.id;
-    const write = (): StoredRecord => {
+    const write = (decided?: Record<string, unknown>): StoredRecord => {
+      const data = decided === undefined ? prepared : JSON.stringify(decided);
       if (given !== undefined) {
         // The UNIQUE constraint refuses a taken id inside the INSERT itself.
         try {
           const inserted = s.insert.get(null, given, owner, data) as { seq: number };
           return new SqliteRecord(inserted.seq, given, 1, owner, data);
         } catch (error) {
+          const unique = uniqueViolation(error);
+          if (unique) throw unique;
           if (isUniqueViolation(error)) throw new DuplicateIdError(resource, given);
           throw error;
         }
@@ -391,8 +420,12 @@ class SqliteStoreImpl implements SqliteStore {
       const id = String(seq);
       // A resource that mixes given and sequence ids can meet a taken id here too.
       if (s.get.get(id) !== undefined) throw new DuplicateIdError(resource, id);
-      const inserted = s.insert.get(seq, id, owner, data) as { seq: number };
-      return new SqliteRecord(inserted.seq, id, 1, owner, data);
+      try {
+        const inserted = s.insert.get(seq, id, owner, data) as { seq: number };
+        return new SqliteRecord(inserted.seq, id, 1, owner, data);
+      } catch (error) {
+        throw uniqueViolation(error) ?? error;
+      }
     };
     return write;
   }
@@ -404,7 +437,8 @@ class SqliteStoreImpl implements SqliteStore {
 
   async update(resource: string, id: string, data: Record<string, unknown>, expect: Expectation = {}, options: WriteOptions = {}): Promise<ChangeResult> {
     const s = this.#statements(resource);
-    const json = JSON.stringify(data);
+    const { domain } = options;
+    const prepared = domain ? undefined : JSON.stringify(data);
     return this.#acknowledged(transaction(this.#db, (): ChangeResult => {
       const row = s.get.get(id) as Row | undefined;
       if (!row) return { ok: false, reason: 'missing' };
@@ -412,7 +446,12 @@ class SqliteStoreImpl implements SqliteStore {
       const refused = check(current, expect);
       if (refused) return refused;
       const version = current.version + 1;
-      s.update.run(version, json, current.seq);
+      const json = prepared ?? JSON.stringify(runStep(this.#tx, domain as DomainStep, current, data));
+      try {
+        s.update.run(version, json, current.seq);
+      } catch (error) {
+        throw uniqueViolation(error) ?? error;
+      }
       const record = new SqliteRecord(current.seq, current.id, version, row[3], json);
       if (options.events) this.#append(options.events(record));
       return { ok: true, record };
@@ -428,6 +467,7 @@ class SqliteStoreImpl implements SqliteStore {
       const current = toRecord(row);
       const refused = check(current, expect);
       if (refused) return refused as RemoveResult;
+      if (options.domain) runStep(this.#tx, options.domain, current, undefined);
       s.remove.run(row[0]);
       if (options.events) this.#append(options.events(current));
       return { ok: true };
@@ -532,6 +572,45 @@ class SqliteStoreImpl implements SqliteStore {
     this.#closed = true;
     await this.#reader?.close();
     this.#db.close();
+  }
+
+  /** What a domain step reads and writes through, inside the open transaction (./sqlite-domain.ts). */
+  #txAccess(): TxAccess {
+    return {
+      get: (resource, id) => {
+        const row = this.#statements(resource).get.get(id) as Row | undefined;
+        return row && toRecord(row);
+      },
+      // On the writer, inside the transaction: the reader thread sees only what is committed.
+      count: (resource, query) => {
+        const list = listSql(this.#statements(resource).table, { ...query, limit: Number.MAX_SAFE_INTEGER - 1 });
+        return Number((this.#listStatement(`SELECT count(*) FROM (${list.sql})`).get(...list.args) as unknown as [number])[0]);
+      },
+      list: (resource, query, limit) => {
+        const list = listSql(this.#statements(resource).table, { ...query, limit });
+        return (this.#listStatement(list.sql).all(...list.args) as unknown as Row[]).map(toRecord);
+      },
+      nextSequence: (name) => Number((this.#nextSequence.get(name) as { value: number }).value),
+      apply: (write: RelatedWrite) => {
+        const s = this.#statements(write.resource);
+        const row = s.get.get(write.id) as Row | undefined;
+        if (!row || row[2] !== write.version) return false;
+        let record: StoredRecord = toRecord(row);
+        try {
+          if (write.kind === 'update') {
+            const json = JSON.stringify(write.data);
+            s.update.run(row[2] + 1, json, row[0]);
+            record = new SqliteRecord(row[0], row[1], row[2] + 1, row[3], json);
+          } else {
+            s.remove.run(row[0]);
+          }
+        } catch (error) {
+          throw uniqueViolation(error) ?? error;
+        }
+        if (write.events) this.#append(write.events(record));
+        return true;
+      },
+    };
   }
 
   /** Runs work inside a savepoint of the open transaction: all of it, or none of it. */

@@ -72,6 +72,24 @@ export interface TableLayout {
   readonly indexes?: readonly string[];
   /** Whether its records have owners: every list then names one, and the indexes lead with it. */
   readonly owned?: boolean;
+  /** Unique constraints the store itself enforces (unique indexes), kept in step as indexes are. */
+  readonly unique?: readonly UniqueConstraint[];
+}
+
+/**
+ * Values of top-level fields no two records may share (a unique index, never a read before
+ * the write). Type-exact, as filters are: the number 1 and the string "1" differ. A record
+ * in which any of the fields is null or absent takes part in no conflict (SQL's NULLs are
+ * distinct). With `where`, only records whose fields hold one of the listed values take
+ * part (a partial index: one open loan per member and book).
+ */
+export interface UniqueConstraint {
+  /** Unique per resource; a violation names it (UniqueViolationError.constraint). */
+  readonly name: string;
+  readonly fields: readonly string[];
+  readonly where?: readonly { readonly field: string; readonly values: readonly (string | number | boolean)[] }[];
+  /** Strings compared without case (ASCII and Unicode lower case). */
+  readonly ignoreCase?: boolean;
 }
 
 export interface ListQuery {
@@ -208,6 +226,37 @@ export class StoreUnavailableError extends Error {
   constructor(reason: string) {
     super(reason);
     this.name = 'StoreUnavailableError';
+  }
+}
+
+/** A write would give two records the values a unique constraint keeps apart; nothing of it was kept. */
+export class UniqueViolationError extends Error {
+  readonly resource: string;
+  readonly constraint: string;
+  /** In an insertMany or changeMany: the index of the item that conflicted. */
+  readonly index?: number;
+  constructor(resource: string, constraint: string, index?: number) {
+    super(`a ${resource} with the same values of its unique constraint '${constraint}' exists`);
+    this.name = 'UniqueViolationError';
+    this.resource = resource;
+    this.constraint = constraint;
+    if (index !== undefined) this.index = index;
+  }
+}
+
+/**
+ * A write's domain rules refused it inside its transaction (a guard, a rule over a related
+ * record): nothing of it was kept. `refusal` is what the DomainStep decided, passed through.
+ */
+export class DomainRefusedError extends Error {
+  readonly refusal: unknown;
+  /** In an insertMany or changeMany: the index of the item refused. */
+  readonly index?: number;
+  constructor(refusal: unknown, index?: number) {
+    super('the domain rules refused the write');
+    this.name = 'DomainRefusedError';
+    this.refusal = refusal;
+    if (index !== undefined) this.index = index;
   }
 }
 

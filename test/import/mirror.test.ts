@@ -120,9 +120,17 @@ test('mirror: an extension that breaks the format is an error pointing at it, no
   assert.equal(d.pointer, '/x-svcspec-limits');
 });
 
-test.skip('mirror: domain rules (x-svcspec-rules: uniqueness, CEL rules, managed fields, guards, effects) round-trip', () => {
-  // TODO(#14): the lead is adding domain rules on main. They travel in x-svcspec-resources once
-  // src/spec/serialize.ts writes them; extend the examples' mirror when main has them.
+test('mirror: domain rules (uniqueness, CEL rules, managed fields, guards, effects) travel with the spec', async () => {
+  const spec = await example('library.yaml');
+  const withRules = spec.resources.filter((r) => r.rules.length > 0 || r.unique.length > 0);
+  assert.ok(withRules.length > 0, 'the example declares domain rules');
+  assert.ok(spec.resources.some((r) => r.fields.some((f) => f.managed !== undefined)), 'the example declares managed fields');
+  const r = await roundTrip('rules.openapi.json', toOpenApi(spec).document as Record<string, unknown>);
+  for (const resource of withRules) {
+    const back = r.value!.spec.resources.find((x) => x.name === resource.name)!;
+    assert.deepEqual(model({ rules: back.rules, unique: back.unique, managed: back.fields.map((f) => f.managed) }), model({ rules: resource.rules, unique: resource.unique, managed: resource.fields.map((f) => f.managed) }), resource.name);
+  }
+  assertSameSpec(r.value!.spec, spec);
 });
 
 test('mirror: the comparison sees a difference in a field (it is not vacuous)', async () => {

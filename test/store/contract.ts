@@ -27,13 +27,14 @@ import { eventCases } from './contract/events.ts';
 import { idempotencyCases } from './contract/idempotency.ts';
 import { listCases } from './contract/list.ts';
 import { recordCases } from './contract/records.ts';
+import { domainCases } from './contract/domain.ts';
 
 export interface ContractOptions {
   /** Case title → why this adapter cannot meet it. */
   readonly skip?: Readonly<Record<string, string>>;
 }
 
-const cases: readonly Case[] = [...recordCases, ...listCases, ...idempotencyCases, ...credentialCases, ...eventCases, ...concurrencyCases, ...bulkCases];
+const cases: readonly Case[] = [...recordCases, ...listCases, ...idempotencyCases, ...credentialCases, ...eventCases, ...concurrencyCases, ...bulkCases, ...domainCases];
 
 export function storeContract(name: string, open: () => Promise<Store>, options: ContractOptions = {}): void {
   const skip = options.skip ?? {};

@@ -123,6 +123,8 @@ export function importResources(ctx: ImportContext, usage: ReadonlyMap<string, R
       unknownFields: 'refuse',
       readOnlyFields: 'refuse',
       fields,
+      unique: [],
+      rules: [],
       pointer: target,
     });
   });

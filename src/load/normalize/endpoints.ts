@@ -3,6 +3,7 @@
  * (`loan: { approve: { path: ... } }`) normalize into the same explicit list, filled by
  * the format's conventions (src/spec/conventions/endpoints.ts).
  */
+import { normalizeWriteRules } from './domain.ts';
 import { CONVENTIONS, conventionalPath } from '../../spec/conventions/endpoints.ts';
 import { conventionalBinding, templateParams } from '../../spec/conventions/paths.ts';
 import {
@@ -121,7 +122,8 @@ function readAction(e: Raw, params: readonly PathParam[], responsePointer: strin
   const response: ActionDef['response'] = r === 'none' ? { kind: 'none' }
     : isRecord(r) && isRecord(r.fields) ? { kind: 'shape', fields: normalizeFields(r.fields, child(responsePointer, 'fields')) }
     : { kind: 'resource' };
-  return defined({ target: params.some((p) => p.binding.kind === 'id') ? 'record' : 'collection', response, behaviour: str(e.behaviour) });
+  const pointer = responsePointer.slice(0, responsePointer.lastIndexOf('/'));
+  return defined({ target: params.some((p) => p.binding.kind === 'id') ? 'record' : 'collection', response, behaviour: str(e.behaviour), rules: normalizeWriteRules(e, pointer) });
 }
 
 /**

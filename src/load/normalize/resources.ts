@@ -1,6 +1,7 @@
 import { FIELD_TYPES, ID_ASSIGNMENTS, type Field, type FieldType, type IdAssignment, type Resource, type Shape } from '../../spec/model.ts';
 import { child } from '../../spec/pointer.ts';
 import { bool, defined, entries, isRecord, num, str } from './read.ts';
+import { normalizeManaged, normalizeRecordRules, normalizeRefDeletion, normalizeUnique, normalizeWriteRules } from './domain.ts';
 
 export function normalizeResources(raw: unknown, pointer: string): Resource[] {
   return entries(raw).map(([name, value]) => normalizeResource(name, value, child(pointer, name)));
@@ -25,6 +26,10 @@ function normalizeResource(name: string, raw: unknown, pointer: string): Resourc
       ? { follows: 'parent' as const, field: str(r.visibility.parent) as string, pointer: child(pointer, 'visibility') }
       : undefined,
     fields: normalizeFields(r.fields, child(pointer, 'fields')),
+    unique: normalizeUnique(r.unique, child(pointer, 'unique')),
+    rules: normalizeRecordRules(r.rules, child(pointer, 'rules')),
+    onCreate: isRecord(r.onCreate) ? normalizeWriteRules(r.onCreate, child(pointer, 'onCreate')) : undefined,
+    onDelete: isRecord(r.onDelete) ? normalizeWriteRules(r.onDelete, child(pointer, 'onDelete')) : undefined,
     pointer,
   });
 }
@@ -47,6 +52,8 @@ function normalizeField(name: string, raw: unknown, pointer: string): Field {
     hasDefault: 'default' in f,
     since: str(f.since),
     until: str(f.until),
+    managed: f.managed !== undefined ? normalizeManaged(f.managed, child(pointer, 'managed')) : undefined,
+    onDelete: f.onDelete !== undefined ? normalizeRefDeletion(f.onDelete, child(pointer, 'onDelete')) : undefined,
   });
 }
 

@@ -1,6 +1,7 @@
 import type { Resource, StateMachine } from '../../spec/model.ts';
 import { child } from '../../spec/pointer.ts';
 import { defined, entries, isRecord, str, strs } from './read.ts';
+import { normalizeWriteRules } from './domain.ts';
 
 export function normalizeStates(raw: unknown, pointer: string, resources: readonly Resource[]): StateMachine[] {
   return entries(raw).map(([resource, value]) => {
@@ -23,6 +24,7 @@ export function normalizeStates(raw: unknown, pointer: string, resources: readon
           to: str(tr.to) ?? '',
           requires: strs(tr.requires),
           description: str(tr.description),
+          rules: normalizeWriteRules(tr, child(p, 'transitions', name)),
           pointer: child(p, 'transitions', name),
         });
       }),

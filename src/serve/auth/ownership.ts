@@ -16,9 +16,23 @@
 import type { FastifyRequest } from 'fastify';
 import { hasOwner } from '../../spec/conventions/ownership.ts';
 import type { Resource } from '../../spec/model.ts';
+import type { StoredRecord } from '../../store/store.ts';
 
 /** The owner key of anonymous callers. */
 export const NO_OWNER = '';
+
+/**
+ * Whether the caller of a request may see a record of a resource: any record of a resource
+ * without owners, only its own of one with them. A ref to a record it may not see is
+ * answered as a ref to none (src/serve/validation.ts).
+ */
+export function visibleTo(resources: ReadonlyMap<string, Resource>, request: FastifyRequest): (resource: string, record: StoredRecord) => boolean {
+  return (name, record) => {
+    const resource = resources.get(name);
+    if (!resource || !hasOwner(resource)) return true;
+    return record.owner === (request.principal?.id ?? NO_OWNER);
+  };
+}
 
 /** The owner key a request acts as on a resource; undefined when the resource is not owned. */
 export function ownerOf(resource: Resource, request: FastifyRequest): string | undefined {

@@ -1,0 +1,158 @@
+/**
+ * Domain rules compiled once, at start-up: every CEL expression of the spec parsed in the
+ * environment of its place (src/spec/domain/cel.ts), every write's guards, counts and
+ * effects resolved to the resources and fields they name. The per-request work is then
+ * evaluation alone (./step.ts).
+ */
+import type { Environment } from '@marcbachmann/cel-js';
+import type { Endpoint, Expr, Field, RecordRule, RefDeletion, Resource, Spec, UniqueRule, WriteRules } from '../../spec/model.ts';
+import { celEnvironment, celErrorOf, refTargets } from '../../spec/domain/cel.ts';
+import { managedFields } from '../../spec/domain/managed.ts';
+import { SetupError } from '../errors.ts';
+
+/** A compiled expression. Evaluation that errs (a member it reads is absent) gives `undefined`. */
+export interface Program {
+  readonly source: string;
+  run(vars: Record<string, unknown>): unknown;
+}
+
+export interface CompiledCount {
+  readonly name: string;
+  readonly resource: string;
+  readonly where: readonly ({ readonly field: string; readonly program: Program } | { readonly field: string; readonly values: readonly (string | number | boolean | null)[] })[];
+}
+
+export interface CompiledEffect {
+  /** The ref field whose record it changes; absent: the record itself. */
+  readonly ref?: string;
+  /** The resource it changes. */
+  readonly target: Resource;
+  readonly set: readonly { readonly field: Field; readonly program: Program }[];
+  readonly increment: readonly { readonly field: Field; readonly by: number }[];
+}
+
+export interface CompiledWrite {
+  readonly counts: readonly CompiledCount[];
+  readonly guards: readonly { readonly program: Program; readonly error: string; readonly message?: string }[];
+  readonly effects: readonly CompiledEffect[];
+}
+
+export interface CompiledRule {
+  readonly program: Program;
+  readonly error: string;
+  readonly message?: string;
+  readonly field?: string;
+}
+
+export interface CompiledResource {
+  readonly resource: Resource;
+  readonly rules: readonly CompiledRule[];
+  readonly managed: readonly { readonly field: Field; readonly source: NonNullable<Field['managed']>; readonly program?: Program }[];
+  readonly unique: readonly UniqueRule[];
+  readonly onCreate?: CompiledWrite;
+  readonly onDelete?: CompiledWrite;
+  readonly transitions: ReadonlyMap<string, CompiledWrite>;
+  readonly actions: ReadonlyMap<string, CompiledWrite>;
+  /** The ref fields of other resources that point here and say what a delete does to them. */
+  readonly referrers: readonly { readonly resource: Resource; readonly field: Field; readonly behaviour: RefDeletion }[];
+  /** The resources its ref fields point to, by field. */
+  readonly refs: ReadonlyMap<string, Resource>;
+}
+
+export interface CompiledDomain {
+  readonly byResource: ReadonlyMap<string, CompiledResource>;
+}
+
+function program(env: Environment, expr: Expr): Program {
+  let parsed: (vars: Record<string, unknown>) => unknown;
+  try {
+    parsed = env.parse(expr.source) as unknown as (vars: Record<string, unknown>) => unknown;
+  } catch (error) {
+    throw new SetupError(`the CEL expression at ${expr.pointer} does not parse: ${celErrorOf(error).message} (svcspec check names its place)`);
+  }
+  return {
+    source: expr.source,
+    run(vars) {
+      try {
+        return parsed(vars);
+      } catch {
+        // An absent member, a division by zero: the expression has no value (docs/format.md).
+        return undefined;
+      }
+    },
+  };
+}
+
+function compileWrite(spec: Spec, resource: Resource, rules: WriteRules, requestFields?: readonly Field[]): CompiledWrite {
+  const env = celEnvironment(spec, resource, 'write', { rules, ...(requestFields ? { requestFields } : {}) });
+  const refs = refTargets(spec, resource);
+  return {
+    counts: rules.counts.map((c) => ({
+      name: c.name,
+      resource: c.resource,
+      where: c.where.map((w) => ('expr' in w ? { field: w.field, program: program(env, w.expr) } : { field: w.field, values: w.values })),
+    })),
+    guards: rules.guards.map((g) => ({ program: program(env, g.expr), error: g.error, ...(g.message !== undefined ? { message: g.message } : {}) })),
+    effects: rules.effects.flatMap((e): CompiledEffect[] => {
+      const target = e.ref === undefined ? resource : refs.get(e.ref);
+      if (!target) return [];
+      const fieldOf = (name: string) => target.fields.find((f) => f.name === name);
+      return [{
+        ...(e.ref !== undefined ? { ref: e.ref } : {}),
+        target,
+        set: e.set.flatMap((s) => {
+          const field = fieldOf(s.field);
+          return field ? [{ field, program: program(env, s.expr) }] : [];
+        }),
+        increment: e.increment.flatMap((i) => {
+          const field = fieldOf(i.field);
+          return field ? [{ field, by: i.by }] : [];
+        }),
+      }];
+    }),
+  };
+}
+
+function compileRules(env: Environment, rules: readonly RecordRule[]): CompiledRule[] {
+  return rules.map((r) => ({ program: program(env, r.expr), error: r.error, ...(r.message !== undefined ? { message: r.message } : {}), ...(r.field !== undefined ? { field: r.field } : {}) }));
+}
+
+/** The fields an action's request carries: its own shape, else the resource's. */
+function actionRequestFields(endpoint: Endpoint, resource: Resource): readonly Field[] {
+  return endpoint.request.kind === 'shape' ? endpoint.request.fields : resource.fields;
+}
+
+export function compileDomain(spec: Spec): CompiledDomain {
+  const byResource = new Map<string, CompiledResource>();
+  for (const resource of spec.resources) {
+    const record = celEnvironment(spec, resource, 'record');
+    const machine = spec.states.find((m) => m.resource === resource.name);
+    const transitions = new Map<string, CompiledWrite>();
+    for (const t of machine?.transitions ?? []) if (t.rules) transitions.set(t.name, compileWrite(spec, resource, t.rules));
+    const actions = new Map<string, CompiledWrite>();
+    for (const e of spec.endpoints) {
+      if (e.resource === resource.name && e.action?.rules) actions.set(e.id, compileWrite(spec, resource, e.action.rules, actionRequestFields(e, resource)));
+    }
+    const referrers = spec.resources.flatMap((other) => other.fields.filter((f) => f.type === 'ref' && f.resource === resource.name && f.onDelete).map((field) => ({ resource: other, field, behaviour: field.onDelete as RefDeletion })));
+    byResource.set(resource.name, {
+      resource,
+      rules: compileRules(record, resource.rules),
+      managed: managedFields(resource.fields).map((f) => ({ field: f, source: f.managed, ...(f.managed.kind === 'expr' ? { program: program(record, f.managed.expr) } : {}) })),
+      unique: resource.unique,
+      ...(resource.onCreate ? { onCreate: compileWrite(spec, resource, resource.onCreate) } : {}),
+      ...(resource.onDelete ? { onDelete: compileWrite(spec, resource, resource.onDelete) } : {}),
+      transitions,
+      actions,
+      referrers,
+      refs: refTargets(spec, resource),
+    });
+  }
+  return { byResource };
+}
+
+/** Whether writes of a resource need a domain step at all (the fast path when none does). */
+export function needsStep(c: CompiledResource, write: 'create' | 'change' | 'delete'): boolean {
+  if (write === 'delete') return c.onDelete !== undefined || c.referrers.length > 0;
+  if (c.rules.length || c.managed.length) return true;
+  return write === 'create' && c.onCreate !== undefined;
+}

@@ -1,0 +1,262 @@
+/**
+ * The domain step of one write (src/store/domain.ts): what the spec's rules read and decide,
+ * run by the store inside the write's transaction. In rounds:
+ *
+ *   1. the records the ref fields point to (`refs`), the next number of each managed
+ *      sequence (a create), and, for a delete, the records that refer to it
+ *   2. the declared counts (their conditions may read `refs`)
+ *   3. the decision, in this order: guards (the first false one refuses); what a delete does
+ *      to the records referring to it (refuse, cascade — whose referrers are read in turn —
+ *      or nullify); effects on the record and on the records its refs point to; managed
+ *      fields; the record rules of every record written (the first false one refuses).
+ *
+ * An expression that errs (it reads an absent member) has no value: a guard or rule without
+ * a value holds, an effect without one changes nothing (docs/format.md).
+ */
+import { celRecord, fromCel, toCelFields } from '../../spec/domain/cel.ts';
+import { formatSequence, setsOn, timeStamp } from '../../spec/domain/managed.ts';
+import type { Field, Resource, Spec } from '../../spec/model.ts';
+import type { DomainDecision, DomainRead, DomainReads, DomainStep, RelatedWrite } from '../../store/domain.ts';
+import type { EventMaker } from '../../store/events.ts';
+import type { CountQuery, FieldFilter, ScalarValue, StoredRecord } from '../../store/store.ts';
+import type { CompiledDomain, CompiledResource, CompiledRule, CompiledWrite } from './compile.ts';
+
+/** What a refused write is answered with: the bound code, the detail, the field it points at. */
+export interface Refusal {
+  readonly code: string;
+  readonly detail: string;
+  readonly pointer?: string;
+}
+
+/** The request a write serves. */
+export interface WriteContext {
+  /** Epoch milliseconds of the request: managed time stamps and `now`. */
+  readonly now: number;
+  readonly principal?: { readonly id: string; readonly scopes: readonly string[] };
+  readonly request: Readonly<Record<string, unknown>>;
+  /** The fields the request may carry (the resource's, or an action's own). */
+  readonly requestFields?: readonly Field[];
+  /** The events a related write triggers (part 6), by resource and change. */
+  readonly events?: (resource: string, change: 'updated' | 'deleted') => EventMaker | undefined;
+}
+
+export type WriteKind = 'create' | 'change' | 'delete';
+
+type Data = Record<string, unknown>;
+
+/** A record's id as its refs hold it: a number for sequence ids (JSON), else the text. */
+function idValue(resource: Resource, id: string): ScalarValue {
+  return resource.id?.assigned === 'sequence' && /^[0-9]+$/.test(id) ? Number(id) : id;
+}
+
+function refKey(field: string): string {
+  return `ref:${field}`;
+}
+
+function referrersKey(resource: string, field: string, id: string): string {
+  return `referrers:${resource}:${field}:${id}`;
+}
+
+export function domainStep(spec: Spec, domain: CompiledDomain, c: CompiledResource, kind: WriteKind, rules: CompiledWrite | undefined, w: WriteContext, ownId?: string): DomainStep {
+  return {
+    decide(current: StoredRecord | undefined, data: Data | undefined, read: DomainRead): DomainDecision {
+      const self: Data = kind === 'delete' ? { ...(current?.data ?? {}) } : { ...(data ?? {}) };
+      const id = current?.id ?? ownId;
+      const more = firstReads(c, kind, rules, self, read, id);
+      if (more) return { more };
+      const vars = variables(spec, c, w, self, current, id, read);
+      if (rules) {
+        const counts = countReads(domain, c, rules, vars, read);
+        if (counts) return { more: counts };
+        vars.count = Object.fromEntries(rules.counts.map((n) => [n.name, BigInt(read.counts.get(`count:${n.name}`) ?? 0)]));
+        for (const g of rules.guards) {
+          if (g.program.run(vars) === false) return { refuse: refusal(g.error, g.message ?? `Refused: ${g.program.source} does not hold.`) };
+        }
+      }
+      const related: RelatedWrite[] = [];
+      if (kind === 'delete') {
+        const cascade = deletion(domain, c, current as StoredRecord, read, w, related);
+        if ('refuse' in cascade || 'more' in cascade) return cascade;
+      }
+      const touched = new Map<string, { resource: CompiledResource; record: StoredRecord; data: Data }>();
+      for (const effect of rules?.effects ?? []) {
+        let target: Data;
+        if (effect.ref === undefined) {
+          if (kind === 'delete') continue;
+          target = self;
+        } else {
+          const record = read.records.get(refKey(effect.ref));
+          if (!record) continue;
+          let entry = touched.get(effect.ref);
+          if (!entry) touched.set(effect.ref, (entry = { resource: domain.byResource.get(effect.target.name) as CompiledResource, record, data: { ...record.data } }));
+          target = entry.data;
+        }
+        for (const s of effect.set) {
+          const value = s.program.run(vars);
+          if (value !== undefined) target[s.field.name] = fromCel(value, s.field);
+        }
+        for (const inc of effect.increment) {
+          const now = target[inc.field.name];
+          target[inc.field.name] = (typeof now === 'number' ? now : 0) + inc.by;
+        }
+      }
+      for (const { resource, record, data: changed } of touched.values()) {
+        manage(spec, resource, 'change', changed, record.id, w, read);
+        const broken = firstBroken(spec, resource, changed, record.id, w.now);
+        if (broken) return { refuse: broken };
+        related.push({ kind: 'update', resource: resource.resource.name, id: record.id, version: record.version, data: changed, ...eventsOf(w, resource.resource.name, 'updated') });
+      }
+      if (kind === 'delete') return { related };
+      manage(spec, c, kind, self, id, w, read);
+      const broken = firstBroken(spec, c, self, id, w.now);
+      if (broken) return { refuse: broken };
+      return { data: self, related };
+    },
+  };
+}
+
+function refusal(code: string, detail: string, field?: string): Refusal {
+  return { code, detail, ...(field !== undefined ? { pointer: `/${field}` } : {}) };
+}
+
+function eventsOf(w: WriteContext, resource: string, change: 'updated' | 'deleted'): { events?: EventMaker } {
+  const events = w.events?.(resource, change);
+  return events ? { events } : {};
+}
+
+/** Round 1: refs, sequences, a delete's referrers; undefined once all are read. */
+function firstReads(c: CompiledResource, kind: WriteKind, rules: CompiledWrite | undefined, self: Data, read: DomainRead, id: string | undefined): DomainReads | undefined {
+  const records: { key: string; resource: string; id: string }[] = [];
+  if (rules && (rules.guards.length || rules.effects.length || rules.counts.length)) {
+    for (const [field, target] of c.refs) {
+      const value = self[field];
+      if ((typeof value === 'string' || typeof value === 'number') && !read.records.has(refKey(field))) records.push({ key: refKey(field), resource: target.name, id: String(value) });
+    }
+  }
+  const sequences: { key: string; name: string }[] = [];
+  if (kind === 'create') {
+    for (const m of c.managed) if (m.source.kind === 'sequence' && !read.sequences.has(`seq:${m.field.name}`)) sequences.push({ key: `seq:${m.field.name}`, name: `${c.resource.name}.${m.field.name}` });
+  }
+  const lists: { key: string; resource: string; query: CountQuery }[] = [];
+  if (kind === 'delete' && id !== undefined) {
+    for (const r of c.referrers) {
+      const key = referrersKey(r.resource.name, r.field.name, id);
+      if (!read.lists.has(key)) lists.push({ key, resource: r.resource.name, query: { filter: { [r.field.name]: idValue(c.resource, id) } } });
+    }
+  }
+  if (!records.length && !sequences.length && !lists.length) return undefined;
+  return { ...(records.length ? { records } : {}), ...(sequences.length ? { sequences } : {}), ...(lists.length ? { lists } : {}) };
+}
+
+/** Round 2: the declared counts, their conditions evaluated now that refs are read. */
+function countReads(domain: CompiledDomain, c: CompiledResource, rules: CompiledWrite, vars: Record<string, unknown>, read: DomainRead): DomainReads | undefined {
+  const counts: { key: string; resource: string; query: CountQuery }[] = [];
+  for (const n of rules.counts) {
+    if (read.counts.has(`count:${n.name}`)) continue;
+    const target = domain.byResource.get(n.resource)?.resource;
+    const filters: FieldFilter[] = n.where.map((cond) => {
+      if ('values' in cond) return cond.values.length === 1 ? { field: cond.field, op: 'eq', value: cond.values[0] } : { field: cond.field, op: 'in', value: cond.values };
+      const field = target?.fields.find((f) => f.name === cond.field);
+      const value = fromCel(cond.program.run(vars), field);
+      return { field: cond.field, op: 'eq', value: (value === undefined ? null : value) as ScalarValue };
+    });
+    counts.push({ key: `count:${n.name}`, resource: n.resource, query: { filters } });
+  }
+  void c;
+  return counts.length ? { counts } : undefined;
+}
+
+function variables(spec: Spec, c: CompiledResource, w: WriteContext, self: Data, current: StoredRecord | undefined, id: string | undefined, read: DomainRead): Record<string, unknown> {
+  const refs: Record<string, unknown> = {};
+  for (const [field, target] of c.refs) {
+    const record = read.records.get(refKey(field));
+    if (record) refs[field] = celRecord(spec, target, record.id, record.data);
+  }
+  return {
+    self: celRecord(spec, c.resource, id, self),
+    old: current ? celRecord(spec, c.resource, current.id, current.data) : {},
+    request: toCelFields(w.request, w.requestFields ?? c.resource.fields, spec),
+    principal: w.principal ? { id: w.principal.id, scopes: [...w.principal.scopes] } : {},
+    refs,
+    count: {},
+    now: new Date(w.now),
+  };
+}
+
+/** Sets the managed fields a write of this kind sets. */
+function manage(spec: Spec, c: CompiledResource, kind: 'create' | 'change', data: Data, id: string | undefined, w: WriteContext, read: DomainRead): void {
+  for (const m of c.managed) {
+    if (!setsOn(m.source, kind)) continue;
+    const name = m.field.name;
+    switch (m.source.kind) {
+      case 'created-at':
+      case 'updated-at':
+        data[name] = timeStamp(m.field, w.now);
+        break;
+      case 'created-by':
+      case 'updated-by':
+        if (w.principal) data[name] = w.principal.id;
+        break;
+      case 'sequence': {
+        const n = read.sequences.get(`seq:${name}`);
+        if (n !== undefined) data[name] = formatSequence(m.source.template, n);
+        break;
+      }
+      case 'expr': {
+        const value = m.program?.run({ self: celRecord(spec, c.resource, id, data), now: new Date(w.now) });
+        if (value !== undefined) data[name] = fromCel(value, m.field);
+        break;
+      }
+    }
+  }
+}
+
+/** The first record rule the data breaks, as a refusal. */
+function firstBroken(spec: Spec, c: CompiledResource, data: Data, id: string | undefined, now: number): Refusal | undefined {
+  if (!c.rules.length) return undefined;
+  const vars = { self: celRecord(spec, c.resource, id, data), now: new Date(now) };
+  const broken: CompiledRule | undefined = c.rules.find((r) => r.program.run(vars) === false);
+  return broken && refusal(broken.error, broken.message ?? `The ${c.resource.name} breaks the rule ${broken.program.source}.`, broken.field);
+}
+
+/**
+ * What deleting the record does to the records referring to it: a `refuse` referrer with
+ * any record refuses; `cascade` removes them (and, in turn, what refers to them); `nullify`
+ * sets the field to null. Pushes the related writes; asks for the referrers not read yet.
+ */
+function deletion(domain: CompiledDomain, root: CompiledResource, record: StoredRecord, read: DomainRead, w: WriteContext, related: RelatedWrite[]): { refuse: Refusal } | { more: DomainReads } | Record<string, never> {
+  const queue: { resource: CompiledResource; record: StoredRecord }[] = [{ resource: root, record }];
+  const removed = new Set<string>([`${root.resource.name}:${record.id}`]);
+  const lists: { key: string; resource: string; query: CountQuery }[] = [];
+  const writes: RelatedWrite[] = [];
+  while (queue.length) {
+    const { resource, record: r } = queue.shift() as { resource: CompiledResource; record: StoredRecord };
+    for (const ref of resource.referrers) {
+      const key = referrersKey(ref.resource.name, ref.field.name, r.id);
+      const found = read.lists.get(key);
+      if (!found) {
+        lists.push({ key, resource: ref.resource.name, query: { filter: { [ref.field.name]: idValue(resource.resource, r.id) } } });
+        continue;
+      }
+      const referring = found.filter((x) => !removed.has(`${ref.resource.name}:${x.id}`));
+      if (!referring.length) continue;
+      switch (ref.behaviour.kind) {
+        case 'refuse':
+          return { refuse: refusal(ref.behaviour.error, `The ${resource.resource.name} '${r.id}' is referred to by ${referring.length} ${ref.resource.name} record${referring.length === 1 ? '' : 's'} (${ref.field.name}); it cannot be deleted while they are.`) };
+        case 'cascade':
+          for (const x of referring) {
+            removed.add(`${ref.resource.name}:${x.id}`);
+            writes.push({ kind: 'remove', resource: ref.resource.name, id: x.id, version: x.version, ...eventsOf(w, ref.resource.name, 'deleted') });
+            queue.push({ resource: domain.byResource.get(ref.resource.name) as CompiledResource, record: x });
+          }
+          break;
+        case 'nullify':
+          for (const x of referring) writes.push({ kind: 'update', resource: ref.resource.name, id: x.id, version: x.version, data: { ...x.data, [ref.field.name]: null }, ...eventsOf(w, ref.resource.name, 'updated') });
+          break;
+      }
+    }
+  }
+  if (lists.length) return { more: { lists } };
+  related.push(...writes);
+  return {};
+}

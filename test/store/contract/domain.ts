@@ -1,0 +1,190 @@
+/**
+ * Store contract cases: domain rules in the store — unique constraints (indexes, never a
+ * read before the write) and domain steps (src/store/domain.ts): guards with counts read in
+ * the write's transaction, effects on related records, cascades, managed sequences.
+ */
+import assert from 'node:assert/strict';
+import type { DomainDecision, DomainRead, DomainStep } from '../../../src/store/domain.ts';
+import { DomainRefusedError, UniqueViolationError, type Store, type StoredRecord } from '../../../src/store/store.ts';
+import { define, INDEXED, R, type Case } from './case.ts';
+
+export const domainCases: Case[] = [];
+const it = define(domainCases);
+
+const N = 16;
+/** A second resource: the "book" a thing borrows a copy of. */
+const B = 'shelves';
+
+async function withUnique(store: Store, unique: Parameters<Store['migrate']>[0][number] extends infer L ? (L extends { unique?: infer U } ? U : never) : never): Promise<void> {
+  await store.migrate([{ name: R, indexes: INDEXED, unique }, { name: B }]);
+}
+
+const step = (decide: (current: StoredRecord | undefined, data: Record<string, unknown> | undefined, read: DomainRead) => DomainDecision): DomainStep => ({ decide });
+
+it('unique: 16 concurrent inserts of one email, exactly one succeeds; the rest name the constraint', async (store) => {
+  await withUnique(store, [{ name: 'email', fields: ['email'] }]);
+  const results = await Promise.allSettled(Array.from({ length: N }, (_, i) => store.insert(R, { data: { email: 'a@example.org', i } })));
+  assert.equal(results.filter((x) => x.status === 'fulfilled').length, 1);
+  for (const x of results) {
+    if (x.status === 'rejected') {
+      assert.ok(x.reason instanceof UniqueViolationError, String(x.reason));
+      assert.equal(x.reason.resource, R);
+      assert.equal(x.reason.constraint, 'email');
+    }
+  }
+  assert.equal((await store.count(R, {})), 1);
+});
+
+it('unique: an update onto a taken value is refused and changes nothing', async (store) => {
+  await withUnique(store, [{ name: 'email', fields: ['email'] }]);
+  await store.insert(R, { data: { email: 'a' } });
+  const b = await store.insert(R, { data: { email: 'b' } });
+  await assert.rejects(store.update(R, b.id, { email: 'a' }), (e) => e instanceof UniqueViolationError && e.constraint === 'email');
+  assert.deepEqual((await store.get(R, b.id))?.data, { email: 'b' });
+  assert.equal((await store.get(R, b.id))?.version, 1);
+});
+
+it('unique: type-exact, absent and null take part in no conflict, several fields together', async (store) => {
+  await withUnique(store, [{ name: 'pair', fields: ['m', 'n'] }]);
+  await store.insert(R, { data: { m: 1, n: 'x' } });
+  await store.insert(R, { data: { m: '1', n: 'x' } });
+  await store.insert(R, { data: { m: 1, n: 'y' } });
+  await store.insert(R, { data: { m: 1 } });
+  await store.insert(R, { data: { m: 1 } });
+  await store.insert(R, { data: { m: 1, n: null } });
+  await store.insert(R, { data: { m: 1, n: null } });
+  await assert.rejects(store.insert(R, { data: { m: 1, n: 'x', other: true } }), UniqueViolationError);
+});
+
+it('unique: with where, only records matching it conflict (one open loan per member and book)', async (store) => {
+  await withUnique(store, [{ name: 'open', fields: ['member', 'book'], where: [{ field: 'status', values: ['requested', 'active'] }] }]);
+  const first = await store.insert(R, { data: { member: 1, book: 'b', status: 'requested' } });
+  await assert.rejects(store.insert(R, { data: { member: 1, book: 'b', status: 'active' } }), UniqueViolationError);
+  await store.insert(R, { data: { member: 1, book: 'b', status: 'returned' } });
+  await store.update(R, first.id, { member: 1, book: 'b', status: 'returned' });
+  await store.insert(R, { data: { member: 1, book: 'b', status: 'requested' } });
+});
+
+it('unique: ignoreCase compares strings without case', async (store) => {
+  await withUnique(store, [{ name: 'email', fields: ['email'], ignoreCase: true }]);
+  await store.insert(R, { data: { email: 'Ann@Example.org' } });
+  await assert.rejects(store.insert(R, { data: { email: 'ann@example.ORG' } }), UniqueViolationError);
+});
+
+it('unique: in an insertMany, the conflicting item is named and nothing is kept', async (store) => {
+  await withUnique(store, [{ name: 'email', fields: ['email'] }]);
+  await assert.rejects(store.insertMany(R, [{ data: { email: 'x' } }, { data: { email: 'y' } }, { data: { email: 'x' } }]), (e) => e instanceof UniqueViolationError && e.index === 2);
+  assert.equal(await store.count(R, {}), 0);
+});
+
+it('unique: migrating a constraint the stored records already break fails with a clear reason', async (store) => {
+  await store.insert(R, { data: { email: 'same' } });
+  await store.insert(R, { data: { email: 'same' } });
+  await assert.rejects(withUnique(store, [{ name: 'email', fields: ['email'] }]), /already break the unique constraint 'email'/);
+});
+
+/** A guard: refuse unless fewer than `max` things of this member are open (a count read in the transaction). */
+const limitStep = (member: number, max: number): DomainStep =>
+  step((_current, _data, read): DomainDecision => {
+    if (!read.counts.has('open')) return { more: { counts: [{ key: 'open', resource: R, query: { filters: [{ field: 'member', op: 'eq', value: member }, { field: 'status', op: 'in', value: ['open'] }] } }] } };
+    return (read.counts.get('open') ?? 0) < max ? {} : { refuse: 'limit' };
+  });
+
+it('domain: 16 concurrent guarded inserts with a count, exactly the limit gets through', async (store) => {
+  const results = await Promise.allSettled(Array.from({ length: N }, () => store.insert(R, { data: { member: 7, status: 'open' } }, { domain: limitStep(7, 3) })));
+  assert.equal(results.filter((x) => x.status === 'fulfilled').length, 3);
+  for (const x of results) if (x.status === 'rejected') assert.ok(x.reason instanceof DomainRefusedError && x.reason.refusal === 'limit', String(x.reason));
+  assert.equal(await store.count(R, { filter: { member: 7 } }), 3);
+});
+
+/** Approve: take a copy of the shelf, refusing when none is left; the effect and the change commit together. */
+const takeCopy = (shelfId: string): DomainStep =>
+  step((_current, data, read): DomainDecision => {
+    if (!read.records.has('shelf')) return { more: { records: [{ key: 'shelf', resource: B, id: shelfId }] } };
+    const shelf = read.records.get('shelf');
+    if (!shelf || (shelf.data.available as number) <= 0) return { refuse: 'unavailable' };
+    return { data: { ...data, approved: true }, related: [{ kind: 'update', resource: B, id: shelf.id, version: shelf.version, data: { ...shelf.data, available: (shelf.data.available as number) - 1 } }] };
+  });
+
+it('domain: 16 concurrent approvals of the last copy, one wins; its effect is kept with it', async (store) => {
+  await withUnique(store, []);
+  const shelf = await store.insert(B, { data: { available: 1 } });
+  const loans = await Promise.all(Array.from({ length: N }, () => store.insert(R, { data: { status: 'requested' } })));
+  const results = await Promise.allSettled(loans.map((l) => store.update(R, l.id, { status: 'active' }, { state: { field: 'status', from: ['requested'] } }, { domain: takeCopy(shelf.id) })));
+  assert.equal(results.filter((x) => x.status === 'fulfilled').length, 1);
+  for (const x of results) if (x.status === 'rejected') assert.ok(x.reason instanceof DomainRefusedError && x.reason.refusal === 'unavailable');
+  const after = await store.get(B, shelf.id);
+  assert.equal(after?.data.available, 0);
+  assert.equal(after?.version, 2);
+  const active = (await store.list(R, { limit: 100, filter: { status: 'active' } })).records;
+  assert.equal(active.length, 1);
+  assert.equal(active[0].data.approved, true, 'the data the step decided is what was stored');
+});
+
+it('domain: a refusal keeps nothing of the write, its effects or its events', async (store) => {
+  await withUnique(store, []);
+  const shelf = await store.insert(B, { data: { available: 1 } });
+  const before = await store.events.latest();
+  const refusing = step((_c, data, read): DomainDecision => {
+    if (!read.records.has('shelf')) return { more: { records: [{ key: 'shelf', resource: B, id: shelf.id }] } };
+    return read.records.size > 5 ? { data } : { refuse: 'no' };
+  });
+  await assert.rejects(store.insert(R, { data: { x: 1 } }, { domain: refusing, events: (r) => [{ name: 'thing.created', resource: R, recordId: r.id, payloads: { '': r.data }, createdAt: 1 }] }), DomainRefusedError);
+  assert.equal(await store.count(R, {}), 0);
+  assert.equal(await store.events.latest(), before);
+});
+
+it('domain: related writes carry their own events, in the same transaction', async (store) => {
+  await withUnique(store, []);
+  const shelf = await store.insert(B, { data: { available: 2 } });
+  const loan = await store.insert(R, { data: { status: 'requested' } });
+  const withEvents: DomainStep = step((c, d, read): DomainDecision => {
+    const decided = takeCopy(shelf.id).decide(c, d, read);
+    if (!('related' in decided) || !decided.related) return decided;
+    return { ...decided, related: decided.related.map((w) => ({ ...w, events: (r: StoredRecord) => [{ name: 'shelf.updated', resource: B, recordId: r.id, payloads: { '': r.data }, createdAt: 1 }] })) };
+  });
+  await store.update(R, loan.id, { status: 'active' }, {}, { domain: withEvents });
+  const events = await store.events.after(0, 10);
+  const mine = events.filter((e) => e.name === 'shelf.updated');
+  assert.equal(mine.length, 1);
+  assert.deepEqual(mine[0].payloads, { '': { available: 1 } });
+});
+
+it('domain: a removal cascades to the records that refer to it, read with lists', async (store) => {
+  await withUnique(store, []);
+  const shelf = await store.insert(B, { data: {} });
+  for (let i = 0; i < 3; i++) await store.insert(R, { data: { shelf: shelf.id, i } });
+  const keep = await store.insert(R, { data: { shelf: 'other' } });
+  const cascade = step((current, _d, read): DomainDecision => {
+    if (!read.lists.has('refs')) return { more: { lists: [{ key: 'refs', resource: R, query: { filter: { shelf: current!.id } } }] } };
+    return { related: (read.lists.get('refs') ?? []).map((r) => ({ kind: 'remove' as const, resource: R, id: r.id, version: r.version })) };
+  });
+  const removed = await store.remove(B, shelf.id, {}, { domain: cascade });
+  assert.equal(removed.ok, true);
+  assert.deepEqual((await store.list(R, { limit: 10 })).records.map((r) => r.id), [keep.id]);
+});
+
+it('domain: sequences count up from 1 per name, each read advancing it, in the transaction', async (store) => {
+  const numbered = (name: string) => step((_c, data, read): DomainDecision => (read.sequences.has('n') ? { data: { ...data, n: read.sequences.get('n') } } : { more: { sequences: [{ key: 'n', name }] } }));
+  const rs = await Promise.all(Array.from({ length: 5 }, () => store.insert(R, { data: {} }, { domain: numbered('cards') })));
+  assert.deepEqual(rs.map((r) => r.data.n).sort(), [1, 2, 3, 4, 5]);
+  const other = await store.insert(R, { data: {} }, { domain: numbered('other') });
+  assert.equal(other.data.n, 1);
+  // A refused write gives its number back: the counter moves only with what is committed.
+  const refused = step((_c, _data, read): DomainDecision => (read.sequences.has('n') ? { refuse: 'no' } : { more: { sequences: [{ key: 'n', name: 'cards' }] } }));
+  await assert.rejects(store.insert(R, { data: {} }, { domain: refused }), DomainRefusedError);
+  assert.equal((await store.insert(R, { data: {} }, { domain: numbered('cards') })).data.n, 6);
+});
+
+it('domain: a step in changeMany runs per item, and a refusal undoes the batch', async (store) => {
+  const a = await store.insert(R, { data: { v: 1 } });
+  const b = await store.insert(R, { data: { v: 2 } });
+  const ok = step((_c, data): DomainDecision => ({ data: { ...data, checked: true } }));
+  const no = step((): DomainDecision => ({ refuse: 'second' }));
+  await assert.rejects(store.changeMany(R, [{ kind: 'update', id: a.id, data: { v: 10 } }, { kind: 'update', id: b.id, data: { v: 20 } }], { domains: [ok, no] }), DomainRefusedError);
+  assert.deepEqual((await store.get(R, a.id))?.data, { v: 1 });
+  const done = await store.changeMany(R, [{ kind: 'update', id: a.id, data: { v: 10 } }, { kind: 'update', id: b.id, data: { v: 20 } }], { domains: [ok, undefined] });
+  assert.equal(done.ok, true);
+  assert.deepEqual((await store.get(R, a.id))?.data, { v: 10, checked: true });
+  assert.deepEqual((await store.get(R, b.id))?.data, { v: 20 });
+});
