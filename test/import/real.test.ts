@@ -70,3 +70,13 @@ for (const name of [...REAL, ...Object.keys(CHECK_ONLY)]) {
     }
   });
 }
+
+test('real document: a list\'s query parameters that name fields become its declared filters (Traccar\'s ?deviceId=), the id and the rest reported', async () => {
+  const r = await imported('traccar.yaml');
+  const list = r.value!.spec.endpoints.find((e) => e.id === 'position.list')!;
+  assert.deepEqual(list.query && { filters: list.query.filters.map((f) => [f.field, f.ops]), sort: list.query.sort }, { filters: [['deviceId', ['eq']]], sort: [] });
+  const reported = r.diagnostics.filter((d) => d.code === 'import-parameters' && d.message.startsWith('GET /positions '));
+  assert.equal(reported.length, 1);
+  assert.match(reported[0].message, /query from, query to, query id;/);
+  assert.doesNotMatch(reported[0].message, /deviceId/);
+});

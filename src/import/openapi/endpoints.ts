@@ -17,7 +17,7 @@
 import { CONVENTIONS, conventionalPath } from '../../spec/conventions/endpoints.ts';
 import { conventionalBinding, templateParams } from '../../spec/conventions/paths.ts';
 import {
-  STANDARD_OPERATIONS, type ActionDef, type Endpoint, type EndpointResponse, type PathParam, type Shape, type HttpMethod, type Operation as OperationName, type Resource, type StandardOperation,
+  STANDARD_OPERATIONS, type ActionDef, type Endpoint, type EndpointResponse, type ListQueryDecl, type PathParam, type Shape, type HttpMethod, type Operation as OperationName, type Resource, type StandardOperation,
 } from '../../spec/model.ts';
 import { pointer } from '../../spec/pointer.ts';
 import { defined } from '../../load/normalize/read.ts';
@@ -132,7 +132,6 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
     const { path } = endpointPath(d.op.path, base);
     const id = `${resource.name}.${key}`;
     if (!standard) report(ctx, IMPORT_CODES.endpointNamed, { method: d.op.method.toUpperCase(), path: d.op.path, resource: resource.name, id }, d.op.pointer);
-    extraParameters(ctx, d.op);
     const convention = CONVENTIONS[operation];
     const request = requestShape(scope, d.op, resource, operation === 'update') ?? convention.request;
     const read = responsesOf(scope, d.op, resource) ?? convention.responses;
@@ -144,6 +143,8 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
     }
     const summary = text(d.op.node.summary) ?? text(d.op.node.description);
     const action = operation === 'action' ? actionOf(d.op, responses, path) : undefined;
+    const query = operation === 'list' ? listQuery(scope, d.op, resource, key) : undefined;
+    extraParameters(ctx, d.op, new Set(query?.filters.map((f) => `query ${f.field}`) ?? []));
     const endpoint: Endpoint = defined({
       id,
       name: key,
@@ -158,6 +159,7 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
       errors: [],
       explicit: true,
       action,
+      query,
       pointer: pointer('endpoints', resource.name, key),
     });
     placed.push({ op: d.op, endpoint });
@@ -286,6 +288,29 @@ function conventional(e: Endpoint, resource: Resource): Endpoint {
   const same = e.method === c.method && e.path === conventionalPath(resource.plural, e.operation)
     && JSON.stringify(e.request) === JSON.stringify(c.request) && JSON.stringify(e.responses) === JSON.stringify(c.responses);
   return same ? { ...e, explicit: false } : e;
+}
+
+/**
+ * A list's query parameters that name a scalar field of the resource (not its id) are its
+ * declared filters, equality only (`?status=sold`: the bare field is `eq` in every style,
+ * conventions/query.ts); the others stay reported by extraParameters. A list whose document
+ * names no such parameter keeps the convention (every scalar field, equality and sort).
+ */
+function listQuery(scope: SchemaScope, op: Operation, resource: Resource, key: string): ListQueryDecl | undefined {
+  const base = pointer('endpoints', resource.name, key, 'query');
+  const filters: ListQueryDecl['filters'][number][] = [];
+  const lists: [unknown[], string][] = [[Array.isArray(op.node.parameters) ? op.node.parameters : [], op.pointer], [[...op.shared], op.pointer.slice(0, op.pointer.lastIndexOf('/'))]];
+  for (const [list, at] of lists) {
+    list.forEach((p, i) => {
+      const r = resolve(scope.ctx, p, child(at, 'parameters', i));
+      if (!r || r.node.in !== 'query' || typeof r.node.name !== 'string') return;
+      // The id is not a filter (a record is read by its id: check's list-query-field-unknown).
+      const field = resource.fields.find((f) => f.name === r.node.name && f.name !== (resource.id?.field ?? 'id'));
+      if (!field || !['string', 'integer', 'number', 'boolean'].includes(field.type) || filters.some((f) => f.field === field.name)) return;
+      filters.push({ field: field.name, ops: ['eq'], pointer: child(base, 'filters', field.name) });
+    });
+  }
+  return filters.length ? { filters, sort: [], style: 'brackets', pointer: base } : undefined;
 }
 
 /**
