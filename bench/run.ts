@@ -11,6 +11,7 @@
  */
 import { checkBench } from './check.bench.ts';
 import { eventsBench } from './events.bench.ts';
+import { importBench } from './import.bench.ts';
 import { listsBench } from './lists.bench.ts';
 import { postgresBench } from './postgres.bench.ts';
 import { rulesBench } from './rules.bench.ts';
@@ -33,6 +34,7 @@ const BENCHES: readonly { readonly name: string; readonly run: () => Promise<Ben
   { name: 'tester', run: testerBench },
   { name: 'postgres', run: postgresBench },
   { name: 'rules', run: rulesBench },
+  { name: 'import', run: importBench },
 ];
 
 async function main(): Promise<number> {

@@ -197,7 +197,15 @@ export class DataFactory {
     if (ex.response.status < 200 || ex.response.status >= 300) throw new Failure(`creating a ${resource.name} with a valid body was refused (${ex.response.status}): ${ex.response.text.slice(0, 300)}`, ex);
     // A replace that created the record answers 201 (RFC 9110 §9.3.4), which it need not declare.
     if (endpoint.operation === 'create' && method === endpoint.method) expectSuccess(endpoint, ex);
-    const body = ex.response.json as Record<string, unknown>;
+    let body = isObject(ex.response.json) ? ex.response.json : undefined;
+    if (!body) {
+      // A create that declares no body (`201` with none) names what it made by its Location (RFC 9110 §10.2.2): read it there.
+      const location = ex.response.headers.location;
+      if (!location) throw new Skip(`the create of ${resource.name} answers no record and no Location (its declared response has no body), so the tester cannot know what it made`);
+      const back = await this.ctx.call('GET', location, { as: as ?? null });
+      if (!isObject(back.response.json)) throw new Failure(`the ${resource.name} created at ${location} cannot be read there (${back.response.status})`, back);
+      body = back.response.json;
+    }
     const id = body[this.idField(resource)];
     if (typeof id !== 'string' && typeof id !== 'number') throw new Failure(`the created ${resource.name} has no '${this.idField(resource)}'`, ex);
     const made: Made = { resource, id: String(id), sent, body, exchange: ex, ...(as ? { as } : {}) };

@@ -25,6 +25,7 @@
  */
 import type { Diagnostic } from '../spec/diagnostics.ts';
 import type { EventDef, Resource, Spec } from '../spec/model.ts';
+import { svcspecExtensions } from '../spec/conventions/extensions.ts';
 import { PART_BY_NAME } from '../spec/parts.ts';
 import { formatDuration } from '../spec/units.ts';
 import { EXPORT_CODES, finding, type ExportResult } from './codes.ts';
@@ -48,7 +49,7 @@ export function toAsyncApi(spec: Spec, options: ExportOptions = {}): ExportResul
   const part = spec.parts.events;
   if (part.statement !== 'given') {
     findings.push(finding(spec, EXPORT_CODES.partGap, { number: PART_BY_NAME.events.number, title: PART_BY_NAME.events.title, statement: part.statement === 'gap' ? 'not shown' : `stated as none${part.reason ? ` ("${part.reason}")` : ''}`, format: 'AsyncAPI' }, part.pointer));
-    return { document: { asyncapi: '3.0.0', info, servers: { service: serviceServer() } }, findings };
+    return { document: { asyncapi: '3.0.0', info, servers: { service: serviceServer() }, ...svcspecExtensions(spec, ['events']) }, findings };
   }
 
   const { webhooks, stream, retry } = spec.events;
@@ -178,6 +179,8 @@ export function toAsyncApi(spec: Spec, options: ExportOptions = {}): ExportResul
     ...(Object.keys(channels).length ? { channels } : {}),
     ...(Object.keys(operations).length ? { operations } : {}),
     ...(Object.keys(components).length ? { components } : {}),
+    // conventions/extensions.ts: part 6 in the format's words, for `svcspec import` to read back.
+    ...svcspecExtensions(spec, ['events']),
   };
   return { document, findings };
 }

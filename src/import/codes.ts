@@ -12,13 +12,18 @@ export const IMPORT_CODES = {
   // ---- the input ------------------------------------------------------------------------
   notOpenApi: defineDiagnostic({
     code: 'import-not-openapi', severity: 'error',
-    message: "'{file}' is not an OpenAPI 3.0 or 3.1 document: {reason}.",
-    description: 'svcspec imports OpenAPI 3.0.x and 3.1.x documents (YAML or JSON) whose top level has `openapi: 3.x.y`. A Swagger 2.0 document must be converted to OpenAPI 3 first.',
+    message: "'{file}' is not an OpenAPI 3.0, 3.1 or 3.2 document: {reason}.",
+    description: 'svcspec imports OpenAPI 3.0.x, 3.1.x and 3.2.x documents (YAML or JSON) whose top level has `openapi: 3.x.y`. A Swagger 2.0 document must be converted to OpenAPI 3 first.',
   }),
   invalid: defineDiagnostic({
     code: 'import-openapi-invalid', severity: 'error',
     message: "'{file}' is not a valid OpenAPI {version} document: {reason}.",
     description: 'The document breaks the OpenAPI specification (checked by @apidevtools/swagger-parser against the official schema, with every $ref resolved). Correct it first: an invalid document cannot be read faithfully.',
+  }),
+  openapi32: defineDiagnostic({
+    code: 'import-openapi-32', severity: 'warning',
+    message: 'The document uses {construct}, new in OpenAPI 3.2, which svcspec has no counterpart for: {done} ({count} in all).',
+    description: 'OpenAPI 3.2 adds to 3.1 the QUERY method and other methods (`additionalOperations`), the whole query string as one parameter, streamed items (`itemSchema`), the device authorization flow, and annotations (`$self`, tag hierarchies, server names). The rest of a 3.2 document is 3.1, and is imported as such; each of these is taken out first and reported here.',
   }),
   partGap: defineDiagnostic({
     code: 'import-part-gap', severity: 'warning',
@@ -29,6 +34,27 @@ export const IMPORT_CODES = {
     code: 'import-not-carried', severity: 'info',
     message: "The document uses '{keyword}' ({count} in all); svcspec has no place for it, so it is not carried.",
     description: 'Annotations such as examples, XML names, titles, external documentation and `x-` extensions have no counterpart in the format. They do not change what the service accepts or answers.',
+  }),
+
+  carried: defineDiagnostic({
+    code: 'import-carried', severity: 'info',
+    message: "'{file}' was exported by svcspec: {parts} are read from its x-svcspec extensions, in the format's own words; the {format} description beside them is not read again.",
+    description: 'An OpenAPI or AsyncAPI document written by `svcspec export` carries the spec it describes as `x-svcspec-<part>` extensions (src/spec/conventions/extensions.ts). The import reads them back whole, every version and part included, so import is the mirror of export; the rest of the document is a view of the same spec.',
+  }),
+  carriedInvalid: defineDiagnostic({
+    code: 'import-carried-invalid', severity: 'error',
+    message: 'The x-svcspec extensions of the document do not load as a spec: {reason}.',
+    description: "The document carries svcspec's extensions, but what they hold breaks the format (edited by hand, or written by another version of svcspec). Correct the extension, or remove the `x-svcspec` mark to import the document as any OpenAPI document.",
+  }),
+  carriedExtra: defineDiagnostic({
+    code: 'import-carried-extra', severity: 'warning', part: 'endpoints',
+    message: "{count} operation(s) of the document, such as {example}, are not endpoints of the spec its x-svcspec extensions carry (added after the export?); they are not imported.",
+    description: 'The spec is read from the extensions; an operation added to `paths` by hand after the export is not in them. Add it to the spec, or remove the `x-svcspec` mark to import the document as any OpenAPI document.',
+  }),
+  eventsNotAsyncApi: defineDiagnostic({
+    code: 'import-events-source', severity: 'error', part: 'events',
+    message: "'{file}' gives no events to merge: {reason}.",
+    description: "`svcspec import --events <file>` merges part 6 from an AsyncAPI document svcspec exported (its `x-svcspec-events` extension). AsyncAPI does not say which operation or transition emits a message, the `on` of every event, so a document without the extension gives no catalog; none is invented.",
   }),
 
   // ---- 1. purpose ------------------------------------------------------------------------
@@ -48,6 +74,11 @@ export const IMPORT_CODES = {
     code: 'import-resource-id', severity: 'warning', part: 'resources',
     message: 'OpenAPI does not say which field identifies a record, nor who assigns it: the id of {resources} is left for you to write.',
     description: 'A resource\'s `id: {field, assigned}` says which field is the id and whether the service (uuid, sequence) or the client assigns it. OpenAPI has no such statement, so none is guessed.',
+  }),
+  resourceIdRead: defineDiagnostic({
+    code: 'import-resource-id-read', severity: 'info', part: 'resources',
+    message: "The id of '{resource}' is read from its field 'id': {how}.",
+    description: "OpenAPI does not name a record's id. A property named `id` is read as it: a read-only or optional one is assigned by the service (`sequence` when it is an integer, the format's only integer assignment by the service; `uuid` with format uuid; `service` otherwise), a writable required one by the client (unless the create's body leaves it out). Change `id:` where the reading is wrong.",
   }),
   embeddedRecord: defineDiagnostic({
     code: 'import-embedded-record', severity: 'info', part: 'resources',
@@ -78,8 +109,8 @@ export const IMPORT_CODES = {
   // ---- 4. endpoints ----------------------------------------------------------------------
   endpointNamed: defineDiagnostic({
     code: 'import-endpoint-named', severity: 'warning', part: 'endpoints',
-    message: "{method} {path} is not a standard operation of '{resource}'; it is written as the endpoint '{id}', which check reads as a transition of {resource} until the states part declares one.",
-    description: 'The format names an endpoint by a standard operation (create, read, update, replace, delete, list on `/{plural}` and `/{plural}/{id}`) or by a transition of its resource. Other operations keep their method, path and shapes under their operationId, so nothing is lost, but `check` reports them until they are declared as transitions or reshaped.',
+    message: "{method} {path} is not a standard operation of '{resource}'; it is written as the action '{id}', its behaviour the document's own prose, which the reference service answers with 501 until a handler performs it.",
+    description: 'The format names an endpoint by a standard operation (create, read, update, replace, delete, list on `/{plural}` and `/{plural}/{id}`), a transition of its states, or an action: a named operation whose behaviour is prose. OpenAPI does not say that an operation changes a state, so every other operation becomes an action, keeping its method, path and shapes; its behaviour is the summary and description of the document (or says it has none). Declare it as a transition where it moves a state.',
   }),
   endpointResource: defineDiagnostic({
     code: 'import-endpoint-resource', severity: 'warning', part: 'endpoints',
@@ -90,6 +121,11 @@ export const IMPORT_CODES = {
     code: 'import-list-page', severity: 'warning', part: 'endpoints',
     message: '{method} {path} answers a bare JSON array of {resource}; svcspec answers lists with pages ({items, next}), so its response is written as a page.',
     description: 'A svcspec list endpoint answers `{"items": [...], "next": cursor}`. An OpenAPI array response has no page around it; the spec says page, and a service that keeps the bare array differs from it there.',
+  }),
+  successConvention: defineDiagnostic({
+    code: 'import-success-convention', severity: 'warning', part: 'endpoints',
+    message: "{method} {path} lists no successful response (only {statuses}); as the standard operation '{operation}' it answers as the format's convention says: {success}.",
+    description: 'A standard operation has a success by the convention of the format (a delete answers 204, a read 200 with the record). A document that lists only its failures leaves the success unsaid; the convention fills it, and the finding says so, since an endpoint that never succeeds cannot be served nor tested.',
   }),
   bodyInexpressible: defineDiagnostic({
     code: 'import-body-inexpressible', severity: 'warning', part: 'endpoints',
@@ -105,6 +141,11 @@ export const IMPORT_CODES = {
     code: 'import-response-default', severity: 'warning', part: 'endpoints',
     message: "{method} {path} has a 'default' response, which names no status; it is left out{more}.",
     description: 'Endpoint responses are keyed by status. A `default` response stands for every status not listed, which the format cannot say; its error body still informs the error shape.',
+  }),
+  routeDuplicate: defineDiagnostic({
+    code: 'import-route-duplicate', severity: 'warning', part: 'endpoints',
+    message: "{method} {path} is the same HTTP route as {other} ({route}); a request cannot say which of them it means, so it is left out.",
+    description: 'OpenAPI path keys may differ only by a fragment (`/files/{file_id}#get_shared_link`) or by the names of their parameters, yet reach the same route. A service answers one operation per method and route.',
   }),
   methodUnsupported: defineDiagnostic({
     code: 'import-method-unsupported', severity: 'warning', part: 'endpoints',

@@ -45,6 +45,10 @@ export function renderYaml(document: RawDocument, notes: ImportNotes): string {
     '',
     first.commentBefore ?? '',
   ].join('\n');
+  // The heading members: the format version the spec is written in, and its title.
+  const version = pairs.find((p) => isScalar(p.key) && p.key.value === 'svcspec');
+  if (version && document.svcspec !== undefined) version.value = doc.createNode(document.svcspec) as Node;
+  if (document.title !== undefined && version) pairs.splice(pairs.indexOf(version) + 1, 0, doc.createPair('title', document.title) as Pair<Node, Node>);
   for (const part of PART_NAMES) {
     const pair = pairs.find((p) => isScalar(p.key) && p.key.value === part);
     if (!pair) continue;

@@ -15,9 +15,9 @@ import { pathParamsGuard } from './path-params.ts';
 import { resourceHandler } from './resources.ts';
 import { transitionHandler } from './states.ts';
 
-/** `/loans/{id}/approve` -> `/loans/:id/approve` */
+/** `/loans/{id}/approve` -> `/loans/:id/approve`; a literal colon (`/levels:trim`) is `::` to find-my-way, not a parameter. */
 export function routePath(template: string): string {
-  return template.replace(/\{(\w+)\}/g, ':$1');
+  return template.replaceAll(':', '::').replace(/\{(\w+)\}/g, ':$1');
 }
 
 export function handlerFor(ctx: ServeContext, endpoint: Endpoint): RouteHandlerMethod {

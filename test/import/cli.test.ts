@@ -13,7 +13,7 @@ const FINDING = /^\S+:\d+:\d+: (error|warning|info): .+ \[[a-z0-9-]+\]$/;
 
 test('cli: svcspec import writes the spec, prints its findings to stderr as export does, and check loads it', () => {
   const out = join(dir, 'specs', 'petstore.yaml');
-  const r = cli(['import', PETSTORE, '-o', out]);
+  const r = cli(['import', PETSTORE, '-o', out, '--verbose']);
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout, '');
   const lines = r.stderr.trim().split('\n');
@@ -26,7 +26,7 @@ test('cli: svcspec import writes the spec, prints its findings to stderr as expo
   // Every gap and partial part is reported by check, which --allow-gaps accepts: nothing is wrong, much is missing.
   const check = cli(['check', out, '--allow-gaps']);
   assert.equal(check.status, 0, check.stdout + check.stderr);
-  assert.match(check.stdout, /0 errors, \d+ warnings, 5 gaps/);
+  assert.match(check.stdout, /0 errors, \d+ warnings?, 5 gaps/);
 });
 
 test('cli: svcspec import writes YAML to stdout, and JSON with --format json or a .json output', () => {
@@ -49,8 +49,8 @@ test('cli: svcspec import refuses what it cannot read with exit 2 and a plain me
   const cases: [string[], RegExp][] = [
     [['import', join(dir, 'missing.yaml')], /There is no file '.*missing\.yaml'\. \[file-not-found\]/],
     [['import', broken], /broken\.yaml:\d+:\d+: error: YAML syntax: .+ \[syntax-error\]/],
-    [['import', swagger], /is not an OpenAPI 3\.0 or 3\.1 document: it is Swagger 2\.0; convert it to OpenAPI 3 first\. \[import-not-openapi\]/],
-    [['import', join(ROOT, 'examples/library.yaml')], /is not an OpenAPI 3\.0 or 3\.1 document: it has no 'openapi' member naming its version\. \[import-not-openapi\]/],
+    [['import', swagger], /is not an OpenAPI 3\.0, 3\.1 or 3\.2 document: it is Swagger 2\.0; convert it to OpenAPI 3 first\. \[import-not-openapi\]/],
+    [['import', join(ROOT, 'examples/library.yaml')], /is not an OpenAPI 3\.0, 3\.1 or 3\.2 document: it has no 'openapi' member naming its version\. \[import-not-openapi\]/],
     [['import', PETSTORE, '--format', 'xml'], /--format must be one of yaml, json; 'xml' is not\./],
     [['import'], /svcspec: /],
   ];
@@ -61,6 +61,31 @@ test('cli: svcspec import refuses what it cannot read with exit 2 and a plain me
     assert.doesNotMatch(r.stderr, /\n\s+at |internal error/);
     assert.equal(r.stdout, '');
   }
-  assert.match(cli(['import', broken]).stderr, /svcspec: cannot import '.*broken\.yaml': it could not be read as an OpenAPI 3\.0 or 3\.1 document\./);
+  assert.match(cli(['import', broken]).stderr, /svcspec: cannot import '.*broken\.yaml': it could not be read as an OpenAPI 3\.0, 3\.1 or 3\.2 document\./);
   assert.equal(existsSync(join(dir, 'missing.yaml')), false);
+});
+
+test('cli: svcspec import summarises its findings by code, with counts and the first of each; --verbose prints every one', () => {
+  const traccar = join(ROOT, 'test/import/fixtures/traccar.yaml');
+  const verbose = cli(['import', traccar, '-o', join(dir, 'traccar-v.yaml'), '--verbose']);
+  assert.equal(verbose.status, 0, verbose.stderr);
+  const every = verbose.stderr.trim().split('\n').slice(0, -1);
+  for (const line of every) assert.match(line, FINDING);
+  const counts = new Map<string, number>();
+  for (const line of every) {
+    const code = /\[([a-z0-9-]+)\]$/.exec(line)![1];
+    counts.set(code, (counts.get(code) ?? 0) + 1);
+  }
+  const summary = cli(['import', traccar, '-o', join(dir, 'traccar-s.yaml')]);
+  assert.equal(summary.status, 0, summary.stderr);
+  const lines = summary.stderr.trim().split('\n');
+  assert.ok(lines.length < every.length, `${lines.length} summary lines for ${every.length} findings`);
+  assert.ok(lines.includes(`svcspec: ${every.length} findings, summarised by code; --verbose prints every one.`), lines.join('\n'));
+  // One line per code: its count (or the finding itself when it is alone), the first of them in full.
+  for (const [code, count] of counts) {
+    const mine = lines.filter((l) => l.includes(`[${code}]`));
+    assert.equal(mine.length, 1, `${code}: ${mine.join(' | ')}`);
+    if (count > 1) assert.match(mine[0], new RegExp(`^svcspec: ${count} × (warning|info) \\[${code}\\], the first at \\S+:\\d+:\\d+: `));
+    else assert.match(mine[0], FINDING);
+  }
 });

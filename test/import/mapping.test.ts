@@ -171,8 +171,13 @@ components:
   assert.deepEqual(update.request, { kind: 'fields', fields: ['note'] });
   assert.equal(spec.resources[0].plural, 'orders');
   assert.match(codes(findings, 'import-method-unsupported')[0], /^HEAD \/orders\/\{orderId\}/);
-  assert.match(codes(findings, 'import-parameters')[0], /path customerId, query since/);
-  assert.match(codes(findings, 'import-endpoint-named').join('\n'), /POST \/orders\/\{orderId\}\/cancel is not a standard operation of 'order'; it is written as the endpoint 'order.cancelOrder'/);
+  // Every path parameter is carried (the record's id, or declared with its shape); the query's are not.
+  assert.deepEqual(codes(findings, 'import-parameters').map((m) => /parameters svcspec has no place for: (.*); they/.exec(m)![1]), ['query since']);
+  assert.match(codes(findings, 'import-endpoint-named').join('\n'), /POST \/orders\/\{orderId\}\/cancel is not a standard operation of 'order'; it is written as the action 'order.cancelOrder', its behaviour the document's own prose/);
+  const cancel = spec.endpoints.find((e) => e.id === 'order.cancelOrder')!;
+  assert.deepEqual([cancel.operation, cancel.action?.target], ['action', 'record']);
+  const byCustomer = spec.endpoints.find((e) => e.id === 'order.getCustomersOrders')!;
+  assert.deepEqual([byCustomer.operation, byCustomer.action?.target, byCustomer.params.map((p) => [p.name, p.binding.kind, p.declared])], ['action', 'collection', [['customerId', 'value', true]]]);
 });
 
 test('import: security schemes and requirements become part 5; what the format lacks is reported', async () => {
@@ -239,11 +244,11 @@ components:
   assert.deepEqual(spec.resources.map((r) => r.name), ['note']);
 });
 
-test('import: input that is not an OpenAPI 3.0/3.1 document is refused with a clear finding', async () => {
+test('import: input that is not an OpenAPI 3.0/3.1/3.2 document is refused with a clear finding', async () => {
   const cases: [string, string, RegExp, number?][] = [
     ['swagger: "2.0"\ninfo: { title: T, version: "1" }\npaths: {}\n', 'import-not-openapi', /it is Swagger 2\.0; convert it to OpenAPI 3 first/, 1],
     ['openapi: 3.0\ninfo: { title: T, version: "1" }\npaths: {}\n', 'import-not-openapi', /must be a string \("3\.1\.0"\), not 3/, 1],
-    ['openapi: 3.2.0\ninfo: { title: T, version: "1" }\npaths: {}\n', 'import-not-openapi', /its version is 3\.2\.0/],
+    ['openapi: 4.0.0\ninfo: { title: T, version: "1" }\npaths: {}\n', 'import-not-openapi', /its version is 4\.0\.0; svcspec imports 3\.0\.x, 3\.1\.x and 3\.2\.x/],
     ['svcspec: 1\npurpose: { name: X }\n', 'import-not-openapi', /has no 'openapi' member/],
     ['- a\n- b\n', 'import-not-openapi', /its top level is a list, not a map/],
     ['', 'import-not-openapi', /the file is empty/],

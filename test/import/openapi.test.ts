@@ -105,7 +105,9 @@ test('import: the OAI petstore (3.0) maps to one resource and its list, create a
   assert.deepEqual(spec.resources.map((r) => r.name), ['pet']);
   const pet = resource(value, 'pet');
   assert.equal(pet.plural, 'pets');
-  assert.equal(pet.id, undefined, 'OpenAPI does not say who assigns ids: none is invented');
+  // OpenAPI names no id: the property `id` is read as it, and being required in the body the create takes, the client gives it.
+  assert.deepEqual(pet.id && { field: pet.id.field, assigned: pet.id.assigned }, { field: 'id', assigned: 'client' });
+  assert.ok(findings.some((f) => f.code === 'import-resource-id-read' && f.message.includes('the client gives it') && f.location), 'the reading is reported where the property stands');
   assert.deepEqual(pet.fields.map((f) => [f.name, f.type, f.format, f.required]), [['id', 'integer', 'int64', true], ['name', 'string', undefined, true], ['tag', 'string', undefined, false]]);
   assert.deepEqual(spec.endpoints.map((e) => `${e.id} ${e.method} ${e.path}`), ['pet.list GET /pets', 'pet.create POST /pets', 'pet.read GET /pets/{id}']);
   assert.deepEqual(endpoint(value, 'pet.list').responses.map((r) => [r.status, r.body]), [[200, 'page']]);

@@ -10,7 +10,7 @@
  *   missing record an action on a record that does not exist is 404 not-found
  * Authentication and scopes are checked with every endpoint's (parts/authentication.ts).
  */
-import { parentParams } from '../../spec/conventions/paths.ts';
+import { fillPath, parentParams } from '../../spec/conventions/paths.ts';
 import type { Endpoint, Resource } from '../../spec/model.ts';
 import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
@@ -39,6 +39,8 @@ export async function checkActions(ctx: TestContext, data: DataFactory): Promise
     });
     await ctx.check('endpoints', `${e.id}.invalid-body`, `${e.id} refuses a body outside its declared request with 422`, rule, async () => {
       if (!as && e.auth && !e.auth.public) throw new Skip(`no principal given may call ${e.id}`);
+      // RFC 9110 §9.3.1: content in a GET has no defined meaning, and fetch refuses to send one.
+      if (!carriesBody(e)) throw new Skip(`${e.id} is a ${e.method}, which carries no body`);
       const valid = await bodyFor(ctx, data, e, resource, as);
       const body = { ...(isObject(valid.body) ? valid.body : {}), [UNKNOWN]: 1 };
       const ex = await ctx.call(e.method, await pathFor(ctx, data, e, resource, as), { body, as: as ?? null });
@@ -57,17 +59,31 @@ export async function checkActions(ctx: TestContext, data: DataFactory): Promise
 async function pathFor(ctx: TestContext, data: DataFactory, e: Endpoint, resource: Resource, as: Principal | undefined): Promise<string> {
   if (e.action?.target !== 'record') {
     if (parentParams(e).length) throw new Skip(`${e.id} acts under a parent; the tester checks actions on plain paths and on records`);
-    return e.path;
+    return fillValues(ctx, e, e.path);
   }
   const made = await data.create(resource, as ? { as } : {});
   // A nested action's parents come from the record's own refs.
-  return data.pathFor(e, made);
+  return fillValues(ctx, e, data.pathFor(e, made));
+}
+
+/** The path's parameters of a shape of their own (`params: {day: {type: string}}`), each a value that fits. */
+function fillValues(ctx: TestContext, e: Endpoint, path: string): string {
+  const values: Record<string, string> = {};
+  for (const p of e.params) {
+    if (p.binding.kind !== 'value') continue;
+    values[p.name] = String(ctx.draw.one(valueOf(p.binding.shape)));
+  }
+  return Object.keys(values).length ? fillPath(path, values) : path;
+}
+
+function carriesBody(e: Endpoint): boolean {
+  return e.method !== 'GET';
 }
 
 /** A valid body for the declared request; none when it takes none. */
 async function bodyFor(ctx: TestContext, data: DataFactory, e: Endpoint, resource: Resource, as: Principal | undefined): Promise<{ body?: Record<string, unknown> }> {
   const r = e.request;
-  if (r.kind === 'none') return {};
+  if (r.kind === 'none' || !carriesBody(e)) return {};
   if (r.kind === 'shape') {
     const body: Record<string, unknown> = {};
     for (const f of r.fields) body[f.name] = await data.fill(ctx.draw.one(valueOf(f)), as);

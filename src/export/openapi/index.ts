@@ -18,6 +18,7 @@ import type { Diagnostic } from '../../spec/diagnostics.ts';
 import type { AuthScheme, Spec } from '../../spec/model.ts';
 import { PART_BY_NAME, type PartName } from '../../spec/parts.ts';
 import { formatDuration, formatSize } from '../../spec/units.ts';
+import { svcspecExtensions } from '../../spec/conventions/extensions.ts';
 import { deprecationHeaders } from '../../spec/conventions/deprecation.ts';
 import { pageSettings } from '../../spec/conventions/pagination.ts';
 import { conditionalPromise, idempotencyPromise } from '../../spec/conventions/promises.ts';
@@ -86,6 +87,9 @@ export function toOpenApi(spec: Spec, options: ExportOptions = {}): ExportResult
     tags: ev.resources.map((r) => ({ name: r.name, ...(r.description !== undefined || r.owned ? { description: [r.description, r.owned ? 'Records belong to the principal that created them; other callers neither see nor change them.' : undefined].filter(Boolean).join(' ') } : {}) })),
     paths,
     components: pruned(components),
+    // conventions/extensions.ts: every part in the format's words, all versions included, which
+    // the document above describes only in part; `svcspec import` reads the spec back from them.
+    ...svcspecExtensions(spec),
   };
   return { document, findings };
 }

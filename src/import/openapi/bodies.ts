@@ -136,8 +136,8 @@ export function responsesOf(scope: SchemaScope, op: Operation, resource: Resourc
   return out.length ? out : undefined;
 }
 
-/** The parameters the format has no place for, all but the path's record id. */
-export function extraParameters(ctx: ImportContext, op: Operation, idParam: string | undefined): void {
+/** The parameters the format has no place for: the query's, headers and cookies (path parameters are all carried). */
+export function extraParameters(ctx: ImportContext, op: Operation, carried: ReadonlySet<string> = new Set()): void {
   const params = new Map<string, string>();
   const add = (list: readonly unknown[], base: string) => list.forEach((p, i) => {
     const r = resolve(ctx, p, child(base, 'parameters', i));
@@ -145,7 +145,8 @@ export function extraParameters(ctx: ImportContext, op: Operation, idParam: stri
   });
   add(op.shared, op.pointer.slice(0, op.pointer.lastIndexOf('/')));
   add(Array.isArray(op.node.parameters) ? op.node.parameters : [], op.pointer);
-  const extra = [...params.keys()].filter((k) => k !== `path ${idParam}`);
+  // Path parameters are all carried (the record's id, or declared with their shape); so are a list's filters on its fields.
+  const extra = [...params.keys()].filter((k) => !k.startsWith('path ') && !carried.has(k));
   if (!extra.length) return;
   const at = Array.isArray(op.node.parameters) && op.node.parameters.length ? child(op.pointer, 'parameters') : op.pointer;
   report(ctx, IMPORT_CODES.parameters, { method: op.method.toUpperCase(), path: op.path, params: extra.join(', ') }, at);

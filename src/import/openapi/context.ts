@@ -21,12 +21,19 @@ export interface ImportContext {
   readonly notCarried: Map<string, Set<string>>;
 }
 
+/** The findings already reported, by list (one per import), for reporting each once without a scan. */
+const reported = new WeakMap<Diagnostic[], Set<string>>();
+
 /** A finding about the node at `pointer` of the OpenAPI document; `part` files it under a part when its code has none. */
 export function report(ctx: ImportContext, def: DiagnosticDef, params: Readonly<Record<string, unknown>>, pointer: string, part?: PartName): void {
-  const d = diagnostic(def, params, { pointer, location: ctx.locate(pointer) });
+  const d = diagnostic(def, params, { pointer });
   // A schema embedded in several places is read each time; it is reported once.
-  if (ctx.findings.some((f) => f.code === d.code && f.pointer === pointer && f.message === d.message)) return;
-  ctx.findings.push(part && !d.part ? { ...d, part } : d);
+  const key = `${d.code}\u0000${pointer}\u0000${d.message}`;
+  const seen = (reported.get(ctx.findings) ?? reported.set(ctx.findings, new Set()).get(ctx.findings))!;
+  if (seen.has(key)) return;
+  seen.add(key);
+  const placed = { ...d, location: ctx.locate(pointer) };
+  ctx.findings.push(part && !d.part ? { ...placed, part } : placed);
 }
 
 export function notCarried(ctx: ImportContext, keyword: string, pointer: string): void {

@@ -17,12 +17,14 @@
 import { CONVENTIONS, conventionalPath } from '../../spec/conventions/endpoints.ts';
 import { conventionalBinding, templateParams } from '../../spec/conventions/paths.ts';
 import {
-  STANDARD_OPERATIONS, type Endpoint, type HttpMethod, type Operation as OperationName, type Resource, type StandardOperation,
+  STANDARD_OPERATIONS, type ActionDef, type Endpoint, type EndpointResponse, type ListQueryDecl, type PathParam, type Shape, type HttpMethod, type Operation as OperationName, type Resource, type StandardOperation,
 } from '../../spec/model.ts';
 import { pointer } from '../../spec/pointer.ts';
 import { defined } from '../../load/normalize/read.ts';
 import { IMPORT_CODES } from '../codes.ts';
-import { KEY_NAME, keyName, report, unique, type ImportContext } from './context.ts';
+import { child } from '../../spec/pointer.ts';
+import { isObject, KEY_NAME, keyName, report, resolve, unique, type ImportContext } from './context.ts';
+import { shapeOf } from './schema.ts';
 import { extraParameters, requestFits, requestShape, responsesOf, summarize, type BodySummary } from './bodies.ts';
 import type { Operation } from './resources.ts';
 import type { SchemaScope } from './schema.ts';
@@ -58,11 +60,20 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
   const all = [...resources];
   const byName = new Map(all.map((r) => [r.name, r]));
   const drafts: Draft[] = [];
+  const routes = new Map<string, Operation>();
   for (const op of ops) {
     if (!METHODS.has(op.method)) {
       report(ctx, IMPORT_CODES.methodUnsupported, { method: op.method.toUpperCase(), path: op.path }, op.pointer);
       continue;
     }
+    // The route a request reaches: no fragment nor query (RFC 3986 §3.4, §3.5), parameters unnamed.
+    const route = `${op.method.toUpperCase()} ${op.path.replace(/[?#].*$/, '').replace(/\{[^}]*\}/g, '{}')}`;
+    const other = routes.get(route);
+    if (other) {
+      report(ctx, IMPORT_CODES.routeDuplicate, { method: op.method.toUpperCase(), path: op.path, other: `${other.method.toUpperCase()} ${other.path}`, route }, op.pointer);
+      continue;
+    }
+    routes.set(route, op);
     const bodies = summarize(ctx, op);
     const byBodies = [bodies.success?.component, bodies.request].map((c) => (c === undefined ? undefined : scope.resources.get(c))).find((r) => r !== undefined);
     const resource = recordOf(op.path, all) ?? byBodies;
@@ -78,6 +89,17 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
     for (const d of drafts) if (d.resource === r.name && d.candidate && d.shape) counts.set(d.shape.base, (counts.get(d.shape.base) ?? 0) + 1);
     const best = [...counts].sort(([a, x], [b, y]) => y - x || a.length - b.length)[0];
     if (best) mainBase.set(r.name, best[0]);
+  }
+  // One path, one resource: an operation on the item path of another resource's standard
+  // operations (`POST /files/{file_id}` restoring a file from the trash) acts on that record,
+  // whatever its answer; filed elsewhere, `{id}` would name two records on one path.
+  for (const d of drafts) {
+    if (d.candidate && d.shape?.base === mainBase.get(d.resource!)) continue;
+    const owner = drafts.find((o) => o !== d && o.op.path === d.op.path && o.resource !== d.resource && o.candidate && o.shape?.base === mainBase.get(o.resource!));
+    if (owner) {
+      d.resource = owner.resource;
+      d.candidate = undefined;
+    }
   }
   // A plural is also a resource's name when it has none: the one-segment collection path, unless another resource has it.
   const plurals = new Set(all.map((r) => r.name));
@@ -104,38 +126,50 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
     } else {
       key = unique(operationKey(d.op), taken);
       taken.add(key);
-      operation = 'transition';
+      // Not a standard operation: an action, what it does said in the document's own prose.
+      operation = 'action';
     }
-    const { path, idParam } = endpointPath(d.op.path, base);
+    const { path } = endpointPath(d.op.path, base);
     const id = `${resource.name}.${key}`;
     if (!standard) report(ctx, IMPORT_CODES.endpointNamed, { method: d.op.method.toUpperCase(), path: d.op.path, resource: resource.name, id }, d.op.pointer);
-    extraParameters(ctx, d.op, idParam);
     const convention = CONVENTIONS[operation];
     const request = requestShape(scope, d.op, resource, operation === 'update') ?? convention.request;
-    const responses = responsesOf(scope, d.op, resource) ?? convention.responses;
+    const read = responsesOf(scope, d.op, resource) ?? convention.responses;
+    let responses = operation === 'action' ? actionResponses(read) : read;
+    if (!responses.some((r) => r.status >= 200 && r.status < 300)) {
+      const success = convention.responses.filter((r) => r.status < 300);
+      report(ctx, IMPORT_CODES.successConvention, { method: d.op.method.toUpperCase(), path: d.op.path, statuses: responses.map((r) => r.status).join(', ') || 'none', operation, success: success.map((r) => `${r.status}${r.body === 'none' ? '' : ` with the ${r.body === 'page' ? 'page' : r.body === 'resource' ? 'record' : r.body}`}`).join(', ') }, child(d.op.pointer, 'responses'));
+      responses = [...success, ...responses];
+    }
     const summary = text(d.op.node.summary) ?? text(d.op.node.description);
+    const action = operation === 'action' ? actionOf(d.op, responses, path) : undefined;
+    const query = operation === 'list' ? listQuery(scope, d.op, resource, key) : undefined;
+    extraParameters(ctx, d.op, new Set(query?.filters.map((f) => `query ${f.field}`) ?? []));
     const endpoint: Endpoint = defined({
       id,
       name: key,
       resource: resource.name,
       operation,
-      transition: standard ? undefined : key,
       method: d.op.method.toUpperCase() as HttpMethod,
       path,
-      params: templateParams(path).map((name) => ({ name, binding: conventionalBinding(name, resource), declared: false, pointer: pointer('endpoints', resource.name, key, 'path') })),
+      params: templateParams(path).map((name) => paramOf(scope, d.op, name, resource, key)),
       summary,
       request,
       responses,
       errors: [],
       explicit: true,
+      action,
+      query,
       pointer: pointer('endpoints', resource.name, key),
     });
     placed.push({ op: d.op, endpoint });
   }
   // Grouped by resource, in the resources' order, so the part reads resource by resource.
   const order = new Map(withPlural.map((r, i) => [r.name, i]));
-  const endpoints = placed.map((p) => p.endpoint).map((e) => conventional(e, final.get(e.resource)!)).sort((a, b) => order.get(a.resource)! - order.get(b.resource)!);
-  return { resources: withPlural, endpoints, placed };
+  const withIds = withPlural.map((r) => serviceIdWhenCreateOmits(r, placed));
+  const ided = new Map(withIds.map((r) => [r.name, r]));
+  const endpoints = placed.map((p) => p.endpoint).map((e) => conventional(e, ided.get(e.resource)!)).sort((a, b) => order.get(a.resource)! - order.get(b.resource)!);
+  return { resources: withIds, endpoints, placed };
 }
 
 function usedStandard(placed: readonly Placed[], resource: string, op: StandardOperation): boolean {
@@ -249,11 +283,90 @@ function operationKey(op: Operation): string {
 
 /** Marks an endpoint the short form can write: nothing but the convention. */
 function conventional(e: Endpoint, resource: Resource): Endpoint {
-  if (e.operation === 'transition' || e.summary !== undefined) return e;
+  if (e.operation === 'transition' || e.operation === 'action' || e.summary !== undefined) return e;
   const c = CONVENTIONS[e.operation];
   const same = e.method === c.method && e.path === conventionalPath(resource.plural, e.operation)
     && JSON.stringify(e.request) === JSON.stringify(c.request) && JSON.stringify(e.responses) === JSON.stringify(c.responses);
   return same ? { ...e, explicit: false } : e;
+}
+
+/**
+ * A list's query parameters that name a scalar field of the resource (not its id) are its
+ * declared filters, equality only (`?status=sold`: the bare field is `eq` in every style,
+ * conventions/query.ts); the others stay reported by extraParameters. A list whose document
+ * names no such parameter keeps the convention (every scalar field, equality and sort).
+ */
+function listQuery(scope: SchemaScope, op: Operation, resource: Resource, key: string): ListQueryDecl | undefined {
+  const base = pointer('endpoints', resource.name, key, 'query');
+  const filters: ListQueryDecl['filters'][number][] = [];
+  const lists: [unknown[], string][] = [[Array.isArray(op.node.parameters) ? op.node.parameters : [], op.pointer], [[...op.shared], op.pointer.slice(0, op.pointer.lastIndexOf('/'))]];
+  for (const [list, at] of lists) {
+    list.forEach((p, i) => {
+      const r = resolve(scope.ctx, p, child(at, 'parameters', i));
+      if (!r || r.node.in !== 'query' || typeof r.node.name !== 'string') return;
+      // The id is not a filter (a record is read by its id: check's list-query-field-unknown).
+      const field = resource.fields.find((f) => f.name === r.node.name && f.name !== (resource.id?.field ?? 'id'));
+      if (!field || !['string', 'integer', 'number', 'boolean'].includes(field.type) || filters.some((f) => f.field === field.name)) return;
+      filters.push({ field: field.name, ops: ['eq'], pointer: child(base, 'filters', field.name) });
+    });
+  }
+  return filters.length ? { filters, sort: [], style: 'brackets', pointer: base } : undefined;
+}
+
+/**
+ * A writable `id` reads as given by the client (resources.ts), unless the create takes only
+ * other fields (petstore-expanded's `NewPet`): then the service assigns it, as an integer
+ * (sequence) or text (service).
+ */
+function serviceIdWhenCreateOmits(r: Resource, placed: readonly Placed[]): Resource {
+  if (r.id?.assigned !== 'client') return r;
+  const create = placed.find((p) => p.endpoint.resource === r.name && p.endpoint.operation === 'create')?.endpoint;
+  if (!create || create.request.kind !== 'fields' || create.request.fields.includes(r.id.field)) return r;
+  const field = r.fields.find((f) => f.name === r.id!.field);
+  return { ...r, id: { ...r.id, assigned: field?.type === 'integer' ? 'sequence' : 'service' } };
+}
+
+/**
+ * What a path parameter binds: the convention's reading (`{id}`, `{<field>Id}`), else the
+ * value its OpenAPI parameter's schema describes, declared under `params:` (a string when the
+ * schema says nothing the format can hold: a path segment is text).
+ */
+function paramOf(scope: SchemaScope, op: Operation, name: string, resource: Resource, key: string): PathParam {
+  const at = pointer('endpoints', resource.name, key, 'path');
+  const binding = conventionalBinding(name, resource);
+  if (binding.kind !== 'unbound') return { name, binding, declared: false, pointer: at };
+  const declaredAt = pointer('endpoints', resource.name, key, 'params', name);
+  const found = [...(Array.isArray(op.node.parameters) ? op.node.parameters.map((p, i) => [p, child(op.pointer, 'parameters', i)] as const) : []),
+    ...op.shared.map((p, i) => [p, child(op.pointer.slice(0, op.pointer.lastIndexOf('/')), 'parameters', i)] as const)]
+    .map(([p, where]) => resolve(scope.ctx, p, where))
+    .find((r) => r && r.node.in === 'path' && r.node.name === name);
+  const shape = found && isObject(found.node.schema)
+    ? shapeOf(scope, found.node.schema, child(found.pointer, 'schema'), { target: declaredAt, label: name, resource: resource.name, stack: [] })
+    : undefined;
+  const scalar: Shape = shape && shape.type !== 'object' && shape.type !== 'array' && shape.type !== 'ref' ? shape : { type: 'string', pointer: declaredAt };
+  return { name, binding: { kind: 'value', shape: scalar }, declared: true, pointer: declaredAt };
+}
+
+/**
+ * An action answers the record, nothing, or a shape of its own: a page of records (a search
+ * on a path of its own, `/pets/findByStatus`) has no place there and is written as the
+ * record's answer being absent, none (reported by responsesOf where the body is not the record).
+ */
+function actionResponses(responses: readonly EndpointResponse[]): EndpointResponse[] {
+  return responses.map((r) => (r.body === 'page' ? { ...r, body: 'none' as const } : r));
+}
+
+/** What the action does: on one record when its path binds the record's id, else on the collection; its behaviour the document's prose. */
+function actionOf(op: Operation, responses: readonly EndpointResponse[], path: string): ActionDef {
+  const success = responses.find((r) => r.status >= 200 && r.status < 300);
+  // The document's own prose; where it has none, that it has none (the reference answers 501 either way).
+  const behaviour = [text(op.node.summary), text(op.node.description)].filter(Boolean).join('\n\n')
+    || `Not described: the OpenAPI document gives ${op.method.toUpperCase()} ${op.path} no summary nor description.`;
+  return defined({
+    target: templateParams(path).includes('id') ? 'record' : 'collection',
+    response: success?.body === 'resource' ? { kind: 'resource' as const } : { kind: 'none' as const },
+    behaviour,
+  });
 }
 
 function text(value: unknown): string | undefined {

@@ -15,7 +15,7 @@
  * hold, and every part left a gap, is a finding pointing into the OpenAPI document.
  */
 import { loadSpecText, byPosition } from '../../load/index.ts';
-import { hasErrors, type Result } from '../../spec/diagnostics.ts';
+import { diagnostic, hasErrors, type Result } from '../../spec/diagnostics.ts';
 import type { Authentication, Errors, PartState, Spec, SpecSource } from '../../spec/model.ts';
 import { PART_NAMES, type PartName } from '../../spec/parts.ts';
 import { pointer } from '../../spec/pointer.ts';
@@ -27,12 +27,16 @@ import { report, type ImportContext } from './context.ts';
 import { importEndpoints } from './endpoints.ts';
 import { importErrors } from './errors.ts';
 import { importPurpose, reportGap, reportUnsayableParts } from './parts.ts';
-import { readOpenApi } from './read.ts';
+import { readDocument, readOpenApi } from './read.ts';
+import { carriedSpec, type CarriedSpec } from '../../spec/conventions/extensions.ts';
+import { importCarried } from '../carried.ts';
 import { importResources, operations, schemaUsage } from './resources.ts';
 
 export interface ImportOptions {
   /** The name the spec will have (for the positions of the returned Spec); default `imported.yaml`. */
   readonly file?: string;
+  /** An AsyncAPI document svcspec exported: its part 6 replaces the imported spec's (`--events`). */
+  readonly events?: string;
 }
 
 export interface ImportResult {
@@ -49,10 +53,21 @@ export interface ImportResult {
 }
 
 export async function importOpenApi(file: string, options: ImportOptions = {}): Promise<Result<ImportResult | undefined>> {
-  const read = await readOpenApi(file);
+  const raw = await readDocument(file);
+  if (!raw.value) return { value: undefined, diagnostics: raw.diagnostics };
+  // A document svcspec exported carries its spec (conventions/extensions.ts): read it back whole.
+  const read6 = options.events === undefined ? undefined : await eventsOf(options.events);
+  if (read6 && !read6.value) return { value: undefined, diagnostics: read6.diagnostics };
+  const events = read6?.value;
+  const carried = carriedSpec(raw.value.doc);
+  if (carried) return importCarried(file, raw.value, events ? withEvents(carried, events) : carried, options);
+  if (typeof raw.value.doc.asyncapi === 'string') {
+    return { value: undefined, diagnostics: [raw.value.notOpenApi(`it is AsyncAPI ${raw.value.doc.asyncapi} without svcspec's x-svcspec mark; AsyncAPI does not say which operation emits a message (the 'on' of an event), so only an AsyncAPI document svcspec exported is imported`, '/asyncapi')] };
+  }
+  const read = await readOpenApi(file, raw.value);
   if (!read.value) return { value: undefined, diagnostics: read.diagnostics };
   const source = read.value;
-  const ctx: ImportContext = { doc: source.doc, version: source.version, locate: source.locate, findings: [], notCarried: new Map() };
+  const ctx: ImportContext = { doc: source.doc, version: source.version, locate: source.locate, findings: [...read.diagnostics], notCarried: new Map() };
 
   const ops = operations(ctx);
   const purpose = importPurpose(ctx);
@@ -93,6 +108,10 @@ export async function importOpenApi(file: string, options: ImportOptions = {}): 
     versioning: { versions: [], pointer: pointer('versioning') },
   };
   const document = toDocument(spec);
+  if (events) {
+    if (events.events === undefined) delete document.events;
+    else document.events = events.events;
+  }
   const findings = byPosition(ctx.findings);
   const yaml = renderYaml(document, { source: `${file} (OpenAPI ${source.openapi})`, findings });
   // The written spec must load as check loads it; if it does not, that is a bug of the import.
@@ -115,3 +134,22 @@ const NO_SOURCE: SpecSource = {
 const NO_AUTHENTICATION: Authentication = { schemes: [], scopes: [], defaultScopes: [], rules: [] };
 const NO_ERRORS: Errors = { catalog: [] };
 
+
+/** Part 6 as an AsyncAPI document svcspec exported carries it (`{events}` empty: a gap there). */
+async function eventsOf(file: string): Promise<Result<{ events?: unknown } | undefined>> {
+  const raw = await readDocument(file);
+  if (!raw.value) return { value: undefined, diagnostics: raw.diagnostics };
+  const fail = (reason: string, at: string) => ({ value: undefined, diagnostics: [diagnostic(IMPORT_CODES.eventsNotAsyncApi, { file, reason }, { pointer: at, location: raw.value!.locate(at) })] });
+  if (typeof raw.value.doc.asyncapi !== 'string') return fail('it is not an AsyncAPI document (no asyncapi member)', '');
+  const carried = carriedSpec(raw.value.doc);
+  if (!carried) return fail("it has no x-svcspec mark: AsyncAPI does not say which operation emits a message (the 'on' of an event), so only svcspec's own export is read", '/asyncapi');
+  return { value: carried.parts.includes('events') ? { events: carried.document.events } : {}, diagnostics: [] };
+}
+
+function withEvents(carried: CarriedSpec, events: { events?: unknown }): CarriedSpec {
+  const document = { ...carried.document };
+  if (events.events === undefined) delete document.events;
+  else document.events = events.events;
+  const parts = carried.parts.filter((p) => p !== 'events');
+  return { document, parts: events.events === undefined ? parts : [...parts, 'events'] };
+}

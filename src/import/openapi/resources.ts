@@ -4,7 +4,7 @@
  * fields that reference them; schemas used only as error bodies are part 7's shape.
  * OpenAPI never says which field is a record's id nor who assigns it, so no `id` is written.
  */
-import type { Resource } from '../../spec/model.ts';
+import type { Field, IdAssignment, Resource } from '../../spec/model.ts';
 import { child, pointer } from '../../spec/pointer.ts';
 import { defined } from '../../load/normalize/read.ts';
 import { IMPORT_CODES } from '../codes.ts';
@@ -113,21 +113,41 @@ export function importResources(ctx: ImportContext, usage: ReadonlyMap<string, R
   const resources = chosen.map(([component, node, at]): Resource => {
     const name = byComponent.get(component)!;
     const target = pointer('resources', name);
+    const fields = objectFields(scope, node, at, { target: child(target, 'fields'), resource: name, stack: [component] });
     return defined({
       name,
       plural: name,
       description: typeof node.description === 'string' ? node.description : undefined,
+      id: idOf(ctx, fields, name, at, target),
       owned: false,
       unknownFields: 'refuse',
       readOnlyFields: 'refuse',
-      fields: objectFields(scope, node, at, { target: child(target, 'fields'), resource: name, stack: [component] }),
+      fields,
       unique: [],
       rules: [],
       pointer: target,
     });
   });
-  if (resources.length) report(ctx, IMPORT_CODES.resourceId, { resources: listOf(resources.map((r) => r.name)) }, '/components/schemas');
+  const silent = resources.filter((r) => r.id === undefined);
+  if (silent.length) report(ctx, IMPORT_CODES.resourceId, { resources: listOf(silent.map((r) => r.name)) }, '/components/schemas');
   return { resources, byComponent, scope };
+}
+
+/** A property named `id` read as the record's id (IMPORT_CODES.resourceIdRead says how). */
+function idOf(ctx: ImportContext, fields: readonly Field[], resource: string, at: string, target: string): Resource['id'] {
+  const f = fields.find((x) => x.name === 'id');
+  if (!f || (f.type !== 'string' && f.type !== 'integer')) return undefined;
+  let assigned: IdAssignment;
+  let how: string;
+  if (f.readOnly || !f.required) {
+    assigned = f.type === 'integer' ? 'sequence' : f.format === 'uuid' ? 'uuid' : 'service';
+    how = `it is ${f.readOnly ? 'read-only' : 'not required'}, so the service assigns it (${assigned})`;
+  } else {
+    assigned = 'client';
+    how = 'it is writable and required, so the client gives it';
+  }
+  report(ctx, IMPORT_CODES.resourceIdRead, { resource, how }, child(at, 'properties', 'id'));
+  return { field: 'id', assigned, pointer: child(target, 'id') };
 }
 
 function describe(node: Json): string {

@@ -1,0 +1,82 @@
+/**
+ * Real public OpenAPI documents (test/import/fixtures/real, see its SOURCE.md, and the older
+ * fixtures beside it) go the whole way: import -> check (0 errors, gaps allowed) -> serve
+ * (the reference service on loopback) -> the tester (0 failures). Actions the document
+ * describes only in prose answer 501, and the tester expects it.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { checkSpec } from '../../src/check/index.ts';
+import { runConformance } from '../../src/conformance/index.ts';
+import { formatHuman } from '../../src/conformance/report/format.ts';
+import { importOpenApi } from '../../src/import/index.ts';
+import { serveForTester } from '../conformance/support.ts';
+
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+
+export const REAL = [
+  'real/oai-petstore.yaml',
+  'real/oai-petstore-expanded.yaml',
+  'real/oai-api-with-examples.yaml',
+  'real/oai-uspto.yaml',
+  'real/oai-link-example.yaml',
+  'real/oai-callback-example.yaml',
+  'swagger-petstore-v3.yaml',
+  'traccar.yaml',
+];
+
+/**
+ * Box's API (1.7 MB, 186 paths, 294 operations): imports and checks with 0 errors; served,
+ * the tester fails 10 of its 1,512 checks (replaces whose PUT takes a few fields, Box's
+ * partial updates, read as replace), so its serve leg is a declared skip until they are mapped.
+ */
+const CHECK_ONLY: Readonly<Record<string, string>> = {
+  'real/box-openapi.json': 'Box PUTs that take a few fields are partial updates, imported as replace: 10 tester failures (see the import issue report)',
+};
+
+const imports = new Map<string, ReturnType<typeof importOpenApi>>();
+const imported = (name: string) => imports.get(name) ?? imports.set(name, importOpenApi(fixture(name))).get(name)!;
+
+for (const name of [...REAL, ...Object.keys(CHECK_ONLY)]) {
+  test(`real document: ${name} imports and checks with 0 errors (gaps allowed); what OpenAPI cannot say is a gap`, async () => {
+    const r = await imported(name);
+    assert.ok(r.value, r.diagnostics.map((d) => d.message).join('\n'));
+    const { spec } = r.value;
+    assert.ok(spec.endpoints.length > 0, 'endpoints imported');
+    const report = checkSpec(spec, []);
+    const errors = report.diagnostics.filter((d) => d.severity === 'error');
+    assert.deepEqual(errors.map((d) => `${d.code}: ${d.message}`), []);
+    // What OpenAPI cannot supply stays a gap, reported with its place, never invented.
+    for (const part of ['states', 'events', 'limits', 'versioning'] as const) {
+      assert.equal(spec.parts[part].statement, 'gap', `${part} is a gap`);
+      assert.ok(r.diagnostics.some((d) => d.code === 'import-part-gap' && d.part === part && d.location), `the ${part} gap is reported with its place`);
+    }
+  });
+
+  test(`real document: ${name} imported, served on loopback, passes the tester (prose actions answer 501)`, { skip: CHECK_ONLY[name] ?? false }, async (t) => {
+    const r = await imported(name);
+    assert.ok(r.value);
+    const { spec } = r.value;
+    const { baseUrl, principals, sleep, now } = await serveForTester(t, spec);
+    const run = await runConformance({ spec, baseUrl, principals, seed: 20261124, sleep, now });
+    t.diagnostic(`${spec.resources.length} resources, ${spec.endpoints.length} endpoints: ${run.counts.pass} passed, ${run.counts.skip} skipped`);
+    assert.equal(run.counts.fail, 0, formatHuman(run));
+    assert.ok(run.counts.pass > 0, 'some check passed');
+    // Each action (prose behaviour) is answered, 501 by the reference, and the tester says so.
+    for (const a of spec.endpoints.filter((e) => e.operation === 'action')) {
+      const mine = run.results.filter((x) => x.id.startsWith(`${a.id}.`));
+      assert.ok(mine.some((x) => x.outcome === 'pass'), `a check of the action ${a.id} passed: ${mine.map((x) => `${x.id} ${x.outcome}`).join(', ') || 'none ran'}`);
+    }
+  });
+}
+
+test('real document: a list\'s query parameters that name fields become its declared filters (Traccar\'s ?deviceId=), the id and the rest reported', async () => {
+  const r = await imported('traccar.yaml');
+  const list = r.value!.spec.endpoints.find((e) => e.id === 'position.list')!;
+  assert.deepEqual(list.query && { filters: list.query.filters.map((f) => [f.field, f.ops]), sort: list.query.sort }, { filters: [['deviceId', ['eq']]], sort: [] });
+  const reported = r.diagnostics.filter((d) => d.code === 'import-parameters' && d.message.startsWith('GET /positions '));
+  assert.equal(reported.length, 1);
+  assert.match(reported[0].message, /query from, query to, query id;/);
+  assert.doesNotMatch(reported[0].message, /deviceId/);
+});
