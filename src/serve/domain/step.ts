@@ -58,15 +58,19 @@ function referrersKey(resource: string, field: string, id: string): string {
 }
 
 export function domainStep(spec: Spec, domain: CompiledDomain, c: CompiledResource, kind: WriteKind, rules: CompiledWrite | undefined, w: WriteContext, ownId?: string): DomainStep {
+  // The variables of one run of the step (one `read`, which lives as long as the run): built
+  // once its refs are read, not again at each later round (counts, then the decision).
+  const built = new WeakMap<DomainRead, Record<string, unknown>>();
   return {
     decide(current: StoredRecord | undefined, data: Data | undefined, read: DomainRead): DomainDecision {
       const self: Data = kind === 'delete' ? { ...(current?.data ?? {}) } : { ...(data ?? {}) };
       const id = current?.id ?? ownId;
       const more = firstReads(c, kind, rules, self, read, id);
       if (more) return { more };
-      const vars = variables(spec, c, w, self, current, id, read);
+      let vars = built.get(read);
+      if (!vars) built.set(read, (vars = variables(spec, c, w, self, current, id, read)));
       if (rules) {
-        const counts = countReads(domain, c, rules, vars, read);
+        const counts = countReads(domain, rules, vars, read);
         if (counts) return { more: counts };
         vars.count = Object.fromEntries(rules.counts.map((n) => [n.name, BigInt(read.counts.get(`count:${n.name}`) ?? 0)]));
         for (const g of rules.guards) {
@@ -149,7 +153,7 @@ function firstReads(c: CompiledResource, kind: WriteKind, rules: CompiledWrite |
 }
 
 /** Round 2: the declared counts, their conditions evaluated now that refs are read. */
-function countReads(domain: CompiledDomain, c: CompiledResource, rules: CompiledWrite, vars: Record<string, unknown>, read: DomainRead): DomainReads | undefined {
+function countReads(domain: CompiledDomain, rules: CompiledWrite, vars: Record<string, unknown>, read: DomainRead): DomainReads | undefined {
   const counts: { key: string; resource: string; query: CountQuery }[] = [];
   for (const n of rules.counts) {
     if (read.counts.has(`count:${n.name}`)) continue;
@@ -162,7 +166,6 @@ function countReads(domain: CompiledDomain, c: CompiledResource, rules: Compiled
     });
     counts.push({ key: `count:${n.name}`, resource: n.resource, query: { filters } });
   }
-  void c;
   return counts.length ? { counts } : undefined;
 }
 
