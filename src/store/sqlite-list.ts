@@ -32,7 +32,7 @@
  */
 import type { SQLInputValue } from 'node:sqlite';
 import { bindScalar, jsonPath, quoteIdent, RECORD_COLUMNS } from './sqlite-sql.ts';
-import type { FieldFilter, ListQuery, ScalarValue, SortKey } from './store.ts';
+import type { CountQuery, FieldFilter, ListQuery, ScalarValue, SortKey } from './store.ts';
 
 /** A name the format allows for a field (schema/svcspec.schema.json), safe inside `'$."…"'`. */
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
@@ -243,6 +243,22 @@ function check(query: ListQuery): void {
 }
 
 /** The list query (see the header). */
+/**
+ * How many rows a query's conditions select: the list's own conditions (so a total agrees
+ * with the pages it counts), without its order and limit. With them (a count over the list
+ * statement) SQLite walks the table in `seq` order to honour the ORDER BY instead of using a
+ * field's index, and a count reads every row of the table: a guard's count grew with it.
+ */
+export function countSql(table: string, query: CountQuery): ListStatement {
+  check({ ...query, limit: 1 });
+  const a = new Args();
+  const filters: FieldFilter[] = [...Object.entries(query.filter ?? {}).map(([field, value]): FieldFilter => ({ field, op: 'eq', value })), ...(query.filters ?? [])];
+  const where = filters.map((f) => condition(a, f));
+  if (query.owner !== undefined) where.push(`owner = ${a.bind(query.owner)}`);
+  if (query.search) where.push(searched(a, query.search));
+  return { sql: `SELECT count(*) FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, args: a.list };
+}
+
 export function listSql(table: string, query: ListQuery): ListSql {
   check(query);
   const sort = query.sort ?? [];

@@ -32,7 +32,7 @@ import { GroupCommit } from './sqlite-commit.ts';
 import { DatabaseFile, FILE_CHECK_MS } from './sqlite-file.ts';
 import { CREDENTIALS_DDL, sqliteCredentials } from './sqlite-credentials.ts';
 import { eventAppender, EVENTS_DDL, sqliteEvents } from './sqlite-events.ts';
-import { fieldExpression, indexable, listSql, type ListSql } from './sqlite-list.ts';
+import { countSql, fieldExpression, indexable, listSql, type ListSql } from './sqlite-list.ts';
 import { SqliteReader } from './sqlite-reader.ts';
 import { runStep, SEQUENCES_DDL, syncUniqueIndexes, uniqueViolation, type TxAccess } from './sqlite-domain.ts';
 import type { DomainStep, RelatedWrite } from './domain.ts';
@@ -499,14 +499,12 @@ class SqliteStoreImpl implements SqliteStore {
 
   async count(resource: string, query: CountQuery): Promise<number> {
     const s = this.#statements(resource);
-    // The list's own conditions, so a total always agrees with the pages it counts.
-    const list = listSql(s.table, { ...query, limit: Number.MAX_SAFE_INTEGER - 1 });
-    if (list.rest) throw new Error('bug: a count query has no keyset position, so no second range');
-    // List statements return rows as arrays (the page's fast path): the count is the first column.
-    const counting = `SELECT count(*) FROM (${list.sql})`;
+    // The list's own conditions, so a total always agrees with the pages it counts (./sqlite-list.ts countSql).
+    const counting = countSql(s.table, query);
     // A count reads every match: on the reader thread where there is one, never holding up requests.
-    if (this.#reader) return Number(((await this.#reader.read({ sql: counting, args: list.args }, 1)) as unknown as [[number]])[0][0]);
-    const row = this.#listStatement(counting).get(...list.args) as unknown as [number];
+    // List statements return rows as arrays (the page's fast path): the count is the first column.
+    if (this.#reader) return Number(((await this.#reader.read(counting, 1)) as unknown as [[number]])[0][0]);
+    const row = this.#listStatement(counting.sql).get(...counting.args) as unknown as [number];
     return Number(row[0]);
   }
 
@@ -587,8 +585,8 @@ class SqliteStoreImpl implements SqliteStore {
       },
       // On the writer, inside the transaction: the reader thread sees only what is committed.
       count: (resource, query) => {
-        const list = listSql(this.#statements(resource).table, { ...query, limit: Number.MAX_SAFE_INTEGER - 1 });
-        return Number((this.#listStatement(`SELECT count(*) FROM (${list.sql})`).get(...list.args) as unknown as [number])[0]);
+        const counting = countSql(this.#statements(resource).table, query);
+        return Number((this.#listStatement(counting.sql).get(...counting.args) as unknown as [number])[0]);
       },
       list: (resource, query, limit) => {
         const list = listSql(this.#statements(resource).table, { ...query, limit });
