@@ -21,6 +21,22 @@ export interface Principal {
 
 export type Outcome = 'pass' | 'fail' | 'skip';
 
+/**
+ * Why a check did not run, which decides the verdict. `not-checked`: the run was asked to
+ * check it and could not (a credential, a second principal, a callback host, the service's
+ * quota, the implementation's own answer stood in the way): the run is incomplete, and
+ * fails unless skips are allowed. `not-applicable`: the spec states nothing this check could
+ * hold an implementation to (no rate limit, a gap, no endpoint for a transition).
+ * `not-asked`: left out by the options (--skip, an opt-in not included).
+ */
+export type SkipKind = 'not-checked' | 'not-applicable' | 'not-asked';
+
+export interface SkipOptions {
+  readonly kind?: SkipKind;
+  /** What would let the run check it: a credential with which scopes, a second principal, a callback host, an option. */
+  readonly needs?: string;
+}
+
 export interface CheckResult {
   readonly part: PartName;
   readonly id: string;
@@ -30,6 +46,10 @@ export interface CheckResult {
   readonly rule?: { readonly pointer: string; readonly location?: Location; readonly text: string };
   /** Why it failed, or why it was skipped. */
   readonly message?: string;
+  /** Of a skip: whether the run could not check it, or there was nothing to check (default not-checked). */
+  readonly skipKind?: SkipKind;
+  /** Of a check not checked: what would let a run check it. */
+  readonly needs?: string;
   readonly exchange?: Exchange;
 }
 
@@ -45,9 +65,20 @@ export class Failure extends Error {
 
 /** Thrown inside a check body when what it needs is missing: the check is skipped, not failed. */
 export class Skip extends Error {
-  constructor(message: string) {
+  readonly kind: SkipKind;
+  readonly needs?: string;
+  constructor(message: string, options: SkipOptions = {}) {
     super(message);
     this.name = 'Skip';
+    this.kind = options.kind ?? 'not-checked';
+    if (options.needs !== undefined) this.needs = options.needs;
+  }
+}
+
+/** A Skip for what the spec itself leaves nothing to check against. */
+export class NotApplicable extends Skip {
+  constructor(message: string) {
+    super(message, { kind: 'not-applicable' });
   }
 }
 
@@ -66,6 +97,8 @@ export interface RunOptions {
   /** The implementation's clock, for the checks of the times it writes (default: this machine's). Tests that move its clock instead of waiting (`sleep`) pass it. */
   readonly now?: () => number;
   readonly onResult?: (result: CheckResult) => void;
+  /** Told when a part starts and when it ends (its index among the parts the run will take). */
+  readonly onPart?: (event: { readonly part: PartName; readonly index: number; readonly total: number; readonly done: boolean }) => void;
   /** Told of every request to the implementation and its response, as each completes. */
   readonly onExchange?: (exchange: Exchange) => void;
   /** Part 6: the webhook receiver and how long to wait for an event. */
@@ -151,6 +184,12 @@ export class TestContext {
     return this.principals.find((p) => endpoints.every((e) => this.may(p, e)));
   }
 
+  /** The skip of a check no principal given may make: names the scopes a credential would need. */
+  noPrincipal(endpoint: Endpoint): Skip {
+    const scopes = endpoint.auth?.scopes ?? [];
+    return new Skip(`no principal given may call ${endpoint.id}`, { needs: `a credential${scopes.length ? ` holding ${scopes.join(', ')}` : ''} (--credentials or --header)` });
+  }
+
   /** A request in the working version (or the one given), as a principal (or anonymously with null). */
   async call(method: string, path: string, options: RequestOptions & { as?: Principal | null; version?: string | null; retry?: boolean } = {}): Promise<Exchange> {
     const { url, headers } = this.address(path, options);
@@ -197,7 +236,7 @@ export class TestContext {
       await body();
       result = { part, id, title, outcome: 'pass', ...(located ? { rule: located } : {}) };
     } catch (error) {
-      if (error instanceof Skip) result = { part, id, title, outcome: 'skip', message: error.message, ...(located ? { rule: located } : {}) };
+      if (error instanceof Skip) result = { part, id, title, outcome: 'skip', message: error.message, skipKind: error.kind, ...(error.needs ? { needs: error.needs } : {}), ...(located ? { rule: located } : {}) };
       else if (error instanceof Failure) result = { part, id, title, outcome: 'fail', message: error.message, ...(located ? { rule: located } : {}), ...(error.exchange ? { exchange: error.exchange } : {}) };
       else throw error;
     }
@@ -206,8 +245,9 @@ export class TestContext {
     return result.outcome === 'pass';
   }
 
-  skip(part: PartName, id: string, title: string, why: string): void {
-    const result: CheckResult = { part, id, title, outcome: 'skip', message: why };
+  /** Records a check that did not run; by default as not checked (the run is incomplete), else as the options say. */
+  skip(part: PartName, id: string, title: string, why: string, options: SkipOptions = {}): void {
+    const result: CheckResult = { part, id, title, outcome: 'skip', message: why, skipKind: options.kind ?? 'not-checked', ...(options.needs ? { needs: options.needs } : {}) };
     this.results.push(result);
     this.#onResult?.(result);
   }

@@ -4,7 +4,7 @@
  * the clean-up at the end (delete, where the spec has a delete endpoint).
  */
 import type { Endpoint, Field, Resource, StateMachine } from '../spec/model.ts';
-import { Failure, Skip, type Principal, type TestContext } from './context.ts';
+import { Failure, NotApplicable, Skip, type Principal, type TestContext } from './context.ts';
 import { expectSuccess, isObject } from './expect.ts';
 import { REF, valueOf, type RefMarker } from './generate.ts';
 import type { Exchange } from './http.ts';
@@ -100,7 +100,7 @@ export class DataFactory {
   /** The create of a resource; of a singleton without one, its replace (`PUT /me`), which creates the caller's record. */
   createEndpoint(resource: Resource): Endpoint {
     const e = this.ctx.endpoint(resource.name, 'create') ?? this.#singletonReplace(resource);
-    if (!e) throw new Skip(`${resource.name} has no create endpoint, so the tester cannot make one`);
+    if (!e) throw new NotApplicable(`${resource.name} has no create endpoint, so the tester cannot make one`);
     return e;
   }
 
@@ -118,7 +118,7 @@ export class DataFactory {
   async create(resource: Resource, options: { as?: Principal; body?: Record<string, unknown>; version?: string } = {}): Promise<Made> {
     const endpoint = this.createEndpoint(resource);
     const as = options.as ?? this.ctx.principalFor(endpoint);
-    if (!as && endpoint.auth && !endpoint.auth.public) throw new Skip(`no principal given may call ${endpoint.id}`);
+    if (!as && endpoint.auth && !endpoint.auth.public) throw this.ctx.noPrincipal(endpoint);
     const sent = options.body ?? (await this.validBody(resource, { as, ...(options.version ? { version: options.version } : {}) }));
     let method = endpoint.method;
     // A create that exists only nested (`POST /patients/{patientId}/appointments`): the parent from the body's ref, or one made for it.

@@ -15,6 +15,8 @@ export interface Exchange {
   };
   /** Milliseconds. */
   readonly ms: number;
+  /** When the request was sent (epoch ms, this machine's clock). */
+  readonly at?: number;
 }
 
 export interface RequestOptions {
@@ -77,6 +79,7 @@ export class HttpClient {
     for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = v;
     const url = `${this.baseUrl}${path}`;
     const started = performance.now();
+    const at = Date.now();
     let response: Response;
     try {
       response = await fetch(url, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(this.timeoutMs) });
@@ -89,6 +92,7 @@ export class HttpClient {
       request: { method, url, headers, ...(body !== undefined ? { body } : {}) },
       response: { status: response.status, headers: Object.fromEntries(response.headers), text, json: parseJson(text) },
       ms: performance.now() - started,
+      at,
     };
     this.log.push(exchange);
     this.onExchange?.(exchange);

@@ -16,7 +16,7 @@ export async function checkLimits(ctx: TestContext, data: DataFactory): Promise<
   const resource = ctx.spec.resources.find((r) => ctx.endpoint(r.name, 'list') && ctx.endpoint(r.name, 'create') && !r.owned) ?? ctx.spec.resources.find((r) => ctx.endpoint(r.name, 'list') && ctx.endpoint(r.name, 'create'));
   const pagination = ctx.spec.limits.pagination;
   if (!resource || !pagination) {
-    ctx.skip('limits', 'pagination', 'pages as declared', !pagination ? 'the spec declares no pagination' : 'no resource has both a create and a list endpoint');
+    ctx.skip('limits', 'pagination', 'pages as declared', !pagination ? 'the spec declares no pagination' : 'no resource has both a create and a list endpoint', { kind: 'not-applicable' });
   } else {
     await checkPagination(ctx, data, resource, p);
   }
@@ -48,7 +48,7 @@ async function checkPagination(ctx: TestContext, data: DataFactory, resource: Re
     const page = await getPage(ctx, resource, '');
     if (page.items.length > p.defaultSize) throw new Failure(`a page holds ${page.items.length} items; the default size is ${p.defaultSize}`, page.exchange);
   });
-  if (!Number.isFinite(p.maxSize)) return ctx.skip('limits', `${resource.name}.over-max`, `${resource.name}: a size above the maximum`, 'the spec states there is no largest page size');
+  if (!Number.isFinite(p.maxSize)) return ctx.skip('limits', `${resource.name}.over-max`, `${resource.name}: a size above the maximum`, 'the spec states there is no largest page size', { kind: 'not-applicable' });
   await ctx.check('limits', `${resource.name}.over-max`, `${resource.name}: a size above the maximum ${p.maxSize} is ${p.overMax === 'clamp' ? 'clamped' : 'refused'}`, rule, async () => {
     const query = `${encodeURIComponent(p.size)}=${p.maxSize + 1}`;
     if (p.overMax === 'reject') {
@@ -65,7 +65,7 @@ async function checkBodySize(ctx: TestContext): Promise<void> {
   const limit = ctx.spec.limits.body;
   const create = ctx.spec.endpoints.find((e) => e.operation === 'create' && isPlain(e) && ctx.may(ctx.main, e));
   if (!limit || !create) {
-    ctx.skip('limits', 'body-size', 'a body above the size limit is refused', !limit ? 'the spec declares no body size limit' : 'no create endpoint can be called');
+    ctx.skip('limits', 'body-size', 'a body above the size limit is refused', !limit ? 'the spec declares no body size limit' : 'no create endpoint can be called by the principals given', !limit ? { kind: 'not-applicable' } : { needs: 'a principal that may call a create endpoint' });
     return;
   }
   await ctx.check('limits', 'body-size', `${create.id}: a body of ${limit.maxBytes + 1} bytes (limit ${limit.maxBytes}) is refused with 413`, { pointer: limit.pointer, text: `body: ${limit.maxBytes} bytes at most` }, async () => {
@@ -77,11 +77,11 @@ async function checkBodySize(ctx: TestContext): Promise<void> {
 async function checkRateLimit(ctx: TestContext): Promise<void> {
   const rate = ctx.spec.limits.rate;
   const title = 'requests beyond the rate limit get 429 with Retry-After and the RateLimit fields';
-  if (!rate) return ctx.skip('limits', 'rate-limit', title, ctx.spec.limits.none?.rate ? `the spec states there is no rate limit (${ctx.spec.limits.none.rate.reason})` : 'the spec declares no rate limit');
-  if (!ctx.include.has('rate-limits')) return ctx.skip('limits', 'rate-limit', title, 'opt-in: it spends a whole quota; run with --include rate-limits');
+  if (!rate) return ctx.skip('limits', 'rate-limit', title, ctx.spec.limits.none?.rate ? `the spec states there is no rate limit (${ctx.spec.limits.none.rate.reason})` : 'the spec declares no rate limit', { kind: 'not-applicable' });
+  if (!ctx.include.has('rate-limits')) return ctx.skip('limits', 'rate-limit', title, 'opt-in: it spends a whole quota; run with --include rate-limits', { kind: 'not-asked', needs: '--include rate-limits' });
   const endpoint = ctx.spec.endpoints.find((e) => e.operation === 'list' && isPlain(e) && ctx.may(ctx.main, e) && !rate.overrides.some((o) => o.endpoint === e.id));
   await ctx.check('limits', 'rate-limit', title, { pointer: rate.pointer, text: `${rate.limit} requests per ${rate.windowMs} ms per ${rate.scope}` }, async () => {
-    if (!endpoint) throw new Skip('no list endpoint under the default rate limit can be called');
+    if (!endpoint) throw new Skip('no list endpoint under the default rate limit can be called', { needs: 'a principal that may call a list endpoint under the default rate limit' });
     if (rate.limit > 1000) throw new Skip(`the limit (${rate.limit}) is too high to exhaust in a test run`);
     for (let i = 0; i <= rate.limit; i++) {
       const ex = await ctx.call('GET', endpoint.path, { as: ctx.principalFor(endpoint) ?? null, retry: false });

@@ -143,13 +143,13 @@ async function checkItem(ctx: TestContext, data: DataFactory, e: Endpoint, resou
 async function checkSingleton(ctx: TestContext, data: DataFactory, e: Endpoint, resource: Resource): Promise<void> {
   const owner = ctx.principalFor(e);
   const other = ctx.principals.find((p) => p !== owner && p.name !== owner?.name && ctx.may(p, e));
-  if (!owner) throw new Skip(`no principal given may call ${e.id}`);
+  if (!owner) throw ctx.noPrincipal(e);
   const made = await data.create(resource, { as: owner });
   const mine = await ctx.call(e.method, e.path, { as: owner });
   expectSuccess(e, mine);
   const idField = data.idField(resource);
   if (!isObject(mine.response.json) || String(mine.response.json[idField]) !== made.id) throw new Failure(`${e.path} answered ${owner.name} with a ${resource.name} other than the one ${owner.name} made ('${made.id}')`, mine);
-  if (!other) throw new Skip('needs a second principal (another name) that may call it, to see it never gets the first one\'s; give one with --credentials');
+  if (!other) throw new Skip('needs a second principal (another name) that may call it, to see it never gets the first one\'s; give one with --credentials', { needs: `a second principal that may call ${e.id}` });
   const theirs = await ctx.call(e.method, e.path, { as: other });
   if (theirs.response.status === 200 && isObject(theirs.response.json) && String(theirs.response.json[idField]) === made.id) throw new Failure(`${other.name} got ${owner.name}'s ${resource.name} at ${e.path}`, theirs);
   if (theirs.response.status !== 200) expectError(ctx, theirs, 'not-found');
