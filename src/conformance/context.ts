@@ -10,6 +10,7 @@ import type { PartName } from '../spec/parts.ts';
 import { resolveSituations, type ResolvedSituation, type Situation } from '../spec/http-errors.ts';
 import { Draw } from './generate.ts';
 import { HttpClient, type Exchange, type RequestOptions } from './http.ts';
+import { QuotaLedger } from './quota.ts';
 
 /** Someone the tester acts as: the headers that authenticate them, and the scopes they hold. */
 export interface Principal {
@@ -134,6 +135,8 @@ export class TestContext {
   readonly events: EventRunOptions;
   /** Epoch ms on the implementation's clock (see RunOptions.now). */
   readonly now: () => number;
+  /** The implementation's rate limits as the run has spent them (quota.ts). */
+  readonly quota: QuotaLedger;
   readonly #onResult?: (result: CheckResult) => void;
 
   constructor(options: RunOptions) {
@@ -150,6 +153,7 @@ export class TestContext {
     this.version = workingVersion(options.spec);
     this.events = options.events ?? {};
     this.now = options.now ?? Date.now;
+    this.quota = new QuotaLedger(options.spec, this.now);
     this.#onResult = options.onResult;
   }
 
@@ -193,7 +197,16 @@ export class TestContext {
   /** A request in the working version (or the one given), as a principal (or anonymously with null). */
   async call(method: string, path: string, options: RequestOptions & { as?: Principal | null; version?: string | null; retry?: boolean } = {}): Promise<Exchange> {
     const { url, headers } = this.address(path, options);
-    return this.client.send(method, url, { ...options, headers: { ...headers, ...(options.headers ?? {}) } });
+    const endpoint = this.quota.endpointOf(method, path);
+    const who = (options.as === undefined ? this.main : options.as ?? undefined)?.name;
+    // The window cannot admit it: wait for the next one rather than be refused (the rate-limit check itself sends regardless).
+    if (endpoint && options.retry !== false) {
+      const ms = this.quota.waitFor(endpoint, who);
+      if (ms > 0 && ms <= this.client.maxWaitMs) await this.client.wait(ms + 50, `${this.client.baseUrl}${url}`);
+    }
+    const ex = await this.client.send(method, url, { ...options, headers: { ...headers, ...(options.headers ?? {}) } });
+    if (endpoint) this.quota.spent(endpoint, who, ex.response.status, ex.response.headers);
+    return ex;
   }
 
   /** The path (relative to the base URL) and headers of a request in a version, as a principal: the credentials and the version selector. */
@@ -243,6 +256,20 @@ export class TestContext {
     this.results.push(result);
     this.#onResult?.(result);
     return result.outcome === 'pass';
+  }
+
+  /**
+   * An error answered with the right status in the wrong shape: a failure of part 7, once
+   * per code (the first exchange shown), whichever check met it; that check goes on.
+   */
+  errorShapeFinding(code: string, message: string, exchange: Exchange): void {
+    const id = `error-shape.${code}`;
+    if (this.results.some((r) => r.id === id && r.part === 'errors')) return;
+    const pointer = this.spec.errors.shape?.pointer;
+    const rule = pointer ? { pointer, text: 'the declared error shape', location: this.spec.source.locate(pointer) } : undefined;
+    const result: CheckResult = { part: 'errors', id, title: `errors with code '${code}' are answered in the declared shape`, outcome: 'fail', message, exchange, ...(rule ? { rule } : {}) };
+    this.results.push(result);
+    this.#onResult?.(result);
   }
 
   /** Records a check that did not run; by default as not checked (the run is incomplete), else as the options say. */

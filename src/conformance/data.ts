@@ -8,6 +8,7 @@ import { Failure, NotApplicable, Skip, type Principal, type TestContext } from '
 import { expectSuccess, isObject } from './expect.ts';
 import { REF, valueOf, type RefMarker } from './generate.ts';
 import type { Exchange } from './http.ts';
+import { hasOwner } from '../spec/conventions/ownership.ts';
 import { fillPath, idParam, parentParams } from '../spec/conventions/paths.ts';
 
 export interface Made {
@@ -24,8 +25,10 @@ export interface Made {
 export class DataFactory {
   readonly ctx: TestContext;
   readonly #made: Made[] = [];
-  /** One record per resource to point refs at, made on first need. */
+  /** One record per resource to point refs at where fresh ones cost too much, made on first need. */
   readonly #targets = new Map<string, Promise<string>>();
+  /** The string values drawn so far, per resource and field. */
+  readonly #seen = new Map<string, Set<string>>();
 
   constructor(ctx: TestContext) {
     this.ctx = ctx;
@@ -54,14 +57,34 @@ export class DataFactory {
     return writable;
   }
 
-  /** A body satisfying every constraint, with every field a create carries (refs to records made for them). */
-  async validBody(resource: Resource, options: { only?: readonly string[]; version?: string; as?: Principal } = {}): Promise<Record<string, unknown>> {
+  /**
+   * A body satisfying every constraint, with every field a create carries. Each string
+   * field gets a value no earlier body of the run gave it, so a uniqueness rule (one
+   * member per email) never refuses a valid create. Refs point at records made for this
+   * body (`refs: 'fresh'`, the default: a rule on the referenced record, one appointment per
+   * slot, never refuses it) where the referenced resource's quota affords it, else at one
+   * record made for all; a body meant to be refused shares (`refs: 'shared'`).
+   */
+  async validBody(resource: Resource, options: { only?: readonly string[]; version?: string; as?: Principal; refs?: 'fresh' | 'shared' } = {}): Promise<Record<string, unknown>> {
     const body: Record<string, unknown> = {};
     for (const f of this.createFields(resource, options.version)) {
       if (options.only && !options.only.includes(f.name)) continue;
-      body[f.name] = await this.fill(this.ctx.draw.one(valueOf(f)), options.as);
+      body[f.name] = await this.fill(this.#distinct(resource, f), options.as, options.refs);
     }
     return body;
+  }
+
+  /** A value of a field; of a string field, one the run has not drawn for it before (a few draws, then whatever came). */
+  #distinct(resource: Resource, f: Field): unknown {
+    const arb = valueOf(f);
+    if (f.type !== 'string' || f.enum?.length) return this.ctx.draw.one(arb);
+    const key = `${resource.name}.${f.name}`;
+    let seen = this.#seen.get(key);
+    if (!seen) this.#seen.set(key, (seen = new Set()));
+    let value = this.ctx.draw.one(arb);
+    for (let i = 0; i < 20 && seen.has(JSON.stringify(value)); i++) value = this.ctx.draw.one(arb);
+    seen.add(JSON.stringify(value));
+    return value;
   }
 
   /** A value for named fields only (a transition's requirements). */
@@ -74,22 +97,38 @@ export class DataFactory {
     return body;
   }
 
-  async #fillRef(marker: RefMarker, as?: Principal): Promise<string | number> {
+  async #fillRef(marker: RefMarker, as?: Principal, refs: 'fresh' | 'shared' = 'shared'): Promise<string | number> {
     const target = this.ctx.resource(marker[REF]);
     if (!target) throw new Skip(`a ref names resource '${marker[REF]}', which the spec does not declare`);
+    const number = (value: string) => (target.id?.assigned === 'sequence' && /^\d+$/.test(value) ? Number(value) : value);
+    const targetCreate = this.ctx.endpoint(target.name, 'create');
+    // The referencing record's maker makes it where it must own it or may; else whoever may.
+    const by = as && (hasOwner(target) || (targetCreate && this.ctx.may(as, targetCreate))) ? as : undefined;
+    if (refs === 'fresh' && this.#affords(target, by)) return number((await this.create(target, { ...(by ? { as: by } : {}) })).id);
     let id = this.#targets.get(target.name);
     if (!id) {
       id = this.create(target, { as }).then((m) => m.id);
       this.#targets.set(target.name, id);
     }
-    const value = await id;
-    return target.id?.assigned === 'sequence' && /^\d+$/.test(value) ? Number(value) : value;
+    return number(await id);
   }
 
-  async fill(value: unknown, as?: Principal): Promise<unknown> {
-    if (isObject(value) && REF in value) return this.#fillRef(value as unknown as RefMarker, as);
-    if (Array.isArray(value)) return Promise.all(value.map((v) => this.fill(v, as)));
-    if (isObject(value)) return Object.fromEntries(await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await this.fill(v, as)] as const)));
+  /**
+   * Whether a record made only to be pointed at is worth its quota: its create is not a
+   * singleton's, and its policy has more than half its window left (the rest is kept for
+   * the checks of that resource itself). The tester spends a scarce quota where it matters.
+   */
+  #affords(target: Resource, as?: Principal): boolean {
+    const endpoint = this.ctx.endpoint(target.name, 'create');
+    if (!endpoint || target.perOwner === 'one') return false;
+    const policy = this.ctx.quota.policyOf(endpoint);
+    return !policy || this.ctx.quota.left(endpoint, (as ?? this.ctx.principalFor(endpoint))?.name) > policy.limit / 2;
+  }
+
+  async fill(value: unknown, as?: Principal, refs: 'fresh' | 'shared' = 'fresh'): Promise<unknown> {
+    if (isObject(value) && REF in value) return this.#fillRef(value as unknown as RefMarker, as, refs);
+    if (Array.isArray(value)) return Promise.all(value.map((v) => this.fill(v, as, refs)));
+    if (isObject(value)) return Object.fromEntries(await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await this.fill(v, as, refs)] as const)));
     return value;
   }
 
@@ -117,7 +156,7 @@ export class DataFactory {
    */
   async create(resource: Resource, options: { as?: Principal; body?: Record<string, unknown>; version?: string } = {}): Promise<Made> {
     const endpoint = this.createEndpoint(resource);
-    const as = options.as ?? this.ctx.principalFor(endpoint);
+    const as = options.as ?? this.#creator(resource, endpoint);
     if (!as && endpoint.auth && !endpoint.auth.public) throw this.ctx.noPrincipal(endpoint);
     const sent = options.body ?? (await this.validBody(resource, { as, ...(options.version ? { version: options.version } : {}) }));
     let method = endpoint.method;
@@ -144,6 +183,21 @@ export class DataFactory {
     const made: Made = { resource, id: String(id), sent, body, exchange: ex, ...(as ? { as } : {}) };
     this.#made.push(made);
     return made;
+  }
+
+  /**
+   * Who makes a record no check asked a principal for: of a resource whose records anyone
+   * may read (no owner, not one per owner) under a per-credential quota, the principal with
+   * the most of it left, so a run spreads its creates across the principals given rather
+   * than waiting out one credential's window; else the first that may.
+   */
+  #creator(resource: Resource, endpoint: Endpoint): Principal | undefined {
+    const first = this.ctx.principalFor(endpoint);
+    const policy = this.ctx.quota.policyOf(endpoint);
+    if (!first || !policy || policy.scope !== 'credential' || hasOwner(resource) || resource.perOwner) return first;
+    let best = first;
+    for (const p of this.ctx.principals) if (this.ctx.may(p, endpoint) && this.ctx.quota.left(endpoint, p.name) > this.ctx.quota.left(endpoint, best.name)) best = p;
+    return best;
   }
 
   /**
@@ -181,6 +235,17 @@ export class DataFactory {
       const id = record !== null && typeof record === 'object' ? (record as Record<string, unknown>)[this.idField(resource)] : undefined;
       if (typeof id === 'string' || typeof id === 'number') this.#made.push({ resource, id: String(id), sent: {}, body: record as Record<string, unknown>, exchange: ex, ...(as ? { as } : {}) });
     }
+  }
+
+  /** How many records of a resource the run has made and not yet cleaned up: what a walk of its list will meet at least. */
+  count(resource: Resource): number {
+    return this.#made.filter((m) => m.resource === resource).length;
+  }
+
+  /** Who makes a record of a resource no check asked a principal for (see #creator). */
+  maker(resource: Resource): Principal | undefined {
+    const endpoint = this.createEndpointOrUndefined(resource);
+    return endpoint ? this.#creator(resource, endpoint) : undefined;
   }
 
   /** The path of an item endpoint for a record. */

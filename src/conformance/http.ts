@@ -59,11 +59,16 @@ export class HttpClient {
     if (first.response.status !== 429 || options.retry === false) return first;
     const after = Number(first.response.headers['retry-after']);
     if (!Number.isFinite(after) || after * 1000 > this.maxWaitMs) return first;
-    this.onWait?.(after * 1000, first.request.url);
-    this.waited.count++;
-    this.waited.ms += after * 1000 + 50;
-    await this.sleep(after * 1000 + 50);
+    await this.wait(after * 1000 + 50, first.request.url);
     return this.#send(method, path, options);
+  }
+
+  /** Waits for a rate limit's window (a 429's Retry-After, or the tester's own ledger, quota.ts), counted as waited. */
+  async wait(ms: number, url: string): Promise<void> {
+    this.onWait?.(ms, url);
+    this.waited.count++;
+    this.waited.ms += ms;
+    await this.sleep(ms);
   }
 
   async #send(method: string, path: string, options: RequestOptions): Promise<Exchange> {

@@ -9,6 +9,8 @@ import type { Resource } from '../../spec/model.ts';
 import { Failure, Skip, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
 import { expectError } from '../expect.ts';
+import type { Exchange } from '../http.ts';
+import { readRateLimit, readRatePolicy } from '../quota.ts';
 import { getPage, pageParams, walk } from './list-walk.ts';
 
 export async function checkLimits(ctx: TestContext, data: DataFactory): Promise<void> {
@@ -26,11 +28,12 @@ export async function checkLimits(ctx: TestContext, data: DataFactory): Promise<
 
 async function checkPagination(ctx: TestContext, data: DataFactory, resource: Resource, p: ReturnType<typeof pageParams>): Promise<void> {
   const rule = { pointer: ctx.spec.limits.pagination!.pointer, text: `${ctx.spec.limits.pagination!.style} pages, default ${p.defaultSize}, maximum ${p.maxSize}, ${p.overMax} above it` };
-  // Enough records for more than one page at the smallest size the walk uses.
-  const size = Math.max(1, Math.min(p.defaultSize, 3));
+  // Pages of three where the list is short; where the run has made many records, larger ones, so the walk takes about eight requests, not one per three records (the list's quota is spent where it matters). The records made below always fill more than one page.
+  const size = Math.max(1, Math.min(p.defaultSize, Math.max(3, Math.ceil(data.count(resource) / 8))));
   await ctx.check('limits', `${resource.name}.walk`, `${resource.name}: walking every page (size ${size}) returns each record exactly once`, rule, async () => {
     const made = [];
-    for (let i = 0; i < size * 2 + 1; i++) made.push(await data.create(resource));
+    const before = data.count(resource);
+    for (let i = 0; i < Math.max(2, size * 2 + 1 - before); i++) made.push(await data.create(resource));
     const { items, pages } = await walk(ctx, resource, size);
     const idField = data.idField(resource);
     const ids = items.map((i) => String(i[idField]));
@@ -82,16 +85,60 @@ async function checkRateLimit(ctx: TestContext): Promise<void> {
   const endpoint = ctx.spec.endpoints.find((e) => e.operation === 'list' && isPlain(e) && ctx.may(ctx.main, e) && !rate.overrides.some((o) => o.endpoint === e.id));
   await ctx.check('limits', 'rate-limit', title, { pointer: rate.pointer, text: `${rate.limit} requests per ${rate.windowMs} ms per ${rate.scope}` }, async () => {
     if (!endpoint) throw new Skip('no list endpoint under the default rate limit can be called', { needs: 'a principal that may call a list endpoint under the default rate limit' });
-    if (rate.limit > 1000) throw new Skip(`the limit (${rate.limit}) is too high to exhaust in a test run`);
-    for (let i = 0; i <= rate.limit; i++) {
-      const ex = await ctx.call('GET', endpoint.path, { as: ctx.principalFor(endpoint) ?? null, retry: false });
-      if (ex.response.status !== 429) continue;
-      expectError(ctx, ex, 'rate-limited');
-      if (!ex.response.headers['retry-after']) throw new Failure('the 429 has no Retry-After', ex);
-      if (!ex.response.headers.ratelimit || !ex.response.headers['ratelimit-policy']) throw new Failure('the 429 lacks the RateLimit and RateLimit-Policy fields', ex);
-      if (i < rate.limit) throw new Failure(`refused after ${i} requests; the limit is ${rate.limit}`, ex);
-      return;
+    if (rate.limit > 2000) throw new Skip(`the limit (${rate.limit}) is too high to exhaust in a test run`);
+    const policy = ctx.quota.policyOf(endpoint)!;
+    const as = ctx.principalFor(endpoint) ?? null;
+    const send = () => ctx.call('GET', endpoint.path, { as, retry: false });
+    // Where the window stands: the run's other checks have spent some of it. The RateLimit field says
+    // what is left (draft-ietf-httpapi-ratelimit-headers §4); without it, the count starts in a fresh window.
+    let first = await send();
+    if (first.response.status === 429) {
+      await waitWindow(ctx, first, policy.windowMs);
+      first = await send();
     }
-    throw new Failure(`${rate.limit + 1} requests in a row were all let through`);
+    let left = readRateLimit(first.response.headers.ratelimit, policy.item)?.remaining;
+    if (left === undefined) {
+      await waitWindow(ctx, first, policy.windowMs);
+      first = await send();
+      left = rate.limit - 1;
+    }
+    if (first.response.status === 429) throw new Failure('the first request of a fresh window was refused', first);
+    const stated = readRatePolicy(first.response.headers['ratelimit-policy'], policy.item);
+    if (stated && (stated.quota !== policy.limit || stated.windowSeconds !== Math.max(1, Math.ceil(policy.windowMs / 1000)))) {
+      throw new Failure(`RateLimit-Policy states ${first.response.headers['ratelimit-policy']}; the spec declares ${policy.field}`, first);
+    }
+    // Each answer's RateLimit field (where sent) says what is left; a window that closes during the
+    // count (a slow run) shows as `r` going up, and the count starts again in the new one.
+    const speaks = readRateLimit(first.response.headers.ratelimit, policy.item) !== undefined;
+    const opened = ctx.now();
+    let admitted = rate.limit - left;
+    let previous = first;
+    // Bounded: a window that reopens once during the count needs up to twice the limit.
+    for (let sent = 0; sent <= 2 * rate.limit + 1; sent++) {
+      const ex = await send();
+      const said = readRateLimit(ex.response.headers.ratelimit, policy.item);
+      const before = readRateLimit(previous.response.headers.ratelimit, policy.item);
+      if (ex.response.status === 429) {
+        if (speaks ? before !== undefined && before.remaining > 0 : admitted < rate.limit) throw new Failure(`refused after ${admitted} requests in the window${before ? `, with RateLimit saying ${before.remaining} left` : ''}; the limit is ${rate.limit}`, ex);
+        expectError(ctx, ex, 'rate-limited');
+        if (!ex.response.headers['retry-after']) throw new Failure('the 429 has no Retry-After', ex);
+        if (!ex.response.headers.ratelimit || !ex.response.headers['ratelimit-policy']) throw new Failure('the 429 lacks the RateLimit and RateLimit-Policy fields', ex);
+        return;
+      }
+      if (said && before && said.remaining > before.remaining) admitted = rate.limit - said.remaining;
+      else admitted++;
+      if (!speaks && ctx.now() - opened >= policy.windowMs) throw new Skip(`the count outlasted the ${policy.windowMs / 1000} s window (the implementation sends no RateLimit field to say when a new one opened)`);
+      if (admitted > rate.limit) throw new Failure(`${admitted} requests were let through in one window; the limit is ${rate.limit}`, ex);
+      previous = ex;
+    }
+    throw new Failure(`${2 * rate.limit + 2} requests in a row were let through; the limit is ${rate.limit}`);
   });
+}
+
+/** Waits until the window a request was counted in has closed: its Retry-After or RateLimit reset, else a whole window. */
+async function waitWindow(ctx: TestContext, ex: Exchange, windowMs: number): Promise<void> {
+  const after = Number(ex.response.headers['retry-after']);
+  const ms = Number.isFinite(after) && after >= 0 ? after * 1000 : windowMs;
+  if (ms > ctx.client.maxWaitMs) throw new Skip(`a fresh rate-limit window is ${Math.ceil(ms / 1000)} s away, longer than --max-wait`, { needs: `--max-wait ${Math.ceil(ms / 1000) + 1}` });
+  await ctx.client.wait(ms + 50, ex.request.url);
 }

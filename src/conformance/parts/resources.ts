@@ -62,11 +62,12 @@ async function checkWriteOnly(ctx: TestContext, data: DataFactory, resource: Res
 
 async function checkRefusals(ctx: TestContext, data: DataFactory, resource: Resource): Promise<void> {
   const create = data.createEndpoint(resource);
-  const as = ctx.principalFor(create);
+  // Spread across the principals that may (a per-credential quota on creates is spent evenly); refused bodies count against it too.
+  const as = data.maker(resource) ?? ctx.principalFor(create);
   for (const field of data.createFields(resource, ctx.version)) {
     for (const breach of breaches(field, ctx.draw)) {
       await ctx.check('resources', `${resource.name}.${field.name}.${breach.constraint.replace(/\s+/g, '-')}`, `${resource.name}.${field.name}: a value breaking '${breach.constraint}' is refused`, { pointer: field.pointer, text: `${field.name}: ${breach.constraint}` }, async () => {
-        const body = await data.validBody(resource, { as });
+        const body = await data.validBody(resource, { as, refs: 'shared' });
         if (breach.omit) delete body[field.name];
         else body[field.name] = breach.value;
         const ex = await ctx.call('POST', create.path, { body, as: as ?? null });
@@ -86,7 +87,7 @@ async function checkRefusals(ctx: TestContext, data: DataFactory, resource: Reso
     });
   } else {
     await ctx.check('resources', `${resource.name}.unknown-field`, `${resource.name}: a field the spec does not declare is refused`, { pointer: resource.pointer, text: `the fields of ${resource.name}` }, async () => {
-      const body = { ...(await data.validBody(resource, { as })), svcspecUndeclaredField: 1 };
+      const body = { ...(await data.validBody(resource, { as, refs: 'shared' })), svcspecUndeclaredField: 1 };
       const ex = await ctx.call('POST', create.path, { body, as: as ?? null });
       await data.discard(resource, ex, as);
       expectError(ctx, ex, 'validation-failed', '/svcspecUndeclaredField');
@@ -106,7 +107,7 @@ async function checkRefusals(ctx: TestContext, data: DataFactory, resource: Reso
       });
     } else {
       await ctx.check('resources', `${resource.name}.readOnly`, `${resource.name}: a readOnly field sent by a client is refused`, { pointer: sample.pointer, text: `${sample.name}: readOnly` }, async () => {
-        const body = { ...(await data.validBody(resource, { as })), [sample.name]: await readOnlyValue(ctx, data, sample) };
+        const body = { ...(await data.validBody(resource, { as, refs: 'shared' })), [sample.name]: await readOnlyValue(ctx, data, sample) };
         const ex = await ctx.call('POST', create.path, { body, as: as ?? null });
         await data.discard(resource, ex, as);
         expectError(ctx, ex, 'validation-failed', `/${sample.name}`);
@@ -116,7 +117,7 @@ async function checkRefusals(ctx: TestContext, data: DataFactory, resource: Reso
 }
 
 async function readOnlyValue(ctx: TestContext, data: DataFactory, field: Field): Promise<unknown> {
-  return data.fill(ctx.draw.one(valueOf(field)));
+  return data.fill(ctx.draw.one(valueOf(field)), undefined, 'shared');
 }
 
 async function checkUpdates(ctx: TestContext, data: DataFactory, resource: Resource, made: Made): Promise<void> {
