@@ -265,21 +265,28 @@ export class DataFactory {
     return fillPath(this.itemPath(endpoint, made.id), values);
   }
 
-  /** Deletes what the run made, newest first, where the spec has a delete endpoint; failures are ignored. */
-  async cleanup(): Promise<number> {
-    let removed = 0;
+  /**
+   * Deletes what the run made, newest first, where the spec has a delete endpoint; failures
+   * are ignored. Returns how many records it could not remove, by resource: those the spec
+   * gives no way to delete, and those whose delete failed, which the report names.
+   */
+  async cleanup(): Promise<Record<string, number>> {
+    const left: Record<string, number> = {};
     for (const made of this.#made.reverse()) {
       const del = this.ctx.endpoint(made.resource.name, 'delete');
-      if (!del) continue;
-      try {
-        // Its own parents fill a nested delete's path (pathFor), where the spec deletes only through one.
-        const ex = await this.ctx.call('DELETE', this.pathFor(del, made), { as: made.as ?? null });
-        if (ex.response.status < 300) removed++;
-      } catch {
-        // Best effort: the run's verdict does not depend on clean-up.
+      let gone = false;
+      if (del) {
+        try {
+          // Its own parents fill a nested delete's path (pathFor), where the spec deletes only through one.
+          const ex = await this.ctx.call('DELETE', this.pathFor(del, made), { as: made.as ?? null });
+          gone = ex.response.status < 300 || ex.response.status === 404;
+        } catch {
+          // Best effort: the run's verdict does not depend on clean-up.
+        }
       }
+      if (!gone) left[made.resource.name] = (left[made.resource.name] ?? 0) + 1;
     }
     this.#made.length = 0;
-    return removed;
+    return left;
   }
 }

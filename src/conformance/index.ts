@@ -59,6 +59,8 @@ export interface ConformanceReport {
   readonly verdict: 'pass' | 'fail' | 'incomplete';
   /** Wall time of the run, waits included (ms). */
   readonly ms: number;
+  /** Records the run made and could not remove, by resource: the spec has no delete for them, or the delete failed. */
+  readonly left?: Readonly<Record<string, number>>;
   /** HTTP requests sent to the implementation (the receiver's and the stream's traffic aside). */
   readonly requests: number;
   /**
@@ -103,6 +105,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const nothing = nothingToCheck(spec);
   if (nothing) return report(ctx, options, started, nothing);
   const data = new DataFactory(ctx);
+  let left: Record<string, number> = {};
   try {
     const taken = PART_NAMES.filter((p) => !(options.only?.length && !options.only.includes(p)));
     for (const [index, part] of taken.entries()) {
@@ -111,9 +114,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       options.onPart?.({ part, index, total: taken.length, done: true });
     }
   } finally {
-    await data.cleanup();
+    left = await data.cleanup();
   }
-  return report(ctx, options, started);
+  return { ...report(ctx, options, started), left };
 }
 
 async function runPart(ctx: TestContext, data: DataFactory, part: PartName, options: ConformanceOptions): Promise<void> {

@@ -69,6 +69,10 @@ test('conformance: a library that enforces one member per email and one loan per
   const report = await runConformance({ spec, baseUrl, principals, seed: 20261124, sleep, now, events: { timeoutMs: 3000 } });
   assert.equal(report.counts.fail, 0, formatHuman(report));
   assert.ok(report.counts.pass > 300, `${report.counts.pass} passed`);
+  // What it made it removed, the records the faithful service refused or accepted alike; only records the spec gives no delete for are left, and named.
+  assert.ok(Object.keys(report.left ?? {}).length > 0, 'members and loans have no delete in library.yaml');
+  for (const r of Object.keys(report.left ?? {})) assert.ok(!spec.endpoints.some((e) => e.resource === r && e.operation === 'delete'), `${r} has a delete, yet ${report.left?.[r]} were left`);
+  assert.match(formatHuman(report), /Left behind \(the spec declares no delete for them, or their delete failed\): \d+ \w+/);
 });
 
 test('conformance: --include rate-limits after every other check passes against a correct serve, and a wrong quota is caught', async (t) => {
