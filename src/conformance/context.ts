@@ -92,6 +92,12 @@ export interface RunOptions {
   readonly timeoutMs?: number;
   /** How long to wait out a rate limit before retrying a request once (ms). */
   readonly maxWaitMs?: number;
+  /**
+   * The most the whole run may spend waiting for rate-limit windows (ms; default no bound).
+   * A check that would need more is not checked, naming the quota: a spec that allows 5
+   * creates a minute cannot be checked in full in a minute, and the run says so instead.
+   */
+  readonly waitBudgetMs?: number;
   readonly onWait?: (ms: number, url: string) => void;
   /** How to wait out a rate limit (default: a timer). */
   readonly sleep?: (ms: number) => Promise<void>;
@@ -137,6 +143,7 @@ export class TestContext {
   readonly now: () => number;
   /** The implementation's rate limits as the run has spent them (quota.ts). */
   readonly quota: QuotaLedger;
+  readonly waitBudgetMs: number;
   readonly #onResult?: (result: CheckResult) => void;
 
   constructor(options: RunOptions) {
@@ -154,6 +161,7 @@ export class TestContext {
     this.events = options.events ?? {};
     this.now = options.now ?? Date.now;
     this.quota = new QuotaLedger(options.spec, this.now);
+    this.waitBudgetMs = options.waitBudgetMs ?? Infinity;
     this.#onResult = options.onResult;
   }
 
@@ -172,6 +180,12 @@ export class TestContext {
   endpoint(resource: string, operation: string, transition?: string): Endpoint | undefined {
     const all = this.spec.endpoints.filter((e) => e.resource === resource && e.operation === operation && (transition === undefined || e.transition === transition));
     return all.find(isPlain) ?? all[0];
+  }
+
+  /** Of several endpoints that would serve a check equally, the one whose quota the run can best spare (the first of equals). */
+  roomiest(endpoints: readonly Endpoint[]): Endpoint | undefined {
+    const room = (e: Endpoint) => this.quota.left(e, this.principalFor(e)?.name);
+    return endpoints.reduce<Endpoint | undefined>((best, e) => (best === undefined || room(e) > room(best) ? e : best), undefined);
   }
 
   /** Whether a principal holds what an endpoint needs. */
@@ -202,11 +216,21 @@ export class TestContext {
     // The window cannot admit it: wait for the next one rather than be refused (the rate-limit check itself sends regardless).
     if (endpoint && options.retry !== false) {
       const ms = this.quota.waitFor(endpoint, who);
+      if (ms > 0 && this.client.waited.ms + ms > this.waitBudgetMs) throw this.#overBudget(endpoint, ms);
       if (ms > 0 && ms <= this.client.maxWaitMs) await this.client.wait(ms + 50, `${this.client.baseUrl}${url}`);
     }
-    const ex = await this.client.send(method, url, { ...options, headers: { ...headers, ...(options.headers ?? {}) } });
+    const ex = await this.client.send(method, url, { ...options, headers: { ...headers, ...(options.headers ?? {}) } }, this.waitBudgetMs);
     if (endpoint) this.quota.spent(endpoint, who, ex.response.status, ex.response.headers);
+    // A 429 the run could not wait out is the quota's answer, not a finding of the check that met it.
+    if (ex.response.status === 429 && options.retry !== false && endpoint) throw this.#overBudget(endpoint, Number(ex.response.headers['retry-after']) * 1000 || 0);
     return ex;
+  }
+
+  #overBudget(endpoint: Endpoint, ms: number): Skip {
+    const policy = this.quota.policyOf(endpoint);
+    const quota = policy ? `${policy.limit} requests per ${policy.windowMs / 1000} s per ${policy.scope}` : 'its quota';
+    const budget = Number.isFinite(this.waitBudgetMs) ? `the run's wait budget (${Math.round(this.waitBudgetMs / 1000)} s)` : `--max-wait (${Math.round(this.client.maxWaitMs / 1000)} s)`;
+    return new Skip(`${endpoint.id} allows ${quota}; the window is spent, and waiting ${Math.ceil(ms / 1000)} s for the next would pass ${budget}`, { needs: `a longer --wait-budget (each further window of ${endpoint.id} costs ${Math.ceil((policy?.windowMs ?? ms) / 1000)} s) or a larger quota` });
   }
 
   /** The path (relative to the base URL) and headers of a request in a version, as a principal: the credentials and the version selector. */

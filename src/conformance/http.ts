@@ -54,11 +54,11 @@ export class HttpClient {
    * sent once more: the checks of the other parts are not about the implementation's quota,
    * and the rate-limit check itself sends with `retry: false`.
    */
-  async send(method: string, path: string, options: RequestOptions & { retry?: boolean } = {}): Promise<Exchange> {
+  async send(method: string, path: string, options: RequestOptions & { retry?: boolean } = {}, budgetMs = Infinity): Promise<Exchange> {
     const first = await this.#send(method, path, options);
     if (first.response.status !== 429 || options.retry === false) return first;
     const after = Number(first.response.headers['retry-after']);
-    if (!Number.isFinite(after) || after * 1000 > this.maxWaitMs) return first;
+    if (!Number.isFinite(after) || after * 1000 > this.maxWaitMs || this.waited.ms + after * 1000 > budgetMs) return first;
     await this.wait(after * 1000 + 50, first.request.url);
     return this.#send(method, path, options);
   }

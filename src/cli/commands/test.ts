@@ -27,6 +27,7 @@ export default defineCommand({
     format: { type: 'string', description: 'human, json or junit (formerly --report)', default: 'human', valueHint: 'human|json|junit' },
     output: { type: 'string', alias: 'o', description: 'Write the report to a file instead of stdout (formerly --out)' },
     'max-wait': { type: 'string', description: "Seconds to wait out an implementation's rate limit before retrying once (default 60)", default: '60' },
+    'wait-budget': { type: 'string', description: "Seconds the whole run may spend waiting for the implementation's rate-limit windows; checks that would need more are reported not checked, naming the quota (default: no bound)", valueHint: 'SECONDS' },
     'event-timeout': { type: 'string', description: 'Seconds an event may take to arrive after the change that makes it (default 10)', default: '10', valueHint: 'SECONDS' },
     'callback-host': { type: 'string', description: "The host name the implementation reaches the tester's webhook receiver by; given, the receiver listens on every interface (default 127.0.0.1, loopback only)", valueHint: 'HOST' },
     'callback-port': { type: 'string', description: "The webhook receiver's port (default: any free one; fix it for subscriptions: config)", valueHint: 'PORT' },
@@ -43,6 +44,8 @@ export default defineCommand({
     if (!Number.isSafeInteger(seed)) throw new CliError(`--seed must be a whole number; '${args.seed}' is not.`);
     const maxWait = Number(args['max-wait']);
     if (!Number.isFinite(maxWait) || maxWait < 0) throw new CliError(`--max-wait must be a number of seconds; '${args['max-wait']}' is not.`);
+    const waitBudget = args['wait-budget'] === undefined ? undefined : Number(args['wait-budget']);
+    if (waitBudget !== undefined && (!Number.isFinite(waitBudget) || waitBudget < 0)) throw new CliError(`--wait-budget must be a number of seconds; '${args['wait-budget']}' is not.`);
     const events = eventOptions(args['event-timeout'], args['callback-host'], args['callback-port'], args['webhook-secret']);
     const file = specFileOf(args.file);
     const loaded = await loadSpec(file);
@@ -68,6 +71,7 @@ export default defineCommand({
       skip: parts('skip', args.skip),
       include: (args.include ?? '').split(',').map((s) => s.trim()).filter(Boolean),
       maxWaitMs: maxWait * 1000,
+      ...(waitBudget !== undefined ? { waitBudgetMs: waitBudget * 1000 } : {}),
       events,
       onWait: (ms, url) => progress.line(`svcspec: rate limited at ${showSecrets ? url : redactor(principals).text(url)}; waiting ${Math.ceil(ms / 1000)} s`),
       onPart: (e) => progress.part(e),

@@ -15,7 +15,13 @@ import { getPage, pageParams, walk } from './list-walk.ts';
 
 export async function checkLimits(ctx: TestContext, data: DataFactory): Promise<void> {
   const p = pageParams(ctx);
-  const resource = ctx.spec.resources.find((r) => ctx.endpoint(r.name, 'list') && ctx.endpoint(r.name, 'create') && !r.owned) ?? ctx.spec.resources.find((r) => ctx.endpoint(r.name, 'list') && ctx.endpoint(r.name, 'create'));
+  // Any listed resource shows the pages: an unowned one, and of those the one whose creates the quota can best spare.
+  const listed = ctx.spec.resources.filter((r) => ctx.endpoint(r.name, 'list') && ctx.endpoint(r.name, 'create'));
+  const pick = (rs: typeof listed) => {
+    const e = ctx.roomiest(rs.map((r) => ctx.endpoint(r.name, 'create')!));
+    return rs.find((r) => ctx.endpoint(r.name, 'create') === e);
+  };
+  const resource = pick(listed.filter((r) => !r.owned)) ?? pick(listed);
   const pagination = ctx.spec.limits.pagination;
   if (!resource || !pagination) {
     ctx.skip('limits', 'pagination', 'pages as declared', !pagination ? 'the spec declares no pagination' : 'no resource has both a create and a list endpoint', { kind: 'not-applicable' });
@@ -66,7 +72,7 @@ async function checkPagination(ctx: TestContext, data: DataFactory, resource: Re
 
 async function checkBodySize(ctx: TestContext): Promise<void> {
   const limit = ctx.spec.limits.body;
-  const create = ctx.spec.endpoints.find((e) => e.operation === 'create' && isPlain(e) && ctx.may(ctx.main, e));
+  const create = ctx.roomiest(ctx.spec.endpoints.filter((e) => e.operation === 'create' && isPlain(e) && ctx.may(ctx.main, e)));
   if (!limit || !create) {
     ctx.skip('limits', 'body-size', 'a body above the size limit is refused', !limit ? 'the spec declares no body size limit' : 'no create endpoint can be called by the principals given', !limit ? { kind: 'not-applicable' } : { needs: 'a principal that may call a create endpoint' });
     return;
