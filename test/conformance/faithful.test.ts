@@ -92,6 +92,16 @@ test('conformance: --include rate-limits after every other check passes against 
   assert.equal(failed?.outcome, 'fail', formatHuman(caught));
   assert.match(failed?.message ?? '', /RateLimit-Policy states .*q=1000.*the spec declares "default";q=600;w=60/);
   assert.ok(failed?.rule?.location, 'the failure names where the spec declares the limit');
+  // A service that refuses while its own RateLimit field says there is quota left.
+  let lists = 0;
+  const early = await serveForTester(t, spec, (app) => app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'GET' || request.url.split('?')[0] !== '/members' || ++lists < 8) return;
+    return refuse(reply.header('retry-after', '60'), 429, 'rate-limited', 'Too many requests');
+  }));
+  const refused = await runConformance({ spec, baseUrl: early.baseUrl, principals: early.principals, seed: 5, sleep: early.sleep, now: early.now, include: ['rate-limits'], only: ['limits'] });
+  const tooSoon = refused.results.find((r) => r.id === 'rate-limit');
+  assert.equal(tooSoon?.outcome, 'fail', formatHuman(refused));
+  assert.match(tooSoon?.message ?? '', /refused after \d+ requests in the window, with RateLimit saying \d+ left; the limit is 600/);
 });
 
 test('conformance: a 404 in the wrong shape after a delete fails the error shape, not "the record is gone"', async (t) => {
