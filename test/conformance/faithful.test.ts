@@ -164,3 +164,19 @@ test('conformance: verdicts are honest; missing-scope checks without a scope-lim
   assert.ok(formatJson(shown).includes(secrets[0]));
   assert.match(curlOf(failure.exchange), new RegExp(`x-api-key: ${secrets[0]}`));
 });
+
+test('conformance: a quota that cannot fit the run in its wait budget leaves checks not checked, naming the quota, never failed', async (t) => {
+  const spec = await exampleSpec('helpdesk.yaml');
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, spec);
+  let counted = 0;
+  const report = await runConformance({ spec, baseUrl, principals, seed: 20261121, sleep, now, waitBudgetMs: 0, only: ['resources', 'states'], onExchange: (e) => void (e.request.method === 'POST' && new URL(e.request.url).pathname === '/tickets' && e.response.headers.ratelimit && e.response.status !== 429 && counted++) });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  assert.equal(report.waited.count, 0, 'no wait at all');
+  const quota = report.results.filter((r) => r.outcome === 'skip' && /^ticket\.create allows 5 requests per 60 s per address; the window is spent/.test(r.message ?? ''));
+  assert.ok(quota.length > 10, formatHuman(report));
+  assert.ok(quota.every((r) => r.skipKind === 'not-checked' && /--wait-budget/.test(r.needs ?? '')));
+  assert.equal(report.verdict, 'incomplete');
+  // Five tickets a minute per address: the run spent exactly the window, and the first create went to the check of the create itself.
+  assert.equal(counted, 5);
+  assert.ok(report.results.some((r) => r.id === 'ticket.create' && r.outcome === 'pass'));
+});
