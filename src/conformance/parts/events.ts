@@ -105,7 +105,10 @@ export async function checkEvents(ctx: TestContext, data: DataFactory): Promise<
     else if (live.some((e) => ctx.resource(e.trigger.resource)?.owned)) ctx.skip('events', 'visibility', "another principal gets none of the events of the owner's records", 'needs two principals (different names) that may call every endpoint of the owned resources; give them with --credentials', { needs: 'a second principal that may call every endpoint of the owned resources' });
     if (narrow.as) await checkScopes(run, narrow);
     if (w && receiver && main.sub) {
-      const fresh = live.find((e) => e.trigger.action === 'created' && !(fired.get(e) instanceof Error)) ?? live.find((e) => !(fired.get(e) instanceof Error)) ?? live[0];
+      // The event made again for each delivery check: a create's, of the resource whose create the quota can best spare.
+      const created = live.filter((e) => e.trigger.action === 'created' && !(fired.get(e) instanceof Error));
+      const roomiest = ctx.roomiest(created.map((e) => ctx.endpoint(e.trigger.resource, 'create')).filter((x): x is NonNullable<typeof x> => x !== undefined));
+      const fresh = created.find((e) => ctx.endpoint(e.trigger.resource, 'create') === roomiest) ?? created[0] ?? live.find((e) => !(fired.get(e) instanceof Error)) ?? live[0];
       const redo = { ctx, w, receiver, sub: main.sub, again: () => act(fresh, owner), idField: (t: Triggered) => idField(t.resource), timeoutMs, made };
       await checkRetry(redo);
       if (w.subscriptions === 'api') {
