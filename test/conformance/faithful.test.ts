@@ -179,4 +179,24 @@ test('conformance: a quota that cannot fit the run in its wait budget leaves che
   // Five tickets a minute per address: the run spent exactly the window, and the first create went to the check of the create itself.
   assert.equal(counted, 5);
   assert.ok(report.results.some((r) => r.id === 'ticket.create' && r.outcome === 'pass'));
+  // The window is kept for what only a create shows: a value the update takes is refused there instead.
+  const onUpdate = report.results.find((r) => r.id === 'ticket.subject.maxLength');
+  assert.equal(onUpdate?.outcome, 'pass', formatHuman(report));
+  assert.match(onUpdate?.title ?? '', /\(on ticket\.update: ticket\.create allows 5 per 60 s\)$/);
+});
+
+test('conformance: a service that takes a broken value on update, where the quota sends the refusal checks, is caught', async (t) => {
+  const spec = await exampleSpec('helpdesk.yaml');
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, spec, (app) => app.addHook('onSend', async (request, reply, payload) => {
+    if (request.method === 'PATCH' && /^\/tickets\/[^/?]+/.test(request.url) && reply.statusCode === 422) {
+      reply.code(200).header('content-type', 'application/json');
+      return '{"id":1}';
+    }
+    return payload;
+  }));
+  const report = await runConformance({ spec, baseUrl, principals, seed: 20261121, sleep, now, only: ['resources'] });
+  const caught = report.results.find((r) => r.id === 'ticket.subject.maxLength');
+  assert.equal(caught?.outcome, 'fail', formatHuman(report));
+  assert.match(caught?.message ?? '', /expected 422 \(validation-failed.*got 200/);
+  assert.ok(caught?.rule?.location);
 });
