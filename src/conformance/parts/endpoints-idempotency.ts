@@ -20,7 +20,7 @@ export async function checkIdempotency(ctx: TestContext, data: DataFactory): Pro
   const promise = ctx.spec.limits.idempotency;
   if (!promise) {
     const none = ctx.spec.limits.none?.idempotency;
-    ctx.skip('endpoints', 'idempotency', 'idempotency keys as stated', none ? `the spec states there are none (${none.reason})` : "the spec states no idempotency keys (limits.idempotency): svcspec serve's Idempotency-Key is its runtime default, not a promise to hold another implementation to");
+    ctx.skip('endpoints', 'idempotency', 'idempotency keys as stated', none ? `the spec states there are none (${none.reason})` : "the spec states no idempotency keys (limits.idempotency): svcspec serve's Idempotency-Key is its runtime default, not a promise to hold another implementation to", { kind: 'not-applicable' });
     return;
   }
   const rule = { pointer: promise.pointer, text: `idempotency: ${promise.header}, ${promise.lifetimeMs} ms, per ${promise.scope}` };
@@ -59,7 +59,7 @@ export async function checkIdempotency(ctx: TestContext, data: DataFactory): Pro
     });
     await checkScope(ctx, data, resource, create, promise, rule, key('scope'));
   }
-  if (n === 0) ctx.skip('endpoints', 'idempotency', 'idempotency keys as stated', 'no resource has a plain create (a POST) to send a key with');
+  if (n === 0) ctx.skip('endpoints', 'idempotency', 'idempotency keys as stated', 'no resource has a plain create (a POST) to send a key with', { kind: 'not-applicable' });
 }
 
 /**

@@ -29,7 +29,7 @@ export async function checkLimitHeaders(ctx: TestContext, data: DataFactory): Pr
 async function checkRateFields(ctx: TestContext): Promise<void> {
   const rate = ctx.spec.limits.rate;
   if (!rate || rate.headers !== 'ratelimit') {
-    ctx.skip('limits', 'rate-fields', 'RateLimit fields as stated', !rate ? 'the spec declares no rate limit' : rate.headers === 'none' ? 'the spec states no quota fields (headers: none)' : "the spec does not state the quota fields (limits.rate.headers): svcspec serve's RateLimit fields are its runtime default, not a promise");
+    ctx.skip('limits', 'rate-fields', 'RateLimit fields as stated', !rate ? 'the spec declares no rate limit' : rate.headers === 'none' ? 'the spec states no quota fields (headers: none)' : "the spec does not state the quota fields (limits.rate.headers): svcspec serve's RateLimit fields are its runtime default, not a promise", { kind: 'not-applicable' });
     return;
   }
   const policies = ratePolicyFields(ctx.spec);
@@ -83,11 +83,11 @@ async function checkPageLinks(ctx: TestContext, data: DataFactory): Promise<void
   const links = ctx.spec.limits.pagination?.links;
   const pagination = ctx.spec.limits.pagination;
   if (!pagination || !links?.includes('next')) {
-    ctx.skip('limits', 'page-links', 'pages link the next one', !pagination ? 'the spec declares no pagination' : links ? 'the spec states pages carry no next link' : "the spec does not state page links (limits.pagination.links): svcspec serve's Link is its runtime default, not a promise");
+    ctx.skip('limits', 'page-links', 'pages link the next one', !pagination ? 'the spec declares no pagination' : links ? 'the spec states pages carry no next link' : "the spec does not state page links (limits.pagination.links): svcspec serve's Link is its runtime default, not a promise", { kind: 'not-applicable' });
     return;
   }
   const resource = ctx.spec.resources.find((r) => ctx.endpoint(r.name, 'list') && ctx.endpoint(r.name, 'create') && !r.owned) ?? ctx.spec.resources.find((r) => ctx.endpoint(r.name, 'list') && ctx.endpoint(r.name, 'create'));
-  if (!resource) return ctx.skip('limits', 'page-links', 'pages link the next one', 'no resource has both a create and a list endpoint');
+  if (!resource) return ctx.skip('limits', 'page-links', 'pages link the next one', 'no resource has both a create and a list endpoint', { kind: 'not-applicable' });
   const list = ctx.endpoint(resource.name, 'list') as Endpoint;
   const sort = orderedSort(ctx, list, resource);
   await ctx.check('limits', `${resource.name}.page-links`, `${resource.name}: every page but the last links the next (Link: rel="next"); the links walk every record once, keeping the query${sort ? ` (${sort[1]})` : ''}`, { pointer: `${pagination.pointer}/links`, text: 'links: [next]' }, async () => {
