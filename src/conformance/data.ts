@@ -165,10 +165,12 @@ export class DataFactory {
     // The referencing record's maker makes it where it must own it or may; else whoever may.
     const by = as && (hasOwner(target) || (targetCreate && this.ctx.may(as, targetCreate))) ? as : undefined;
     if (refs === 'fresh' && this.#affords(target, by)) return number((await this.create(target, { ...(by ? { as: by } : {}) })).id);
-    let id = this.#targets.get(target.name);
+    // One shared record per resource; of an owned one, one per principal (another's is not there for it).
+    const key = hasOwner(target) ? `${target.name}:${as?.name ?? ''}` : target.name;
+    let id = this.#targets.get(key);
     if (!id) {
       id = this.create(target, { as }).then((m) => m.id);
-      this.#targets.set(target.name, id);
+      this.#targets.set(key, id);
     }
     return number(await id);
   }
