@@ -2,7 +2,9 @@
  * The tester bench (issue #6): how long a full `svcspec test` run takes against each
  * complete example, the reference service in a process of its own on loopback (a SQLite
  * file, durability full, serve's webhook defaults; bench/servers/svcspec-tested.ts), the
- * tester here. Target: a full run under 10 s.
+ * tester here. Target (issue #16): a full run under 60 s on a real clock, the spec's rate-limit
+ * waits included: the tester plans around the declared quotas (quota.ts: creates spread across
+ * principals, walks of long lists in larger pages, a window waited for rather than refused).
  *
  * The baseline, measured in the same run against the same service: the same requests, in
  * the same order, sent one at a time by a bare client (fetch, nothing checked, nothing
@@ -12,12 +14,12 @@
  * not replayed. The replay comes after the run, so its requests meet records the run has
  * cleaned up and rate-limit windows the run has used: it is a floor, not a twin.
  *
- * Rate limits: the examples allow some creates only a few times a minute (helpdesk: 5
- * tickets a minute per address), and a full run needs more; a real run waits those windows
- * out (the report says how long: `waited`). Here the tester's waits move the service's
- * clock over IPC instead of sleeping, as the tests of the tester do, and the bench prints
- * how many there were and the time they would have taken: that is the spec's quota, not
- * the tester's speed.
+ * Rate limits: the tester's waits move the service's clock over IPC instead of sleeping, as
+ * the tests of the tester do; the real-clock time of a run is its wall time plus what it
+ * waited (`waited`), and that is what the target is held to. Where a spec's quota cannot
+ * fit a full run in the target at all (helpdesk: 5 tickets a minute per address), the bench
+ * also runs it with `waitBudgetMs: 0`, as `svcspec test --wait-budget 0` would: no wait, and
+ * the checks the quota left out reported not checked (counted here).
  *
  * SVCSPEC_BENCH_EXAMPLES  the examples to run, comma-separated (library, helpdesk, orders)
  */
@@ -32,7 +34,7 @@ import { startServer, type ServerProcess } from './support/children.ts';
 import { textTable } from './support/timing.ts';
 import type { BenchOutcome } from './run.ts';
 
-const TARGET_MS = 10_000;
+const TARGET_MS = 60_000;
 const SEED = 20261123;
 const EXAMPLES = ['library', 'helpdesk', 'orders'] as const;
 
@@ -49,6 +51,10 @@ interface Row {
   readonly replayMs: number;
   readonly waits: number;
   readonly waitedMs: number;
+  /** Wall time plus the waits a real clock would have taken. */
+  readonly realMs: number;
+  /** Of a run that waited: the same run with no wait allowed, its time and the checks its quota left out. */
+  readonly noWait?: { readonly ms: number; readonly notChecked: number };
   /** Milliseconds of the run per part, the slowest first. */
   readonly parts: readonly (readonly [string, number])[];
 }
@@ -74,8 +80,8 @@ export async function testerBench(): Promise<BenchOutcome> {
   }
   console.log(
     `\n${textTable(
-      ['example', 'checks', 'failed', 'requests', 'run', 'replay', 'run / replay', 'quota waits (not slept)', 'target < 10 s'],
-      rows.map((r) => [r.example, String(r.checks), String(r.failed), r.requests.toLocaleString('en'), seconds(r.runMs), seconds(r.replayMs), `${(r.runMs / r.replayMs).toFixed(2)}x`, r.waits ? `${r.waits}, ${seconds(r.waitedMs)}` : '-', r.runMs < TARGET_MS ? 'PASS' : 'MISS']),
+      ['example', 'checks', 'failed', 'requests', 'run', 'replay', 'run / replay', 'quota waits (not slept)', 'real clock', 'target < 60 s', 'no wait: time, not checked'],
+      rows.map((r) => [r.example, String(r.checks), String(r.failed), r.requests.toLocaleString('en'), seconds(r.runMs), seconds(r.replayMs), `${(r.runMs / r.replayMs).toFixed(2)}x`, r.waits ? `${r.waits}, ${seconds(r.waitedMs)}` : '-', seconds(r.realMs), r.realMs < TARGET_MS ? 'PASS' : 'MISS', r.noWait ? `${seconds(r.noWait.ms)}, ${r.noWait.notChecked}` : '-']),
     )}`,
   );
   const failed = rows.filter((r) => r.failed > 0);
@@ -130,7 +136,16 @@ async function measure(name: string): Promise<Row> {
     const replayMs = await replay(exchanges);
     const byPart = [...parts].sort((a, b) => b[1] - a[1]);
     console.log(`${name}: ${report.counts.pass} passed, ${report.counts.fail} failed, ${report.counts.skip} skipped; ${report.requests} requests in ${seconds(runMs)} (${byPart.map(([p, ms]) => `${p} ${seconds(ms)}`).join(', ')}), replayed in ${seconds(replayMs)}`);
-    return { example: name, checks: report.results.length, failed: report.counts.fail, requests: report.requests, runMs, replayMs, waits: report.waited.count, waitedMs: report.waited.ms, parts: byPart };
+    let noWait: Row['noWait'];
+    if (report.waited.count) {
+      // Fresh windows: move the service's clock past every window the first run opened.
+      await advance(24 * 3_600_000);
+      const again = performance.now();
+      const budgeted = await runConformance({ spec, baseUrl: server.url, principals, seed: SEED, sleep: advance, now: () => Date.now() + skew, waitBudgetMs: 0 });
+      noWait = { ms: performance.now() - again, notChecked: budgeted.counts.notChecked };
+      console.log(`${name} with no wait allowed: ${budgeted.counts.pass} passed, ${budgeted.counts.fail} failed, ${budgeted.counts.notChecked} not checked in ${seconds(noWait.ms)}`);
+    }
+    return { example: name, checks: report.results.length, failed: report.counts.fail, requests: report.requests, runMs, replayMs, waits: report.waited.count, waitedMs: report.waited.ms, realMs: runMs + report.waited.ms, ...(noWait ? { noWait } : {}), parts: byPart };
   } finally {
     await server?.stop();
     await rm(dir, { recursive: true, force: true });

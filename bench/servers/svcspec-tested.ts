@@ -20,7 +20,7 @@
 import { createApp } from '../../src/serve/app.ts';
 import { loadSpec } from '../../src/load/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
-import { testerPrincipals } from '../../test/serve/support/credentials.ts';
+import { credentialHeaders, testerPrincipals } from '../../test/serve/support/credentials.ts';
 
 const [specFile, dbFile] = process.argv.slice(2);
 if (!specFile || !dbFile || !process.send) {
@@ -45,6 +45,9 @@ process.on('message', (message: { advance?: unknown }) => {
 const store = await openSqliteStore({ path: dbFile, durability: 'full' });
 await store.migrate(spec.resources.map((r) => r.name));
 const principals = await testerPrincipals(spec, store);
+// dora lacks only the first scope (carl holds only it): every endpoint that needs a scope has someone who lacks it, as test/conformance/support.ts has.
+const scopes = spec.authentication.scopes.map((s) => s.name);
+if (principals.length && scopes.length > 1) principals.push({ name: 'dora', headers: await credentialHeaders(spec, store, { principal: 'dora', scopes: scopes.slice(1) }), scopes: scopes.slice(1) });
 
 const app = await createApp({ spec, store, logger: false, now: () => Date.now() + skew, events: { allowPrivateWebhooks: true } });
 app.addHook('onClose', async () => store.close());

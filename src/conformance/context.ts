@@ -10,6 +10,7 @@ import type { PartName } from '../spec/parts.ts';
 import { resolveSituations, type ResolvedSituation, type Situation } from '../spec/http-errors.ts';
 import { Draw } from './generate.ts';
 import { HttpClient, type Exchange, type RequestOptions } from './http.ts';
+import { QuotaLedger } from './quota.ts';
 
 /** Someone the tester acts as: the headers that authenticate them, and the scopes they hold. */
 export interface Principal {
@@ -23,6 +24,22 @@ export interface Principal {
 
 export type Outcome = 'pass' | 'fail' | 'skip';
 
+/**
+ * Why a check did not run, which decides the verdict. `not-checked`: the run was asked to
+ * check it and could not (a credential, a second principal, a callback host, the service's
+ * quota, the implementation's own answer stood in the way): the run is incomplete, and
+ * fails unless skips are allowed. `not-applicable`: the spec states nothing this check could
+ * hold an implementation to (no rate limit, a gap, no endpoint for a transition).
+ * `not-asked`: left out by the options (--skip, an opt-in not included).
+ */
+export type SkipKind = 'not-checked' | 'not-applicable' | 'not-asked';
+
+export interface SkipOptions {
+  readonly kind?: SkipKind;
+  /** What would let the run check it: a credential with which scopes, a second principal, a callback host, an option. */
+  readonly needs?: string;
+}
+
 export interface CheckResult {
   readonly part: PartName;
   readonly id: string;
@@ -32,6 +49,10 @@ export interface CheckResult {
   readonly rule?: { readonly pointer: string; readonly location?: Location; readonly text: string };
   /** Why it failed, or why it was skipped. */
   readonly message?: string;
+  /** Of a skip: whether the run could not check it, or there was nothing to check (default not-checked). */
+  readonly skipKind?: SkipKind;
+  /** Of a check not checked: what would let a run check it. */
+  readonly needs?: string;
   readonly exchange?: Exchange;
 }
 
@@ -47,9 +68,20 @@ export class Failure extends Error {
 
 /** Thrown inside a check body when what it needs is missing: the check is skipped, not failed. */
 export class Skip extends Error {
-  constructor(message: string) {
+  readonly kind: SkipKind;
+  readonly needs?: string;
+  constructor(message: string, options: SkipOptions = {}) {
     super(message);
     this.name = 'Skip';
+    this.kind = options.kind ?? 'not-checked';
+    if (options.needs !== undefined) this.needs = options.needs;
+  }
+}
+
+/** A Skip for what the spec itself leaves nothing to check against. */
+export class NotApplicable extends Skip {
+  constructor(message: string) {
+    super(message, { kind: 'not-applicable' });
   }
 }
 
@@ -62,12 +94,20 @@ export interface RunOptions {
   readonly timeoutMs?: number;
   /** How long to wait out a rate limit before retrying a request once (ms). */
   readonly maxWaitMs?: number;
+  /**
+   * The most the whole run may spend waiting for rate-limit windows (ms; default no bound).
+   * A check that would need more is not checked, naming the quota: a spec that allows 5
+   * creates a minute cannot be checked in full in a minute, and the run says so instead.
+   */
+  readonly waitBudgetMs?: number;
   readonly onWait?: (ms: number, url: string) => void;
   /** How to wait out a rate limit (default: a timer). */
   readonly sleep?: (ms: number) => Promise<void>;
   /** The implementation's clock, for the checks of the times it writes (default: this machine's). Tests that move its clock instead of waiting (`sleep`) pass it. */
   readonly now?: () => number;
   readonly onResult?: (result: CheckResult) => void;
+  /** Told when a part starts and when it ends (its index among the parts the run will take). */
+  readonly onPart?: (event: { readonly part: PartName; readonly index: number; readonly total: number; readonly done: boolean }) => void;
   /** Told of every request to the implementation and its response, as each completes. */
   readonly onExchange?: (exchange: Exchange) => void;
   /** Part 6: the webhook receiver and how long to wait for an event. */
@@ -103,6 +143,9 @@ export class TestContext {
   readonly events: EventRunOptions;
   /** Epoch ms on the implementation's clock (see RunOptions.now). */
   readonly now: () => number;
+  /** The implementation's rate limits as the run has spent them (quota.ts). */
+  readonly quota: QuotaLedger;
+  readonly waitBudgetMs: number;
   readonly #onResult?: (result: CheckResult) => void;
 
   constructor(options: RunOptions) {
@@ -119,6 +162,8 @@ export class TestContext {
     this.version = workingVersion(options.spec);
     this.events = options.events ?? {};
     this.now = options.now ?? Date.now;
+    this.quota = new QuotaLedger(options.spec, this.now);
+    this.waitBudgetMs = options.waitBudgetMs ?? Infinity;
     this.#onResult = options.onResult;
   }
 
@@ -139,6 +184,12 @@ export class TestContext {
     return all.find(isPlain) ?? all[0];
   }
 
+  /** Of several endpoints that would serve a check equally, the one whose quota the run can best spare (the first of equals). */
+  roomiest(endpoints: readonly Endpoint[]): Endpoint | undefined {
+    const room = (e: Endpoint) => this.quota.left(e, this.principalFor(e)?.name);
+    return endpoints.reduce<Endpoint | undefined>((best, e) => (best === undefined || room(e) > room(best) ? e : best), undefined);
+  }
+
   /** Whether a principal holds what an endpoint needs. */
   may(principal: Principal | undefined, endpoint: Endpoint): boolean {
     const auth = endpoint.auth;
@@ -153,10 +204,35 @@ export class TestContext {
     return this.principals.find((p) => endpoints.every((e) => this.may(p, e)));
   }
 
+  /** The skip of a check no principal given may make: names the scopes a credential would need. */
+  noPrincipal(endpoint: Endpoint): Skip {
+    const scopes = endpoint.auth?.scopes ?? [];
+    return new Skip(`no principal given may call ${endpoint.id}`, { needs: `a credential${scopes.length ? ` holding ${scopes.join(', ')}` : ''} (--credentials or --header)` });
+  }
+
   /** A request in the working version (or the one given), as a principal (or anonymously with null). */
   async call(method: string, path: string, options: RequestOptions & { as?: Principal | null; version?: string | null; retry?: boolean } = {}): Promise<Exchange> {
     const { url, headers } = this.address(path, options);
-    return this.client.send(method, url, { ...options, headers: { ...headers, ...(options.headers ?? {}) } });
+    const endpoint = this.quota.endpointOf(method, path);
+    const who = (options.as === undefined ? this.main : options.as ?? undefined)?.name;
+    // The window cannot admit it: wait for the next one rather than be refused (the rate-limit check itself sends regardless).
+    if (endpoint && options.retry !== false) {
+      const ms = this.quota.waitFor(endpoint, who);
+      if (ms > 0 && this.client.waited.ms + ms > this.waitBudgetMs) throw this.#overBudget(endpoint, ms);
+      if (ms > 0 && ms <= this.client.maxWaitMs) await this.client.wait(ms + 50, `${this.client.baseUrl}${url}`);
+    }
+    const ex = await this.client.send(method, url, { ...options, headers: { ...headers, ...(options.headers ?? {}) } }, this.waitBudgetMs);
+    if (endpoint) this.quota.spent(endpoint, who, ex.response.status, ex.response.headers);
+    // A 429 the run could not wait out is the quota's answer, not a finding of the check that met it.
+    if (ex.response.status === 429 && options.retry !== false && endpoint) throw this.#overBudget(endpoint, Number(ex.response.headers['retry-after']) * 1000 || 0);
+    return ex;
+  }
+
+  #overBudget(endpoint: Endpoint, ms: number): Skip {
+    const policy = this.quota.policyOf(endpoint);
+    const quota = policy ? `${policy.limit} requests per ${policy.windowMs / 1000} s per ${policy.scope}` : 'its quota';
+    const budget = Number.isFinite(this.waitBudgetMs) ? `the run's wait budget (${Math.round(this.waitBudgetMs / 1000)} s)` : `--max-wait (${Math.round(this.client.maxWaitMs / 1000)} s)`;
+    return new Skip(`${endpoint.id} allows ${quota}; the window is spent, and waiting ${Math.ceil(ms / 1000)} s for the next would pass ${budget}`, { needs: `a longer --wait-budget (each further window of ${endpoint.id} costs ${Math.ceil((policy?.windowMs ?? ms) / 1000)} s) or a larger quota` });
   }
 
   /** The path (relative to the base URL) and headers of a request in a version, as a principal: the credentials and the version selector. */
@@ -199,7 +275,7 @@ export class TestContext {
       await body();
       result = { part, id, title, outcome: 'pass', ...(located ? { rule: located } : {}) };
     } catch (error) {
-      if (error instanceof Skip) result = { part, id, title, outcome: 'skip', message: error.message, ...(located ? { rule: located } : {}) };
+      if (error instanceof Skip) result = { part, id, title, outcome: 'skip', message: error.message, skipKind: error.kind, ...(error.needs ? { needs: error.needs } : {}), ...(located ? { rule: located } : {}) };
       else if (error instanceof Failure) result = { part, id, title, outcome: 'fail', message: error.message, ...(located ? { rule: located } : {}), ...(error.exchange ? { exchange: error.exchange } : {}) };
       else throw error;
     }
@@ -208,8 +284,23 @@ export class TestContext {
     return result.outcome === 'pass';
   }
 
-  skip(part: PartName, id: string, title: string, why: string): void {
-    const result: CheckResult = { part, id, title, outcome: 'skip', message: why };
+  /**
+   * An error answered with the right status in the wrong shape: a failure of part 7, once
+   * per code (the first exchange shown), whichever check met it; that check goes on.
+   */
+  errorShapeFinding(code: string, message: string, exchange: Exchange): void {
+    const id = `error-shape.${code}`;
+    if (this.results.some((r) => r.id === id && r.part === 'errors')) return;
+    const pointer = this.spec.errors.shape?.pointer;
+    const rule = pointer ? { pointer, text: 'the declared error shape', location: this.spec.source.locate(pointer) } : undefined;
+    const result: CheckResult = { part: 'errors', id, title: `errors with code '${code}' are answered in the declared shape`, outcome: 'fail', message, exchange, ...(rule ? { rule } : {}) };
+    this.results.push(result);
+    this.#onResult?.(result);
+  }
+
+  /** Records a check that did not run; by default as not checked (the run is incomplete), else as the options say. */
+  skip(part: PartName, id: string, title: string, why: string, options: SkipOptions = {}): void {
+    const result: CheckResult = { part, id, title, outcome: 'skip', message: why, skipKind: options.kind ?? 'not-checked', ...(options.needs ? { needs: options.needs } : {}) };
     this.results.push(result);
     this.#onResult?.(result);
   }

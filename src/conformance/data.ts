@@ -4,10 +4,11 @@
  * the clean-up at the end (delete, where the spec has a delete endpoint).
  */
 import type { Endpoint, Field, Resource, StateMachine } from '../spec/model.ts';
-import { Failure, Skip, type Principal, type TestContext } from './context.ts';
+import { Failure, NotApplicable, Skip, type Principal, type TestContext } from './context.ts';
 import { expectSuccess, isObject } from './expect.ts';
 import { REF, valueOf, type RefMarker } from './generate.ts';
 import type { Exchange } from './http.ts';
+import { hasOwner } from '../spec/conventions/ownership.ts';
 import { fillPath, idParam, parentParams } from '../spec/conventions/paths.ts';
 import { CANDIDATE_TRIES, DomainRules } from './rules-data.ts';
 
@@ -25,12 +26,14 @@ export interface Made {
 export class DataFactory {
   readonly ctx: TestContext;
   readonly #made: Made[] = [];
-  /** One record per resource to point refs at, made on first need. */
+  /** One record per resource to point refs at where fresh ones cost too much, made on first need. */
   readonly #targets = new Map<string, Promise<string>>();
   /** Records made for refs a guard or uniqueness reads, not yet referred to by anything accepted (#unusedTarget). */
   readonly #unused = new Map<string, { id: string | number; since: number }>();
   /** The spec's domain rules, which generated data respects (./rules-data.ts). */
   readonly domain: DomainRules;
+  /** The string values drawn so far, per resource and field. */
+  readonly #seen = new Map<string, Set<string>>();
 
   constructor(ctx: TestContext) {
     this.ctx = ctx;
@@ -66,14 +69,18 @@ export class DataFactory {
    * the record rules hold on the record the create would store (and `accept`, when given,
    * agrees) and no value under a uniqueness was used before; after CANDIDATE_TRIES the check
    * asking for it is not checked rather than failed. Refs a guard or uniqueness reads point
-   * at records made for them that nothing accepted refers to yet (#unusedTarget).
+   * at records made for them that nothing accepted refers to yet (#unusedTarget); other refs
+   * point at records made for this body (`refs: 'fresh'`, the default) where the referenced
+   * resource's quota affords it, else at one record made for all; a body meant to be refused
+   * shares (`refs: 'shared'`).
    */
-  async validBody(resource: Resource, options: { only?: readonly string[]; version?: string; as?: Principal; set?: Record<string, unknown>; accept?: (record: Record<string, unknown>) => boolean; rules?: false; room?: number } = {}): Promise<Record<string, unknown>> {
+  async validBody(resource: Resource, options: { only?: readonly string[]; version?: string; as?: Principal; set?: Record<string, unknown>; accept?: (record: Record<string, unknown>) => boolean; rules?: false; room?: number; refs?: 'fresh' | 'shared' } = {}): Promise<Record<string, unknown>> {
     const fields = this.createFields(resource, options.version).filter((f) => !options.only || options.only.includes(f.name));
     let raw: Record<string, unknown> | undefined;
     for (let i = 0; i < CANDIDATE_TRIES && !raw; i++) {
       const candidate: Record<string, unknown> = {};
-      for (const f of fields) candidate[f.name] = this.ctx.draw.one(valueOf(f));
+      // Each string field a value no earlier body of the run gave it: a uniqueness the tester does not know of never refuses it.
+      for (const f of fields) candidate[f.name] = this.#distinct(resource, f);
       Object.assign(candidate, options.set ?? {});
       const record = this.domain.predictCreate(resource, candidate, this.ctx.now());
       if (options.only === undefined && options.rules !== false && this.domain.brokenRule(resource, record, this.ctx.now())) continue;
@@ -86,7 +93,7 @@ export class DataFactory {
     for (const [name, value] of Object.entries(raw)) {
       const f = fields.find((x) => x.name === name);
       if (f?.type === 'ref' && options.set?.[name] === undefined && this.domain.freshRef(resource, name)) body[name] = options.room ? await this.freshTarget(resource, f, options.as, { room: options.room }) : await this.#unusedTarget(resource, f, options.as);
-      else body[name] = await this.fill(value, options.as);
+      else body[name] = await this.fill(value, options.as, options.refs);
     }
     this.domain.use(resource, body);
     return body;
@@ -118,9 +125,26 @@ export class DataFactory {
     const target = this.ctx.resource(field.resource ?? '');
     if (!target) throw new Skip(`a ref names resource '${field.resource ?? ''}', which the spec does not declare`);
     const friendly = (record: Record<string, unknown>) => this.domain.friendlyTarget(referrer, field.name, record, target, this.ctx.now(), options.room) && (options.accept?.(record) ?? true);
-    const body = await this.validBody(target, { as, accept: friendly, ...(options.set ? { set: options.set } : {}) });
-    const made = await this.create(target, { as, body });
+    // Made by the referring record's maker where it must own it (an owned target: another's is
+    // not there for it) or may make it; else by whoever may.
+    const targetCreate = this.ctx.endpoint(target.name, 'create');
+    const by = as && (hasOwner(target) || (targetCreate && this.ctx.may(as, targetCreate))) ? as : undefined;
+    const body = await this.validBody(target, { ...(by ? { as: by } : {}), accept: friendly, ...(options.set ? { set: options.set } : {}) });
+    const made = await this.create(target, { ...(by ? { as: by } : {}), body });
     return target.id?.assigned === 'sequence' && /^\d+$/.test(made.id) ? Number(made.id) : made.id;
+  }
+
+  /** A value of a field; of a string field, one the run has not drawn for it before (a few draws, then whatever came). */
+  #distinct(resource: Resource, f: Field): unknown {
+    const arb = valueOf(f);
+    if (f.type !== 'string' || f.enum?.length) return this.ctx.draw.one(arb);
+    const key = `${resource.name}.${f.name}`;
+    let seen = this.#seen.get(key);
+    if (!seen) this.#seen.set(key, (seen = new Set()));
+    let value = this.ctx.draw.one(arb);
+    for (let i = 0; i < 20 && seen.has(JSON.stringify(value)); i++) value = this.ctx.draw.one(arb);
+    seen.add(JSON.stringify(value));
+    return value;
   }
 
   /** A value for named fields only (a transition's requirements). */
@@ -133,22 +157,40 @@ export class DataFactory {
     return body;
   }
 
-  async #fillRef(marker: RefMarker, as?: Principal): Promise<string | number> {
+  async #fillRef(marker: RefMarker, as?: Principal, refs: 'fresh' | 'shared' = 'shared'): Promise<string | number> {
     const target = this.ctx.resource(marker[REF]);
     if (!target) throw new Skip(`a ref names resource '${marker[REF]}', which the spec does not declare`);
-    let id = this.#targets.get(target.name);
+    const number = (value: string) => (target.id?.assigned === 'sequence' && /^\d+$/.test(value) ? Number(value) : value);
+    const targetCreate = this.ctx.endpoint(target.name, 'create');
+    // The referencing record's maker makes it where it must own it or may; else whoever may.
+    const by = as && (hasOwner(target) || (targetCreate && this.ctx.may(as, targetCreate))) ? as : undefined;
+    if (refs === 'fresh' && this.#affords(target, by)) return number((await this.create(target, { ...(by ? { as: by } : {}) })).id);
+    // One shared record per resource; of an owned one, one per principal (another's is not there for it).
+    const key = hasOwner(target) ? `${target.name}:${as?.name ?? ''}` : target.name;
+    let id = this.#targets.get(key);
     if (!id) {
       id = this.create(target, { as }).then((m) => m.id);
-      this.#targets.set(target.name, id);
+      this.#targets.set(key, id);
     }
-    const value = await id;
-    return target.id?.assigned === 'sequence' && /^\d+$/.test(value) ? Number(value) : value;
+    return number(await id);
   }
 
-  async fill(value: unknown, as?: Principal): Promise<unknown> {
-    if (isObject(value) && REF in value) return this.#fillRef(value as unknown as RefMarker, as);
-    if (Array.isArray(value)) return Promise.all(value.map((v) => this.fill(v, as)));
-    if (isObject(value)) return Object.fromEntries(await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await this.fill(v, as)] as const)));
+  /**
+   * Whether a record made only to be pointed at is worth its quota: its create is not a
+   * singleton's, and its policy has more than half its window left (the rest is kept for
+   * the checks of that resource itself). The tester spends a scarce quota where it matters.
+   */
+  #affords(target: Resource, as?: Principal): boolean {
+    const endpoint = this.ctx.endpoint(target.name, 'create');
+    if (!endpoint || target.perOwner === 'one') return false;
+    const policy = this.ctx.quota.policyOf(endpoint);
+    return !policy || this.ctx.quota.left(endpoint, (as ?? this.ctx.principalFor(endpoint))?.name) > policy.limit / 2;
+  }
+
+  async fill(value: unknown, as?: Principal, refs: 'fresh' | 'shared' = 'fresh'): Promise<unknown> {
+    if (isObject(value) && REF in value) return this.#fillRef(value as unknown as RefMarker, as, refs);
+    if (Array.isArray(value)) return Promise.all(value.map((v) => this.fill(v, as, refs)));
+    if (isObject(value)) return Object.fromEntries(await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await this.fill(v, as, refs)] as const)));
     return value;
   }
 
@@ -159,7 +201,7 @@ export class DataFactory {
   /** The create of a resource; of a singleton without one, its replace (`PUT /me`), which creates the caller's record. */
   createEndpoint(resource: Resource): Endpoint {
     const e = this.ctx.endpoint(resource.name, 'create') ?? this.#singletonReplace(resource);
-    if (!e) throw new Skip(`${resource.name} has no create endpoint, so the tester cannot make one`);
+    if (!e) throw new NotApplicable(`${resource.name} has no create endpoint, so the tester cannot make one`);
     return e;
   }
 
@@ -176,8 +218,8 @@ export class DataFactory {
    */
   async create(resource: Resource, options: { as?: Principal; body?: Record<string, unknown>; version?: string } = {}): Promise<Made> {
     const endpoint = this.createEndpoint(resource);
-    const as = options.as ?? this.ctx.principalFor(endpoint);
-    if (!as && endpoint.auth && !endpoint.auth.public) throw new Skip(`no principal given may call ${endpoint.id}`);
+    const as = options.as ?? this.#creator(resource, endpoint);
+    if (!as && endpoint.auth && !endpoint.auth.public) throw this.ctx.noPrincipal(endpoint);
     const sent = options.body ?? (await this.validBody(resource, { as, ...(options.version ? { version: options.version } : {}) }));
     let method = endpoint.method;
     // A create that exists only nested (`POST /patients/{patientId}/appointments`): the parent from the body's ref, or one made for it.
@@ -211,6 +253,21 @@ export class DataFactory {
     const made: Made = { resource, id: String(id), sent, body, exchange: ex, ...(as ? { as } : {}) };
     this.#made.push(made);
     return made;
+  }
+
+  /**
+   * Who makes a record no check asked a principal for: of a resource whose records anyone
+   * may read (no owner, not one per owner) under a per-credential quota, the principal with
+   * the most of it left, so a run spreads its creates across the principals given rather
+   * than waiting out one credential's window; else the first that may.
+   */
+  #creator(resource: Resource, endpoint: Endpoint): Principal | undefined {
+    const first = this.ctx.principalFor(endpoint);
+    const policy = this.ctx.quota.policyOf(endpoint);
+    if (!first || !policy || policy.scope !== 'credential' || hasOwner(resource) || resource.perOwner) return first;
+    let best = first;
+    for (const p of this.ctx.principals) if (this.ctx.may(p, endpoint) && this.ctx.quota.left(endpoint, p.name) > this.ctx.quota.left(endpoint, best.name)) best = p;
+    return best;
   }
 
   /**
@@ -250,6 +307,17 @@ export class DataFactory {
     }
   }
 
+  /** How many records of a resource the run has made and not yet cleaned up: what a walk of its list will meet at least. */
+  count(resource: Resource): number {
+    return this.#made.filter((m) => m.resource === resource).length;
+  }
+
+  /** Who makes a record of a resource no check asked a principal for (see #creator). */
+  maker(resource: Resource): Principal | undefined {
+    const endpoint = this.createEndpointOrUndefined(resource);
+    return endpoint ? this.#creator(resource, endpoint) : undefined;
+  }
+
   /** The path of an item endpoint for a record. */
   itemPath(endpoint: Endpoint, id: string): string {
     const names = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
@@ -267,21 +335,28 @@ export class DataFactory {
     return fillPath(this.itemPath(endpoint, made.id), values);
   }
 
-  /** Deletes what the run made, newest first, where the spec has a delete endpoint; failures are ignored. */
-  async cleanup(): Promise<number> {
-    let removed = 0;
+  /**
+   * Deletes what the run made, newest first, where the spec has a delete endpoint; failures
+   * are ignored. Returns how many records it could not remove, by resource: those the spec
+   * gives no way to delete, and those whose delete failed, which the report names.
+   */
+  async cleanup(): Promise<Record<string, number>> {
+    const left: Record<string, number> = {};
     for (const made of this.#made.reverse()) {
       const del = this.ctx.endpoint(made.resource.name, 'delete');
-      if (!del) continue;
-      try {
-        // Its own parents fill a nested delete's path (pathFor), where the spec deletes only through one.
-        const ex = await this.ctx.call('DELETE', this.pathFor(del, made), { as: made.as ?? null });
-        if (ex.response.status < 300) removed++;
-      } catch {
-        // Best effort: the run's verdict does not depend on clean-up.
+      let gone = false;
+      if (del) {
+        try {
+          // Its own parents fill a nested delete's path (pathFor), where the spec deletes only through one.
+          const ex = await this.ctx.call('DELETE', this.pathFor(del, made), { as: made.as ?? null });
+          gone = ex.response.status < 300 || ex.response.status === 404;
+        } catch {
+          // Best effort: the run's verdict does not depend on clean-up.
+        }
       }
+      if (!gone) left[made.resource.name] = (left[made.resource.name] ?? 0) + 1;
     }
     this.#made.length = 0;
-    return removed;
+    return left;
   }
 }

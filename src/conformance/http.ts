@@ -15,6 +15,8 @@ export interface Exchange {
   };
   /** Milliseconds. */
   readonly ms: number;
+  /** When the request was sent (epoch ms, this machine's clock). */
+  readonly at?: number;
 }
 
 export interface RequestOptions {
@@ -52,16 +54,21 @@ export class HttpClient {
    * sent once more: the checks of the other parts are not about the implementation's quota,
    * and the rate-limit check itself sends with `retry: false`.
    */
-  async send(method: string, path: string, options: RequestOptions & { retry?: boolean } = {}): Promise<Exchange> {
+  async send(method: string, path: string, options: RequestOptions & { retry?: boolean } = {}, budgetMs = Infinity): Promise<Exchange> {
     const first = await this.#send(method, path, options);
     if (first.response.status !== 429 || options.retry === false) return first;
     const after = Number(first.response.headers['retry-after']);
-    if (!Number.isFinite(after) || after * 1000 > this.maxWaitMs) return first;
-    this.onWait?.(after * 1000, first.request.url);
-    this.waited.count++;
-    this.waited.ms += after * 1000 + 50;
-    await this.sleep(after * 1000 + 50);
+    if (!Number.isFinite(after) || after * 1000 > this.maxWaitMs || this.waited.ms + after * 1000 > budgetMs) return first;
+    await this.wait(after * 1000 + 50, first.request.url);
     return this.#send(method, path, options);
+  }
+
+  /** Waits for a rate limit's window (a 429's Retry-After, or the tester's own ledger, quota.ts), counted as waited. */
+  async wait(ms: number, url: string): Promise<void> {
+    this.onWait?.(ms, url);
+    this.waited.count++;
+    this.waited.ms += ms;
+    await this.sleep(ms);
   }
 
   async #send(method: string, path: string, options: RequestOptions): Promise<Exchange> {
@@ -77,6 +84,7 @@ export class HttpClient {
     for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = v;
     const url = `${this.baseUrl}${path}`;
     const started = performance.now();
+    const at = Date.now();
     let response: Response;
     try {
       response = await fetch(url, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(this.timeoutMs) });
@@ -89,6 +97,7 @@ export class HttpClient {
       request: { method, url, headers, ...(body !== undefined ? { body } : {}) },
       response: { status: response.status, headers: Object.fromEntries(response.headers), text, json: parseJson(text) },
       ms: performance.now() - started,
+      at,
     };
     this.log.push(exchange);
     this.onExchange?.(exchange);

@@ -18,6 +18,7 @@ import type { Spec } from '../spec/model.ts';
 import { PART_NAMES, type PartName } from '../spec/parts.ts';
 import { TestContext, type CheckResult, type RunOptions } from './context.ts';
 import { DataFactory } from './data.ts';
+import { redactor } from './report/redact.ts';
 import { checkAuthentication } from './parts/authentication.ts';
 import { checkEndpoints } from './parts/endpoints.ts';
 import { checkErrors } from './parts/errors.ts';
@@ -28,16 +29,19 @@ import { checkActionRules, checkResourceRules, checkTransitionRules } from './pa
 import { checkStates } from './parts/states.ts';
 import { checkVersioning } from './parts/versioning.ts';
 
-export type { CheckResult, EventRunOptions, Principal, RunOptions } from './context.ts';
+export type { CheckResult, EventRunOptions, Principal, RunOptions, SkipKind } from './context.ts';
 export type { Exchange } from './http.ts';
 export { DEFAULT_EVENT_TIMEOUT_MS } from './context.ts';
 export { TransportError } from './http.ts';
 export { formatHuman, formatJson, formatJunit } from './report/format.ts';
+export { curlOf, redactor, REDACTED } from './report/redact.ts';
 
 export interface ConformanceOptions extends RunOptions {
   /** Only these parts (default: all). */
   readonly only?: readonly PartName[];
   readonly skip?: readonly PartName[];
+  /** Keep credentials in the report's exchanges (default: redacted, report/redact.ts). */
+  readonly showSecrets?: boolean;
 }
 
 export interface ConformanceReport {
@@ -46,9 +50,20 @@ export interface ConformanceReport {
   /** Set when there is nothing to check at all (the founding document). */
   readonly nothingToCheck?: string;
   readonly results: readonly CheckResult[];
-  readonly counts: { readonly pass: number; readonly fail: number; readonly skip: number };
+  /**
+   * `skip` is every check that did not run; of them, `notChecked` the run could not check
+   * (it is incomplete), `notApplicable` the spec leaves nothing to check, `notAsked` the
+   * options left out.
+   */
+  readonly counts: { readonly pass: number; readonly fail: number; readonly skip: number; readonly notChecked: number; readonly notApplicable: number; readonly notAsked: number };
+  /** Per part that ran: its counts, its verdict, and what would let a run check what it did not. */
+  readonly parts: readonly PartVerdict[];
+  /** `pass`: nothing failed and everything asked for was checked; `incomplete`: nothing failed, something asked for was not checked. */
+  readonly verdict: 'pass' | 'fail' | 'incomplete';
   /** Wall time of the run, waits included (ms). */
   readonly ms: number;
+  /** Records the run made and could not remove, by resource: the spec has no delete for them, or the delete failed. */
+  readonly left?: Readonly<Record<string, number>>;
   /** HTTP requests sent to the implementation (the receiver's and the stream's traffic aside). */
   readonly requests: number;
   /**
@@ -58,6 +73,18 @@ export interface ConformanceReport {
    * shorten, so the report says how much of `ms` they were.
    */
   readonly waited: { readonly count: number; readonly ms: number };
+}
+
+export interface PartVerdict {
+  readonly part: PartName;
+  readonly pass: number;
+  readonly fail: number;
+  readonly notChecked: number;
+  readonly notApplicable: number;
+  readonly notAsked: number;
+  readonly verdict: 'pass' | 'fail' | 'incomplete';
+  /** What would let a run check the rest, each named once. */
+  readonly needs: readonly string[];
 }
 
 type PartRunner = (ctx: TestContext, data: DataFactory) => Promise<void>;
@@ -82,23 +109,27 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const nothing = nothingToCheck(spec);
   if (nothing) return report(ctx, options, started, nothing);
   const data = new DataFactory(ctx);
+  let left: Record<string, number> = {};
   try {
-    for (const part of PART_NAMES) {
-      if (options.only?.length && !options.only.includes(part)) continue;
-      if (options.skip?.includes(part)) {
-        ctx.skip(part, part, `part ${part}`, 'skipped with --skip');
-        continue;
-      }
-      const statement = spec.parts[part].statement;
-      const runner = RUNNERS[part];
-      if (statement === 'gap' && part !== 'errors') ctx.skip(part, part, `part ${part}`, `the spec does not show this part (a gap): there is nothing to check it against`);
-      else if (typeof runner === 'string') ctx.skip(part, part, `part ${part}`, runner);
-      else await runner(ctx, data);
+    const taken = PART_NAMES.filter((p) => !(options.only?.length && !options.only.includes(p)));
+    for (const [index, part] of taken.entries()) {
+      options.onPart?.({ part, index, total: taken.length, done: false });
+      await runPart(ctx, data, part, options);
+      options.onPart?.({ part, index, total: taken.length, done: true });
     }
   } finally {
-    await data.cleanup();
+    left = await data.cleanup();
   }
-  return report(ctx, options, started);
+  return { ...report(ctx, options, started), left };
+}
+
+async function runPart(ctx: TestContext, data: DataFactory, part: PartName, options: ConformanceOptions): Promise<void> {
+  if (options.skip?.includes(part)) return ctx.skip(part, part, `part ${part}`, 'skipped with --skip', { kind: 'not-asked' });
+  const statement = options.spec.parts[part].statement;
+  const runner = RUNNERS[part];
+  if (statement === 'gap' && part !== 'errors') ctx.skip(part, part, `part ${part}`, `the spec does not show this part (a gap): there is nothing to check it against`, { kind: 'not-applicable' });
+  else if (typeof runner === 'string') ctx.skip(part, part, `part ${part}`, runner, { kind: 'not-applicable' });
+  else await runner(ctx, data);
 }
 
 /** A spec without resources and endpoints gives a tester nothing to check (the founding document's words). */
@@ -109,7 +140,33 @@ function nothingToCheck(spec: Spec): string | undefined {
 }
 
 function report(ctx: TestContext, options: ConformanceOptions, started: number, nothing?: string): ConformanceReport {
-  const counts = { pass: 0, fail: 0, skip: 0 };
-  for (const r of ctx.results) counts[r.outcome]++;
-  return { baseUrl: options.baseUrl, seed: options.seed, ...(nothing ? { nothingToCheck: nothing } : {}), results: ctx.results, counts, ms: Math.round(performance.now() - started), requests: ctx.client.log.length, waited: { ...ctx.client.waited } };
+  const counts = tally(ctx.results);
+  const parts: PartVerdict[] = [];
+  for (const part of PART_NAMES) {
+    const results = ctx.results.filter((r) => r.part === part);
+    if (!results.length) continue;
+    const c = tally(results);
+    const needs = [...new Set(results.filter((r) => r.outcome === 'skip' && r.skipKind === 'not-checked' && r.needs).map((r) => r.needs as string))];
+    parts.push({ part, pass: c.pass, fail: c.fail, notChecked: c.notChecked, notApplicable: c.notApplicable, notAsked: c.notAsked, verdict: verdictOf(c), needs });
+  }
+  const verdict = nothing ? 'fail' : verdictOf(counts);
+  const redact = options.showSecrets ? undefined : redactor(options.principals);
+  const results = redact ? ctx.results.map((r) => (r.exchange ? { ...r, exchange: redact.exchange(r.exchange) } : r)) : ctx.results;
+  return { baseUrl: options.baseUrl, seed: options.seed, ...(nothing ? { nothingToCheck: nothing } : {}), results, counts, parts, verdict, ms: Math.round(performance.now() - started), requests: ctx.client.log.length, waited: { ...ctx.client.waited } };
+}
+
+function tally(results: readonly CheckResult[]): ConformanceReport['counts'] {
+  const counts = { pass: 0, fail: 0, skip: 0, notChecked: 0, notApplicable: 0, notAsked: 0 };
+  for (const r of results) {
+    counts[r.outcome]++;
+    if (r.outcome !== 'skip') continue;
+    if (r.skipKind === 'not-applicable') counts.notApplicable++;
+    else if (r.skipKind === 'not-asked') counts.notAsked++;
+    else counts.notChecked++;
+  }
+  return counts;
+}
+
+function verdictOf(c: ConformanceReport['counts']): 'pass' | 'fail' | 'incomplete' {
+  return c.fail ? 'fail' : c.notChecked ? 'incomplete' : 'pass';
 }

@@ -1,7 +1,7 @@
 /**
  * Serving an example for the tester: the reference service on a loopback port, and the
- * principals the tester acts as: two with every scope (ann, bob: ownership needs two) and
- * one holding a single scope (for the 403 checks). The tester itself never sees this code.
+ * principals the tester acts as: two with every scope (ann, bob: ownership needs two),
+ * one holding a single scope and one holding all but that one (for the 403 checks). The tester itself never sees this code.
  */
 import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
@@ -10,7 +10,7 @@ import type { ActionHandlers } from '../../src/serve/actions.ts';
 import { createApp } from '../../src/serve/app.ts';
 import type { Spec } from '../../src/spec/model.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
-import { testerPrincipals } from '../serve/support/credentials.ts';
+import { credentialHeaders, testerPrincipals } from '../serve/support/credentials.ts';
 
 export interface Running {
   readonly app: FastifyInstance;
@@ -35,5 +35,8 @@ export async function serveForTester(t: TestContext, spec: Spec, tweak?: (app: F
   });
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   const principals: Principal[] = await testerPrincipals(spec, store);
+  // carl lacks every scope but the first; dora lacks only the first, so every endpoint that needs a scope has someone who lacks it (the 403 checks run for all).
+  const all = spec.authentication.scopes.map((s) => s.name);
+  if (principals.length && all.length > 1) principals.push({ name: 'dora', headers: await credentialHeaders(spec, store, { principal: 'dora', scopes: all.slice(1) }), scopes: all.slice(1) });
   return { app, baseUrl, principals, sleep: async (ms) => void (skew += ms), now: () => Date.now() + skew };
 }

@@ -1,13 +1,17 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { checkSpec } from '../../check/index.ts';
 import { defineCommand } from 'citty';
-import { runConformance, TransportError, type EventRunOptions, type Principal } from '../../conformance/index.ts';
+import { redactor, runConformance, TransportError, type EventRunOptions, type Exchange, type Principal } from '../../conformance/index.ts';
 import { formatHuman, formatJson, formatJunit } from '../../conformance/report/format.ts';
+import { recordHar, recordNdjson } from '../../conformance/report/record.ts';
+import { VERSION } from '../../version.ts';
 import { loadSpec } from '../../load/index.ts';
 import { didYouMean } from '../../spec/diagnostics.ts';
 import { PART_NAMES, type PartName } from '../../spec/parts.ts';
 import { CliError, EXIT } from '../errors.ts';
 import { emit, oneOf, printDiagnostics } from '../output.ts';
 import { specFileOf } from '../spec-file.ts';
+import { Progress } from './test-progress.ts';
 
 export default defineCommand({
   meta: { name: 'test', description: 'Check a running implementation, at a base URL, against every part of the spec; say what fails, where and why.' },
@@ -23,10 +27,14 @@ export default defineCommand({
     format: { type: 'string', description: 'human, json or junit (formerly --report)', default: 'human', valueHint: 'human|json|junit' },
     output: { type: 'string', alias: 'o', description: 'Write the report to a file instead of stdout (formerly --out)' },
     'max-wait': { type: 'string', description: "Seconds to wait out an implementation's rate limit before retrying once (default 60)", default: '60' },
+    'wait-budget': { type: 'string', description: "Seconds the whole run may spend waiting for the implementation's rate-limit windows; checks that would need more are reported not checked, naming the quota (default: no bound)", valueHint: 'SECONDS' },
     'event-timeout': { type: 'string', description: 'Seconds an event may take to arrive after the change that makes it (default 10)', default: '10', valueHint: 'SECONDS' },
     'callback-host': { type: 'string', description: "The host name the implementation reaches the tester's webhook receiver by; given, the receiver listens on every interface (default 127.0.0.1, loopback only)", valueHint: 'HOST' },
     'callback-port': { type: 'string', description: "The webhook receiver's port (default: any free one; fix it for subscriptions: config)", valueHint: 'PORT' },
     'webhook-secret': { type: 'string', description: 'With subscriptions: config, the secret of the subscription the operator registered for the receiver', valueHint: 'whsec_…' },
+    'allow-skips': { type: 'boolean', description: 'Exit 0 although some checks asked for could not be checked (no failure)' },
+    'show-secrets': { type: 'boolean', description: 'Keep credentials in the report and the record (default: redacted)' },
+    record: { type: 'string', description: 'Write every exchange to FILE: NDJSON, or HAR 1.2 when FILE ends in .har', valueHint: 'FILE' },
   },
   async run({ args }) {
     const baseUrl = args['base-url'];
@@ -36,40 +44,51 @@ export default defineCommand({
     if (!Number.isSafeInteger(seed)) throw new CliError(`--seed must be a whole number; '${args.seed}' is not.`);
     const maxWait = Number(args['max-wait']);
     if (!Number.isFinite(maxWait) || maxWait < 0) throw new CliError(`--max-wait must be a number of seconds; '${args['max-wait']}' is not.`);
+    const waitBudget = args['wait-budget'] === undefined ? undefined : Number(args['wait-budget']);
+    if (waitBudget !== undefined && (!Number.isFinite(waitBudget) || waitBudget < 0)) throw new CliError(`--wait-budget must be a number of seconds; '${args['wait-budget']}' is not.`);
     const events = eventOptions(args['event-timeout'], args['callback-host'], args['callback-port'], args['webhook-secret']);
     const file = specFileOf(args.file);
     const loaded = await loadSpec(file);
-    const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+    // The checker's errors too, not only the loader's: a spec `check` rejects says nothing a tester can hold anyone to.
+    const checked = checkSpec(loaded.value, loaded.diagnostics, file);
+    const errors = checked.diagnostics.filter((d) => d.severity === 'error');
     if (!loaded.value || errors.length) {
       printDiagnostics(errors.length ? errors : loaded.diagnostics);
-      throw new CliError(`cannot test against '${file}': the spec has errors.`);
+      throw new CliError(`cannot test against '${file}': the spec has ${errors.length ? `${errors.length} error${errors.length === 1 ? '' : 's'} (svcspec check ${file} lists them)` : 'errors'}.`, EXIT.usage);
     }
     const principals = await principalsOf(args.credentials, args.header);
-    const progress = process.stderr.isTTY === true && format === 'human' && args.output === undefined;
-    let done = 0;
+    const tty = process.stderr.isTTY === true && format === 'human' && args.output === undefined;
+    const progress = new Progress(tty);
+    const exchanges: Exchange[] = [];
+    const showSecrets = Boolean(args['show-secrets']);
     const report = await runConformance({
       spec: loaded.value,
       baseUrl,
       principals,
       seed,
+      showSecrets,
       only: parts('only', args.only),
       skip: parts('skip', args.skip),
       include: (args.include ?? '').split(',').map((s) => s.trim()).filter(Boolean),
       maxWaitMs: maxWait * 1000,
+      ...(waitBudget !== undefined ? { waitBudgetMs: waitBudget * 1000 } : {}),
       events,
-      onWait: (ms, url) => process.stderr.write(`svcspec: rate limited at ${url}; waiting ${Math.ceil(ms / 1000)} s\n`),
-      onResult: (r) => {
-        done++;
-        if (progress) process.stderr.write(`\r\x1b[K${done} checks: ${r.part}: ${r.title.slice(0, 70)}`);
-      },
+      onWait: (ms, url) => progress.line(`svcspec: rate limited at ${showSecrets ? url : redactor(principals).text(url)}; waiting ${Math.ceil(ms / 1000)} s`),
+      onPart: (e) => progress.part(e),
+      onResult: (r) => progress.result(r),
+      ...(args.record ? { onExchange: (e: Exchange) => void exchanges.push(e) } : {}),
     }).catch((error: unknown) => {
       if (error instanceof TransportError) throw new CliError(`the implementation could not be reached: ${error.message}`, EXIT.findings);
       throw error;
+    }).finally(async () => {
+      progress.end();
+      if (args.record) await writeRecord(args.record, showSecrets ? exchanges : exchanges.map(redactor(principals).exchange));
     });
-    if (progress) process.stderr.write('\r\x1b[K');
     const text = format === 'json' ? formatJson(report) : format === 'junit' ? formatJunit(report) : formatHuman(report);
     await emit(text, args.output);
-    return report.counts.fail === 0 && !report.nothingToCheck ? EXIT.ok : EXIT.findings;
+    if (report.verdict === 'pass' || (report.verdict === 'incomplete' && args['allow-skips'])) return EXIT.ok;
+    if (report.verdict === 'incomplete') process.stderr.write(`svcspec: ${report.counts.notChecked} check${report.counts.notChecked === 1 ? '' : 's'} asked for could not be checked (the report says what would let them); --allow-skips accepts that\n`);
+    return EXIT.findings;
   },
 });
 
@@ -113,4 +132,13 @@ async function principalsOf(file: string | undefined, header: string | undefined
     out.push({ name: p.name, headers: p.headers, ...(p.scopes ? { scopes: p.scopes } : {}), ...(typeof p.id === 'string' ? { id: p.id } : {}) });
   }
   return out;
+}
+
+async function writeRecord(file: string, exchanges: readonly Exchange[]): Promise<void> {
+  const text = file.endsWith('.har') ? recordHar(exchanges, { name: 'svcspec', version: VERSION }) : recordNdjson(exchanges);
+  try {
+    await writeFile(file, text);
+  } catch (error) {
+    throw new CliError(`cannot write --record '${file}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
 }

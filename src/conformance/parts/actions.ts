@@ -28,7 +28,7 @@ export async function checkActions(ctx: TestContext, data: DataFactory): Promise
     const rule = { pointer: e.pointer, text: `${e.id}: ${e.method} ${e.path}` };
     const as = ctx.principalFor(e);
     await ctx.check('endpoints', `${e.id}.answers`, `${e.id} answers a valid request with its declared response${e.action.behaviour !== undefined ? ', or 501 (its behaviour is prose)' : ''}`, rule, async () => {
-      if (!as && e.auth && !e.auth.public) throw new Skip(`no principal given may call ${e.id}`);
+      if (!as && e.auth && !e.auth.public) throw ctx.noPrincipal(e);
       const ex = await ctx.call(e.method, await pathFor(ctx, data, e, resource, as), { ...(await bodyFor(ctx, data, e, resource, as)), as: as ?? null });
       if (ex.response.status === 501) {
         if (e.action?.behaviour === undefined) throw new Failure(`${e.id} answered 501, but the spec states no prose behaviour that would excuse it`, ex);
@@ -38,7 +38,7 @@ export async function checkActions(ctx: TestContext, data: DataFactory): Promise
       expectResponse(e, resource, ex);
     });
     await ctx.check('endpoints', `${e.id}.invalid-body`, `${e.id} refuses a body outside its declared request with 422`, rule, async () => {
-      if (!as && e.auth && !e.auth.public) throw new Skip(`no principal given may call ${e.id}`);
+      if (!as && e.auth && !e.auth.public) throw ctx.noPrincipal(e);
       // RFC 9110 §9.3.1: content in a GET has no defined meaning, and fetch refuses to send one.
       if (!carriesBody(e)) throw new Skip(`${e.id} is a ${e.method}, which carries no body`);
       const valid = await bodyFor(ctx, data, e, resource, as);
@@ -48,7 +48,7 @@ export async function checkActions(ctx: TestContext, data: DataFactory): Promise
     });
     if (e.action.target === 'record') {
       await ctx.check('endpoints', `${e.id}.missing-record`, `${e.id} on a record that does not exist is 404`, rule, async () => {
-        if (!as && e.auth && !e.auth.public) throw new Skip(`no principal given may call ${e.id}`);
+        if (!as && e.auth && !e.auth.public) throw ctx.noPrincipal(e);
         const ex = await ctx.call(e.method, data.itemPath(e, missingId(resource)), { ...(await bodyFor(ctx, data, e, resource, as)), as: as ?? null });
         expectError(ctx, ex, 'not-found');
       });

@@ -27,7 +27,7 @@ export async function checkBulkChanges(ctx: TestContext, data: DataFactory): Pro
     const rule = { pointer: e.pointer, text: `${e.id}: ${e.method} ${e.path}${e.bulk?.max !== undefined ? `, at most ${e.bulk.max} items` : ''}` };
     const as = ctx.principalFor(e);
     const may = () => {
-      if (!as && e.auth && !e.auth.public) throw new Skip(`no principal given may call ${e.id}`);
+      if (!as && e.auth && !e.auth.public) throw ctx.noPrincipal(e);
     };
     const checker = new Checker(ctx, data, resource, e, as);
     const what = e.operation === 'bulk-update' ? 'changes' : 'deletes';
@@ -62,7 +62,7 @@ async function checkEvents(ctx: TestContext, data: DataFactory, resource: Resour
   const event = ctx.spec.events.catalog.find((x) => x.trigger.resource === resource.name && x.trigger.action === action && ctx.inVersion(x) && (x.payload.kind === 'resource' || x.payload.fields.includes(idField)));
   if (!stream || !event || ctx.spec.parts.events.statement !== 'given') return;
   await ctx.check('endpoints', `${e.id}.events`, `${e.id} emits ${event.name} once for each record it ${action === 'updated' ? 'changes' : 'deletes'}`, rule, async () => {
-    if (!as && e.auth && !e.auth.public) throw new Skip(`no principal given may call ${e.id}`);
+    if (!as && e.auth && !e.auth.public) throw ctx.noPrincipal(e);
     const timeoutMs = ctx.events.timeoutMs ?? DEFAULT_EVENT_TIMEOUT_MS;
     const made = [await data.create(resource, as ? { as } : {}), await data.create(resource, as ? { as } : {})];
     const listening = await openStream(ctx, stream, as);

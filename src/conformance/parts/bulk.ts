@@ -25,7 +25,7 @@ export async function checkBulk(ctx: TestContext, data: DataFactory): Promise<vo
     const rule = { pointer: e.pointer, text: `${e.id}: ${e.method} ${e.path}${e.bulk?.max !== undefined ? `, at most ${e.bulk.max} items` : ''}` };
     const as = ctx.principalFor(e);
     const may = () => {
-      if (!as && e.auth && !e.auth.public) throw new Skip(`no principal given may call ${e.id}`);
+      if (!as && e.auth && !e.auth.public) throw ctx.noPrincipal(e);
     };
     await ctx.check('endpoints', `${e.id}.all`, `${e.id} writes every item of a valid request and answers the records`, rule, async () => {
       may();
@@ -118,7 +118,7 @@ async function checkBulkEvents(ctx: TestContext, data: DataFactory, resource: Re
   const event = ctx.spec.events.catalog.find((x) => x.trigger.resource === resource.name && x.trigger.action === 'created' && ctx.inVersion(x));
   if (!stream || !event || ctx.spec.parts.events.statement !== 'given') return;
   await ctx.check('endpoints', `${e.id}.events`, `${e.id} emits ${event.name} once for each record it writes`, rule, async () => {
-    if (!as && e.auth && !e.auth.public) throw new Skip(`no principal given may call ${e.id}`);
+    if (!as && e.auth && !e.auth.public) throw ctx.noPrincipal(e);
     const timeoutMs = ctx.events.timeoutMs ?? DEFAULT_EVENT_TIMEOUT_MS;
     const listening = await openStream(ctx, stream, as);
     try {

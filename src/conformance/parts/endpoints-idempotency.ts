@@ -20,7 +20,7 @@ export async function checkIdempotency(ctx: TestContext, data: DataFactory): Pro
   const promise = ctx.spec.limits.idempotency;
   if (!promise) {
     const none = ctx.spec.limits.none?.idempotency;
-    ctx.skip('endpoints', 'idempotency', 'idempotency keys as stated', none ? `the spec states there are none (${none.reason})` : "the spec states no idempotency keys (limits.idempotency): svcspec serve's Idempotency-Key is its runtime default, not a promise to hold another implementation to");
+    ctx.skip('endpoints', 'idempotency', 'idempotency keys as stated', none ? `the spec states there are none (${none.reason})` : "the spec states no idempotency keys (limits.idempotency): svcspec serve's Idempotency-Key is its runtime default, not a promise to hold another implementation to", { kind: 'not-applicable' });
     return;
   }
   const rule = { pointer: promise.pointer, text: `idempotency: ${promise.header}, ${promise.lifetimeMs} ms, per ${promise.scope}` };
@@ -59,7 +59,7 @@ export async function checkIdempotency(ctx: TestContext, data: DataFactory): Pro
     });
     await checkScope(ctx, data, resource, create, promise, rule, key('scope'));
   }
-  if (n === 0) ctx.skip('endpoints', 'idempotency', 'idempotency keys as stated', 'no resource has a plain create (a POST) to send a key with');
+  if (n === 0) ctx.skip('endpoints', 'idempotency', 'idempotency keys as stated', 'no resource has a plain create (a POST) to send a key with', { kind: 'not-applicable' });
 }
 
 /**
@@ -68,7 +68,9 @@ export async function checkIdempotency(ctx: TestContext, data: DataFactory): Pro
  * principal at the same address (the tester's) gets the first answer again.
  */
 async function checkScope(ctx: TestContext, data: DataFactory, resource: Resource, create: Endpoint, promise: IdempotencyKeys, rule: { pointer: string; text: string }, k: string): Promise<void> {
-  const [one, two] = ctx.principals.filter((p) => ctx.may(p, create));
+  // The first that may, and of the others the one with most of the create's quota left (earlier checks may have spent another's window).
+  const [one, ...others] = ctx.principals.filter((p) => ctx.may(p, create));
+  const two = others.reduce<Principal | undefined>((best, p) => (best === undefined || ctx.quota.left(create, p.name) > ctx.quota.left(create, best.name) ? p : best), undefined);
   const per = promise.scope === 'credential' ? 'credential' : 'client address';
   await ctx.check('endpoints', `${create.id}.idempotency.scope`, `${create.id}: a ${promise.header} is ${promise.scope === 'credential' ? "one credential's: another principal's same key makes its own record" : "one client address's: another principal at the same address gets the first answer"}`, rule, async () => {
     if (!one || !two) throw new Skip(`two principals that may call ${create.id} are needed to tell keys per ${per}`);

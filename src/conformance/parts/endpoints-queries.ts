@@ -9,11 +9,11 @@
 import { pageSettings } from '../../spec/conventions/pagination.ts';
 import { filterParam } from '../../spec/conventions/query.ts';
 import type { Endpoint, Field, FilterOperator, ListQueryDecl, Resource } from '../../spec/model.ts';
-import { Failure, Skip, type TestContext } from '../context.ts';
+import { Failure, NotApplicable, Skip, type TestContext } from '../context.ts';
 import type { DataFactory, Made } from '../data.ts';
 import { expectError, jsonEqual } from '../expect.ts';
 import { valueOf } from '../generate.ts';
-import { walk } from './list-walk.ts';
+import { pageParams, walk } from './list-walk.ts';
 
 export async function checkQueries(ctx: TestContext, data: DataFactory): Promise<void> {
   for (const list of ctx.spec.endpoints.filter((e) => e.operation === 'list' && e.query)) {
@@ -69,8 +69,9 @@ async function checkOperator(ctx: TestContext, data: DataFactory, list: Endpoint
   }
   const pivot = values[Math.floor(values.length / 2)];
   const { arg, matches } = operatorCase(op, pivot, values);
-  // In pages of two: a filter must hold on every page of the walk, not only the first.
-  const { items, pages } = await walk(ctx, resource, 2, undefined, [[param, arg]]);
+  // In pages: a filter must hold on every page of the walk, not only the first. Of two, or more where the run has made many, so a filter most records match is walked in about six requests (as the sort's walk is).
+  const size = Math.min(pageParams(ctx).maxSize, Math.max(2, Math.ceil(data.count(resource) / 6)));
+  const { items, pages } = await walk(ctx, resource, size, undefined, [[param, arg]]);
   const exchange = pages.at(-1)!.exchange;
   const wrong = items.find((item) => !matches(item[field.name]));
   if (wrong) throw new Failure(`${param}=${arg} returned a record whose ${field.name} is ${JSON.stringify(wrong[field.name])}`, exchange);
@@ -97,8 +98,8 @@ async function checkSearch(ctx: TestContext, data: DataFactory, resource: Resour
 }
 
 /**
- * Records with distinct values of the key are made, and the list is walked in pages of two
- * sorted by it: the values it shows must never go back across the whole walk. Where a
+ * Records with distinct values of the key are made, and the list is walked in pages
+ * (of two, or more where the run has made many) sorted by it: the values it shows must never go back across the whole walk. Where a
  * record has no value (null or absent) the spec leaves its place open, so those are not judged.
  */
 async function checkSort(ctx: TestContext, data: DataFactory, resource: Resource, key: string, descending: boolean, sortParam: string): Promise<void> {
@@ -106,12 +107,14 @@ async function checkSort(ctx: TestContext, data: DataFactory, resource: Resource
   // Text orders by a collation the spec does not state (code point, or a locale's): only numbers,
   // booleans, dates and date-times have one order every service agrees on.
   const ordered = declared && (declared.type === 'integer' || declared.type === 'number' || declared.type === 'boolean' || (declared.type === 'string' && (declared.format === 'date' || declared.format === 'date-time')));
-  if (!ordered) throw new Skip(`'${key}' is text (or not a field of ${resource.name}): its order depends on a collation the spec does not state`);
+  if (!ordered) throw new NotApplicable(`'${key}' is text (or not a field of ${resource.name}): its order depends on a collation the spec does not state`);
   const field = data.createFields(resource, ctx.version).find((f) => f.name === key);
   if (field && !field.readOnly) {
     for (const v of distinct(ctx, field, 3)) await data.create(resource, { body: { ...(await data.validBody(resource)), [key]: v } });
   }
-  const { items, pages } = await walk(ctx, resource, 2, undefined, [[sortParam, descending ? `-${key}` : key]]);
+  // Pages small enough for several boundaries, large enough that a list of many records is walked in about six requests (a list's quota is spent where it matters).
+  const size = Math.min(pageParams(ctx).maxSize, Math.max(2, Math.ceil(data.count(resource) / 6)));
+  const { items, pages } = await walk(ctx, resource, size, undefined, [[sortParam, descending ? `-${key}` : key]]);
   const values = items.map((item) => item[key]).filter((v) => v !== null && v !== undefined);
   if (values.length < 2) throw new Skip(`fewer than two ${resource.plural} with a value of '${key}' to order`);
   for (let i = 1; i < values.length; i++) {

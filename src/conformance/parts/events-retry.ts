@@ -6,7 +6,7 @@
  * tester's event time-out (the examples' policies start at 30 s or a minute: skipped there).
  */
 import { SAFETY } from '../../spec/defaults.ts';
-import { Failure, Skip, type TestContext } from '../context.ts';
+import { Failure, NotApplicable, Skip, type TestContext } from '../context.ts';
 import { isObject } from '../expect.ts';
 import { deliveryExchange, type Delivery, type WebhookReceiver } from '../receiver.ts';
 import { signatureProblem } from '../signature.ts';
@@ -49,8 +49,8 @@ export async function checkRetry(r: Redo): Promise<void> {
   const delay = policy?.initialDelayMs ?? SAFETY.retry.initialDelayMs;
   const rule = policy ? { pointer: policy.pointer, text: `retry: ${attempts} attempts, ${policy.backoff}, first after ${delay / 1000} s` } : { ...webhooksRule(w), text: `no retry policy: the convention's ${SAFETY.retry.attempts} attempts, first after ${SAFETY.retry.initialDelayMs / 1000} s` };
   await ctx.check('events', 'webhooks.retry', 'a delivery the receiver answers 503 is attempted again, with the same webhook-id', rule, async () => {
-    if (attempts < 2) throw new Skip('the retry policy makes one attempt only');
-    if (delay > timeoutMs) throw new Skip(`the first retry is due up to ${delay / 1000} s after a failure; this check runs when that is within the event time-out (--event-timeout, ${timeoutMs / 1000} s)`);
+    if (attempts < 2) throw new NotApplicable('the retry policy makes one attempt only');
+    if (delay > timeoutMs) throw new Skip(`the first retry is due up to ${delay / 1000} s after a failure; this check runs when that is within the event time-out (--event-timeout, ${timeoutMs / 1000} s)`, { needs: `--event-timeout ${Math.ceil(delay / 1000) + 5} (the first retry is due ${delay / 1000} s after a failure)` });
     await settle(r);
     receiver.answerNext(1, 503, sub.tag);
     const t = await r.again();

@@ -35,16 +35,16 @@ import { checkDelivery, postSubscription, subscribeChecked, unsubscribe, unsubsc
 export async function checkEvents(ctx: TestContext, data: DataFactory): Promise<void> {
   const { events } = ctx.spec;
   const part = ctx.spec.parts.events;
-  if (part.statement === 'none') return ctx.skip('events', 'events', 'events are emitted as declared', `the spec states the service emits none${part.reason ? `: ${part.reason}` : ''}`);
-  if (!events.catalog.length) return ctx.skip('events', 'events', 'events are emitted as declared', 'the catalog lists no events');
-  if (!events.webhooks && !events.stream) return ctx.skip('events', 'events', 'events are emitted as declared', 'the spec declares neither webhooks nor a stream to receive them by');
+  if (part.statement === 'none') return ctx.skip('events', 'events', 'events are emitted as declared', `the spec states the service emits none${part.reason ? `: ${part.reason}` : ''}`, { kind: 'not-applicable' });
+  if (!events.catalog.length) return ctx.skip('events', 'events', 'events are emitted as declared', 'the catalog lists no events', { kind: 'not-applicable' });
+  if (!events.webhooks && !events.stream) return ctx.skip('events', 'events', 'events are emitted as declared', 'the spec declares neither webhooks nor a stream to receive them by', { kind: 'not-applicable' });
   const live = events.catalog.filter((e) => ctx.inVersion(e));
   const outside = events.catalog.filter((e) => !ctx.inVersion(e));
-  if (!live.length) return ctx.skip('events', 'events', 'events are emitted as declared', `no event of the catalog is emitted in version ${ctx.version}`);
+  if (!live.length) return ctx.skip('events', 'events', 'events are emitted as declared', `no event of the catalog is emitted in version ${ctx.version}`, { kind: 'not-applicable' });
   const timeoutMs = ctx.events.timeoutMs ?? DEFAULT_EVENT_TIMEOUT_MS;
   const owner = listenerFor(ctx, live);
   const guarded = ctx.spec.parts.authentication.statement === 'given' && ctx.spec.authentication.schemes.length > 0;
-  if (guarded && !owner) return ctx.skip('events', 'events', 'events are emitted as declared', 'subscribing, listening and making changes need credentials: give a principal with --credentials or --header');
+  if (guarded && !owner) return ctx.skip('events', 'events', 'events are emitted as declared', 'subscribing, listening and making changes need credentials: give a principal with --credentials or --header', { needs: 'a principal that may call the endpoints of the resources with events' });
   const otherOne = otherOwner(ctx, live, owner);
   const narrowOne = narrowReader(ctx, live, owner);
   const idField = (r: Resource) => data.idField(r);
@@ -102,10 +102,13 @@ export async function checkEvents(ctx: TestContext, data: DataFactory): Promise<
     for (const e of main.stream ? [] : outside) ctx.skip('events', `${e.name}.not-in-version`, `${e.name} is not sent in version ${ctx.version}, outside its versions`, 'only an open stream, an ordered log, shows an event was passed over (a subscription names the events it receives)');
     const run = { ctx, data, live, main, ...(receiver ? { receiver } : {}), fired, timeoutMs, act };
     if (other.as) await checkOwnership(run, other);
-    else if (live.some((e) => ctx.resource(e.trigger.resource)?.owned)) ctx.skip('events', 'visibility', "another principal gets none of the events of the owner's records", 'needs two principals (different names) that may call every endpoint of the owned resources; give them with --credentials');
+    else if (live.some((e) => ctx.resource(e.trigger.resource)?.owned)) ctx.skip('events', 'visibility', "another principal gets none of the events of the owner's records", 'needs two principals (different names) that may call every endpoint of the owned resources; give them with --credentials', { needs: 'a second principal that may call every endpoint of the owned resources' });
     if (narrow.as) await checkScopes(run, narrow);
     if (w && receiver && main.sub) {
-      const fresh = live.find((e) => e.trigger.action === 'created' && !(fired.get(e) instanceof Error)) ?? live.find((e) => !(fired.get(e) instanceof Error)) ?? live[0];
+      // The event made again for each delivery check: a create's, of the resource whose create the quota can best spare.
+      const created = live.filter((e) => e.trigger.action === 'created' && !(fired.get(e) instanceof Error));
+      const roomiest = ctx.roomiest(created.map((e) => ctx.endpoint(e.trigger.resource, 'create')).filter((x): x is NonNullable<typeof x> => x !== undefined));
+      const fresh = created.find((e) => ctx.endpoint(e.trigger.resource, 'create') === roomiest) ?? created[0] ?? live.find((e) => !(fired.get(e) instanceof Error)) ?? live[0];
       const redo = { ctx, w, receiver, sub: main.sub, again: () => act(fresh, owner), idField: (t: Triggered) => idField(t.resource), timeoutMs, made };
       await checkRetry(redo);
       if (w.subscriptions === 'api') {
@@ -135,13 +138,13 @@ async function startReceiver(ctx: TestContext, w: Webhooks): Promise<WebhookRece
   const { callbackHost, callbackPort, webhookSecret } = ctx.events;
   const where = `http://${callbackHost ?? '127.0.0.1'}:${callbackPort ?? '<port>'}/svcspec/webhooks`;
   if (w.subscriptions === 'config' && (!webhookSecret || callbackPort === undefined)) {
-    ctx.skip('events', 'webhooks', 'webhook deliveries', `subscriptions are configured by the operator: register ${where} (svcspec webhooks add)${callbackPort === undefined ? ', with the port fixed by --callback-port,' : ''} and pass its secret with --webhook-secret; the stream is still checked`);
+    ctx.skip('events', 'webhooks', 'webhook deliveries', `subscriptions are configured by the operator: register ${where} (svcspec webhooks add)${callbackPort === undefined ? ', with the port fixed by --callback-port,' : ''} and pass its secret with --webhook-secret; the stream is still checked`, { needs: '--callback-port and --webhook-secret of the subscription the operator registered' });
     return undefined;
   }
   try {
     return await WebhookReceiver.start({ ...(callbackHost ? { callbackHost } : {}), ...(callbackPort !== undefined ? { port: callbackPort } : {}) });
   } catch (error) {
-    ctx.skip('events', 'webhooks', 'webhook deliveries', `the tester's webhook receiver could not listen (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})${callbackPort !== undefined ? ` on port ${callbackPort}` : ''}`);
+    ctx.skip('events', 'webhooks', 'webhook deliveries', `the tester's webhook receiver could not listen (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})${callbackPort !== undefined ? ` on port ${callbackPort}` : ''}`, { needs: 'a --callback-host and --callback-port the implementation can reach and this machine can listen on' });
     return undefined;
   }
 }
@@ -150,7 +153,7 @@ async function startReceiver(ctx: TestContext, w: Webhooks): Promise<WebhookRece
 async function subscribe(ctx: TestContext, w: Webhooks, receiver: WebhookReceiver, live: readonly EventDef[], as: Principal | undefined): Promise<Subscription | undefined> {
   if (w.subscriptions === 'config') return { id: 'operator', secret: ctx.events.webhookSecret as string, deleted: true };
   if (!w.path) {
-    ctx.skip('events', 'webhooks', 'webhook deliveries', 'subscriptions: api without a path: the tester has nowhere to subscribe');
+    ctx.skip('events', 'webhooks', 'webhook deliveries', 'subscriptions: api without a path: the tester has nowhere to subscribe', { kind: 'not-applicable' });
     return undefined;
   }
   const sub = await subscribeChecked(ctx, w, receiver, live.map((e) => e.name), as);

@@ -10,7 +10,7 @@
 import { pageSettings, readPage } from '../../spec/conventions/pagination.ts';
 import { EXPAND_PARAM, refFields, refTarget } from '../../spec/conventions/expand.ts';
 import type { Endpoint, Field, Resource } from '../../spec/model.ts';
-import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
+import { Failure, NotApplicable, Skip, type Principal, type TestContext } from '../context.ts';
 import type { DataFactory, Made } from '../data.ts';
 import { expectError, expectSuccess, isObject } from '../expect.ts';
 import type { Exchange } from '../http.ts';
@@ -23,7 +23,7 @@ export async function checkExpansion(ctx: TestContext, data: DataFactory): Promi
     const fields = refFields(resource).filter((f) => e.expand?.fields.includes(f.name) && ctx.resource(refTarget(f) ?? '') !== undefined);
     const as = ctx.principalFor(e, data.createEndpointOrUndefined(resource) ?? e);
     await ctx.check('endpoints', `${e.id}.expand`, `${e.id} with ?expand=${fields.map((f) => f.name).join(',')} embeds the records the refs name`, rule, async () => {
-      if (!as && e.auth && !e.auth.public) throw new Skip(`no principal given may call ${e.id}`);
+      if (!as && e.auth && !e.auth.public) throw ctx.noPrincipal(e);
       const made = await data.create(resource, as ? { as } : {});
       const present = fields.filter((f) => made.sent[f.name] !== undefined && made.sent[f.name] !== null);
       if (!present.length) throw new Skip(`the ${resource.name} made carries none of the expandable refs`);
@@ -34,7 +34,7 @@ export async function checkExpansion(ctx: TestContext, data: DataFactory): Promi
       }
     });
     await ctx.check('endpoints', `${e.id}.expand-undeclared`, `${e.id} refuses to expand what it does not declare, 422 at /query/${EXPAND_PARAM}`, rule, async () => {
-      if (!as && e.auth && !e.auth.public) throw new Skip(`no principal given may call ${e.id}`);
+      if (!as && e.auth && !e.auth.public) throw ctx.noPrincipal(e);
       const made = e.operation === 'read' ? await data.create(resource, as ? { as } : {}) : undefined;
       const path = made ? data.itemPath(e, made.id) : e.path;
       const ex = await ctx.call('GET', `${path}?${EXPAND_PARAM}=svcspecNoSuchRef`, { as: as ?? null });
@@ -42,14 +42,14 @@ export async function checkExpansion(ctx: TestContext, data: DataFactory): Promi
     });
     const owned = fields.find((f) => ctx.resource(refTarget(f) ?? '')?.owned && f.type === 'ref');
     await ctx.check('endpoints', `${e.id}.expand-owned`, `${e.id} never embeds another principal's owned record: the ref stays its id`, rule, async () => {
-      if (!owned) throw new Skip(`no expandable ref of ${resource.name} names an owned resource`);
-      if (resource.owned) throw new Skip(`${resource.name} is owned itself: another principal cannot read the record at all`);
+      if (!owned) throw new NotApplicable(`no expandable ref of ${resource.name} names an owned resource`);
+      if (resource.owned) throw new NotApplicable(`${resource.name} is owned itself: another principal cannot read the record at all`);
       const target = ctx.resource(refTarget(owned) ?? '') as Resource;
       const create = data.createEndpointOrUndefined(resource);
       const targetCreate = data.createEndpointOrUndefined(target);
       const owner = ctx.principals.find((p) => [e, create, targetCreate].every((x) => !x || ctx.may(p, x)));
       const other = ctx.principals.find((p) => p !== owner && p.name !== owner?.name && ctx.may(p, e));
-      if (!owner || !other) throw new Skip('needs two principals (different names) that may call the endpoints; give them with --credentials');
+      if (!owner || !other) throw new Skip('needs two principals (different names) that may call the endpoints; give them with --credentials', { needs: 'a second principal that may call the endpoints' });
       const theirs = await data.create(target, { as: owner });
       const body = { ...(await data.validBody(resource, { as: owner })), [owned.name]: typedId(target, theirs.id) };
       const made = await data.create(resource, { as: owner, body });

@@ -29,7 +29,7 @@ export async function checkLimitHeaders(ctx: TestContext, data: DataFactory): Pr
 async function checkRateFields(ctx: TestContext): Promise<void> {
   const rate = ctx.spec.limits.rate;
   if (!rate || rate.headers !== 'ratelimit') {
-    ctx.skip('limits', 'rate-fields', 'RateLimit fields as stated', !rate ? 'the spec declares no rate limit' : rate.headers === 'none' ? 'the spec states no quota fields (headers: none)' : "the spec does not state the quota fields (limits.rate.headers): svcspec serve's RateLimit fields are its runtime default, not a promise");
+    ctx.skip('limits', 'rate-fields', 'RateLimit fields as stated', !rate ? 'the spec declares no rate limit' : rate.headers === 'none' ? 'the spec states no quota fields (headers: none)' : "the spec does not state the quota fields (limits.rate.headers): svcspec serve's RateLimit fields are its runtime default, not a promise", { kind: 'not-applicable' });
     return;
   }
   const policies = ratePolicyFields(ctx.spec);
@@ -83,21 +83,23 @@ async function checkPageLinks(ctx: TestContext, data: DataFactory): Promise<void
   const links = ctx.spec.limits.pagination?.links;
   const pagination = ctx.spec.limits.pagination;
   if (!pagination || !links?.includes('next')) {
-    ctx.skip('limits', 'page-links', 'pages link the next one', !pagination ? 'the spec declares no pagination' : links ? 'the spec states pages carry no next link' : "the spec does not state page links (limits.pagination.links): svcspec serve's Link is its runtime default, not a promise");
+    ctx.skip('limits', 'page-links', 'pages link the next one', !pagination ? 'the spec declares no pagination' : links ? 'the spec states pages carry no next link' : "the spec does not state page links (limits.pagination.links): svcspec serve's Link is its runtime default, not a promise", { kind: 'not-applicable' });
     return;
   }
   const resource = ctx.spec.resources.find((r) => ctx.endpoint(r.name, 'list') && ctx.endpoint(r.name, 'create') && !r.owned) ?? ctx.spec.resources.find((r) => ctx.endpoint(r.name, 'list') && ctx.endpoint(r.name, 'create'));
-  if (!resource) return ctx.skip('limits', 'page-links', 'pages link the next one', 'no resource has both a create and a list endpoint');
+  if (!resource) return ctx.skip('limits', 'page-links', 'pages link the next one', 'no resource has both a create and a list endpoint', { kind: 'not-applicable' });
   const list = ctx.endpoint(resource.name, 'list') as Endpoint;
   const sort = orderedSort(ctx, list, resource);
   await ctx.check('limits', `${resource.name}.page-links`, `${resource.name}: every page but the last links the next (Link: rel="next"); the links walk every record once, keeping the query${sort ? ` (${sort[1]})` : ''}`, { pointer: `${pagination.pointer}/links`, text: 'links: [next]' }, async () => {
     const p = pageParams(ctx);
     for (let i = 0; i < 5; i++) await data.create(resource);
     const extra: [string, string][] = sort ? [sort] : [];
-    const byPosition = await walk(ctx, resource, 2, undefined, extra);
+    // Pages of about a quarter of what the run made (at least 2): several pages to link, and two walks that fit the list's quota however many records earlier checks made.
+    const size = Math.min(p.maxSize, Math.max(2, Math.ceil(data.count(resource) / 4)));
+    const byPosition = await walk(ctx, resource, size, undefined, extra);
     const idField = data.idField(resource);
     // The first page as the walk asked for it; then only the links, as given.
-    const query = new URLSearchParams([...extra, [p.size, '2']]);
+    const query = new URLSearchParams([...extra, [p.size, String(size)]]);
     let page = await getPage(ctx, resource, query.toString());
     const seen: string[] = [];
     for (let n = 0; ; n++) {
@@ -114,7 +116,10 @@ async function checkPageLinks(ctx: TestContext, data: DataFactory): Promise<void
       const url = within(ctx, page.exchange, target);
       const kept = new URLSearchParams(url.slice(url.indexOf('?') + 1));
       for (const [k, v] of extra) if (kept.get(k) !== v) throw new Failure(`the next link ${target} drops ${k}=${v} of the walk`, page.exchange);
-      const ex = await ctx.client.send('GET', url, { headers: ctx.address('', { as: ctx.principalFor(list) ?? null }).headers });
+      const as = ctx.principalFor(list);
+      const ex = await ctx.client.send('GET', url, { headers: ctx.address('', { as: as ?? null }).headers });
+      // Sent as linked (not through ctx.call, which would add the version again), and counted against the list's quota all the same.
+      ctx.quota.spent(list, as?.name, ex.response.status, ex.response.headers);
       expectSuccess(list, ex);
       page = { ...readLinked(ctx, ex, resource), exchange: ex };
     }

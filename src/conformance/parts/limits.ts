@@ -10,14 +10,22 @@ import { Failure, Skip, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
 import { expectError } from '../expect.ts';
 import { checkLimitHeaders } from './limits-headers.ts';
+import type { Exchange } from '../http.ts';
+import { readRateLimit, readRatePolicy } from '../quota.ts';
 import { getPage, pageParams, walk } from './list-walk.ts';
 
 export async function checkLimits(ctx: TestContext, data: DataFactory): Promise<void> {
   const p = pageParams(ctx);
-  const resource = ctx.spec.resources.find((r) => ctx.endpoint(r.name, 'list') && ctx.endpoint(r.name, 'create') && !r.owned) ?? ctx.spec.resources.find((r) => ctx.endpoint(r.name, 'list') && ctx.endpoint(r.name, 'create'));
+  // Any listed resource shows the pages: an unowned one, and of those the one whose creates the quota can best spare.
+  const listed = ctx.spec.resources.filter((r) => ctx.endpoint(r.name, 'list') && ctx.endpoint(r.name, 'create'));
+  const pick = (rs: typeof listed) => {
+    const e = ctx.roomiest(rs.map((r) => ctx.endpoint(r.name, 'create')!));
+    return rs.find((r) => ctx.endpoint(r.name, 'create') === e);
+  };
+  const resource = pick(listed.filter((r) => !r.owned)) ?? pick(listed);
   const pagination = ctx.spec.limits.pagination;
   if (!resource || !pagination) {
-    ctx.skip('limits', 'pagination', 'pages as declared', !pagination ? 'the spec declares no pagination' : 'no resource has both a create and a list endpoint');
+    ctx.skip('limits', 'pagination', 'pages as declared', !pagination ? 'the spec declares no pagination' : 'no resource has both a create and a list endpoint', { kind: 'not-applicable' });
   } else {
     await checkPagination(ctx, data, resource, p);
   }
@@ -28,11 +36,12 @@ export async function checkLimits(ctx: TestContext, data: DataFactory): Promise<
 
 async function checkPagination(ctx: TestContext, data: DataFactory, resource: Resource, p: ReturnType<typeof pageParams>): Promise<void> {
   const rule = { pointer: ctx.spec.limits.pagination!.pointer, text: `${ctx.spec.limits.pagination!.style} pages, default ${p.defaultSize}, maximum ${p.maxSize}, ${p.overMax} above it` };
-  // Enough records for more than one page at the smallest size the walk uses.
-  const size = Math.max(1, Math.min(p.defaultSize, 3));
+  // Pages of three where the list is short; where the run has made many records, larger ones, so the walk takes about eight requests, not one per three records (the list's quota is spent where it matters). The records made below always fill more than one page.
+  const size = Math.max(1, Math.min(p.defaultSize, Math.max(3, Math.ceil(data.count(resource) / 8))));
   await ctx.check('limits', `${resource.name}.walk`, `${resource.name}: walking every page (size ${size}) returns each record exactly once`, rule, async () => {
     const made = [];
-    for (let i = 0; i < size * 2 + 1; i++) made.push(await data.create(resource));
+    const before = data.count(resource);
+    for (let i = 0; i < Math.max(2, size * 2 + 1 - before); i++) made.push(await data.create(resource));
     const { items, pages } = await walk(ctx, resource, size);
     const idField = data.idField(resource);
     const ids = items.map((i) => String(i[idField]));
@@ -50,7 +59,7 @@ async function checkPagination(ctx: TestContext, data: DataFactory, resource: Re
     const page = await getPage(ctx, resource, '');
     if (page.items.length > p.defaultSize) throw new Failure(`a page holds ${page.items.length} items; the default size is ${p.defaultSize}`, page.exchange);
   });
-  if (!Number.isFinite(p.maxSize)) return ctx.skip('limits', `${resource.name}.over-max`, `${resource.name}: a size above the maximum`, 'the spec states there is no largest page size');
+  if (!Number.isFinite(p.maxSize)) return ctx.skip('limits', `${resource.name}.over-max`, `${resource.name}: a size above the maximum`, 'the spec states there is no largest page size', { kind: 'not-applicable' });
   await ctx.check('limits', `${resource.name}.over-max`, `${resource.name}: a size above the maximum ${p.maxSize} is ${p.overMax === 'clamp' ? 'clamped' : 'refused'}`, rule, async () => {
     const query = `${encodeURIComponent(p.size)}=${p.maxSize + 1}`;
     if (p.overMax === 'reject') {
@@ -65,9 +74,9 @@ async function checkPagination(ctx: TestContext, data: DataFactory, resource: Re
 
 async function checkBodySize(ctx: TestContext): Promise<void> {
   const limit = ctx.spec.limits.body;
-  const create = ctx.spec.endpoints.find((e) => e.operation === 'create' && isPlain(e) && ctx.may(ctx.main, e));
+  const create = ctx.roomiest(ctx.spec.endpoints.filter((e) => e.operation === 'create' && isPlain(e) && ctx.may(ctx.main, e)));
   if (!limit || !create) {
-    ctx.skip('limits', 'body-size', 'a body above the size limit is refused', !limit ? 'the spec declares no body size limit' : 'no create endpoint can be called');
+    ctx.skip('limits', 'body-size', 'a body above the size limit is refused', !limit ? 'the spec declares no body size limit' : 'no create endpoint can be called by the principals given', !limit ? { kind: 'not-applicable' } : { needs: 'a principal that may call a create endpoint' });
     return;
   }
   await ctx.check('limits', 'body-size', `${create.id}: a body of ${limit.maxBytes + 1} bytes (limit ${limit.maxBytes}) is refused with 413`, { pointer: limit.pointer, text: `body: ${limit.maxBytes} bytes at most` }, async () => {
@@ -79,22 +88,66 @@ async function checkBodySize(ctx: TestContext): Promise<void> {
 async function checkRateLimit(ctx: TestContext): Promise<void> {
   const rate = ctx.spec.limits.rate;
   const title = 'requests beyond the rate limit get 429 with Retry-After and the RateLimit fields';
-  if (!rate) return ctx.skip('limits', 'rate-limit', title, ctx.spec.limits.none?.rate ? `the spec states there is no rate limit (${ctx.spec.limits.none.rate.reason})` : 'the spec declares no rate limit');
-  if (!ctx.include.has('rate-limits')) return ctx.skip('limits', 'rate-limit', title, 'opt-in: it spends a whole quota; run with --include rate-limits');
+  if (!rate) return ctx.skip('limits', 'rate-limit', title, ctx.spec.limits.none?.rate ? `the spec states there is no rate limit (${ctx.spec.limits.none.rate.reason})` : 'the spec declares no rate limit', { kind: 'not-applicable' });
+  if (!ctx.include.has('rate-limits')) return ctx.skip('limits', 'rate-limit', title, 'opt-in: it spends a whole quota; run with --include rate-limits', { kind: 'not-asked', needs: '--include rate-limits' });
   const endpoint = ctx.spec.endpoints.find((e) => e.operation === 'list' && isPlain(e) && ctx.may(ctx.main, e) && !rate.overrides.some((o) => o.endpoint === e.id));
   await ctx.check('limits', 'rate-limit', title, { pointer: rate.pointer, text: `${rate.limit} requests per ${rate.windowMs} ms per ${rate.scope}` }, async () => {
-    if (!endpoint) throw new Skip('no list endpoint under the default rate limit can be called');
-    if (rate.limit > 1000) throw new Skip(`the limit (${rate.limit}) is too high to exhaust in a test run`);
-    for (let i = 0; i <= rate.limit; i++) {
-      const ex = await ctx.call('GET', endpoint.path, { as: ctx.principalFor(endpoint) ?? null, retry: false });
-      if (ex.response.status !== 429) continue;
-      expectError(ctx, ex, 'rate-limited');
-      if (!ex.response.headers['retry-after']) throw new Failure('the 429 has no Retry-After', ex);
-      // The quota fields only where the spec promises them (limits.rate.headers).
-      if (rate.headers === 'ratelimit' && (!ex.response.headers.ratelimit || !ex.response.headers['ratelimit-policy'])) throw new Failure('the 429 lacks the RateLimit and RateLimit-Policy fields', ex);
-      if (i < rate.limit) throw new Failure(`refused after ${i} requests; the limit is ${rate.limit}`, ex);
-      return;
+    if (!endpoint) throw new Skip('no list endpoint under the default rate limit can be called', { needs: 'a principal that may call a list endpoint under the default rate limit' });
+    if (rate.limit > 2000) throw new Skip(`the limit (${rate.limit}) is too high to exhaust in a test run`);
+    const policy = ctx.quota.policyOf(endpoint)!;
+    const as = ctx.principalFor(endpoint) ?? null;
+    const send = () => ctx.call('GET', endpoint.path, { as, retry: false });
+    // Where the window stands: the run's other checks have spent some of it. The RateLimit field says
+    // what is left (draft-ietf-httpapi-ratelimit-headers §4); without it, the count starts in a fresh window.
+    let first = await send();
+    if (first.response.status === 429) {
+      await waitWindow(ctx, first, policy.windowMs);
+      first = await send();
     }
-    throw new Failure(`${rate.limit + 1} requests in a row were all let through`);
+    let left = readRateLimit(first.response.headers.ratelimit, policy.item)?.remaining;
+    if (left === undefined) {
+      await waitWindow(ctx, first, policy.windowMs);
+      first = await send();
+      left = rate.limit - 1;
+    }
+    if (first.response.status === 429) throw new Failure('the first request of a fresh window was refused', first);
+    const stated = readRatePolicy(first.response.headers['ratelimit-policy'], policy.item);
+    if (stated && (stated.quota !== policy.limit || stated.windowSeconds !== Math.max(1, Math.ceil(policy.windowMs / 1000)))) {
+      throw new Failure(`RateLimit-Policy states ${first.response.headers['ratelimit-policy']}; the spec declares ${policy.field}`, first);
+    }
+    // Each answer's RateLimit field (where sent) says what is left; a window that closes during the
+    // count (a slow run) shows as `r` going up, and the count starts again in the new one.
+    const speaks = readRateLimit(first.response.headers.ratelimit, policy.item) !== undefined;
+    const opened = ctx.now();
+    let admitted = rate.limit - left;
+    let previous = first;
+    // Bounded: a window that reopens once during the count needs up to twice the limit.
+    for (let sent = 0; sent <= 2 * rate.limit + 1; sent++) {
+      const ex = await send();
+      const said = readRateLimit(ex.response.headers.ratelimit, policy.item);
+      const before = readRateLimit(previous.response.headers.ratelimit, policy.item);
+      if (ex.response.status === 429) {
+        if (speaks ? before !== undefined && before.remaining > 0 : admitted < rate.limit) throw new Failure(`refused after ${admitted} requests in the window${before ? `, with RateLimit saying ${before.remaining} left` : ''}; the limit is ${rate.limit}`, ex);
+        expectError(ctx, ex, 'rate-limited');
+        if (!ex.response.headers['retry-after']) throw new Failure('the 429 has no Retry-After', ex);
+        // The quota fields only where the spec promises them (limits.rate.headers).
+        if (rate.headers === 'ratelimit' && (!ex.response.headers.ratelimit || !ex.response.headers['ratelimit-policy'])) throw new Failure('the 429 lacks the RateLimit and RateLimit-Policy fields', ex);
+        return;
+      }
+      if (said && before && said.remaining > before.remaining) admitted = rate.limit - said.remaining;
+      else admitted++;
+      if (!speaks && ctx.now() - opened >= policy.windowMs) throw new Skip(`the count outlasted the ${policy.windowMs / 1000} s window (the implementation sends no RateLimit field to say when a new one opened)`);
+      if (admitted > rate.limit) throw new Failure(`${admitted} requests were let through in one window; the limit is ${rate.limit}`, ex);
+      previous = ex;
+    }
+    throw new Failure(`${2 * rate.limit + 2} requests in a row were let through; the limit is ${rate.limit}`);
   });
+}
+
+/** Waits until the window a request was counted in has closed: its Retry-After or RateLimit reset, else a whole window. */
+async function waitWindow(ctx: TestContext, ex: Exchange, windowMs: number): Promise<void> {
+  const after = Number(ex.response.headers['retry-after']);
+  const ms = Number.isFinite(after) && after >= 0 ? after * 1000 : windowMs;
+  if (ms > ctx.client.maxWaitMs) throw new Skip(`a fresh rate-limit window is ${Math.ceil(ms / 1000)} s away, longer than --max-wait`, { needs: `--max-wait ${Math.ceil(ms / 1000) + 1}` });
+  await ctx.client.wait(ms + 50, ex.request.url);
 }

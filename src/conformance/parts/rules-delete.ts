@@ -29,11 +29,13 @@ async function behaviour(ctx: TestContext, data: DataFactory, referrer: Resource
   if (!del) throw new Skip(`not checked: the spec declares no delete of ${target.name}`);
   if (!ctx.endpoint(referrer.name, 'read')) throw new Skip(`not checked: the spec declares no read of ${referrer.name}, so the tester cannot see what the delete did to it`);
   const scene = new Scene(ctx, data, referrer);
-  await scene.makeTargets();
+  // A ref the create does not carry (a ticket's assignee) is set after it, by the update (Scene.createSetting).
+  const carried = scene.refFields().some((f) => f.name === field.name);
+  await scene.makeTargets(carried ? [] : [field]);
   const pointed = scene.targets.get(field.name);
-  if (!pointed) throw new Skip(`not checked: a create of ${referrer.name} does not carry ${field.name}`);
-  const body = await scene.body();
-  const made = await scene.create(referrer, body, `a ${referrer.name} referring to the ${target.name}`);
+  if (!pointed) throw new Skip(`not checked: no ${target.name} could be made for ${referrer.name}.${field.name}`);
+  const what = `a ${referrer.name} referring to the ${target.name}`;
+  const made = carried ? await scene.create(referrer, await scene.body(), what) : await scene.createSetting(referrer, scene.refValues(), what);
   const ex = await scene.send(del, pointed);
   const onDelete = field.onDelete as NonNullable<Field['onDelete']>;
   const after = await readRecord(ctx, data, referrer, made.id);

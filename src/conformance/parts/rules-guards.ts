@@ -17,7 +17,7 @@
  * Guards are evaluated in order and the first false one refuses, so the situation must fail
  * this guard and let the earlier ones hold. What the tester cannot build is "not checked".
  */
-import type { Guard, Resource } from '../../spec/model.ts';
+import type { Field, Guard, Resource } from '../../spec/model.ts';
 import { fromCel } from '../../spec/domain/cel.ts';
 import { Failure, Skip, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
@@ -100,6 +100,8 @@ async function provoke(ctx: TestContext, data: DataFactory, resource: Resource, 
   });
   if (unknown.length) throw new Skip(`not checked: the guard reads count.${unknown[0]}, which counts records the tester cannot tell apart from others (no condition ties it to the record written)`);
   const scene = new Scene(ctx, data, resource);
+  // The refs a transition requires that the create does not carry (a ticket's assignee, sent by start) are the scene's too: its guard reads them.
+  await scene.makeTargets(requiredRefs(ctx, resource, write, scene));
   if (write.kind === 'create') await scene.makeTargets();
   else await scene.makeSubject(fromStates(ctx, resource, write));
   const body = write.kind === 'create' ? await scene.body() : await requestFor(scene, write);
@@ -121,6 +123,14 @@ async function provoke(ctx: TestContext, data: DataFactory, resource: Resource, 
     }
   }
   throw new Skip(`not checked: the tester found no records that make \`${guard.expr.source}\` false${tried.length ? ` (after: ${tried.join('; ')}${stuck})` : ''}; it walks the records the guard reads through declared transitions, creates what a count counts, and repeats writes that change them`);
+}
+
+/** The ref fields a transition requires that a create of the resource does not carry. */
+function requiredRefs(ctx: TestContext, resource: Resource, write: DomainWrite, scene: Scene): Field[] {
+  if (write.kind !== 'transition') return [];
+  const t = machineOf(ctx, resource)?.transitions.find((x) => x.name === write.name);
+  const carried = new Set(scene.refFields().map((f) => f.name));
+  return resource.fields.filter((f) => f.type === 'ref' && f.resource && t?.requires.includes(f.name) && !carried.has(f.name));
 }
 
 /** What a guard reads (its variables), comparable between two moments. */
@@ -203,9 +213,9 @@ async function moveTowards(scene: Scene, write: DomainWrite, index: number, body
         set[w.field] = w.values[0];
       } else return undefined;
     }
-    const made = await scene.create(target, await scene.data.validBody(target, { ...(scene.as ? { as: scene.as } : {}), set }), `a record that count.${name} counts`);
+    // Values its create does not carry (a ticket's assignee) are sent by the transitions that require them on the way, or by its update.
+    const made = await scene.createSetting(target, set, `a record that count.${name} counts`, states);
     scene.related.push(made);
-    if (states && machine && !states.includes(String(made.data[machine.field]))) await scene.walk(made, states);
     return `a ${target.name} counted by count.${name}`;
   }
   // 4. The write itself, repeated on the record while it is allowed (a renewal counter).

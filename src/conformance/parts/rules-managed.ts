@@ -60,8 +60,13 @@ export async function checkManaged(ctx: TestContext, data: DataFactory): Promise
       const source = field.managed;
       const id = `${resource.name}.${field.name}.managed-on-update`;
       const title = setsOn(source, 'change') ? `${resource.name}.${field.name}: set again by an update (${describeSource(source)})` : `${resource.name}.${field.name}: unchanged by an update (${describeSource(source)})`;
-      if (!update || !changeable) {
-        ctx.skip('resources', id, title, `not checked: the spec declares no update of ${resource.name} with a plain field to change`);
+      // No update at all: the spec gives nothing to change the record with, so nothing to hold this to.
+      if (!update) {
+        ctx.skip('resources', id, title, `the spec declares no update of ${resource.name}`, { kind: 'not-applicable' });
+        continue;
+      }
+      if (!changeable) {
+        ctx.skip('resources', id, title, `not checked: the update of ${resource.name} has no plain field (not a ref, an enum or under a uniqueness) the tester changes`);
         continue;
       }
       await ctx.check('resources', id, title, { pointer: source.pointer, text: `${field.name}: managed ${describeSource(source)}` }, async () => {

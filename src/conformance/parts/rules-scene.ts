@@ -76,6 +76,8 @@ export interface SceneRecord {
   data: Data;
   /** The create that made it, when the scene made it. */
   readonly exchange?: Exchange;
+  /** Values its create could not carry, which the transitions that require them send (a ticket's assignee, which `start` sets). */
+  wants?: Data;
 }
 
 /**
@@ -97,7 +99,8 @@ export class Scene {
     this.data = data;
     this.resource = resource;
     const create = data.createEndpointOrUndefined(resource);
-    const as = create ? ctx.principalFor(create) : ctx.main;
+    // Whoever makes its records elsewhere (DataFactory.maker): of a resource anyone may read, the principal with most of a per-credential quota left.
+    const as = create ? data.maker(resource) : ctx.main;
     if (as) this.as = as;
   }
 
@@ -109,9 +112,10 @@ export class Scene {
   /**
    * A record for each ref of the subject, made for this scene: the guards that read it hold,
    * and its numbers are as small as they allow (a book of one copy: one approval exhausts it).
+   * `extra`: refs the create does not carry that a write sends (a transition's required ref).
    */
-  async makeTargets(): Promise<void> {
-    for (const f of this.refFields()) {
+  async makeTargets(extra: readonly Field[] = []): Promise<void> {
+    for (const f of [...this.refFields(), ...extra]) {
       if (this.targets.has(f.name)) continue;
       const target = this.ctx.resource(f.resource as string) as Resource;
       const small = this.smallest(target, (record) => this.data.domain.friendlyTarget(this.resource, f.name, record, target, this.ctx.now()));
@@ -152,9 +156,11 @@ export class Scene {
     return out;
   }
 
-  /** A create body of the subject's resource pointing at the scene's targets (and `set`). */
+  /** A create body of the subject's resource pointing at the scene's targets its create carries (and `set`). */
   async body(set: Data = {}, accept?: (record: Data) => boolean): Promise<Data> {
-    return this.data.validBody(this.resource, { ...(this.as ? { as: this.as } : {}), set: { ...this.refValues(), ...set }, ...(accept ? { accept } : {}) });
+    const carried = new Set(this.refFields().map((f) => f.name));
+    const refs = Object.fromEntries(Object.entries(this.refValues()).filter(([k]) => carried.has(k)));
+    return this.data.validBody(this.resource, { ...(this.as ? { as: this.as } : {}), set: { ...refs, ...set }, ...(accept ? { accept } : {}) });
   }
 
   /**
@@ -184,6 +190,39 @@ export class Scene {
     }
   }
 
+  /**
+   * Creates a record with `set`, walked to one of `states` when given. Values its create does
+   * not carry (a ticket's assignee) are sent by the transitions on the way that require them,
+   * and whatever is still not set after the walk by its update where that takes them; where
+   * neither does, the check is not checked, saying so.
+   */
+  async createSetting(resource: Resource, set: Data, what: string, states?: readonly string[]): Promise<SceneRecord> {
+    const carried = new Set(this.data.createFields(resource, this.ctx.version).map((f) => f.name));
+    const now: Data = {};
+    const later: Data = {};
+    for (const [k, v] of Object.entries(set)) (carried.has(k) ? now : later)[k] = v;
+    const made = await this.create(resource, await this.data.validBody(resource, { ...(this.as ? { as: this.as } : {}), set: now }), what);
+    if (Object.keys(later).length) made.wants = later;
+    const machine = machineOf(this.ctx, resource);
+    if (states && machine && !states.includes(String(made.data[machine.field] ?? machine.initial))) await this.walk(made, states);
+    const unset = Object.fromEntries(Object.entries(later).filter(([k, v]) => !sameId(made.data[k], v)));
+    if (Object.keys(unset).length) await this.setLater(made, unset);
+    return made;
+  }
+
+  /** Sets fields of a record that its create does not carry, by its update. */
+  async setLater(record: SceneRecord, values: Data): Promise<void> {
+    const resource = record.resource;
+    const names = Object.keys(values);
+    const update = this.ctx.endpoint(resource.name, 'update');
+    const writable = new Set(this.data.writable(resource, this.ctx.version).map((f) => f.name));
+    const takes = update && (update.request.kind === 'fields' ? names.every((n) => (update.request as { fields: readonly string[] }).fields.includes(n)) : update.request.kind === 'resource' && names.every((n) => writable.has(n)));
+    if (!update || !takes) throw new Skip(`not checked: a create of ${resource.name} does not carry ${names.join(', ')}, and neither its update nor a transition on the tester's way sets it`);
+    const ex = await this.send(update, record, values);
+    if (ex.response.status < 200 || ex.response.status >= 300) throw new Skip(`not checked: setting ${names.join(', ')} of ${resource.name} '${record.id}' by ${update.id} was refused (${ex.response.status}): ${ex.response.text.slice(0, 200)}`);
+    record.data = (await this.read(resource, record.id)) ?? { ...record.data, ...values };
+  }
+
   /** Walks a record of the scene to one of the states (by the shortest route from where it is). */
   async walk(record: SceneRecord, states: readonly string[]): Promise<void> {
     const machine = machineOf(this.ctx, record.resource);
@@ -203,12 +242,26 @@ export class Scene {
     const machine = machineOf(this.ctx, record.resource) as StateMachine;
     const endpoint = transitionEndpoint(this.ctx, machine, t);
     if (!endpoint) throw new Skip(`not checked: the transition ${record.resource.name}.${t.name} has no endpoint`);
-    return this.send(endpoint, record, body ?? (await this.requestOf(record.resource, t)));
+    return this.send(endpoint, record, body ?? (await this.requestOf(record.resource, t, record)));
   }
 
-  /** The body a transition requires. */
-  async requestOf(resource: Resource, t: Transition): Promise<Data | undefined> {
-    return t.requires.length ? this.data.valuesFor(resource, t.requires, this.as) : undefined;
+  /**
+   * The body a transition requires, of a record of the scene (the subject when none is given):
+   * a value the record's create could not carry where it has one (its `wants`), for the
+   * subject the scene's target of a ref its create does not carry, else a drawn one.
+   */
+  async requestOf(resource: Resource, t: Transition, record?: SceneRecord): Promise<Data | undefined> {
+    if (!t.requires.length) return undefined;
+    const subject = record === undefined || record === this.subject;
+    const carried = new Set(this.refFields().map((f) => f.name));
+    const given: Data = {};
+    const targets = this.refValues();
+    for (const name of t.requires) {
+      if (record?.wants && name in record.wants) given[name] = record.wants[name];
+      else if (subject && resource.name === this.resource.name && !carried.has(name) && name in targets) given[name] = targets[name];
+    }
+    const rest = t.requires.filter((n) => !(n in given));
+    return { ...(rest.length ? await this.data.valuesFor(resource, rest, this.as) : {}), ...given };
   }
 
   /** Sends a request to an item endpoint of a record of the scene. */

@@ -13,12 +13,12 @@ import { checkDeprecationFields } from './versioning-headers.ts';
 export async function checkVersioning(ctx: TestContext, data: DataFactory): Promise<void> {
   const v = ctx.spec.versioning;
   if (!v.select || v.versions.length === 0) {
-    ctx.skip('versioning', 'versioning', 'versions are selected as declared', 'the spec declares no versions, or no way to select one');
+    ctx.skip('versioning', 'versioning', 'versions are selected as declared', 'the spec declares no versions, or no way to select one', { kind: 'not-applicable' });
     return;
   }
   const probe = ctx.spec.endpoints.find((e) => e.operation === 'list' && isPlain(e) && ctx.may(ctx.main, e)) ?? ctx.spec.endpoints.find((e) => e.operation === 'list' && isPlain(e));
   if (!probe) {
-    ctx.skip('versioning', 'versioning', 'versions are selected as declared', 'no list endpoint to ask in each version');
+    ctx.skip('versioning', 'versioning', 'versions are selected as declared', 'no list endpoint to ask in each version', { kind: 'not-applicable' });
     return;
   }
   const as = ctx.principalFor(probe) ?? null;

@@ -1,0 +1,142 @@
+/**
+ * The tester's ledger of the implementation's rate limits (part 8), so a run fits the
+ * spec's quotas instead of running into them. Each request is matched to the endpoint it
+ * calls and so to its policy (src/spec/conventions/rate.ts, the one definition serve and
+ * export read); per policy and partition (the principal for `scope: credential`, the
+ * tester's one address for `scope: address`) the ledger counts what the run spent in the
+ * current window. Where the implementation sends the RateLimit field
+ * (draft-ietf-httpapi-ratelimit-headers §4: `"name";r=REMAINING;t=SECONDS`) for the policy,
+ * what it says wins over the count: its window may have opened before the run.
+ *
+ * The data factory asks it which principal has the most left (creates of records anyone
+ * may read are spread across principals), and whether a policy can afford a record made
+ * only to be pointed at; the client asks it to wait for the next window before a request
+ * the window cannot admit, rather than being refused (the time is reported as waited).
+ */
+import { ratePolicyFields, type RatePolicyFields } from '../spec/conventions/rate.ts';
+import type { Endpoint, Spec } from '../spec/model.ts';
+
+interface Window {
+  /** Epoch ms on the implementation's clock at which the window closes (estimated). */
+  closesAt: number;
+  /** Requests left in it. */
+  left: number;
+}
+
+interface Route {
+  readonly method: string;
+  readonly pattern: RegExp;
+  /** Literal segments: the more, the more specific (`/books/bulk` before `/books/{id}`). */
+  readonly literals: number;
+  readonly endpoint: Endpoint;
+}
+
+export class QuotaLedger {
+  readonly #policies: Map<string, RatePolicyFields>;
+  readonly #routes: Route[];
+  readonly #windows = new Map<string, Window>();
+  readonly #now: () => number;
+  /** Whether the implementation has sent a RateLimit field: then an answer without one (a 401 before any limit) was not counted. */
+  #speaks = false;
+
+  constructor(spec: Spec, now: () => number) {
+    this.#policies = ratePolicyFields(spec);
+    this.#now = now;
+    this.#routes = spec.endpoints
+      .map((endpoint) => {
+        const segments = endpoint.path.split('/').filter(Boolean);
+        const source = segments.map((s) => (/^\{\w+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
+        return { method: endpoint.method, pattern: new RegExp(`^/${source}/?$`), literals: segments.filter((s) => !s.startsWith('{')).length, endpoint };
+      })
+      .sort((a, b) => b.literals - a.literals);
+  }
+
+  /** The endpoint a request (path relative to the base URL, before any version prefix) calls. */
+  endpointOf(method: string, path: string): Endpoint | undefined {
+    const bare = path.split('?')[0];
+    return this.#routes.find((r) => r.method === method && r.pattern.test(bare))?.endpoint;
+  }
+
+  policyOf(endpoint: Endpoint): RatePolicyFields | undefined {
+    return this.#policies.get(endpoint.id);
+  }
+
+  #key(policy: RatePolicyFields, principal: string | undefined): string {
+    // An anonymous request is counted by address, as a credential-scoped policy counts it.
+    return `${policy.name}\u0000${policy.scope === 'address' || principal === undefined ? '' : principal}`;
+  }
+
+  #window(policy: RatePolicyFields, principal: string | undefined): Window {
+    const key = this.#key(policy, principal);
+    let w = this.#windows.get(key);
+    if (!w || w.closesAt <= this.#now()) {
+      w = { closesAt: this.#now() + policy.windowMs, left: policy.limit };
+      this.#windows.set(key, w);
+    }
+    return w;
+  }
+
+  /** Requests left for an endpoint in the current window, as a principal (Infinity: not limited). */
+  left(endpoint: Endpoint, principal: string | undefined): number {
+    const policy = this.policyOf(endpoint);
+    return policy ? this.#window(policy, principal).left : Infinity;
+  }
+
+  /** Milliseconds until a request to the endpoint fits (0: now). */
+  waitFor(endpoint: Endpoint, principal: string | undefined): number {
+    const policy = this.policyOf(endpoint);
+    if (!policy) return 0;
+    const w = this.#window(policy, principal);
+    return w.left > 0 ? 0 : Math.max(0, w.closesAt - this.#now());
+  }
+
+  /**
+   * Counts a request answered. Of an implementation that sends RateLimit fields, an answer
+   * without one (authentication or versioning refused it before any limit) is not counted;
+   * of one that never does, every answer is, the strict reading.
+   */
+  spent(endpoint: Endpoint, principal: string | undefined, status: number, headers: Readonly<Record<string, string>>): void {
+    const policy = this.policyOf(endpoint);
+    if (!policy) return;
+    const w = this.#window(policy, principal);
+    const said = readRateLimit(headers.ratelimit, policy.item);
+    if (said) this.#speaks = true;
+    if (!said && this.#speaks && status !== 429) return;
+    if (said) {
+      w.left = said.remaining;
+      w.closesAt = this.#now() + said.resetSeconds * 1000;
+    } else if (status === 429) {
+      w.left = 0;
+      const after = Number(headers['retry-after']);
+      if (Number.isFinite(after)) w.closesAt = this.#now() + after * 1000;
+    } else {
+      w.left = Math.max(0, w.left - 1);
+    }
+  }
+}
+
+/** The remaining quota and seconds to reset of one policy in a RateLimit field (draft §4), or undefined. */
+export function readRateLimit(field: string | undefined, item: string): { remaining: number; resetSeconds: number } | undefined {
+  if (!field) return undefined;
+  for (const member of field.split(',')) {
+    const [name, ...params] = member.trim().split(';').map((s) => s.trim());
+    if (name !== item) continue;
+    const get = (k: string) => Number(params.find((p) => p.startsWith(`${k}=`))?.slice(k.length + 1));
+    const remaining = get('r');
+    const reset = get('t');
+    if (Number.isInteger(remaining) && remaining >= 0) return { remaining, resetSeconds: Number.isFinite(reset) && reset >= 0 ? reset : 0 };
+  }
+  return undefined;
+}
+
+/** The limit and window (seconds) of one policy in a RateLimit-Policy field (draft §3), or undefined. */
+export function readRatePolicy(field: string | undefined, item: string): { quota: number; windowSeconds: number } | undefined {
+  if (!field) return undefined;
+  for (const member of field.split(',')) {
+    const [name, ...params] = member.trim().split(';').map((s) => s.trim());
+    if (name !== item) continue;
+    const get = (k: string) => Number(params.find((p) => p.startsWith(`${k}=`))?.slice(k.length + 1));
+    return { quota: get('q'), windowSeconds: get('w') };
+  }
+  return undefined;
+}
