@@ -5,38 +5,10 @@
  */
 import type { Sql } from 'postgres';
 import type { CredentialKind, CredentialRecord, CredentialStore } from './credentials.ts';
+import { CREDENTIAL_COLUMNS, toCredential, type CredentialRow } from './credentials-row.ts';
 
-interface Row {
-  readonly id: string;
-  readonly scheme: string;
-  readonly kind: string;
-  readonly secret_hash: string;
-  readonly scopes: string;
-  readonly principal: string;
-  readonly label: string | null;
-  readonly created_at: string;
-  readonly expires_at: string | null;
-  readonly issued_to: string | null;
-  readonly revoked_at: string | null;
-}
-
-const COLUMNS = 'id, scheme, kind, secret_hash, scopes, principal, label, created_at, expires_at, issued_to, revoked_at';
-
-function toCredential(row: Row): CredentialRecord {
-  return {
-    id: row.id,
-    scheme: row.scheme,
-    kind: row.kind as CredentialKind,
-    secretHash: row.secret_hash,
-    scopes: JSON.parse(row.scopes) as string[],
-    principal: row.principal,
-    createdAt: Number(row.created_at),
-    ...(row.label !== null ? { label: row.label } : {}),
-    ...(row.expires_at !== null ? { expiresAt: Number(row.expires_at) } : {}),
-    ...(row.issued_to !== null ? { issuedTo: row.issued_to } : {}),
-    ...(row.revoked_at !== null ? { revokedAt: Number(row.revoked_at) } : {}),
-  };
-}
+type Row = CredentialRow;
+const COLUMNS = CREDENTIAL_COLUMNS;
 
 export function postgresCredentials(sql: Sql, run: <T>(work: () => Promise<T>) => Promise<T>): CredentialStore {
   const q = <T>(text: string, params: unknown[] = []) => sql.unsafe(text, params as never[], { prepare: true }) as unknown as Promise<T[]>;

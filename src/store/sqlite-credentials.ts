@@ -6,6 +6,7 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { CredentialKind, CredentialRecord, CredentialStore } from './credentials.ts';
+import { CREDENTIAL_COLUMNS, toCredential, type CredentialRow } from './credentials-row.ts';
 import { sweepInBatches } from './sqlite-sweep.ts';
 
 export const CREDENTIALS_DDL = [
@@ -18,37 +19,8 @@ export const CREDENTIALS_DDL = [
   'CREATE INDEX IF NOT EXISTS credentials_by_client ON credentials (issued_to) WHERE issued_to IS NOT NULL',
 ];
 
-interface Row {
-  readonly id: string;
-  readonly scheme: string;
-  readonly kind: string;
-  readonly secret_hash: string;
-  readonly scopes: string;
-  readonly principal: string;
-  readonly label: string | null;
-  readonly created_at: number;
-  readonly expires_at: number | null;
-  readonly issued_to: string | null;
-  readonly revoked_at: number | null;
-}
-
-const COLUMNS = 'id, scheme, kind, secret_hash, scopes, principal, label, created_at, expires_at, issued_to, revoked_at';
-
-function toCredential(row: Row): CredentialRecord {
-  return {
-    id: row.id,
-    scheme: row.scheme,
-    kind: row.kind as CredentialKind,
-    secretHash: row.secret_hash,
-    scopes: JSON.parse(row.scopes) as string[],
-    principal: row.principal,
-    createdAt: row.created_at,
-    ...(row.label !== null ? { label: row.label } : {}),
-    ...(row.expires_at !== null ? { expiresAt: row.expires_at } : {}),
-    ...(row.issued_to !== null ? { issuedTo: row.issued_to } : {}),
-    ...(row.revoked_at !== null ? { revokedAt: row.revoked_at } : {}),
-  };
-}
+type Row = CredentialRow;
+const COLUMNS = CREDENTIAL_COLUMNS;
 
 export function sqliteCredentials(db: DatabaseSync, open: () => void): CredentialStore {
   const s: Record<'put' | 'get' | 'list' | 'revoke' | 'revokeIssued' | 'expire', StatementSync> = {
