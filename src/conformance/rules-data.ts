@@ -7,8 +7,8 @@
  * hold. Nothing here reads the reference service.
  */
 import type { Environment } from '@marcbachmann/cel-js';
-import { celEnvironment, celRecord, fromCel, toCelFields } from '../spec/domain/cel.ts';
-import { formatSequence, managedFields, setsOn, timeStamp } from '../spec/domain/managed.ts';
+import { celEnvironment, celRecord, toCelFields } from '../spec/domain/cel.ts';
+import { applyManaged } from '../spec/domain/managed.ts';
 import type { Endpoint, Expr, Field, Guard, Resource, Spec, UniqueRule, WriteRules } from '../spec/model.ts';
 
 type Data = Record<string, unknown>;
@@ -92,26 +92,13 @@ export class DomainRules {
   /** The managed values a write of this kind sets, over a record (a copy). */
   manage(resource: Resource, data: Data, write: 'create' | 'change', now: number, principal?: string): Data {
     const out = { ...data };
-    for (const f of managedFields(resource.fields)) {
-      if (!setsOn(f.managed, write)) continue;
-      switch (f.managed.kind) {
-        case 'created-at':
-        case 'updated-at':
-          out[f.name] = timeStamp(f, now);
-          break;
-        case 'created-by':
-        case 'updated-by':
-          if (principal !== undefined) out[f.name] = principal;
-          break;
-        case 'sequence':
-          out[f.name] = formatSequence(f.managed.template, 1);
-          break;
-        case 'expr': {
-          const v = this.evaluate(resource, f.managed.expr, { self: this.self(resource, out), now: new Date(now) });
-          if (v !== undefined) out[f.name] = fromCel(v, f);
-        }
-      }
-    }
+    // A sequence's first number: only its form is known to the tester.
+    applyManaged(resource.fields, write, out, {
+      now,
+      ...(principal !== undefined ? { principal } : {}),
+      sequence: () => 1,
+      evaluate: (f, sofar) => this.evaluate(resource, f.managed.expr, { self: this.self(resource, sofar), now: new Date(now) }),
+    });
     return out;
   }
 

@@ -4,7 +4,7 @@
  * revocation is committed, and seen by every instance's next look-up, once it returns.
  */
 import type { Sql } from 'postgres';
-import type { CredentialKind, CredentialRecord, CredentialStore } from './credentials.ts';
+import type { CredentialStore } from './credentials.ts';
 import { CREDENTIAL_COLUMNS, toCredential, type CredentialRow } from './credentials-row.ts';
 
 type Row = CredentialRow;

@@ -15,59 +15,16 @@
  * once, and one that dies mid-attempt leaves it due again when the lease runs out.
  */
 import type { Sql, TransactionSql } from 'postgres';
-import type { ClaimedDelivery, DeliveryRecord, DeliveryStatus, EventRecord, EventStore, NewEvent, SubscriptionRecord, SubscriptionSecret, SubscriptionStatus } from './events.ts';
+import type { ClaimedDelivery, DeliveryRecord, EventStore, NewEvent } from './events.ts';
+import { DELIVERY_COLUMNS, EVENT_COLUMNS, SUBSCRIPTION_COLUMNS, toDelivery, toEvent, toSubscription, type DeliveryRow, type EventRow, type SubscriptionRow } from './events-rows.ts';
 import { LOCK_EVENTS } from './postgres-schema.ts';
 
 /** The channel the appends NOTIFY on; the payload is the schema, so schemas on one database do not wake each other's readers. */
 export const EVENTS_CHANNEL = 'svcspec_events';
 
-type EventRow = { seq: string; name: string; resource: string; record_id: string; owner: string | null; payloads: string; created_at: string };
-type SubscriptionRow = {
-  id: string; url: string; events: string; description: string | null; status: string; api_version: string | null; principal: string | null;
-  scopes: string | null; secrets: string; created_at: string; created_seq: string; disabled_reason: string | null; credential: string | null;
-};
-type DeliveryRow = {
-  id: string; subscription_id: string; event_seq: string; status: string; attempts: number; next_attempt_at: string | null;
-  last_status: number | null; last_error: string | null; created_at: string; delivered_at: string | null; event_name: string;
-};
 
-const EVENT_COLUMNS = 'seq, name, resource, record_id, owner, payloads, created_at';
-const SUBSCRIPTION_COLUMNS = 'id, url, events, description, status, api_version, principal, scopes, secrets, created_at, created_seq, disabled_reason, credential';
-const DELIVERY_COLUMNS = 'id, subscription_id, event_seq, (SELECT name FROM events WHERE events.seq = event_seq) AS event_name, status, attempts, next_attempt_at, last_status, last_error, created_at, delivered_at';
 
-function toEvent(row: EventRow): EventRecord {
-  return {
-    seq: Number(row.seq), name: row.name, resource: row.resource, recordId: row.record_id,
-    ...(row.owner !== null ? { owner: row.owner } : {}),
-    payloads: JSON.parse(row.payloads) as Record<string, unknown>, createdAt: Number(row.created_at),
-  };
-}
 
-function toSubscription(row: SubscriptionRow): SubscriptionRecord {
-  return {
-    id: row.id, url: row.url, events: JSON.parse(row.events) as string[],
-    ...(row.description !== null ? { description: row.description } : {}),
-    status: row.status as SubscriptionStatus,
-    ...(row.api_version !== null ? { apiVersion: row.api_version } : {}),
-    ...(row.principal !== null ? { principal: row.principal } : {}),
-    ...(row.scopes !== null ? { scopes: JSON.parse(row.scopes) as string[] } : {}),
-    secrets: JSON.parse(row.secrets) as SubscriptionSecret[],
-    createdAt: Number(row.created_at), createdSeq: Number(row.created_seq),
-    ...(row.disabled_reason !== null ? { disabledReason: row.disabled_reason } : {}),
-    ...(row.credential !== null ? { credential: row.credential } : {}),
-  };
-}
-
-function toDelivery(row: DeliveryRow): DeliveryRecord {
-  return {
-    id: row.id, subscriptionId: row.subscription_id, eventSeq: Number(row.event_seq), eventName: row.event_name, status: row.status as DeliveryStatus, attempts: row.attempts,
-    ...(row.next_attempt_at !== null ? { nextAttemptAt: Number(row.next_attempt_at) } : {}),
-    ...(row.last_status !== null ? { lastStatus: row.last_status } : {}),
-    ...(row.last_error !== null ? { lastError: row.last_error } : {}),
-    createdAt: Number(row.created_at),
-    ...(row.delivered_at !== null ? { deliveredAt: Number(row.delivered_at) } : {}),
-  };
-}
 
 /** Appends a write's events inside its transaction (see the header); call it last, just before COMMIT. */
 export async function appendEvents(tx: TransactionSql, schema: string, events: readonly NewEvent[]): Promise<void> {

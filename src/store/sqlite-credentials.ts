@@ -5,7 +5,7 @@
  * one transaction: a revocation is durable once it returns.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { CredentialKind, CredentialRecord, CredentialStore } from './credentials.ts';
+import type { CredentialStore } from './credentials.ts';
 import { CREDENTIAL_COLUMNS, toCredential, type CredentialRow } from './credentials-row.ts';
 import { sweepInBatches } from './sqlite-sweep.ts';
 

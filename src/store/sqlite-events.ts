@@ -13,9 +13,8 @@
  * (unlike credential secrets, which it only verifies, and keeps hashed).
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type {
-  ClaimedDelivery, DeliveryRecord, DeliveryStatus, EventRecord, EventStore, NewEvent, SubscriptionRecord, SubscriptionSecret, SubscriptionStatus,
-} from './events.ts';
+import type { ClaimedDelivery, DeliveryRecord, EventStore, NewEvent } from './events.ts';
+import { DELIVERY_COLUMNS, EVENT_COLUMNS, SUBSCRIPTION_COLUMNS, toDelivery, toEvent, toSubscription, type DeliveryRow, type EventRow, type SubscriptionRow } from './events-rows.ts';
 import { transaction } from './sqlite-sql.ts';
 
 export const EVENTS_DDL = [
@@ -39,43 +38,8 @@ export const EVENTS_DDL = [
   'CREATE TABLE IF NOT EXISTS event_cursor (name TEXT PRIMARY KEY, seq INTEGER NOT NULL)',
 ];
 
-type EventRow = { seq: number; name: string; resource: string; record_id: string; owner: string | null; payloads: string; created_at: number };
-type SubscriptionRow = {
-  id: string; url: string; events: string; description: string | null; status: string; api_version: string | null; principal: string | null;
-  scopes: string | null; secrets: string; created_at: number; created_seq: number; disabled_reason: string | null; credential: string | null;
-};
-type DeliveryRow = {
-  id: string; subscription_id: string; event_seq: number; status: string; attempts: number; next_attempt_at: number | null;
-  last_status: number | null; last_error: string | null; created_at: number; delivered_at: number | null; event_name: string;
-};
 
-const EVENT_COLUMNS = 'seq, name, resource, record_id, owner, payloads, created_at';
-const SUBSCRIPTION_COLUMNS = 'id, url, events, description, status, api_version, principal, scopes, secrets, created_at, created_seq, disabled_reason, credential';
-/** The event's name comes from the log (never pruned), so a listed delivery says which event it carries. */
-const DELIVERY_COLUMNS = 'id, subscription_id, event_seq, (SELECT name FROM events WHERE events.seq = event_seq) AS event_name, status, attempts, next_attempt_at, last_status, last_error, created_at, delivered_at';
 
-function toEvent(row: EventRow): EventRecord {
-  return {
-    seq: row.seq, name: row.name, resource: row.resource, recordId: row.record_id,
-    ...(row.owner !== null ? { owner: row.owner } : {}),
-    payloads: JSON.parse(row.payloads) as Record<string, unknown>, createdAt: row.created_at,
-  };
-}
-
-function toSubscription(row: SubscriptionRow): SubscriptionRecord {
-  return {
-    id: row.id, url: row.url, events: JSON.parse(row.events) as string[],
-    ...(row.description !== null ? { description: row.description } : {}),
-    status: row.status as SubscriptionStatus,
-    ...(row.api_version !== null ? { apiVersion: row.api_version } : {}),
-    ...(row.principal !== null ? { principal: row.principal } : {}),
-    ...(row.scopes !== null ? { scopes: JSON.parse(row.scopes) as string[] } : {}),
-    secrets: JSON.parse(row.secrets) as SubscriptionSecret[],
-    createdAt: row.created_at, createdSeq: row.created_seq,
-    ...(row.disabled_reason !== null ? { disabledReason: row.disabled_reason } : {}),
-    ...(row.credential !== null ? { credential: row.credential } : {}),
-  };
-}
 
 /**
  * The credential column came after store schema 3 shipped; it is added to a file that lacks
@@ -93,16 +57,6 @@ function addCredentialColumn(db: DatabaseSync): void {
   }
 }
 
-function toDelivery(row: DeliveryRow): DeliveryRecord {
-  return {
-    id: row.id, subscriptionId: row.subscription_id, eventSeq: row.event_seq, eventName: row.event_name, status: row.status as DeliveryStatus, attempts: row.attempts,
-    ...(row.next_attempt_at !== null ? { nextAttemptAt: row.next_attempt_at } : {}),
-    ...(row.last_status !== null ? { lastStatus: row.last_status } : {}),
-    ...(row.last_error !== null ? { lastError: row.last_error } : {}),
-    createdAt: row.created_at,
-    ...(row.delivered_at !== null ? { deliveredAt: row.delivered_at } : {}),
-  };
-}
 
 /** The statement that appends one event; run inside the record write's transaction. */
 export function eventAppender(db: DatabaseSync): (events: readonly NewEvent[]) => void {

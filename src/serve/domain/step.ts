@@ -14,7 +14,7 @@
  * a value holds, an effect without one changes nothing (docs/format.md).
  */
 import { celRecord, fromCel, toCelFields } from '../../spec/domain/cel.ts';
-import { formatSequence, setsOn, timeStamp } from '../../spec/domain/managed.ts';
+import { applyManaged } from '../../spec/domain/managed.ts';
 import type { Field, Resource, Spec } from '../../spec/model.ts';
 import type { DomainDecision, DomainRead, DomainReads, DomainStep, RelatedWrite } from '../../store/domain.ts';
 import type { EventMaker } from '../../store/events.ts';
@@ -186,32 +186,15 @@ function variables(spec: Spec, c: CompiledResource, w: WriteContext, self: Data,
   };
 }
 
-/** Sets the managed fields a write of this kind sets. */
+/** Sets the managed fields a write of this kind sets (src/spec/domain/managed.ts applyManaged). */
 function manage(spec: Spec, c: CompiledResource, kind: 'create' | 'change', data: Data, id: string | undefined, w: WriteContext, read: DomainRead): void {
-  for (const m of c.managed) {
-    if (!setsOn(m.source, kind)) continue;
-    const name = m.field.name;
-    switch (m.source.kind) {
-      case 'created-at':
-      case 'updated-at':
-        data[name] = timeStamp(m.field, w.now);
-        break;
-      case 'created-by':
-      case 'updated-by':
-        if (w.principal) data[name] = w.principal.id;
-        break;
-      case 'sequence': {
-        const n = read.sequences.get(`seq:${name}`);
-        if (n !== undefined) data[name] = formatSequence(m.source.template, n);
-        break;
-      }
-      case 'expr': {
-        const value = m.program?.run({ self: celRecord(spec, c.resource, id, data), now: new Date(w.now) });
-        if (value !== undefined) data[name] = fromCel(value, m.field);
-        break;
-      }
-    }
-  }
+  const programs = new Map(c.managed.map((m) => [m.field.name, m.program]));
+  applyManaged(c.resource.fields, kind, data, {
+    now: w.now,
+    ...(w.principal ? { principal: w.principal.id } : {}),
+    sequence: (field) => read.sequences.get(`seq:${field}`),
+    evaluate: (f, sofar) => programs.get(f.name)?.run({ self: celRecord(spec, c.resource, id, sofar), now: new Date(w.now) }),
+  });
 }
 
 /** The first record rule the data breaks, as a refusal. */
