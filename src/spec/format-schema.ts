@@ -102,7 +102,7 @@ const writeRuleProps = {
       },
     },
   },
-  guards: { type: 'array', items: boundRule('the write may go ahead'), description: 'Conditions checked, in order, before the write, in its transaction; the first that is false refuses it with its error.' },
+  guards: { type: 'array', items: boundRule('the write may go ahead', { each: text('An array field of the record whose items are each checked: the rule reads the item as `item` and the records its ref members point to as `itemRefs` (`itemRefs.product.onSale`); the first item for which it is false refuses the write, pointing at that item.') }), description: 'Conditions checked, in order, before the write, in its transaction; the first that is false refuses it with its error.' },
   effects: {
     type: 'array',
     description: 'Changes made with the write, in its transaction: fields of the record itself, or (with `ref`) of the record a ref field points to.',
@@ -262,6 +262,7 @@ export const FORMAT_SCHEMA = {
         },
         rules: { type: 'array', items: boundRule('the record is valid', { field: text('The field a violation points at.') }), description: 'Conditions over the whole record, in CEL, checked after every write (create, update, replace, transition, effect): `self.end > self.start`, `self.status != "cancelled" || has(self.reason)`. A rule that reads an absent field holds (write `has(self.x)` to require it). date-time fields are timestamps, integers ints, numbers doubles.' },
         onCreate: { type: 'object', additionalProperties: false, properties: writeRuleProps, description: 'Guards and effects of every create of a record (by any endpoint that creates one).' },
+        onUpdate: { type: 'object', additionalProperties: false, properties: writeRuleProps, description: 'Guards and effects of every update of a record by a client (update, replace, bulk update; not a transition, an action or an effect, which state their own): `old` is the record before, `self` after (`old.status == "draft"`).' },
         onDelete: { type: 'object', additionalProperties: false, properties: writeRuleProps, description: 'Guards and effects of every delete of a record.' },
       },
     },

@@ -144,6 +144,8 @@ export interface Resource {
   readonly rules: readonly RecordRule[];
   /** Guards and effects of every create of this resource (any endpoint that creates one). */
   readonly onCreate?: WriteRules;
+  /** Guards and effects of every update of a record by a client (update, replace, bulk update). */
+  readonly onUpdate?: WriteRules;
   /** Guards and effects of every delete of a record of this resource. */
   readonly onDelete?: WriteRules;
   readonly pointer: string;
@@ -202,6 +204,8 @@ export interface Guard {
   readonly expr: Expr;
   readonly error: string;
   readonly message?: string;
+  /** An array field whose items are each checked (`item`, `itemRefs`). */
+  readonly each?: string;
   readonly pointer: string;
 }
 

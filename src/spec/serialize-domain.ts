@@ -58,7 +58,7 @@ export function writeWriteRules(w: WriteRules | undefined): Raw {
   if (!w) return {};
   return {
     counts: Object.fromEntries(w.counts.map((c) => [c.name, writeCount(c)])),
-    guards: w.guards.map((g) => compact({ rule: g.expr.source, error: g.error, message: g.message })),
+    guards: w.guards.map((g) => compact({ each: g.each, rule: g.expr.source, error: g.error, message: g.message })),
     effects: w.effects.map(writeEffect),
   };
 }

@@ -89,6 +89,7 @@ function writeResource(r: Resource): RawDocument {
     unique: writeUnique(r.unique),
     rules: writeRecordRules(r.rules),
     onCreate: r.onCreate ? writeWriteRules(r.onCreate) : undefined,
+    onUpdate: r.onUpdate ? writeWriteRules(r.onUpdate) : undefined,
     onDelete: r.onDelete ? writeWriteRules(r.onDelete) : undefined,
   });
 }

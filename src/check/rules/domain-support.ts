@@ -25,6 +25,7 @@ export const writePlaces = memo((spec: Spec): readonly WritePlace[] => {
   const out: WritePlace[] = [];
   for (const r of spec.resources) {
     if (r.onCreate) out.push({ resource: r, rules: r.onCreate, part: 'resources', label: `creating a '${r.name}'` });
+    if (r.onUpdate) out.push({ resource: r, rules: r.onUpdate, part: 'resources', label: `updating a '${r.name}'` });
     if (r.onDelete) out.push({ resource: r, rules: r.onDelete, part: 'resources', label: `deleting a '${r.name}'` });
   }
   for (const m of spec.states) {
@@ -92,7 +93,12 @@ export const exprPlaces = memo((spec: Spec): readonly ExprPlace[] => {
         out.push({ ...base, expr: cond.expr, label: `count '${c.name}' of ${w.label} (where '${cond.field}')`, expected: field && counted ? { kind: 'value', field, resource: counted } : { kind: 'any' } });
       }
     }
-    w.rules.guards.forEach((g, i) => out.push({ ...base, expr: g.expr, label: `guard ${i + 1} of ${w.label}`, expected: { kind: 'condition' } }));
+    w.rules.guards.forEach((g, i) => {
+      // A guard on each item of an array field sees `item` and `itemRefs` too (an unknown or non-array field is guard-each-not-array's finding).
+      const each = g.each !== undefined ? w.resource.fields.find((f) => f.name === g.each && f.type === 'array') : undefined;
+      const itemEnv = each ? lazy(() => celEnvironment(spec, w.resource, 'write', { rules: w.rules, ...(w.requestFields ? { requestFields: w.requestFields } : {}), each })) : env;
+      out.push({ ...base, env: itemEnv, expr: g.expr, label: `guard ${i + 1} of ${w.label}${each ? ` (each '${each.name}')` : ''}`, expected: { kind: 'condition' } });
+    });
     w.rules.effects.forEach((e, i) => {
       const target = effectTarget(spec, w.resource, e);
       for (const s of e.set) {

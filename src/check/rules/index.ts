@@ -117,6 +117,7 @@ import ruleFieldUnknown from './rule-field-unknown.rule.ts';
 import countUnknown from './count-field-unknown.rule.ts';
 import effectTargetUnknown from './effect-field-unknown.rule.ts';
 import effectSetsStateField from './effect-sets-state-field.rule.ts';
+import guardEachNotArray from './guard-each-not-array.rule.ts';
 import refNullifyNotNullable from './ref-nullify-not-nullable.rule.ts';
 import managedSequencePattern from './managed-sequence-pattern-mismatch.rule.ts';
 import managedFieldWritable from './managed-field-writable.rule.ts';
@@ -156,6 +157,7 @@ export const RULES: readonly Rule[] = [
   countUnknown,
   effectTargetUnknown,
   effectSetsStateField,
+  guardEachNotArray,
   refNullifyNotNullable,
   managedSequencePattern,
   managedFieldWritable,

@@ -24,6 +24,7 @@ export function resourceDomainBlocks(spec: Spec, r: Resource): Block[] {
       return words ? [[code(f.name), ': ', ...wordsText(words)]] : [];
     }),
     ...writeItems('On create', r.onCreate),
+    ...writeItems('On update', r.onUpdate),
     ...writeItems('On delete', r.onDelete),
   ];
   return items.length ? [paragraph('Domain rules of a ', code(r.name), ':'), list(items)] : [];

@@ -72,6 +72,10 @@ function writeRulesOf(e: Endpoint, r: Resource, machine: StateMachine | undefine
     case 'create':
     case 'bulk-create':
       return r.onCreate;
+    case 'update':
+    case 'replace':
+    case 'bulk-update':
+      return r.onUpdate;
     case 'delete':
     case 'bulk-delete':
       return r.onDelete;

@@ -50,7 +50,7 @@ function normalizeGuards(raw: unknown, pointer: string): Guard[] {
   return raw.flatMap((g, i): Guard[] => {
     const p = child(pointer, String(i));
     if (!isRecord(g) || typeof g.rule !== 'string' || str(g.error) === undefined) return [];
-    return [defined({ expr: expr(g.rule, child(p, 'rule')), error: str(g.error) as string, message: str(g.message), pointer: p })];
+    return [defined({ expr: expr(g.rule, child(p, 'rule')), error: str(g.error) as string, message: str(g.message), each: str(g.each), pointer: p })];
   });
 }
 

@@ -29,6 +29,7 @@ function normalizeResource(name: string, raw: unknown, pointer: string): Resourc
     unique: normalizeUnique(r.unique, child(pointer, 'unique')),
     rules: normalizeRecordRules(r.rules, child(pointer, 'rules')),
     onCreate: isRecord(r.onCreate) ? normalizeWriteRules(r.onCreate, child(pointer, 'onCreate')) : undefined,
+    onUpdate: isRecord(r.onUpdate) ? normalizeWriteRules(r.onUpdate, child(pointer, 'onUpdate')) : undefined,
     onDelete: isRecord(r.onDelete) ? normalizeWriteRules(r.onDelete, child(pointer, 'onDelete')) : undefined,
     pointer,
   });

@@ -6,7 +6,7 @@
  */
 import type { Environment } from '@marcbachmann/cel-js';
 import type { Endpoint, Expr, Field, RecordRule, RefDeletion, Resource, Spec, UniqueRule, WriteRules } from '../../spec/model.ts';
-import { celEnvironment, celErrorOf, refTargets } from '../../spec/domain/cel.ts';
+import { celEnvironment, celErrorOf, itemRefTargets, refTargets } from '../../spec/domain/cel.ts';
 import { managedFields } from '../../spec/domain/managed.ts';
 import { SetupError } from '../errors.ts';
 
@@ -31,9 +31,17 @@ export interface CompiledEffect {
   readonly increment: readonly { readonly field: Field; readonly by: number }[];
 }
 
+export interface CompiledGuard {
+  readonly program: Program;
+  readonly error: string;
+  readonly message?: string;
+  /** A guard checked on each item of an array field, with the records the item's refs point to. */
+  readonly each?: { readonly field: string; readonly refs: ReadonlyMap<string, Resource> };
+}
+
 export interface CompiledWrite {
   readonly counts: readonly CompiledCount[];
-  readonly guards: readonly { readonly program: Program; readonly error: string; readonly message?: string }[];
+  readonly guards: readonly CompiledGuard[];
   readonly effects: readonly CompiledEffect[];
 }
 
@@ -50,6 +58,7 @@ export interface CompiledResource {
   readonly managed: readonly { readonly field: Field; readonly source: NonNullable<Field['managed']>; readonly program?: Program }[];
   readonly unique: readonly UniqueRule[];
   readonly onCreate?: CompiledWrite;
+  readonly onUpdate?: CompiledWrite;
   readonly onDelete?: CompiledWrite;
   readonly transitions: ReadonlyMap<string, CompiledWrite>;
   readonly actions: ReadonlyMap<string, CompiledWrite>;
@@ -92,7 +101,13 @@ function compileWrite(spec: Spec, resource: Resource, rules: WriteRules, request
       resource: c.resource,
       where: c.where.map((w) => ('expr' in w ? { field: w.field, program: program(env, w.expr) } : { field: w.field, values: w.values })),
     })),
-    guards: rules.guards.map((g) => ({ program: program(env, g.expr), error: g.error, ...(g.message !== undefined ? { message: g.message } : {}) })),
+    guards: rules.guards.map((g): CompiledGuard => {
+      const base = { error: g.error, ...(g.message !== undefined ? { message: g.message } : {}) };
+      const field = g.each !== undefined ? resource.fields.find((f) => f.name === g.each) : undefined;
+      if (!field) return { program: program(env, g.expr), ...base };
+      const itemEnv = celEnvironment(spec, resource, 'write', { rules, ...(requestFields ? { requestFields } : {}), each: field });
+      return { program: program(itemEnv, g.expr), ...base, each: { field: field.name, refs: itemRefTargets(spec, field) } };
+    }),
     effects: rules.effects.flatMap((e): CompiledEffect[] => {
       const target = e.ref === undefined ? resource : refs.get(e.ref);
       if (!target) return [];
@@ -140,6 +155,7 @@ export function compileDomain(spec: Spec): CompiledDomain {
       managed: managedFields(resource.fields).map((f) => ({ field: f, source: f.managed, ...(f.managed.kind === 'expr' ? { program: program(record, f.managed.expr) } : {}) })),
       unique: resource.unique,
       ...(resource.onCreate ? { onCreate: compileWrite(spec, resource, resource.onCreate) } : {}),
+      ...(resource.onUpdate ? { onUpdate: compileWrite(spec, resource, resource.onUpdate) } : {}),
       ...(resource.onDelete ? { onDelete: compileWrite(spec, resource, resource.onDelete) } : {}),
       transitions,
       actions,

@@ -58,7 +58,7 @@ export function domainRuntime(spec: Spec, now: () => number, events?: Events): D
     indexedBy(resource) {
       const fields = new Set<string>();
       for (const c of compiled.byResource.values()) {
-        for (const w of [c.onCreate, c.onDelete, ...c.transitions.values(), ...c.actions.values()]) {
+        for (const w of [c.onCreate, c.onUpdate, c.onDelete, ...c.transitions.values(), ...c.actions.values()]) {
           for (const n of w?.counts ?? []) if (n.resource === resource) for (const cond of n.where) fields.add(cond.field);
         }
       }
@@ -66,7 +66,7 @@ export function domainRuntime(spec: Spec, now: () => number, events?: Events): D
       return [...fields];
     },
     create: (resource, request, body, id) => step(resource, 'create', compiled.byResource.get(resource.name)?.onCreate, context(request, body), id),
-    change: (resource, request, body) => step(resource, 'change', undefined, context(request, body)),
+    change: (resource, request, body) => step(resource, 'change', compiled.byResource.get(resource.name)?.onUpdate, context(request, body)),
     transition: (resource, transition, request, body) => step(resource, 'change', compiled.byResource.get(resource.name)?.transitions.get(transition), context(request, body)),
     action: (resource, endpoint, request, body) => step(resource, 'change', compiled.byResource.get(resource.name)?.actions.get(endpoint.id), context(request, body, endpoint.request.kind === 'shape' ? endpoint.request.fields : undefined)),
     remove: (resource, request) => step(resource, 'delete', compiled.byResource.get(resource.name)?.onDelete, context(request, {})),

@@ -13,7 +13,7 @@
  * An expression that errs (it reads an absent member) has no value: a guard or rule without
  * a value holds, an effect without one changes nothing (docs/format.md).
  */
-import { celRecord, fromCel, toCelFields } from '../../spec/domain/cel.ts';
+import { celRecord, fromCel, itemFields, toCelFields } from '../../spec/domain/cel.ts';
 import { applyManaged } from '../../spec/domain/managed.ts';
 import type { Field, Resource, Spec } from '../../spec/model.ts';
 import type { DomainDecision, DomainRead, DomainReads, DomainStep, RelatedWrite } from '../../store/domain.ts';
@@ -53,6 +53,16 @@ function refKey(field: string): string {
   return `ref:${field}`;
 }
 
+function itemRefKey(field: string, index: number, member: string): string {
+  return `item:${field}:${index}:${member}`;
+}
+
+/** The member fields of an array field's items. */
+function itemFieldsOf(c: CompiledResource, field: string): readonly Field[] {
+  const f = c.resource.fields.find((x) => x.name === field);
+  return f ? itemFields(f) : [];
+}
+
 function referrersKey(resource: string, field: string, id: string): string {
   return `referrers:${resource}:${field}:${id}`;
 }
@@ -74,7 +84,22 @@ export function domainStep(spec: Spec, domain: CompiledDomain, c: CompiledResour
         if (counts) return { more: counts };
         vars.count = Object.fromEntries(rules.counts.map((n) => [n.name, BigInt(read.counts.get(`count:${n.name}`) ?? 0)]));
         for (const g of rules.guards) {
-          if (g.program.run(vars) === false) return { refuse: refusal(g.error, g.message ?? `Refused: ${g.program.source} does not hold.`) };
+          if (!g.each) {
+            if (g.program.run(vars) === false) return { refuse: refusal(g.error, g.message ?? `Refused: ${g.program.source} does not hold.`) };
+            continue;
+          }
+          const items = self[g.each.field];
+          if (!Array.isArray(items)) continue;
+          for (const [i, item] of items.entries()) {
+            if (!item || typeof item !== 'object') continue;
+            const itemRefs: Record<string, unknown> = {};
+            for (const [member, target] of g.each.refs) {
+              const record = read.records.get(itemRefKey(g.each.field, i, member));
+              if (record) itemRefs[member] = celRecord(spec, target, record.id, record.data);
+            }
+            const itemVars = { ...vars, item: toCelFields(item as Data, itemFieldsOf(c, g.each.field), spec), itemRefs };
+            if (g.program.run(itemVars) === false) return { refuse: { code: g.error, detail: `Item ${i} of ${g.each.field}: ${g.message ?? `refused: ${g.program.source} does not hold.`}`, pointer: `/${g.each.field}/${i}` } };
+          }
         }
       }
       const related: RelatedWrite[] = [];
@@ -135,6 +160,20 @@ function firstReads(c: CompiledResource, kind: WriteKind, rules: CompiledWrite |
     for (const [field, target] of c.refs) {
       const value = self[field];
       if ((typeof value === 'string' || typeof value === 'number') && !read.records.has(refKey(field))) records.push({ key: refKey(field), resource: target.name, id: String(value) });
+    }
+  }
+  // The records the ref members of each checked item point to (an order line's product).
+  for (const g of rules?.guards ?? []) {
+    if (!g.each) continue;
+    const items = self[g.each.field];
+    if (!Array.isArray(items)) continue;
+    for (const [i, item] of items.entries()) {
+      if (!item || typeof item !== 'object') continue;
+      for (const [member, target] of g.each.refs) {
+        const value = (item as Data)[member];
+        const key = itemRefKey(g.each.field, i, member);
+        if ((typeof value === 'string' || typeof value === 'number') && !read.records.has(key) && !records.some((r) => r.key === key)) records.push({ key, resource: target.name, id: String(value) });
+      }
     }
   }
   const sequences: { key: string; name: string }[] = [];

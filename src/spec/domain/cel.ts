@@ -24,6 +24,8 @@
  *   refs       the records the ref fields of `self` point to, by field (`refs.book.available`)
  *   count      the declared counts, by name
  *   now        the time of the request (a timestamp)
+ *   item       (a guard with `each`) the array item it is checked on
+ *   itemRefs   (a guard with `each`) the records the item's ref members point to, by member
  */
 import { Environment } from '@marcbachmann/cel-js';
 import type { Field, Resource, Shape, Spec, WriteRules } from '../model.ts';
@@ -99,6 +101,24 @@ export interface EnvOptions {
   readonly requestFields?: readonly Field[];
   /** For a write: its rules (the counts' names become `count.<name>`). */
   readonly rules?: WriteRules;
+  /** For a guard with `each`: the array field whose items it reads as `item` and `itemRefs`. */
+  readonly each?: Field;
+}
+
+/** The member fields of the items of an array field (none for items that are not objects). */
+export function itemFields(field: Field): readonly Field[] {
+  return field.type === 'array' && field.items?.type === 'object' ? (field.items.properties ?? []) : [];
+}
+
+/** The resources the ref members of an array field's items point to, by member. */
+export function itemRefTargets(spec: Spec, field: Field): Map<string, Resource> {
+  const out = new Map<string, Resource>();
+  for (const f of itemFields(field)) {
+    if (f.type !== 'ref') continue;
+    const target = spec.resources.find((r) => r.name === f.resource);
+    if (target) out.set(f.name, target);
+  }
+  return out;
 }
 
 /**
@@ -121,6 +141,13 @@ export function celEnvironment(spec: Spec, resource: Resource, kind: CelKind, op
   const counts: { [key: string]: SchemaType } = {};
   for (const c of options.rules?.counts ?? []) counts[c.name] = 'int';
   env.registerVariable({ name: 'count', schema: Object.keys(counts).length ? counts : { _: 'int' } });
+  if (options.each) {
+    const members = itemFields(options.each);
+    env.registerVariable({ name: 'item', schema: members.length ? fieldsSchema(spec, members) : { _: 'dyn' } });
+    const itemRefs: { [key: string]: SchemaType } = {};
+    for (const [member, target] of itemRefTargets(spec, options.each)) itemRefs[member] = recordSchema(spec, target);
+    env.registerVariable({ name: 'itemRefs', schema: Object.keys(itemRefs).length ? itemRefs : { _: 'dyn' } });
+  }
   return env;
 }
 

@@ -68,7 +68,7 @@ function effectWords(e: Effect): string {
 export function writeRulesWords(rules: WriteRules): string[] {
   const out: string[] = [];
   if (rules.counts.length) out.push(`Where ${list(rules.counts.map(countWords))}.`);
-  for (const g of rules.guards) out.push(`Refused with ${code(g.error)} unless ${code(g.expr.source)}${g.message ? `: ${g.message}` : '.'}`);
+  for (const g of rules.guards) out.push(`Refused with ${code(g.error)} unless ${code(g.expr.source)}${g.each !== undefined ? ` holds for every item of ${code(g.each)} (\`item\`)` : ''}${g.message ? `: ${g.message}` : '.'}`);
   for (const e of rules.effects) out.push(effectWords(e));
   if (rules.guards.length || rules.effects.length) out.push('Guards, the change and its effects are one transaction.');
   return out;
@@ -117,7 +117,7 @@ export function writeRulesExtensions(rules: WriteRules): Record<string, unknown>
       ...(c.where.length ? { where: Object.fromEntries(c.where.map((w) => [w.field, 'expr' in w ? w.expr.source : [...w.values]])) } : {}),
     }]));
   }
-  if (rules.guards.length) out['x-svcspec-guards'] = rules.guards.map(ruleExtension);
+  if (rules.guards.length) out['x-svcspec-guards'] = rules.guards.map((g) => ({ ...(g.each !== undefined ? { each: g.each } : {}), ...(ruleExtension(g) as Record<string, unknown>) }));
   if (rules.effects.length) {
     out['x-svcspec-effects'] = rules.effects.map((e) => ({
       ...(e.ref !== undefined ? { ref: e.ref } : {}),

@@ -1,0 +1,130 @@
+/**
+ * Guards of updates (`onUpdate`) and guards on each item of an array (`each`, with `item`
+ * and `itemRefs`), issue #14, over real HTTP on the orders and helpdesk examples and a real
+ * SQLite file: order-not-editable, product-off-sale, out-of-stock, payment-mismatch,
+ * ticket-closed and agent-inactive happen for real, point at what broke them, and leave
+ * nothing changed.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test, type TestContext } from 'node:test';
+import { loadSpec } from '../../src/load/index.ts';
+import { createApp } from '../../src/serve/app.ts';
+import { openSqliteStore } from '../../src/store/sqlite.ts';
+import { credentialHeaders } from './support/credentials.ts';
+
+const example = (name: string) => fileURLToPath(new URL(`../../examples/${name}.yaml`, import.meta.url));
+
+async function serve(t: TestContext, file: string, prefix = '') {
+  const loaded = await loadSpec(file);
+  assert.ok(loaded.value, loaded.diagnostics.map((d) => d.message).join('; '));
+  const spec = loaded.value;
+  const store = await openSqliteStore({ path: join(mkdtempSync(join(tmpdir(), 'svcspec-domain-update-')), 'db.sqlite') });
+  const app = await createApp({ spec, store });
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  t.after(async () => { await app.close(); await store.close(); });
+  const as = await credentialHeaders(spec, store, { principal: 'ann' });
+  return async (method: string, path: string, body?: unknown) => {
+    const r = await fetch(base + prefix + path, { method, headers: { ...as, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const text = await r.text();
+    return { status: r.status, body: text ? JSON.parse(text) : undefined };
+  };
+}
+
+/** The error code member: `error` in orders' own shape, `code` in helpdesk's problem details. */
+const codeOf = (body: { code?: string; error?: string }) => body.code ?? body.error;
+
+const ADDRESS = { recipient: 'Ann', line1: 'Main 1', city: 'Utrecht', postalCode: '3511 AA', country: 'NL' };
+
+async function orders(t: TestContext) {
+  const call = await serve(t, example('orders'), '/v2');
+  const product = async (sku: string, extra: Record<string, unknown> = {}) => {
+    const r = await call('POST', '/products', { sku, name: 'Mug', unitPrice: { amount: 1200 }, stock: 5, ...extra });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    return r.body;
+  };
+  const order = async (lines: unknown[]) => call('POST', '/orders', { customerEmail: 'ann@example.org', lines, shippingAddress: ADDRESS });
+  return { call, product, order };
+}
+
+test('each: an order line naming a product off sale is product-off-sale (422) at that line, on create and on update; nothing is kept', async (t) => {
+  const { call, product, order } = await orders(t);
+  const on = await product('MUG-BLUE');
+  const off = await product('MUG-RED', { onSale: false });
+  const refused = await order([{ product: on.id, quantity: 1 }, { product: off.id, quantity: 2 }]);
+  assert.equal(refused.status, 422, JSON.stringify(refused.body));
+  assert.equal(codeOf(refused.body), 'product-off-sale');
+  assert.deepEqual(refused.body.violations, [{ pointer: '/lines/1', message: refused.body.detail }]);
+  assert.match(refused.body.detail, /^Item 1 of lines: /);
+  assert.equal((await call('GET', '/orders')).body.items.length, 0, 'the refused create kept nothing');
+  const ok = await order([{ product: on.id, quantity: 1 }]);
+  assert.equal(ok.status, 201, JSON.stringify(ok.body));
+  const patched = await call('PATCH', `/orders/${ok.body.id}`, { lines: [{ product: off.id, quantity: 1 }] });
+  assert.equal(patched.status, 422);
+  assert.equal(codeOf(patched.body), 'product-off-sale');
+  assert.deepEqual((await call('GET', `/orders/${ok.body.id}`)).body.lines.map((l: { product: number }) => l.product), [on.id], 'the refused update changed nothing');
+});
+
+test('each on a transition: place checks every line against its product now (off sale, then stock); the update guard reads old', async (t) => {
+  const { call, product, order } = await orders(t);
+  const mug = await product('MUG-BLUE', { stock: 3 });
+  const o = (await order([{ product: mug.id, quantity: 2 }])).body;
+  assert.equal((await call('PATCH', `/products/${mug.id}`, { stock: 1 })).status, 200);
+  const short = await call('POST', `/orders/${o.id}/place`, { shippingAddress: ADDRESS });
+  assert.equal(short.status, 409, JSON.stringify(short.body));
+  assert.equal(codeOf(short.body), 'out-of-stock');
+  assert.equal((await call('GET', `/orders/${o.id}`)).body.status, 'draft', 'a refused transition leaves the state');
+  assert.equal((await call('PATCH', `/products/${mug.id}`, { onSale: false })).status, 200);
+  assert.equal(codeOf((await call('POST', `/orders/${o.id}/place`, { shippingAddress: ADDRESS })).body), 'product-off-sale', 'the earlier guard refuses first');
+  assert.equal((await call('PATCH', `/products/${mug.id}`, { onSale: true, stock: 2 })).status, 200);
+  const placed = await call('POST', `/orders/${o.id}/place`, { shippingAddress: ADDRESS });
+  assert.equal(placed.status, 200, JSON.stringify(placed.body));
+  assert.equal(placed.body.status, 'placed');
+  const late = await call('PATCH', `/orders/${o.id}`, { giftMessage: 'Enjoy' });
+  assert.equal(late.status, 409);
+  assert.equal(codeOf(late.body), 'order-not-editable');
+  assert.equal((await call('GET', `/orders/${o.id}`)).body.giftMessage, undefined, 'the refused update changed nothing');
+});
+
+test('a guard on the attached record: pay with a payment not captured is payment-mismatch; captured, it is paid', async (t) => {
+  const { call, product, order } = await orders(t);
+  const mug = await product('MUG-BLUE');
+  const o = (await order([{ product: mug.id, quantity: 1 }])).body;
+  assert.equal((await call('POST', `/orders/${o.id}/place`, { shippingAddress: ADDRESS })).status, 200);
+  const payment = (await call('POST', '/payments', { order: o.id, amount: 1200, currency: 'EUR', method: 'ideal' })).body;
+  const early = await call('POST', `/orders/${o.id}/pay`, { payment: payment.id });
+  assert.equal(early.status, 422, JSON.stringify(early.body));
+  assert.equal(codeOf(early.body), 'payment-mismatch');
+  assert.equal((await call('POST', `/payments/${payment.id}/authorize`, {})).status, 200);
+  assert.equal((await call('POST', `/payments/${payment.id}/capture`, {})).status, 200);
+  const paid = await call('POST', `/orders/${o.id}/pay`, { payment: payment.id });
+  assert.equal(paid.status, 200, JSON.stringify(paid.body));
+  assert.equal(paid.body.status, 'paid');
+});
+
+test('helpdesk: a closed ticket does not change (ticket-closed); an inactive assignee cannot start one (agent-inactive)', async (t) => {
+  const call = await serve(t, example('helpdesk'));
+  const ticket = async () => {
+    const r = await call('POST', '/tickets', { subject: 'Printer on fire', description: 'Smoke.', requesterEmail: 'c@example.org', severity: 'low' });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    return r.body;
+  };
+  const a = await ticket();
+  assert.equal((await call('PATCH', `/tickets/${a.id}`, { tags: ['hardware'] })).status, 200, 'an open ticket changes');
+  assert.equal((await call('POST', `/tickets/${a.id}/close`)).status, 200);
+  const closed = await call('PATCH', `/tickets/${a.id}`, { tags: ['again'] });
+  assert.equal(closed.status, 409, JSON.stringify(closed.body));
+  assert.equal(codeOf(closed.body), 'ticket-closed');
+  assert.deepEqual((await call('GET', `/tickets/${a.id}`)).body.tags, ['hardware']);
+
+  const agent = (await call('POST', '/agents', { email: 'x@example.org', name: 'X', password: 'correct horse battery', active: false })).body;
+  const b = await ticket();
+  const start = await call('POST', `/tickets/${b.id}/start`, { assignee: agent.id });
+  assert.equal(start.status, 403, JSON.stringify(start.body));
+  assert.equal(codeOf(start.body), 'agent-inactive');
+  assert.equal((await call('PATCH', `/agents/${agent.id}`, { active: true })).status, 200);
+  assert.equal((await call('POST', `/tickets/${b.id}/start`, { assignee: agent.id })).status, 200);
+});
