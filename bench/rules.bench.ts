@@ -44,7 +44,7 @@ export function stripRules(spec: Spec): Spec {
     return rest;
   };
   const resource = (r: Resource): Resource => {
-    const { onCreate: _c, onDelete: _d, ...rest } = r;
+    const { onCreate: _c, onUpdate: _u, onDelete: _d, ...rest } = r;
     return { ...rest, unique: [], rules: [], fields: r.fields.map(field) };
   };
   const machine = (m: StateMachine): StateMachine => ({ ...m, transitions: m.transitions.map(({ rules: _r, ...t }) => t) });

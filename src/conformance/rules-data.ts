@@ -9,16 +9,16 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { celEnvironment, celRecord, toCelFields } from '../spec/domain/cel.ts';
 import { applyManaged } from '../spec/domain/managed.ts';
-import type { Endpoint, Expr, Field, Guard, Resource, Spec, UniqueRule, WriteRules } from '../spec/model.ts';
+import type { Endpoint, Expr, Field, Guard, Resource, Spec, StateMachine, Transition, UniqueRule, WriteRules } from '../spec/model.ts';
 
 type Data = Record<string, unknown>;
 
 /** How many generated candidates the tester tries before it says a rule could not be met ("not checked"). */
 export const CANDIDATE_TRIES = 40;
 
-/** A write that may carry guards and effects: a create, a transition, an action, a delete. */
+/** A write that may carry guards and effects: a create, an update, a transition, an action, a delete. */
 export interface DomainWrite {
-  readonly kind: 'create' | 'transition' | 'action' | 'delete';
+  readonly kind: 'create' | 'update' | 'transition' | 'action' | 'delete';
   /** The transition's name, or the action endpoint's id. */
   readonly name?: string;
   readonly rules: WriteRules;
@@ -37,11 +37,12 @@ export class DomainRules {
     this.spec = spec;
   }
 
-  #env(resource: Resource, write?: DomainWrite): Environment {
-    const key = `${resource.name}:${write ? `${write.kind}:${write.name ?? ''}` : 'record'}`;
+  #env(resource: Resource, write?: DomainWrite, each?: string): Environment {
+    const key = `${resource.name}:${write ? `${write.kind}:${write.name ?? ''}` : 'record'}:${each ?? ''}`;
     let env = this.#envs.get(key);
     if (!env) {
-      env = write ? celEnvironment(this.spec, resource, 'write', { rules: write.rules, ...(write.requestFields ? { requestFields: write.requestFields } : {}) }) : celEnvironment(this.spec, resource, 'record');
+      const eachField = each !== undefined ? resource.fields.find((f) => f.name === each) : undefined;
+      env = write ? celEnvironment(this.spec, resource, 'write', { rules: write.rules, ...(write.requestFields ? { requestFields: write.requestFields } : {}), ...(eachField ? { each: eachField } : {}) }) : celEnvironment(this.spec, resource, 'record');
       this.#envs.set(key, env);
     }
     return env;
@@ -51,12 +52,12 @@ export class DomainRules {
    * Evaluates an expression of the spec: its value, or undefined when it has none (it reads an
    * absent member: a guard or a rule without a value holds, docs/format.md) or does not parse.
    */
-  evaluate(resource: Resource, expr: Expr, vars: Data, write?: DomainWrite): unknown {
+  evaluate(resource: Resource, expr: Expr, vars: Data, write?: DomainWrite, each?: string): unknown {
     const key = `${resource.name}:${write ? `${write.kind}:${write.name ?? ''}` : 'record'}:${expr.pointer}`;
     let run = this.#programs.get(key);
     if (run === undefined) {
       try {
-        run = this.#env(resource, write).parse(expr.source) as unknown as (vars: Data) => unknown;
+        run = this.#env(resource, write, each).parse(expr.source) as unknown as (vars: Data) => unknown;
       } catch {
         run = null;
       }
@@ -143,6 +144,7 @@ export class DomainRules {
   writes(resource: Resource): DomainWrite[] {
     const out: DomainWrite[] = [];
     if (resource.onCreate) out.push({ kind: 'create', rules: resource.onCreate });
+    if (resource.onUpdate) out.push({ kind: 'update', rules: resource.onUpdate });
     const machine = this.spec.states.find((m) => m.resource === resource.name);
     for (const t of machine?.transitions ?? []) if (t.rules) out.push({ kind: 'transition', name: t.name, rules: t.rules });
     for (const e of this.spec.endpoints) {
@@ -164,7 +166,31 @@ export class DomainRules {
 
   /** The guards of the resource's writes that read the record its ref `field` points to. */
   refGuards(resource: Resource, field: string): { write: DomainWrite; guard: Guard }[] {
-    return this.writes(resource).flatMap((write) => write.rules.guards.filter((g) => readsRef(g.expr, field)).map((guard) => ({ write, guard })));
+    return this.writes(resource).flatMap((write) => write.rules.guards.filter((g) => g.each === undefined && readsRef(g.expr, field)).map((guard) => ({ write, guard })));
+  }
+
+  /** The guards checked on each item of the array `field` that read the record its ref member `member` points to. */
+  itemGuards(resource: Resource, field: string, member: string): { write: DomainWrite; guard: Guard }[] {
+    return this.writes(resource).flatMap((write) => write.rules.guards.filter((g) => g.each === field && readsItemRef(g.expr, member)).map((guard) => ({ write, guard })));
+  }
+
+  /**
+   * Whether a guard checked on each item holds for one item and the records its refs point
+   * to (`itemRefs`), the rest of the write as the tester cannot know it (an expression that
+   * reads it errs, and holds).
+   */
+  itemHolds(resource: Resource, write: DomainWrite, guard: Guard, item: Data, itemRefs: Record<string, { resource: Resource; data: Data; id?: string }>, now: number, base: Data = {}): boolean {
+    const field = resource.fields.find((f) => f.name === guard.each);
+    const members = field?.type === 'array' && field.items?.type === 'object' ? (field.items.properties ?? []) : [];
+    const refs: Data = {};
+    for (const [k, r] of Object.entries(itemRefs)) refs[k] = this.self(r.resource, r.data, r.id);
+    const vars = { self: {}, old: {}, request: {}, principal: {}, refs: {}, count: {}, now: new Date(now), ...base, item: toCelFields(item, members, this.spec), itemRefs: refs };
+    return this.evaluate(resource, guard.expr, vars, write, guard.each) !== false;
+  }
+
+  /** Whether a record pointed at by the ref member of an item lets every guard on the items hold for that item. */
+  friendlyItemTarget(resource: Resource, field: string, member: string, item: Data, target: Data, targetResource: Resource, now: number): boolean {
+    return this.itemGuards(resource, field, member).every(({ write, guard }) => this.itemHolds(resource, write, guard, item, { [member]: { resource: targetResource, data: target } }, now));
   }
 
   /**
@@ -179,6 +205,19 @@ export class DomainRules {
       const vars = { self: {}, old: {}, request: {}, principal: {}, refs: { [field]: this.self(targetResource, target) }, count, now: new Date(now) };
       return this.evaluate(referrer, guard.expr, vars, write) !== false;
     });
+  }
+
+  /**
+   * The guards of a resource's create that refuse this body whatever records exist, as the
+   * tester can tell: with every count 0 (nothing it made is counted) and the refs unread (a
+   * guard that reads them errs, and holds). A coupon code no coupon has is such a body.
+   */
+  refusingCreateGuards(resource: Resource, body: Data, now: number): Guard[] {
+    const rules = resource.onCreate;
+    if (!rules?.guards.length) return [];
+    const write: DomainWrite = { kind: 'create', rules };
+    const vars = this.writeVars(resource, { self: this.predictCreate(resource, body, now), request: body, count: Object.fromEntries(rules.counts.map((c) => [c.name, 0])), now });
+    return rules.guards.filter((g) => g.each === undefined && this.evaluate(resource, g.expr, vars, write) === false);
   }
 
   /** The variables of a write's guard or effect (src/spec/domain/cel.ts). */
@@ -197,9 +236,30 @@ export class DomainRules {
   }
 }
 
+/** The shortest route of transitions from a state to one of the wanted states (BFS). */
+export function routeFrom(machine: StateMachine, from: string, wanted: (state: string) => boolean): Transition[] | undefined {
+  const routes = new Map<string, Transition[]>([[from, []]]);
+  const queue = [from];
+  while (queue.length) {
+    const state = queue.shift() as string;
+    if (wanted(state)) return routes.get(state);
+    for (const t of machine.transitions) {
+      if (!t.from.includes(state) || routes.has(t.to)) continue;
+      routes.set(t.to, [...(routes.get(state) as Transition[]), t]);
+      queue.push(t.to);
+    }
+  }
+  return undefined;
+}
+
 /** Whether an expression reads `refs.<field>`. */
 export function readsRef(expr: Expr, field: string): boolean {
   return new RegExp(`\\brefs\\.${field}\\b`).test(expr.source);
+}
+
+/** Whether an expression reads `itemRefs.<member>`. */
+export function readsItemRef(expr: Expr, member: string): boolean {
+  return new RegExp(`\\bitemRefs\\.${member}\\b`).test(expr.source);
 }
 
 /** The count names an expression reads (`count.open`). */

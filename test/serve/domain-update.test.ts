@@ -128,3 +128,24 @@ test('helpdesk: a closed ticket does not change (ticket-closed); an inactive ass
   assert.equal((await call('PATCH', `/agents/${agent.id}`, { active: true })).status, 200);
   assert.equal((await call('POST', `/tickets/${b.id}/start`, { assignee: agent.id })).status, 200);
 });
+
+test('a count over the request: a coupon code is taken while a coupon with it is active; unknown or expired is coupon-invalid', async (t) => {
+  const { call, product, order } = await orders(t);
+  const mug = await product('MUG-BLUE');
+  const coupon = await call('POST', '/coupons', { code: 'WINTER25', percentOff: 25 });
+  assert.equal(coupon.status, 201, JSON.stringify(coupon.body));
+  assert.equal(coupon.body.status, 'active');
+  const withCode = (code: string) => call('POST', '/orders', { customerEmail: 'ann@example.org', lines: [{ product: mug.id, quantity: 1 }], shippingAddress: ADDRESS, couponCode: code });
+  assert.equal((await withCode('WINTER25')).status, 201, 'an active coupon is taken');
+  const unknown = await withCode('SUMMER10');
+  assert.equal(unknown.status, 422);
+  assert.equal(codeOf(unknown.body), 'coupon-invalid');
+  assert.equal((await call('POST', `/coupons/${coupon.body.id}/expire`, {})).status, 200);
+  const expired = await withCode('WINTER25');
+  assert.equal(expired.status, 422);
+  assert.equal(codeOf(expired.body), 'coupon-invalid');
+  assert.equal((await call('GET', '/orders')).body.items.length, 1, 'only the accepted order exists');
+  const twice = await call('POST', '/coupons', { code: 'WINTER25', percentOff: 10 });
+  assert.equal(twice.status, 422);
+  assert.equal(codeOf(twice.body), 'coupon-code-taken');
+});

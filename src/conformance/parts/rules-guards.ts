@@ -52,13 +52,14 @@ export interface Judgement {
 }
 
 /** The record a write would leave (before effects), as its guards see `self`. */
-export function selfOf(scene: Scene, write: DomainWrite, body: Data | undefined): Data {
+export function selfOf(scene: Scene, write: DomainWrite, body: Data | undefined, subject: SceneRecord | undefined = scene.subject): Data {
   const ctx = scene.ctx;
   if (write.kind === 'create') {
     const machine = machineOf(ctx, scene.resource);
     return { ...scene.data.domain.predictCreate(scene.resource, body ?? {}, ctx.now()), ...(machine ? { [machine.field]: machine.initial } : {}) };
   }
-  const current = scene.subject?.data ?? {};
+  const current = subject?.data ?? {};
+  if (write.kind === 'update') return { ...current, ...(body ?? {}) };
   if (write.kind === 'transition') {
     const machine = machineOf(ctx, scene.resource);
     const t = machine?.transitions.find((x) => x.name === write.name);
@@ -70,10 +71,12 @@ export function selfOf(scene: Scene, write: DomainWrite, body: Data | undefined)
 /** Evaluates the write's guards on the scene as it stands, with `override` of the targets' data. */
 export function judge(scene: Scene, write: DomainWrite, body: Data | undefined, override: Record<string, Data> = {}): Judgement {
   const domain = scene.data.domain;
-  const self = selfOf(scene, write, body);
+  // `override.self`: the subject as it would be (walked to another state).
+  const subject = override.self && scene.subject ? { ...scene.subject, data: override.self } : scene.subject;
+  const self = selfOf(scene, write, body, subject);
   const refs: Record<string, { resource: Resource; data: Data; id?: string }> = {};
   for (const [field, t] of scene.targets) if (sameId(self[field], t.id)) refs[field] = { resource: t.resource, data: override[field] ?? t.data, id: t.id };
-  const base = { self, ...(scene.subject ? { old: scene.subject.data, id: scene.subject.id } : {}), ...(body ? { request: body } : {}), ...(write.requestFields ? { requestFields: write.requestFields } : {}), ...(scene.as?.id !== undefined ? { principal: scene.as.id } : {}), refs, now: scene.ctx.now() };
+  const base = { self, ...(subject ? { old: subject.data, id: subject.id } : {}), ...(body ? { request: body } : {}), ...(write.requestFields ? { requestFields: write.requestFields } : {}), ...(scene.as?.id !== undefined ? { principal: scene.as.id } : {}), refs, now: scene.ctx.now() };
   const unknownCounts: string[] = [];
   const count: Record<string, number> = {};
   const pre = domain.writeVars(scene.resource, base);
@@ -88,7 +91,20 @@ export function judge(scene: Scene, write: DomainWrite, body: Data | undefined, 
     count[c.name] = pool.filter((r) => wanted.every((w) => w.values.some((v) => (v === null ? r.data[w.field] == null : sameId(r.data[w.field], v) || r.data[w.field] === v)))).length;
   }
   const vars = domain.writeVars(scene.resource, { ...base, count });
-  const first = write.rules.guards.findIndex((g) => domain.evaluate(scene.resource, g.expr, vars, write) === false);
+  const first = write.rules.guards.findIndex((g) => {
+    if (g.each === undefined) return domain.evaluate(scene.resource, g.expr, vars, write) === false;
+    // On each item: the items whose ref records the scene made (the first); the others point at records made for the guards to hold.
+    const items = self[g.each];
+    if (!Array.isArray(items)) return false;
+    return items.some((item, i) => {
+      const itemRefs: Record<string, { resource: Resource; data: Data; id?: string }> = {};
+      for (const [key, r] of scene.items) {
+        const [field, index, member] = key.split(':');
+        if (field === g.each && Number(index) === i && sameId((item as Data)?.[member as string], r.id)) itemRefs[member as string] = { resource: r.resource, data: override[`item:${key}`] ?? r.data, id: r.id };
+      }
+      return Object.keys(itemRefs).length > 0 && !domain.itemHolds(scene.resource, write, g, item as Data, itemRefs, scene.ctx.now(), vars);
+    });
+  });
   return { vars, first, unknownCounts };
 }
 
@@ -111,13 +127,13 @@ async function provoke(ctx: TestContext, data: DataFactory, resource: Resource, 
     const j = judge(scene, write, body);
     if (j.first === index) return refuse(scene, write, guard, body);
     if (j.first !== -1) throw new Skip(`not checked: in the setup the tester found, the earlier guard \`${write.rules.guards[j.first]?.expr.source}\` (${write.rules.guards[j.first]?.error}) refuses first`);
-    const seen = snapshot(j.vars);
+    const seen = snapshot(j.vars, scene);
     const move = await moveTowards(scene, write, index, body);
     if (!move) break;
     tried.push(move);
     await scene.refresh();
     // A move that changed nothing the guard reads (an effect the implementation did not apply) is not repeated.
-    if (snapshot(judge(scene, write, body).vars) === seen) {
+    if (snapshot(judge(scene, write, body).vars, scene) === seen) {
       stuck = `, which changed nothing the guard reads`;
       break;
     }
@@ -134,9 +150,10 @@ function requiredRefs(ctx: TestContext, resource: Resource, write: DomainWrite, 
 }
 
 /** What a guard reads (its variables), comparable between two moments. */
-function snapshot(vars: Data): string {
+function snapshot(vars: Data, scene: Scene): string {
   const { now: _now, ...rest } = vars;
-  return JSON.stringify(rest, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v instanceof Date ? v.toISOString() : v));
+  // The records items point to are read by guards on each item, outside `vars`.
+  return JSON.stringify({ ...rest, items: Object.fromEntries([...scene.items].map(([k, r]) => [k, r.data])) }, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v instanceof Date ? v.toISOString() : v));
 }
 
 /** Sends the write whose guard fails: refused with the bound error, and nothing of it kept. */
@@ -159,6 +176,47 @@ async function moveTowards(scene: Scene, write: DomainWrite, index: number, body
   const ctx = scene.ctx;
   const guard = write.rules.guards[index] as Guard;
   const domain = scene.data.domain;
+  // 0. The record itself, walked to a state in which the guard fails (a closed ticket does not change).
+  if (scene.subject && (write.kind === 'update' || write.kind === 'delete')) {
+    const machine = machineOf(ctx, scene.resource);
+    const subject = scene.subject;
+    if (machine && new RegExp(`\\b(?:old|self)\\.${machine.field}\\b`).test(guard.expr.source)) {
+      const failing = machine.states.filter((st) => st !== subject.data[machine.field] && judge(scene, write, body, { self: { ...subject.data, [machine.field]: st } }).first === index);
+      if (failing.length && routeFrom(machine, String(subject.data[machine.field] ?? machine.initial), (st) => failing.includes(st))) {
+        await scene.walk(subject, failing);
+        return `the ${scene.resource.name} walked to '${String(subject.data[machine.field])}'`;
+      }
+    }
+  }
+  // 1b. A record the guard reads (through a ref, or an item's ref), changed by its update to values for which the guard fails (an agent deactivated, a product off sale).
+  const readRecords: [string, SceneRecord, RegExp][] = [
+    ...[...scene.targets].map(([field, t]): [string, SceneRecord, RegExp] => [field, t, new RegExp(`\\brefs\\.${field}\\.(\\w+)`, 'g')]),
+    ...[...scene.items].map(([key, t]): [string, SceneRecord, RegExp] => [`item:${key}`, t, new RegExp(`\\bitemRefs\\.${key.split(':')[2] as string}\\.(\\w+)`, 'g')]),
+  ];
+  for (const [key, target, pattern] of readRecords) {
+    if (key.startsWith('item:') ? guard.each !== key.split(':')[1] : false) continue;
+    const names = new Set([...guard.expr.source.matchAll(pattern)].map((m) => m[1] as string));
+    const writable = scene.data.writable(target.resource, ctx.version).filter((f) => names.has(f.name));
+    for (const f of writable) {
+      const now = target.data[f.name];
+      const candidates: unknown[] = f.type === 'boolean' ? [now !== true] : f.enum ? f.enum.filter((v) => v !== now) : f.type === 'integer' || f.type === 'number' ? [f.minimum ?? 0, f.maximum].filter((v) => v !== undefined && v !== now) : [];
+      const value = candidates.find((v) => judge(scene, write, body, { [key.startsWith('item:') ? key : key]: { ...target.data, [f.name]: v } }).first === index);
+      if (value === undefined) continue;
+      await scene.setLater(target, { [f.name]: value });
+      return `the ${target.resource.name}'s ${f.name} set to ${JSON.stringify(value)}`;
+    }
+  }
+  // 1c. An optional field of the request the guard reads, sent with a value of its own (a coupon code no coupon has).
+  if (body) {
+    for (const name of new Set([...guard.expr.source.matchAll(/\brequest\.(\w+)/g)].map((m) => m[1] as string))) {
+      const f = (write.requestFields ?? scene.resource.fields).find((x) => x.name === name);
+      if (!f || f.required || body[name] !== undefined || f.type === 'ref') continue;
+      const value = (await scene.data.validBody(scene.resource, { only: [name], ...(scene.as ? { as: scene.as } : {}) }))[name];
+      if (value === undefined || judge(scene, write, { ...body, [name]: value }).first !== index) continue;
+      body[name] = value;
+      return `the request's ${name} set to ${JSON.stringify(value)}`;
+    }
+  }
   // 1. A record the guard reads, walked to a state in which the guard fails.
   for (const [field, target] of scene.targets) {
     if (!readsRef(guard.expr, field)) continue;

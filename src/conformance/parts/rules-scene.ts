@@ -9,11 +9,14 @@
  * refusal is another check's finding.
  */
 import type { Endpoint, Field, Resource, StateMachine, Transition } from '../../spec/model.ts';
+import { itemFields } from '../../spec/domain/cel.ts';
 import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
 import { expectErrorShape, isObject } from '../expect.ts';
 import type { Exchange } from '../http.ts';
-import type { DomainWrite } from '../rules-data.ts';
+import { routeFrom, type DomainWrite } from '../rules-data.ts';
+
+export { routeFrom };
 import { transitionEndpoint } from './states.ts';
 
 type Data = Record<string, unknown>;
@@ -42,22 +45,6 @@ export function sameId(a: unknown, b: unknown): boolean {
 
 export function machineOf(ctx: TestContext, resource: Resource): StateMachine | undefined {
   return ctx.spec.states.find((m) => m.resource === resource.name);
-}
-
-/** The shortest route of transitions from a state to one of the wanted states (BFS). */
-export function routeFrom(machine: StateMachine, from: string, wanted: (state: string) => boolean): Transition[] | undefined {
-  const routes = new Map<string, Transition[]>([[from, []]]);
-  const queue = [from];
-  while (queue.length) {
-    const state = queue.shift() as string;
-    if (wanted(state)) return routes.get(state);
-    for (const t of machine.transitions) {
-      if (!t.from.includes(state) || routes.has(t.to)) continue;
-      routes.set(t.to, [...(routes.get(state) as Transition[]), t]);
-      queue.push(t.to);
-    }
-  }
-  return undefined;
 }
 
 /** The record as the implementation reads it now; undefined where the spec has no read. */
@@ -92,6 +79,8 @@ export class Scene {
   readonly as?: Principal;
   readonly targets = new Map<string, SceneRecord>();
   readonly related: SceneRecord[] = [];
+  /** The records the ref members of array items point to that the scene made, by itemKey(). */
+  readonly items = new Map<string, SceneRecord>();
   subject?: SceneRecord;
 
   constructor(ctx: TestContext, data: DataFactory, resource: Resource) {
@@ -160,7 +149,29 @@ export class Scene {
   async body(set: Data = {}, accept?: (record: Data) => boolean): Promise<Data> {
     const carried = new Set(this.refFields().map((f) => f.name));
     const refs = Object.fromEntries(Object.entries(this.refValues()).filter(([k]) => carried.has(k)));
-    return this.data.validBody(this.resource, { ...(this.as ? { as: this.as } : {}), set: { ...refs, ...set }, ...(accept ? { accept } : {}) });
+    const body = await this.data.validBody(this.resource, { ...(this.as ? { as: this.as } : {}), set: { ...refs, ...set }, ...(accept ? { accept } : {}) });
+    await this.freshItems(body);
+    return body;
+  }
+
+  /**
+   * Points the first item of each array that guards on each item read at records made for
+   * this scene alone (its `items`), so that the scene may change them (take the product off
+   * sale) without touching what other checks use.
+   */
+  async freshItems(body: Data): Promise<void> {
+    for (const f of this.resource.fields) {
+      const items = body[f.name];
+      if (f.type !== 'array' || !Array.isArray(items) || !isObject(items[0])) continue;
+      const first = items[0] as Data;
+      for (const m of itemFields(f)) {
+        const target = m.type === 'ref' ? this.ctx.resource(m.resource ?? '') : undefined;
+        if (!target || !this.data.domain.itemGuards(this.resource, f.name, m.name).length) continue;
+        const made = await this.data.itemTarget(this.resource, f.name, m.name, target, first, this.as, true);
+        first[m.name] = made.id;
+        this.items.set(itemKey(f.name, 0, m.name), { resource: target, id: String(made.id), data: made.data });
+      }
+    }
   }
 
   /**
@@ -278,7 +289,7 @@ export class Scene {
 
   /** Reads every record of the scene again. */
   async refresh(): Promise<void> {
-    for (const r of [...(this.subject ? [this.subject] : []), ...this.targets.values(), ...this.related]) {
+    for (const r of [...(this.subject ? [this.subject] : []), ...this.targets.values(), ...this.items.values(), ...this.related]) {
       const now = await this.read(r.resource, r.id);
       if (now) r.data = now;
     }
@@ -313,6 +324,11 @@ export class Scene {
       }
       case 'action':
         return this.send(write.endpoint as Endpoint, record as SceneRecord, body);
+      case 'update': {
+        const update = this.ctx.endpoint(this.resource.name, 'update') ?? this.ctx.endpoint(this.resource.name, 'replace');
+        if (!update) throw new Skip(`not checked: ${this.resource.name} has no update endpoint`);
+        return this.send(update, record as SceneRecord, body);
+      }
       case 'delete': {
         const del = this.ctx.endpoint(this.resource.name, 'delete');
         if (!del) throw new Skip(`not checked: ${this.resource.name} has no delete endpoint`);
@@ -320,6 +336,11 @@ export class Scene {
       }
     }
   }
+}
+
+/** The key of the record an item's ref member points to: `lines:0:product`. */
+export function itemKey(field: string, index: number, member: string): string {
+  return `${field}:${index}:${member}`;
 }
 
 /** The name of a write in check ids and titles: create, delete, the transition, the action's entry. */
@@ -344,6 +365,14 @@ export async function requestFor(scene: Scene, write: DomainWrite): Promise<Data
   if (write.kind === 'transition') {
     const t = machineOf(scene.ctx, scene.resource)?.transitions.find((x) => x.name === write.name) as Transition;
     return scene.requestOf(scene.resource, t);
+  }
+  if (write.kind === 'update') {
+    // A change of one optional field the guards do not read (a replace carries every required one too).
+    const replace = !scene.ctx.endpoint(scene.resource.name, 'update');
+    const reads = new Set(write.rules.guards.flatMap((g) => [...g.expr.source.matchAll(/\b(?:self|request)\.(\w+)/g)].map((m) => m[1])));
+    const field = scene.data.writable(scene.resource, scene.ctx.version).find((f) => !f.required && f.type !== 'ref' && f.type !== 'array' && f.type !== 'object' && !reads.has(f.name) && !scene.resource.unique.some((u) => u.fields.includes(f.name)));
+    if (replace) return scene.data.validBody(scene.resource, { ...(scene.as ? { as: scene.as } : {}), refs: 'shared' });
+    return field ? scene.data.validBody(scene.resource, { only: [field.name], ...(scene.as ? { as: scene.as } : {}) }) : {};
   }
   if (write.kind === 'action' && write.endpoint) {
     const e = write.endpoint;
