@@ -11,7 +11,7 @@ A spec says when its domain errors happen, and what the service sets itself:
 | uniqueness | \`resources.<r>.unique\` | \`- {fields: [email], ignoreCase: true, error: email-taken}\` |
 | a rule over the record | \`resources.<r>.rules\` | \`- {rule: self.end > self.start, error: validation-failed, field: end}\` |
 | a field the service sets | \`fields.<f>.managed\` | \`created-at\`, \`updated-by\`, \`{sequence: "LIB-{n:8}"}\`, \`{expr: self.copies, on: create}\` |
-| guards, counts, effects of a write | \`resources.<r>.onCreate\`, \`.onDelete\`, a transition, a record action | \`guards: [{rule: count.open < refs.member.maxLoans, error: loan-limit-reached}]\` |
+| guards, counts, effects of a write | \`resources.<r>.onCreate\`, \`.onUpdate\`, \`.onDelete\`, a transition, a record action | \`guards: [{rule: count.open < refs.member.maxLoans, error: loan-limit-reached}]\` |
 | what deleting a referenced record does | \`fields.<ref>.onDelete\` | \`{refuse: book-has-loans}\`, \`cascade\`, \`nullify\` |
 | who raises a code | the catalog entry | \`for: <situation>\`, or \`raisedBy: implementation\` |
 
@@ -29,6 +29,8 @@ variables:
 | \`principal\` | \`{id, scopes}\` of the caller (empty when anonymous) | guards, counts, effects |
 | \`refs\` | the records the ref fields of \`self\` point to, by field: \`refs.book.available\` | guards, counts, effects |
 | \`count\` | the write's declared counts, by name: \`count.open\` | guards, effects |
+| \`item\` | the array item a guard with \`each: <array field>\` is checked on | that guard |
+| \`itemRefs\` | the records the item's ref members point to, by member: \`itemRefs.product.onSale\` | that guard |
 
 Types: \`integer\` is int, \`number\` double, \`boolean\` bool, \`string\` string, a \`date-time\`
 string a timestamp (so \`self.end > self.start\` compares instants), a \`date\` a string (ISO dates
@@ -45,6 +47,20 @@ value that errs leaves the field as it was; a count condition that errs counts r
 field is null. So \`self.available <= self.copies\` says nothing about a record without
 \`available\`: write \`has(self.x)\` to require a member. It keeps a rule from refusing what it
 does not speak of.
+
+**Updates** (\`onUpdate\`) are a client's update, replace or bulk update of a record; a
+transition, an action or an effect on a related record states its own guards and is not an
+update. \`old\` is the record before, \`self\` after the change: \`old.status == "draft"\` keeps
+an order from changing after checkout (\`order-not-editable\`), \`old.status != "closed"\` a
+ticket (\`ticket-closed\`).
+
+**Guards on each item** (\`each: lines\`) are checked on every item of an array field whose
+items are objects, in order; the first item for which the guard is false refuses the write
+with its error, pointing at that item (\`/lines/1\`, detail \`Item 1 of lines: …\`). The item
+is \`item\`; the records its ref members point to, read in the write's transaction like
+\`refs\`, are \`itemRefs\`: \`{each: lines, rule: item.quantity <= itemRefs.product.stock,
+error: out-of-stock}\`. \`check\` refuses an \`each\` that names no array of objects
+(\`guard-each-not-array\`) and type-checks the rule with \`item\` and \`itemRefs\`.
 
 **One write, one transaction, in this order**: the records \`refs\` names are read; then the
 counts; the guards, in order (the first that is false refuses with its error and message);
@@ -85,7 +101,7 @@ exactly as a ref to a record that does not exist.
 **Every catalog code is bound** to what raises it: a runtime situation (by its name or
 \`for:\`, docs/http-errors.md), the \`error\` of a \`unique\`, a rule or a guard, or an \`onDelete:
 {refuse: <code>}\`. A code raised by the implementation alone, for reasons stated in prose (an
-action's behaviour, an update refused in a state, which the format cannot say yet), is marked
+action's behaviour, a check against a value the spec does not compute), is marked
 \`raisedBy: implementation\`. Any other code gets \`error-code-unbound\`: the reference can never
 produce it and the tester can never provoke it. A refusal whose code is missing from the
 catalog is answered as the situation \`rule-refused\` (409), and \`check\` reports the code
@@ -103,9 +119,9 @@ as written, and says each in words in the descriptions:
 | \`x-svcspec-rules\` | a record's schema | \`[{rule, error, message?, field?}]\` |
 | \`x-svcspec-managed\` | a member of a record's schema | \`created-at\` \\| \`updated-at\` \\| \`created-by\` \\| \`updated-by\` \\| \`{sequence}\` \\| \`{expr, on}\` |
 | \`x-svcspec-on-delete\` | a ref member | \`cascade\` \\| \`nullify\` \\| \`{refuse: <code>}\` |
-| \`x-svcspec-counts\` | an operation (create, delete, transition, action) | \`{<name>: {resource, where?}}\`; in \`where\` a string is a CEL expression and a list holds literals |
-| \`x-svcspec-guards\` | an operation | \`[{rule, error, message?}]\` |
+| \`x-svcspec-counts\` | an operation (create, update, delete, transition, action) | \`{<name>: {resource, where?}}\`; in \`where\` a string is a CEL expression and a list holds literals |
+| \`x-svcspec-guards\` | an operation | \`[{each?, rule, error, message?}]\` |
 | \`x-svcspec-effects\` | an operation | \`[{ref?, set?: {<field>: <CEL>}, increment?: {<field>: <number>}}]\` |
 
-A create's operation carries the resource's \`onCreate\`, a delete's its \`onDelete\` (bulk ones
-too), a transition's and an action's their own.`;
+A create's operation carries the resource's \`onCreate\`, an update's and a replace's its
+\`onUpdate\`, a delete's its \`onDelete\` (bulk ones too), a transition's and an action's their own.`;

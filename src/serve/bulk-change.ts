@@ -111,8 +111,9 @@ function bulkUpdate(ctx: ServeContext, endpoint: Endpoint, resource: Resource): 
         changes.push({ kind: 'update', id: record.id, data: next, expect: { version: record.version, ...(owner !== undefined ? { owner } : {}) } });
       }
       if (violations.length) throw validationFailed(violations);
+      // Each item's guards see its own patch as `request` (an update guard may read what the request sends).
       const step = ctx.domain.change(resource, request, {});
-      const result = await ctx.store.changeMany(resource.name, changes, { ...(events ? { events } : {}), ...(step ? { domains: changes.map(() => ctx.domain.change(resource, request, {})) } : {}) });
+      const result = await ctx.store.changeMany(resource.name, changes, { ...(events ? { events } : {}), ...(step ? { domains: changes.map((_, i) => ctx.domain.change(resource, request, isObject(patches[i]) ? (patches[i] as Record<string, unknown>) : {})) } : {}) });
       if (result.ok) {
         if (!success.withBody) return { status: success.status, headers: {} };
         return { status: success.status, headers: {}, body: { [BULK_ITEMS]: result.records.map((r) => present(resource, r)) } };

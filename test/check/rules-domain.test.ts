@@ -82,6 +82,13 @@ table('effect-increment-not-number', [
   { name: 'incrementing text', patch: finish({ effects: [{ increment: { note: 1 } }] }), expect: [`effect-increment-not-number ${FIN}/effects/0/increment/note`] },
 ]);
 
+table('guard-each-not-array', [
+  { name: 'each item of a field that does not exist', patch: task({ onUpdate: { guards: [{ each: 'tgs', rule: 'true', error: 'validation-failed' }] } }), expect: [`guard-each-not-array ${T}/onUpdate/guards/0/each`], messages: [/not a field of 'task'\. Did you mean 'tags'\?/] },
+  { name: 'each item of an array of text', patch: finish({ guards: [{ each: 'tags', rule: 'true', error: 'invalid-transition' }] }), expect: [`guard-each-not-array ${FIN}/guards/0/each`], messages: [/an array whose items are not objects/] },
+  { name: 'each part of an order-like array, reading the item and the record its ref points to', patch: task({ fields: { parts: { type: 'array', items: { type: 'object', properties: { project: { type: 'ref', resource: 'project' }, qty: { type: 'integer' } } } } }, onCreate: { guards: [{ each: 'parts', rule: 'item.qty <= 3 && itemRefs.project.budget >= 0.0', error: 'validation-failed' }] } }), expect: [] },
+  { name: 'item is no variable of a guard without each', patch: task({ onUpdate: { guards: [{ rule: 'item.qty > 0', error: 'validation-failed' }] } }), expect: ['expression-unknown-name /resources/task/onUpdate/guards/0/rule'] },
+]);
+
 table('effect-sets-state-field', [
   { name: 'an effect that moves the record to another state', patch: finish({ effects: [{ set: { status: '"archived"' } }] }), expect: [`effect-sets-state-field ${FIN}/effects/0/set/status`] },
   { name: 'an effect on the state of a related record', patch: { ...task({ fields: { parent: { type: 'ref', resource: 'task' } } }), ...finish({ effects: [{ ref: 'parent', set: { status: '"done"' } }] }) }, expect: [`effect-sets-state-field ${FIN}/effects/0/set/status`] },

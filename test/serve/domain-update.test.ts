@@ -15,6 +15,7 @@ import { loadSpec } from '../../src/load/index.ts';
 import { createApp } from '../../src/serve/app.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
 import { credentialHeaders } from './support/credentials.ts';
+import { mustLoad } from '../support/spec.ts';
 
 const example = (name: string) => fileURLToPath(new URL(`../../examples/${name}.yaml`, import.meta.url));
 
@@ -127,6 +128,16 @@ test('helpdesk: a closed ticket does not change (ticket-closed); an inactive ass
   assert.equal(codeOf(start.body), 'agent-inactive');
   assert.equal((await call('PATCH', `/agents/${agent.id}`, { active: true })).status, 200);
   assert.equal((await call('POST', `/tickets/${b.id}/start`, { assignee: agent.id })).status, 200);
+
+  // An effect of updates: editedAt is set when, and only when, an update changes the body.
+  const comment = (await call('POST', '/comments', { ticket: b.id, body: 'First' })).body;
+  assert.equal(comment.editedAt, undefined, 'not edited yet');
+  assert.equal((await call('PATCH', `/comments/${comment.id}`, { internal: true })).body.editedAt, undefined, 'a change of another field is no edit');
+  const before = Date.now();
+  const edited = (await call('PATCH', `/comments/${comment.id}`, { body: 'Second' })).body;
+  assert.ok(Date.parse(edited.editedAt) >= before - 1 && Date.parse(edited.editedAt) <= Date.now() + 1, `${edited.editedAt} within the request`);
+  const again = (await call('PATCH', `/comments/${comment.id}`, { internal: false })).body;
+  assert.equal(again.editedAt, edited.editedAt, 'kept by a later change that is no edit');
 });
 
 test('a count over the request: a coupon code is taken while a coupon with it is active; unknown or expired is coupon-invalid', async (t) => {
@@ -148,4 +159,48 @@ test('a count over the request: a coupon code is taken while a coupon with it is
   const twice = await call('POST', '/coupons', { code: 'WINTER25', percentOff: 10 });
   assert.equal(twice.status, 422);
   assert.equal(codeOf(twice.body), 'coupon-code-taken');
+});
+
+test('onUpdate holds for every item of a bulk update, each seeing its own patch as the request; one refused item keeps them all', async (t) => {
+  const spec = mustLoad(`svcspec: 1
+purpose: {name: Notes, summary: Notes that lock., users: [{name: writer, tasks: [write]}]}
+resources:
+  note:
+    plural: notes
+    id: {field: id, assigned: uuid}
+    fields:
+      id: {type: string, format: uuid, readOnly: true}
+      text: {type: string, required: true}
+      locked: {type: boolean, default: false}
+    onUpdate:
+      guards:
+        - {rule: '!old.locked || (has(request.locked) && !request.locked)', error: note-locked}
+endpoints:
+  note:
+    create: {}
+    read: {}
+    update: {}
+    bulkUpdate: {operation: bulk-update, max: 10}
+errors:
+  catalog:
+    note-locked: {status: 409, title: Note locked, when: Changing a locked note without unlocking it.}
+`);
+  const store = await openSqliteStore({ path: join(mkdtempSync(join(tmpdir(), 'svcspec-domain-update-')), 'db.sqlite') });
+  const app = await createApp({ spec, store });
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  t.after(async () => { await app.close(); await store.close(); });
+  const call = async (method: string, path: string, body?: unknown) => {
+    const r = await fetch(base + path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const text = await r.text();
+    return { status: r.status, body: text ? JSON.parse(text) : undefined };
+  };
+  const a = (await call('POST', '/notes', { text: 'a' })).body;
+  const b = (await call('POST', '/notes', { text: 'b', locked: true })).body;
+  const refused = await call('PATCH', '/notes', { items: [{ id: a.id, text: 'a2' }, { id: b.id, text: 'b2' }] });
+  assert.equal(refused.status, 409, JSON.stringify(refused.body));
+  assert.equal(refused.body.code, 'note-locked');
+  assert.equal((await call('GET', `/notes/${a.id}`)).body.text, 'a', 'all or nothing');
+  const unlocked = await call('PATCH', '/notes', { items: [{ id: a.id, text: 'a2' }, { id: b.id, text: 'b2', locked: false }] });
+  assert.equal(unlocked.status, 200, JSON.stringify(unlocked.body));
+  assert.equal((await call('GET', `/notes/${b.id}`)).body.text, 'b2', 'the unlocking patch was its own request');
 });
