@@ -14,6 +14,7 @@
  */
 import type { Endpoint, Field, Resource, Spec, StateMachine, Transition } from '../../src/spec/model.ts';
 import { Draw, REF, valueOf } from '../../src/conformance/generate.ts';
+import { itemFields } from '../../src/spec/domain/cel.ts';
 import { DomainRules } from '../../src/conformance/rules-data.ts';
 import { exportVersion } from '../../src/export/version.ts';
 import { pageSettings, readPage } from '../../src/spec/conventions/pagination.ts';
@@ -298,7 +299,7 @@ export class ScriptedClient {
       await this.send(update, 'an update with a stale If-Match', this.#item(update, made.id), { body, headers: { 'if-match': '"stale"' }, expect: 412 });
       // RFC 7396: null removes an optional member.
       // …except one whose removal (its default taking its place) would break a record rule of the spec.
-      const optional = this.#requestFields(update, r).filter((f) => !f.required && !f.nullable && f.type !== 'ref' && this.#keepsRules(r, made.body, { [f.name]: f.hasDefault ? f.default : undefined }));
+      const optional = this.#requestFields(update, r).filter((f) => !f.required && !f.nullable && f.type !== 'ref' && this.#keepsRules(r, made.body, { [f.name]: f.hasDefault ? f.default : undefined }) && this.#friendlyToItems(r, { ...made.body, [f.name]: f.hasDefault ? f.default : undefined }));
       if (optional.length) await this.send(update, `an update removing ${optional.map((f) => f.name).join(', ')} (null)`, this.#item(update, made.id), { body: Object.fromEntries(optional.map((f) => [f.name, null])), headers: { 'content-type': 'application/merge-patch+json' } });
     }
     if (replace) {
@@ -360,6 +361,17 @@ export class ScriptedClient {
     const e = this.#endpoint(r.name, 'transition', t.name) as Endpoint;
     const names = [...new Set([...(e.request.kind === 'fields' ? e.request.fields : []), ...t.requires])];
     const body = names.length ? await this.#body(r, names.map((n) => r.fields.find((f) => f.name === n)).filter((f): f is Field => f !== undefined)) : undefined;
+    // A ref a guard of the transition reads points at a record of its own, walked to a state the guard allows (a captured payment).
+    for (const n of names) {
+      const f = r.fields.find((x) => x.name === n);
+      const target = f?.type === 'ref' ? this.#resources.get(f.resource ?? '') : undefined;
+      const targetMachine = target && this.#machine(target.name);
+      if (!body || !target || !targetMachine || !legal || !this.#rules.refGuards(r, n).length) continue;
+      const made = await this.#create(target, 'a record a guard of the transition reads');
+      const friendly = (state: string) => this.#rules.friendlyTarget(r, n, { ...made.body, [targetMachine.field]: state }, target, Date.now());
+      if (!friendly(made.state ?? targetMachine.initial)) for (const step of this.#routeTo(targetMachine, made.state ?? targetMachine.initial, friendly) ?? []) await this.#fire(target, targetMachine, made, step, 'a transition on the way to a state a guard allows');
+      body[n] = made.id;
+    }
     const ex = await this.send(e, what, this.#item(e, record.id), { ...(body ? { body } : {}), headers: { 'if-match': record.etag }, ...(legal ? {} : { expect: 409 }) });
     if (!legal) return;
     if (ex.status !== 200) throw new Error(`${e.id} from ${record.state} was answered ${ex.status}: ${JSON.stringify(ex.body)}`);
@@ -480,9 +492,28 @@ export class ScriptedClient {
   async #body(r: Resource, fields: readonly Field[], changes?: Record<string, unknown>): Promise<Record<string, unknown>> {
     for (let attempt = 0; ; attempt++) {
       const out: Record<string, unknown> = {};
-      for (const f of fields) out[f.name] = await this.#fill(this.#draw.one(valueOf(f)));
+      for (const f of fields) out[f.name] = this.#draw.one(valueOf(f));
+      // A record other records' guards on each item read (an order line's product) is one for which they hold.
+      if (attempt < 40 && !this.#friendlyToItems(r, changes ? { ...changes, ...out } : out)) continue;
+      // An optional member a create guard refuses whatever exists (a coupon code no coupon has) is left out.
+      for (const g of this.#rules.refusingCreateGuards(r, out, Date.now())) for (const m of g.expr.source.matchAll(/\brequest\.(\w+)/g)) if (!fields.find((f) => f.name === m[1])?.required) delete out[m[1] as string];
+      for (const f of fields) if (f.name in out) out[f.name] = await this.#fill(out[f.name]);
       if (!changes || attempt >= 40 || this.#keepsRules(r, changes, out)) return out;
     }
+  }
+
+  /** Whether a record lets the guards on each item of other resources hold that read it, for an item of the largest values. */
+  #friendlyToItems(r: Resource, record: Record<string, unknown>): boolean {
+    for (const other of this.#spec.resources) {
+      for (const f of other.fields) {
+        for (const m of itemFields(f)) {
+          if (m.type !== 'ref' || m.resource !== r.name) continue;
+          const item = Object.fromEntries(itemFields(f).flatMap((x) => (x.maximum !== undefined ? [[x.name, x.maximum]] : [])));
+          if (!this.#rules.friendlyItemTarget(other, f.name, m.name, item, this.#rules.predictCreate(r, record, Date.now()), r, Date.now())) return false;
+        }
+      }
+    }
+    return true;
   }
 
   /** Whether a record, with these members changed (undefined: removed), keeps the spec's record rules. */

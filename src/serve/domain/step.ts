@@ -77,8 +77,9 @@ export function domainStep(spec: Spec, domain: CompiledDomain, c: CompiledResour
       const id = current?.id ?? ownId;
       const more = firstReads(c, kind, rules, self, read, id);
       if (more) return { more };
-      let vars = built.get(read);
-      if (!vars) built.set(read, (vars = variables(spec, c, w, self, current, id, read)));
+      // Only a write that states guards, counts or effects reads the variables (a plain create with managed fields does not).
+      let vars = built.get(read) ?? {};
+      if (rules && !built.has(read)) built.set(read, (vars = variables(spec, c, w, self, current, id, read)));
       if (rules) {
         const counts = countReads(domain, rules, vars, read);
         if (counts) return { more: counts };
@@ -227,12 +228,12 @@ function variables(spec: Spec, c: CompiledResource, w: WriteContext, self: Data,
 
 /** Sets the managed fields a write of this kind sets (src/spec/domain/managed.ts applyManaged). */
 function manage(spec: Spec, c: CompiledResource, kind: 'create' | 'change', data: Data, id: string | undefined, w: WriteContext, read: DomainRead): void {
-  const programs = new Map(c.managed.map((m) => [m.field.name, m.program]));
+  if (!c.managed.length) return;
   applyManaged(c.resource.fields, kind, data, {
     now: w.now,
     ...(w.principal ? { principal: w.principal.id } : {}),
     sequence: (field) => read.sequences.get(`seq:${field}`),
-    evaluate: (f, sofar) => programs.get(f.name)?.run({ self: celRecord(spec, c.resource, id, sofar), now: new Date(w.now) }),
+    evaluate: (f, sofar) => c.managed.find((m) => m.field.name === f.name)?.program?.run({ self: celRecord(spec, c.resource, id, sofar), now: new Date(w.now) }),
   });
 }
 
