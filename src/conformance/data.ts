@@ -10,8 +10,8 @@ import { REF, valueOf, type RefMarker } from './generate.ts';
 import type { Exchange } from './http.ts';
 import { hasOwner } from '../spec/conventions/ownership.ts';
 import { fillPath, idParam, parentParams } from '../spec/conventions/paths.ts';
-import { CANDIDATE_TRIES, DomainRules, routeFrom } from './rules-data.ts';
-import { itemFields } from '../spec/domain/cel.ts';
+import { CANDIDATE_TRIES, DomainRules } from './rules-data.ts';
+import { dropRefused, friendlyItems, itemTarget, walkTo } from './data-guards.ts';
 
 export interface Made {
   readonly resource: Resource;
@@ -33,8 +33,8 @@ export class DataFactory {
   readonly #unused = new Map<string, { id: string | number; since: number }>();
   /** The spec's domain rules, which generated data respects (./rules-data.ts). */
   readonly domain: DomainRules;
-  /** Records the ref members of array items point at, for which the guards on each item hold (#friendlyItems). */
-  readonly #itemTargets = new Map<string, { id: string | number; data: Record<string, unknown> }>();
+  /** Records the ref members of array items point at, for which the guards on each item hold (./data-guards.ts). */
+  readonly itemTargets = new Map<string, { id: string | number; data: Record<string, unknown> }>();
   /** The string values drawn so far, per resource and field. */
   readonly #seen = new Map<string, Set<string>>();
 
@@ -89,7 +89,7 @@ export class DataFactory {
       if (options.only === undefined && options.rules !== false && this.domain.brokenRule(resource, record, this.ctx.now())) continue;
       if (!this.domain.unused(resource, candidate)) continue;
       if (options.accept && !options.accept(record)) continue;
-      if (options.only === undefined && options.rules !== false) this.#dropRefused(resource, candidate, fields);
+      if (options.only === undefined && options.rules !== false) dropRefused(this, resource, candidate, fields);
       raw = candidate;
     }
     if (!raw) throw new Skip(`not checked: no ${resource.name} among ${CANDIDATE_TRIES} generated ones met the spec's domain rules (its record rules, its unique values${options.accept ? ', the guards that read it' : ''})`);
@@ -99,7 +99,7 @@ export class DataFactory {
       if (f?.type === 'ref' && options.set?.[name] === undefined && this.domain.freshRef(resource, name)) body[name] = options.room ? await this.freshTarget(resource, f, options.as, { room: options.room }) : await this.#unusedTarget(resource, f, options.as);
       else body[name] = await this.fill(value, options.as, options.refs);
     }
-    await this.#friendlyItems(resource, body, options.as);
+    await friendlyItems(this, resource, body, options.as);
     this.domain.use(resource, body);
     return body;
   }
@@ -140,69 +140,8 @@ export class DataFactory {
     const by = as && (hasOwner(target) || (targetCreate && this.ctx.may(as, targetCreate))) ? as : undefined;
     const body = await this.validBody(target, { ...(by ? { as: by } : {}), accept: (r) => friendly(r) || goals(r).length > 0, ...(options.set ? { set: options.set } : {}) });
     const made = await this.create(target, { ...(by ? { as: by } : {}), body });
-    if (machine && !friendly(made.body)) await this.walk(target, made.id, String(made.body[machine.field] ?? machine.initial), goals(made.body), by);
+    if (machine && !friendly(made.body)) await walkTo(this, target, made.id, String(made.body[machine.field] ?? machine.initial), goals(made.body), by);
     return target.id?.assigned === 'sequence' && /^\d+$/.test(made.id) ? Number(made.id) : made.id;
-  }
-
-  /** Walks a record by the shortest route of declared transitions to one of the states; a refusal on the way is "not checked". */
-  async walk(resource: Resource, id: string, from: string, states: readonly string[], as?: Principal): Promise<void> {
-    const machine = this.machine(resource);
-    const route = machine && routeFrom(machine, from, (s) => states.includes(s));
-    if (!machine || !route) throw new Skip(`not checked: no transition leads a ${resource.name} from '${from}' to ${states.map((s) => `'${s}'`).join(' or ')}`);
-    for (const t of route) {
-      const endpoint = this.ctx.endpoint(resource.name, 'transition', t.name);
-      if (!endpoint) throw new Skip(`not checked: the transition ${resource.name}.${t.name} has no endpoint`);
-      const by = as && this.ctx.may(as, endpoint) ? as : this.ctx.principalFor(endpoint);
-      const body = t.requires.length ? await this.valuesFor(resource, t.requires, by) : undefined;
-      const ex = await this.ctx.call(endpoint.method, this.itemPath(endpoint, id), { ...(body ? { body } : {}), as: by ?? null });
-      if (ex.response.status < 200 || ex.response.status >= 300) throw new Skip(`not checked: on the way to '${t.to}', ${resource.name} ${t.name} was refused (${ex.response.status}): ${ex.response.text.slice(0, 200)}`);
-    }
-  }
-
-  /**
-   * Leaves out the optional fields a create guard would refuse the body for whatever exists
-   * (a coupon code that no coupon has): a valid body is one a faithful implementation takes.
-   * A guard that still refuses without them is left to the check that sends the body.
-   */
-  #dropRefused(resource: Resource, candidate: Record<string, unknown>, fields: readonly Field[]): void {
-    for (const guard of this.domain.refusingCreateGuards(resource, candidate, this.ctx.now())) {
-      const optional = [...guard.expr.source.matchAll(/\brequest\.(\w+)/g)].map((m) => m[1] as string).filter((n) => n in candidate && !fields.find((f) => f.name === n)?.required);
-      const kept = Object.fromEntries(optional.map((n) => [n, candidate[n]]));
-      for (const n of optional) delete candidate[n];
-      if (this.domain.refusingCreateGuards(resource, candidate, this.ctx.now()).includes(guard)) Object.assign(candidate, kept);
-    }
-  }
-
-  /**
-   * Points the ref members of array items that guards on each item read (an order line's
-   * product, which must be on sale and in stock) at records for which those guards hold for
-   * that item: one such record kept per member and principal while it suits, else a new one.
-   */
-  async #friendlyItems(resource: Resource, body: Record<string, unknown>, as?: Principal): Promise<void> {
-    for (const f of resource.fields) {
-      const items = body[f.name];
-      if (f.type !== 'array' || !Array.isArray(items)) continue;
-      for (const m of itemFields(f)) {
-        const target = m.type === 'ref' ? this.ctx.resource(m.resource ?? '') : undefined;
-        if (!target || !this.domain.itemGuards(resource, f.name, m.name).length) continue;
-        for (const item of items) if (isObject(item) && item[m.name] !== undefined) item[m.name] = (await this.itemTarget(resource, f.name, m.name, target, item, as)).id;
-      }
-    }
-  }
-
-  /** A record for the ref member of one item for which the guards on the items hold; `fresh`: made for the caller alone. */
-  async itemTarget(resource: Resource, field: string, member: string, target: Resource, item: Record<string, unknown>, as?: Principal, fresh = false): Promise<{ id: string | number; data: Record<string, unknown> }> {
-    const friendly = (record: Record<string, unknown>) => this.domain.friendlyItemTarget(resource, field, member, item, record, target, this.ctx.now());
-    const key = `${resource.name}.${field}.${member}:${as?.name ?? ''}`;
-    const kept = fresh ? undefined : this.#itemTargets.get(key);
-    if (kept && friendly(kept.data)) return kept;
-    const targetCreate = this.ctx.endpoint(target.name, 'create');
-    const by = as && (hasOwner(target) || (targetCreate && this.ctx.may(as, targetCreate))) ? as : undefined;
-    const body = await this.validBody(target, { ...(by ? { as: by } : {}), accept: friendly });
-    const made = await this.create(target, { ...(by ? { as: by } : {}), body });
-    const made1 = { id: target.id?.assigned === 'sequence' && /^\d+$/.test(made.id) ? Number(made.id) : made.id, data: made.body };
-    if (!fresh) this.#itemTargets.set(key, made1);
-    return made1;
   }
 
   /** A value of a field; of a string field, one the run has not drawn for it before (a few draws, then whatever came). */
@@ -216,6 +155,11 @@ export class DataFactory {
     for (let i = 0; i < 20 && seen.has(JSON.stringify(value)); i++) value = this.ctx.draw.one(arb);
     seen.add(JSON.stringify(value));
     return value;
+  }
+
+  /** A record for the ref member of one item for which the guards on the items hold (./data-guards.ts); `fresh`: made for the caller alone. */
+  itemTarget(resource: Resource, field: string, member: string, target: Resource, item: Record<string, unknown>, as?: Principal, fresh = false): Promise<{ id: string | number; data: Record<string, unknown> }> {
+    return itemTarget(this, resource, field, member, target, item, as, fresh);
   }
 
   /** A value for named fields only (a transition's requirements). */

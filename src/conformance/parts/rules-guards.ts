@@ -1,5 +1,5 @@
 /**
- * Guards (issue #14): each guard of a create, a transition, an action or a delete is made to
+ * Guards (issue #14): each guard of a create, an update, a transition, an action or a delete is made to
  * fail against the implementation, and the write must be refused with the guard's bound
  * error and leave nothing changed. The tester builds the failing situation from records of
  * its own (./rules-scene.ts), judging each step by evaluating the guards locally (CEL, in
@@ -12,7 +12,14 @@
  *   the records a count counts are created, and walked to the states it counts (as many open
  *   loans as the member may have: loan-limit-reached);
  *   a write whose guard reads the record itself is repeated while it is allowed (renewed
- *   three times: renewal-limit-reached).
+ *   three times: renewal-limit-reached);
+ *   the record itself walked to a state the guard refuses (an update of a closed ticket:
+ *   ticket-closed);
+ *   a record the guard reads, or the record an array item points to (a guard with `each`),
+ *   changed by its update to a value that fails it (an agent deactivated: agent-inactive; an
+ *   order line's product taken off sale or out of stock);
+ *   an optional field of the request sent with a value of its own (a coupon code no coupon
+ *   has: coupon-invalid).
  *
  * Guards are evaluated in order and the first false one refuses, so the situation must fail
  * this guard and let the earlier ones hold. What the tester cannot build is "not checked".
@@ -194,13 +201,14 @@ async function moveTowards(scene: Scene, write: DomainWrite, index: number, body
     ...[...scene.items].map(([key, t]): [string, SceneRecord, RegExp] => [`item:${key}`, t, new RegExp(`\\bitemRefs\\.${key.split(':')[2] as string}\\.(\\w+)`, 'g')]),
   ];
   for (const [key, target, pattern] of readRecords) {
-    if (key.startsWith('item:') ? guard.each !== key.split(':')[1] : false) continue;
+    // An item's record is read only by a guard on each item of that array.
+    if (key.startsWith('item:') && guard.each !== key.split(':')[1]) continue;
     const names = new Set([...guard.expr.source.matchAll(pattern)].map((m) => m[1] as string));
     const writable = scene.data.writable(target.resource, ctx.version).filter((f) => names.has(f.name));
     for (const f of writable) {
       const now = target.data[f.name];
       const candidates: unknown[] = f.type === 'boolean' ? [now !== true] : f.enum ? f.enum.filter((v) => v !== now) : f.type === 'integer' || f.type === 'number' ? [f.minimum ?? 0, f.maximum].filter((v) => v !== undefined && v !== now) : [];
-      const value = candidates.find((v) => judge(scene, write, body, { [key.startsWith('item:') ? key : key]: { ...target.data, [f.name]: v } }).first === index);
+      const value = candidates.find((v) => judge(scene, write, body, { [key]: { ...target.data, [f.name]: v } }).first === index);
       if (value === undefined) continue;
       await scene.setLater(target, { [f.name]: value });
       return `the ${target.resource.name}'s ${f.name} set to ${JSON.stringify(value)}`;
