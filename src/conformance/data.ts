@@ -4,13 +4,16 @@
  * the clean-up at the end (delete, where the spec has a delete endpoint).
  */
 import type { Endpoint, Field, Resource, StateMachine } from '../spec/model.ts';
-import { Failure, NotApplicable, Skip, type Principal, type TestContext } from './context.ts';
+import { Failure, NotApplicable, Skip, type LateAbout, type Principal, type TestContext } from './context.ts';
 import { expectSuccess, isObject } from './expect.ts';
 import { REF, valueOf, type RefMarker } from './generate.ts';
 import type { Exchange } from './http.ts';
 import { hasOwner } from '../spec/conventions/ownership.ts';
 import { fillPath, idParam, parentParams } from '../spec/conventions/paths.ts';
 import { CANDIDATE_TRIES, DomainRules } from './rules-data.ts';
+
+/** How long the clean-up waits, at most, for the late answers of creates the run gave up on (ms). */
+const LATE_WAIT_MS = 30_000;
 
 export interface Made {
   readonly resource: Resource;
@@ -32,6 +35,8 @@ export class DataFactory {
   readonly #unused = new Map<string, { id: string | number; since: number }>();
   /** The spec's domain rules, which generated data respects (./rules-data.ts). */
   readonly domain: DomainRules;
+  /** Records whose checks are done, by resource, each in the state it was left in: a scarce create's records are walked on from there (parkedFor). */
+  readonly #parked = new Map<string, { id: string; state: string; as?: string }[]>();
   /** The string values drawn so far, per resource and field. */
   readonly #seen = new Map<string, Set<string>>();
 
@@ -168,6 +173,9 @@ export class DataFactory {
     // One shared record per resource; of an owned one, one per principal (another's is not there for it).
     const key = hasOwner(target) ? `${target.name}:${as?.name ?? ''}` : target.name;
     let id = this.#targets.get(key);
+    // Of a scarce create, the first record the run made of it (its create check's) is the one shared.
+    const first = !id && this.scarce(target) ? this.#made.find((m) => m.resource === target && (!hasOwner(target) || m.as?.name === as?.name)) : undefined;
+    if (first) this.#targets.set(key, (id = Promise.resolve(first.id)));
     if (!id) {
       id = this.create(target, { as }).then((m) => m.id);
       this.#targets.set(key, id);
@@ -177,14 +185,53 @@ export class DataFactory {
 
   /**
    * Whether a record made only to be pointed at is worth its quota: its create is not a
-   * singleton's, and its policy has more than half its window left (the rest is kept for
-   * the checks of that resource itself). The tester spends a scarce quota where it matters.
+   * singleton's, its policy is not scarce (scarceCreate in parts/create-refusals.ts), and it
+   * has more than half its window left (the rest is kept for the checks of that resource
+   * itself). The tester spends a scarce quota where it matters.
    */
   #affords(target: Resource, as?: Principal): boolean {
     const endpoint = this.ctx.endpoint(target.name, 'create');
     if (!endpoint || target.perOwner === 'one') return false;
     const policy = this.ctx.quota.policyOf(endpoint);
-    return !policy || this.ctx.quota.left(endpoint, (as ?? this.ctx.principalFor(endpoint))?.name) > policy.limit / 2;
+    if (!policy) return true;
+    if (this.scarce(target)) return false;
+    return this.ctx.quota.left(endpoint, (as ?? this.ctx.principalFor(endpoint))?.name) > policy.limit / 2;
+  }
+
+  /** A record no check will use as it is any more, in a state: a later walk may start from it (parkedFor). */
+  park(resource: Resource, id: string, state: string, as?: Principal): void {
+    const list = this.#parked.get(resource.name) ?? [];
+    if (!list.some((p) => p.id === id)) list.push({ id, state, ...(as ? { as: as.name } : {}) });
+    this.#parked.set(resource.name, list);
+  }
+
+  /**
+   * A parked record of a scarce resource from whose state `routeFrom` finds a way (the
+   * shortest found first), taken off the list; of an owned resource, only one `as` made.
+   */
+  parkedFor<T extends readonly unknown[]>(resource: Resource, routeFrom: (state: string) => T | undefined, as?: Principal): { id: string; state: string; route: T } | undefined {
+    if (!this.scarce(resource)) return undefined;
+    const list = this.#parked.get(resource.name) ?? [];
+    let best: { index: number; route: T } | undefined;
+    for (const [index, p] of list.entries()) {
+      if (hasOwner(resource) && p.as !== as?.name) continue;
+      const route = routeFrom(p.state);
+      if (route && (!best || route.length < best.route.length)) best = { index, route };
+    }
+    if (!best) return undefined;
+    const [taken] = list.splice(best.index, 1);
+    return { id: taken.id, state: taken.state, route: best.route };
+  }
+
+  /**
+   * Whether a resource's create window cannot hold about two creates a field it carries
+   * (helpdesk: 5 tickets a minute): then its quota is kept for what only its create shows,
+   * and records made only to be pointed at, walked through states or refused are shared.
+   */
+  scarce(resource: Resource): boolean {
+    const endpoint = this.createEndpointOrUndefined(resource);
+    const policy = endpoint && this.ctx.quota.policyOf(endpoint);
+    return policy !== undefined && policy.limit < 2 * this.createFields(resource).length;
   }
 
   async fill(value: unknown, as?: Principal, refs: 'fresh' | 'shared' = 'fresh'): Promise<unknown> {
@@ -336,12 +383,44 @@ export class DataFactory {
   }
 
   /**
+   * The creates the run gave up waiting for (its time-out; http.ts LateWrite): each late
+   * answer, waited for up to LATE_WAIT_MS more from now, that made a record is tracked, so
+   * the clean-up deletes it. Returns the resources of those that never answered: each may
+   * have made a record the run cannot name, which the report counts as left.
+   */
+  async #settleLate(): Promise<string[]> {
+    const late = this.ctx.client.late.splice(0);
+    if (!late.length) return [];
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), LATE_WAIT_MS)));
+    const unanswered: string[] = [];
+    try {
+      for (const write of late) {
+        const about = write.about as LateAbout | undefined;
+        const resource = about?.endpoint && this.ctx.resource(about.endpoint.resource);
+        const ex = await Promise.race([write.answer, deadline]);
+        if (!resource || about?.endpoint?.operation !== 'create') continue;
+        if (ex) this.track(resource, ex, about.as);
+        else {
+          write.abort();
+          unanswered.push(resource.name);
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+    return unanswered;
+  }
+
+  /**
    * Deletes what the run made, newest first, where the spec has a delete endpoint; failures
    * are ignored. Returns how many records it could not remove, by resource: those the spec
    * gives no way to delete, and those whose delete failed, which the report names.
    */
   async cleanup(): Promise<Record<string, number>> {
     const left: Record<string, number> = {};
+    // Creates the run stopped waiting for: what their late answers name is removed with the rest.
+    for (const name of await this.#settleLate()) left[name] = (left[name] ?? 0) + 1;
     for (const made of this.#made.reverse()) {
       const del = this.ctx.endpoint(made.resource.name, 'delete');
       let gone = false;
