@@ -24,6 +24,9 @@ export interface Made {
   readonly body: Record<string, unknown>;
   readonly exchange: Exchange;
   readonly as?: Principal;
+  /** The implementation's clock (ctx.now) just before the create was sent and just after its answer, where data.create made it. */
+  readonly from?: number;
+  readonly to?: number;
 }
 
 export class DataFactory {
@@ -37,6 +40,12 @@ export class DataFactory {
   readonly domain: DomainRules;
   /** Records whose checks are done, by resource, each in the state it was left in: a scarce create's records are walked on from there (parkedFor). */
   readonly #parked = new Map<string, { id: string; state: string; as?: string }[]>();
+  /** Where in #made the open rule check's scene began (openScene). */
+  #sceneSince: number | undefined;
+  /** Records of closed scenes, their states not read yet (parkLoose). */
+  readonly #loose: Made[] = [];
+  /** Ids of the records shared by refs (#fillRef): never walked away by a later check. */
+  readonly #shared = new Set<string>();
   /** The string values drawn so far, per resource and field. */
   readonly #seen = new Map<string, Set<string>>();
 
@@ -162,6 +171,11 @@ export class DataFactory {
     return body;
   }
 
+  /** The record shared by refs to a resource (one per run; of an owned one, one per principal), made on first need. */
+  async sharedRef(target: Resource, as?: Principal): Promise<string | number> {
+    return this.#fillRef({ [REF]: target.name } as RefMarker, as, 'shared');
+  }
+
   async #fillRef(marker: RefMarker, as?: Principal, refs: 'fresh' | 'shared' = 'shared'): Promise<string | number> {
     const target = this.ctx.resource(marker[REF]);
     if (!target) throw new Skip(`a ref names resource '${marker[REF]}', which the spec does not declare`);
@@ -180,7 +194,9 @@ export class DataFactory {
       id = this.create(target, { as }).then((m) => m.id);
       this.#targets.set(key, id);
     }
-    return number(await id);
+    const shared = await id;
+    this.#shared.add(`${target.name}:${shared}`);
+    return number(shared);
   }
 
   /**
@@ -206,11 +222,40 @@ export class DataFactory {
   }
 
   /**
+   * A rule check's scene (parts/rules-scene.ts) begins: the records the one before made are
+   * done with. Of a scarce resource with states they are parked (parkLoose), for later walks.
+   */
+  openScene(): void {
+    this.closeScene();
+    this.#sceneSince = this.#made.length;
+  }
+
+  /** The open scene's records are done with (a part ends, another scene begins). */
+  closeScene(): void {
+    if (this.#sceneSince === undefined) return;
+    this.#loose.push(...this.#made.slice(this.#sceneSince).filter((m) => this.scarce(m.resource) && this.machine(m.resource)));
+    this.#sceneSince = undefined;
+  }
+
+  /** Parks the records of closed scenes in the states a read finds them in (gone or unreadable ones are left). */
+  async #parkLoose(): Promise<void> {
+    for (const made of this.#loose.splice(0)) {
+      const machine = this.machine(made.resource);
+      const read = this.ctx.endpoint(made.resource.name, 'read');
+      if (!machine || !read || this.#shared.has(`${made.resource.name}:${made.id}`)) continue;
+      const ex = await this.ctx.call('GET', this.itemPath(read, made.id), { as: made.as ?? null });
+      const state = isObject(ex.response.json) ? ex.response.json[machine.field] : undefined;
+      if (ex.response.status === 200 && typeof state === 'string') this.park(made.resource, made.id, state, made.as);
+    }
+  }
+
+  /**
    * A parked record of a scarce resource from whose state `routeFrom` finds a way (the
    * shortest found first), taken off the list; of an owned resource, only one `as` made.
    */
-  parkedFor<T extends readonly unknown[]>(resource: Resource, routeFrom: (state: string) => T | undefined, as?: Principal): { id: string; state: string; route: T } | undefined {
+  async parkedFor<T extends readonly unknown[]>(resource: Resource, routeFrom: (state: string) => T | undefined, as?: Principal): Promise<{ id: string; state: string; route: T } | undefined> {
     if (!this.scarce(resource)) return undefined;
+    await this.#parkLoose();
     const list = this.#parked.get(resource.name) ?? [];
     let best: { index: number; route: T } | undefined;
     for (const [index, p] of list.entries()) {
@@ -282,7 +327,9 @@ export class DataFactory {
       method = mine.method;
       path = mine.path;
     }
+    const from = this.ctx.now();
     const ex = await this.ctx.call(method, path, { body: sent, as: as ?? null, ...(options.version ? { version: options.version } : {}) });
+    const to = this.ctx.now();
     if (ex.response.status < 200 || ex.response.status >= 300) throw new Failure(`creating a ${resource.name} with a valid body was refused (${ex.response.status}): ${ex.response.text.slice(0, 300)}`, ex);
     // A replace that created the record answers 201 (RFC 9110 §9.3.4), which it need not declare.
     if (endpoint.operation === 'create' && method === endpoint.method) expectSuccess(endpoint, ex);
@@ -297,7 +344,7 @@ export class DataFactory {
     }
     const id = body[this.idField(resource)];
     if (typeof id !== 'string' && typeof id !== 'number') throw new Failure(`the created ${resource.name} has no '${this.idField(resource)}'`, ex);
-    const made: Made = { resource, id: String(id), sent, body, exchange: ex, ...(as ? { as } : {}) };
+    const made: Made = { resource, id: String(id), sent, body, exchange: ex, ...(as ? { as } : {}), from, to };
     this.#made.push(made);
     return made;
   }
@@ -352,6 +399,11 @@ export class DataFactory {
       const id = record !== null && typeof record === 'object' ? (record as Record<string, unknown>)[this.idField(resource)] : undefined;
       if (typeof id === 'string' || typeof id === 'number') this.#made.push({ resource, id: String(id), sent: {}, body: record as Record<string, unknown>, exchange: ex, ...(as ? { as } : {}) });
     }
+  }
+
+  /** The first record the run made of a resource (its create check's), if any. */
+  firstMade(resource: Resource): Made | undefined {
+    return this.#made.find((m) => m.resource === resource);
   }
 
   /** How many records of a resource the run has made and not yet cleaned up: what a walk of its list will meet at least. */

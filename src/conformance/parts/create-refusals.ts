@@ -1,7 +1,8 @@
 /**
  * The refusals only a create can show, where the create's quota is scarce (DataFactory.scarce;
- * helpdesk: 5 tickets a minute per address, about one create a field). Breaches at pointers apart from
- * each other (neither is the other or inside it) go into one create; a refusal that is the
+ * helpdesk: 5 tickets a minute per address, about one create a field). Breaches at pointers
+ * apart from each other (neither is the other or inside it, or the outer one keeps what is
+ * inside: uniqueItems repeating a broken first item) go into one create; a refusal that is the
  * breach's situation (validation-failed) and lists the breach's pointer is that breach's
  * evidence: the service named that violation. A breach the batched refusal does not list (a
  * service that names only its first violation, or one that does not check it) is sent in a
@@ -17,13 +18,26 @@ import type { Exchange } from '../http.ts';
 /** One breach a create shows: where it is, and how it changes a valid body. */
 export interface CreateRefusal {
   readonly pointer: string;
+  /**
+   * The change keeps what is inside the value it changes (uniqueItems repeats the first item):
+   * applied after the breaches inside it, it keeps them, so they share a create.
+   */
+  readonly keepsInside?: boolean;
+  /** The breach gives the value another type: a validator need not hold it to the rules around it (Ajv's uniqueItems skips items of another type). */
+  readonly changesType?: boolean;
   readonly change: (body: Record<string, unknown>) => void | Promise<void>;
 }
 
-/** Whether two JSON pointers touch the same member: equal, or one inside the other. */
-function related(a: string, b: string): boolean {
-  return a === b || b.startsWith(`${a}/`) || a.startsWith(`${b}/`);
+/** Whether two breaches cannot share a create: at the same member, or one inside the other unless the outer keeps what is inside. */
+function clash(a: CreateRefusal, b: CreateRefusal): boolean {
+  if (a.pointer === b.pointer) return true;
+  if (b.pointer.startsWith(`${a.pointer}/`)) return !a.keepsInside || b.changesType === true;
+  if (a.pointer.startsWith(`${b.pointer}/`)) return !b.keepsInside || a.changesType === true;
+  return false;
 }
+
+/** How deep a pointer goes: the deeper breaches are applied first, so an outer one that keeps what is inside keeps them. */
+const depth = (pointer: string) => pointer.split('/').length;
 
 export class RefusalBatches {
   readonly #ctx: TestContext;
@@ -52,18 +66,19 @@ export class RefusalBatches {
 
   /** Batches first-fit: each case in the first batch none of whose pointers touches its own. */
   #plan(): number[] {
-    const batches: string[][] = [];
+    const batches: CreateRefusal[][] = [];
     return this.#cases.map((c) => {
-      let i = batches.findIndex((pointers) => !pointers.some((p) => related(p, c.pointer)));
+      let i = batches.findIndex((cases) => !cases.some((other) => clash(other, c)));
       if (i < 0) i = batches.push([]) - 1;
-      batches[i].push(c.pointer);
+      batches[i].push(c);
       return i;
     });
   }
 
   async #batch(index: number): Promise<Exchange> {
     const body = await this.#data.validBody(this.#resource, { as: this.#as, refs: 'shared' });
-    for (const [i, c] of this.#cases.entries()) if (this.#batchOf![i] === index) await c.change(body);
+    const mine = this.#cases.filter((_, i) => this.#batchOf![i] === index).sort((a, b) => depth(b.pointer) - depth(a.pointer));
+    for (const c of mine) await c.change(body);
     const ex = await this.#ctx.call(this.#create.method, this.#create.path, { body, as: this.#as ?? null });
     // A service that wrongly accepts it made a record: removed at once, as a lone breach's would be.
     await this.#data.discard(this.#resource, ex, this.#as);

@@ -164,7 +164,7 @@ function planDeepRefusals(ctx: TestContext, data: DataFactory, resource: Resourc
       for (const endpoint of writes) {
         if (endpoint.operation === 'update' && breach.omit) continue;
         const op = endpoint === create ? 'create' : endpoint.operation;
-        const handle = endpoint === create ? batches?.add({ pointer: breach.pointer, change: (body) => void (body[field.name] = breach.apply(body[field.name])) }) : undefined;
+        const handle = endpoint === create ? batches?.add({ pointer: breach.pointer, keepsInside: breach.constraint === 'uniqueItems', changesType: breach.constraint.startsWith('type '), change: (body) => void (body[field.name] = breach.apply(body[field.name])) }) : undefined;
         planned.push(() =>
           ctx.check('resources', `${resource.name}.${op}${breach.pointer.replace(/\//g, '.')}.${breach.constraint.replace(/\s+/g, '-')}`, `${resource.name}: ${op} with ${breach.pointer} breaking '${breach.constraint}' is refused at that pointer`, { pointer: breach.shape.pointer, text: `${breach.pointer.slice(1).replace(/\//g, '.')}: ${breach.constraint}` }, async () => {
             if (handle !== undefined && (await batches!.holds(handle))) return;
