@@ -12,6 +12,9 @@ import { hasOwner } from '../spec/conventions/ownership.ts';
 import { fillPath, idParam, parentParams } from '../spec/conventions/paths.ts';
 import { CANDIDATE_TRIES, DomainRules } from './rules-data.ts';
 
+/** How many more bodies a create draws when a declared uniqueness refuses the one it drew. */
+const UNIQUE_RETRIES = 3;
+
 /** How long the clean-up waits, at most, for the late answers of creates the run gave up on (ms). */
 const LATE_WAIT_MS = 30_000;
 
@@ -312,7 +315,8 @@ export class DataFactory {
     const endpoint = this.createEndpoint(resource);
     const as = options.as ?? this.#creator(resource, endpoint);
     if (!as && endpoint.auth && !endpoint.auth.public) throw this.ctx.noPrincipal(endpoint);
-    const sent = options.body ?? (await this.validBody(resource, { as, ...(options.version ? { version: options.version } : {}) }));
+    const draw = () => this.validBody(resource, { as, ...(options.version ? { version: options.version } : {}) });
+    let sent = options.body ?? (await draw());
     let method = endpoint.method;
     // A create that exists only nested (`POST /patients/{patientId}/appointments`): the parent from the body's ref, or one made for it.
     const parents: Record<string, string | number> = {};
@@ -327,8 +331,15 @@ export class DataFactory {
       method = mine.method;
       path = mine.path;
     }
-    const from = this.ctx.now();
-    const ex = await this.ctx.call(method, path, { body: sent, as: as ?? null, ...(options.version ? { version: options.version } : {}) });
+    let from = this.ctx.now();
+    let ex = await this.ctx.call(method, path, { body: sent, as: as ?? null, ...(options.version ? { version: options.version } : {}) });
+    // A body of its own drawing refused by a declared uniqueness: a record the run cannot know of
+    // holds the value (one an earlier run with the same seed left), so another body is drawn.
+    for (let i = 0; !options.body && i < UNIQUE_RETRIES && this.#takenUnique(resource, ex); i++) {
+      sent = await draw();
+      from = this.ctx.now();
+      ex = await this.ctx.call(method, path, { body: sent, as: as ?? null, ...(options.version ? { version: options.version } : {}) });
+    }
     const to = this.ctx.now();
     if (ex.response.status < 200 || ex.response.status >= 300) throw new Failure(`creating a ${resource.name} with a valid body was refused (${ex.response.status}): ${ex.response.text.slice(0, 300)}`, ex);
     // A replace that created the record answers 201 (RFC 9110 §9.3.4), which it need not declare.
@@ -347,6 +358,13 @@ export class DataFactory {
     const made: Made = { resource, id: String(id), sent, body, exchange: ex, ...(as ? { as } : {}), from, to };
     this.#made.push(made);
     return made;
+  }
+
+  /** Whether a refusal is one of the resource's declared uniqueness errors. */
+  #takenUnique(resource: Resource, ex: Exchange): boolean {
+    const member = this.ctx.errorShape.members.code;
+    const code = member && isObject(ex.response.json) ? ex.response.json[member] : undefined;
+    return ex.response.status >= 400 && typeof code === 'string' && resource.unique.some((u) => u.error === code);
   }
 
   /**

@@ -6,7 +6,7 @@
  * and one that lets a nested constraint through on create is caught.
  */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { runConformance, type Exchange } from '../../src/conformance/index.ts';
 import { formatHuman } from '../../src/conformance/report/format.ts';
@@ -24,7 +24,7 @@ function onRefusedCreate(app: FastifyInstance, change: (body: { errors: { pointe
   });
 }
 
-async function resourcesRun(t: Parameters<Parameters<typeof test>[1]>[0], tweak?: (app: FastifyInstance) => void) {
+async function resourcesRun(t: TestContext, tweak?: (app: FastifyInstance) => void) {
   const spec = await exampleSpec('helpdesk.yaml');
   const { baseUrl, principals, sleep, now } = await serveForTester(t, spec, tweak);
   const exchanges: Exchange[] = [];
