@@ -4,19 +4,18 @@
  * the clean-up at the end (delete, where the spec has a delete endpoint).
  */
 import type { Endpoint, Field, Resource, StateMachine } from '../spec/model.ts';
-import { Failure, NotApplicable, Skip, type LateAbout, type Principal, type TestContext } from './context.ts';
+import { Failure, NotApplicable, Skip, type Principal, type TestContext } from './context.ts';
 import { expectSuccess, isObject } from './expect.ts';
 import { REF, valueOf, type RefMarker } from './generate.ts';
 import type { Exchange } from './http.ts';
 import { hasOwner } from '../spec/conventions/ownership.ts';
 import { fillPath, idParam, parentParams } from '../spec/conventions/paths.ts';
+import { settleLate } from './late.ts';
+import { Parking } from './parking.ts';
 import { CANDIDATE_TRIES, DomainRules } from './rules-data.ts';
 
 /** How many more bodies a create draws when a declared uniqueness refuses the one it drew. */
 const UNIQUE_RETRIES = 3;
-
-/** How long the clean-up waits, at most, for the late answers of creates the run gave up on (ms). */
-const LATE_WAIT_MS = 30_000;
 
 export interface Made {
   readonly resource: Resource;
@@ -41,20 +40,15 @@ export class DataFactory {
   readonly #unused = new Map<string, { id: string | number; since: number }>();
   /** The spec's domain rules, which generated data respects (./rules-data.ts). */
   readonly domain: DomainRules;
-  /** Records whose checks are done, by resource, each in the state it was left in: a scarce create's records are walked on from there (parkedFor). */
-  readonly #parked = new Map<string, { id: string; state: string; as?: string }[]>();
-  /** Where in #made the open rule check's scene began (openScene). */
-  #sceneSince: number | undefined;
-  /** Records of closed scenes, their states not read yet (parkLoose). */
-  readonly #loose: Made[] = [];
-  /** Ids of the records shared by refs (#fillRef): never walked away by a later check. */
-  readonly #shared = new Set<string>();
+  /** Records whose checks are done, walked on by later checks where the create is scarce (./parking.ts). */
+  readonly parking: Parking;
   /** The string values drawn so far, per resource and field. */
   readonly #seen = new Map<string, Set<string>>();
 
   constructor(ctx: TestContext) {
     this.ctx = ctx;
     this.domain = new DomainRules(ctx.spec);
+    this.parking = new Parking(this);
   }
 
   idField(resource: Resource): string {
@@ -198,7 +192,7 @@ export class DataFactory {
       this.#targets.set(key, id);
     }
     const shared = await id;
-    this.#shared.add(`${target.name}:${shared}`);
+    this.parking.shared(target, String(shared));
     return number(shared);
   }
 
@@ -215,60 +209,6 @@ export class DataFactory {
     if (!policy) return true;
     if (this.scarce(target)) return false;
     return this.ctx.quota.left(endpoint, (as ?? this.ctx.principalFor(endpoint))?.name) > policy.limit / 2;
-  }
-
-  /** A record no check will use as it is any more, in a state: a later walk may start from it (parkedFor). */
-  park(resource: Resource, id: string, state: string, as?: Principal): void {
-    const list = this.#parked.get(resource.name) ?? [];
-    if (!list.some((p) => p.id === id)) list.push({ id, state, ...(as ? { as: as.name } : {}) });
-    this.#parked.set(resource.name, list);
-  }
-
-  /**
-   * A rule check's scene (parts/rules-scene.ts) begins: the records the one before made are
-   * done with. Of a scarce resource with states they are parked (parkLoose), for later walks.
-   */
-  openScene(): void {
-    this.closeScene();
-    this.#sceneSince = this.#made.length;
-  }
-
-  /** The open scene's records are done with (a part ends, another scene begins). */
-  closeScene(): void {
-    if (this.#sceneSince === undefined) return;
-    this.#loose.push(...this.#made.slice(this.#sceneSince).filter((m) => this.scarce(m.resource) && this.machine(m.resource)));
-    this.#sceneSince = undefined;
-  }
-
-  /** Parks the records of closed scenes in the states a read finds them in (gone or unreadable ones are left). */
-  async #parkLoose(): Promise<void> {
-    for (const made of this.#loose.splice(0)) {
-      const machine = this.machine(made.resource);
-      const read = this.ctx.endpoint(made.resource.name, 'read');
-      if (!machine || !read || this.#shared.has(`${made.resource.name}:${made.id}`)) continue;
-      const ex = await this.ctx.call('GET', this.itemPath(read, made.id), { as: made.as ?? null });
-      const state = isObject(ex.response.json) ? ex.response.json[machine.field] : undefined;
-      if (ex.response.status === 200 && typeof state === 'string') this.park(made.resource, made.id, state, made.as);
-    }
-  }
-
-  /**
-   * A parked record of a scarce resource from whose state `routeFrom` finds a way (the
-   * shortest found first), taken off the list; of an owned resource, only one `as` made.
-   */
-  async parkedFor<T extends readonly unknown[]>(resource: Resource, routeFrom: (state: string) => T | undefined, as?: Principal): Promise<{ id: string; state: string; route: T } | undefined> {
-    if (!this.scarce(resource)) return undefined;
-    await this.#parkLoose();
-    const list = this.#parked.get(resource.name) ?? [];
-    let best: { index: number; route: T } | undefined;
-    for (const [index, p] of list.entries()) {
-      if (hasOwner(resource) && p.as !== as?.name) continue;
-      const route = routeFrom(p.state);
-      if (route && (!best || route.length < best.route.length)) best = { index, route };
-    }
-    if (!best) return undefined;
-    const [taken] = list.splice(best.index, 1);
-    return { id: taken.id, state: taken.state, route: best.route };
   }
 
   /**
@@ -419,6 +359,16 @@ export class DataFactory {
     }
   }
 
+  /** The records made from position `since` on (madeCount), in order. */
+  madeSince(since: number): readonly Made[] {
+    return this.#made.slice(since);
+  }
+
+  /** How many records the run has made so far (a position for madeSince). */
+  madeCount(): number {
+    return this.#made.length;
+  }
+
   /** The first record the run made of a resource (its create check's), if any. */
   firstMade(resource: Resource): Made | undefined {
     return this.#made.find((m) => m.resource === resource);
@@ -453,36 +403,6 @@ export class DataFactory {
   }
 
   /**
-   * The creates the run gave up waiting for (its time-out; http.ts LateWrite): each late
-   * answer, waited for up to LATE_WAIT_MS more from now, that made a record is tracked, so
-   * the clean-up deletes it. Returns the resources of those that never answered: each may
-   * have made a record the run cannot name, which the report counts as left.
-   */
-  async #settleLate(): Promise<string[]> {
-    const late = this.ctx.client.late.splice(0);
-    if (!late.length) return [];
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), LATE_WAIT_MS)));
-    const unanswered: string[] = [];
-    try {
-      for (const write of late) {
-        const about = write.about as LateAbout | undefined;
-        const resource = about?.endpoint && this.ctx.resource(about.endpoint.resource);
-        const ex = await Promise.race([write.answer, deadline]);
-        if (!resource || about?.endpoint?.operation !== 'create') continue;
-        if (ex) this.track(resource, ex, about.as);
-        else {
-          write.abort();
-          unanswered.push(resource.name);
-        }
-      }
-    } finally {
-      clearTimeout(timer);
-    }
-    return unanswered;
-  }
-
-  /**
    * Deletes what the run made, newest first, where the spec has a delete endpoint; failures
    * are ignored. Returns how many records it could not remove, by resource: those the spec
    * gives no way to delete, and those whose delete failed, which the report names.
@@ -490,7 +410,7 @@ export class DataFactory {
   async cleanup(): Promise<Record<string, number>> {
     const left: Record<string, number> = {};
     // Creates the run stopped waiting for: what their late answers name is removed with the rest.
-    for (const name of await this.#settleLate()) left[name] = (left[name] ?? 0) + 1;
+    for (const name of await settleLate(this)) left[name] = (left[name] ?? 0) + 1;
     for (const made of this.#made.reverse()) {
       const del = this.ctx.endpoint(made.resource.name, 'delete');
       let gone = false;

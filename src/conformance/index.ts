@@ -116,7 +116,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       options.onPart?.({ part, index, total: taken.length, done: false });
       await runPart(ctx, data, part, options);
       // A part's last rule check is done with its records too.
-      data.closeScene();
+      data.parking.closeScene();
       options.onPart?.({ part, index, total: taken.length, done: true });
     }
   } finally {

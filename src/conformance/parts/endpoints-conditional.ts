@@ -47,7 +47,7 @@ export async function checkConditional(ctx: TestContext, data: DataFactory): Pro
  * own); of a scarce create (helpdesk: 5 tickets a minute), a record other checks are done with.
  */
 async function makeFresh(ctx: TestContext, data: DataFactory, resource: Resource): Promise<Pick<Made, 'id' | 'as'>> {
-  const parked = await data.parkedFor(resource, () => []);
+  const parked = await data.parking.take(resource, () => []);
   if (parked) return { id: parked.id };
   const as = ctx.principalFor(data.createEndpoint(resource));
   return data.create(resource, { ...(as ? { as } : {}), body: await freshBody(data, resource, as) });

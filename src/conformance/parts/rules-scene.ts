@@ -98,8 +98,8 @@ export class Scene {
     this.ctx = ctx;
     this.data = data;
     this.resource = resource;
-    // The records the previous scene made are done with: of a scarce create, later walks may take them (DataFactory.openScene).
-    data.openScene();
+    // The records the previous scene made are done with: of a scarce create, later walks may take them (src/conformance/parking.ts).
+    data.parking.openScene();
     const create = data.createEndpointOrUndefined(resource);
     // Whoever makes its records elsewhere (DataFactory.maker): of a resource anyone may read, the principal with most of a per-credential quota left.
     const as = create ? data.maker(resource) : ctx.main;

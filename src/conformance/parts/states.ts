@@ -19,7 +19,7 @@ export async function checkStates(ctx: TestContext, data: DataFactory): Promise<
     const pool = new Map<string, string[]>();
     // A state whose checks are done parks what arrives in it for later walks (recordIn).
     const done = new Set<string>();
-    const keep = (state: string, id: string) => (done.has(state) ? data.park(resource, id, state) : pool.set(state, [...(pool.get(state) ?? []), id]));
+    const keep = (state: string, id: string) => (done.has(state) ? data.parking.park(resource, id, state) : pool.set(state, [...(pool.get(state) ?? []), id]));
     await ctx.check('states', `${machine.resource}.initial`, `${machine.resource}: a new record is in the initial state '${machine.initial}'`, { pointer: machine.pointer, text: `initial: ${machine.initial}` }, async () => {
       // Of a scarce create, the answer of the run's first create of it is a new record's as well.
       const first = data.scarce(resource) ? data.firstMade(resource) : undefined;
@@ -69,7 +69,7 @@ export async function checkStates(ctx: TestContext, data: DataFactory): Promise<
         });
       }
       // This state's checks are done: what is left in it serves later walks (recordIn).
-      for (const id of [...(pool.get(state) ?? []), ...(spare ? [await spare.catch(() => undefined)] : [])]) if (id !== undefined) data.park(resource, id, state);
+      for (const id of [...(pool.get(state) ?? []), ...(spare ? [await spare.catch(() => undefined)] : [])]) if (id !== undefined) data.parking.park(resource, id, state);
       pool.delete(state);
       done.add(state);
       spare = undefined;
@@ -84,7 +84,7 @@ async function checkStateNotWritable(ctx: TestContext, data: DataFactory, resour
   if (!update || !other) return;
   await ctx.check('states', `${machine.resource}.state-not-writable`, `${machine.resource}: '${machine.field}' cannot be written by ${update.operation}`, { pointer: machine.pointer, text: `${machine.field} changes only by transitions` }, async () => {
     // Of a scarce create, a record the state checks are done with, in whatever state it was left; else a new one.
-    const parked = await data.parkedFor(resource, () => []);
+    const parked = await data.parking.take(resource, () => []);
     const made = parked ?? { id: (await data.create(resource)).id, state: machine.initial };
     const to = made.state === machine.initial ? other : machine.states.find((s) => s !== made.state) ?? other;
     const body = update.operation === 'update' ? { [machine.field]: to } : { ...(await data.validBody(resource)), [machine.field]: to };
@@ -141,13 +141,13 @@ export function routeBetween(machine: StateMachine, from: string, to: string): T
 /**
  * A record walked to a state through the API (made and moved by `by`, when given). Of a
  * resource whose create is scarce (helpdesk: 5 tickets a minute), a record whose checks are
- * done (DataFactory.park) is walked on from the state it was left in, where a route leads
+ * done (src/conformance/parking.ts) is walked on from the state it was left in, where a route leads
  * from there; a walk the service refuses on the way (a guard a reused record no longer
  * meets) falls back to a new record, which is held to every step.
  */
 export async function recordIn(ctx: TestContext, data: DataFactory, resource: Resource, machine: StateMachine, route: readonly Transition[], by?: Principal): Promise<string> {
   const target = route.length ? route[route.length - 1].to : machine.initial;
-  const parked = await data.parkedFor(resource, (state) => routeBetween(machine, state, target), by);
+  const parked = await data.parking.take(resource, (state) => routeBetween(machine, state, target), by);
   if (parked && (await walked(ctx, data, resource, machine, parked.id, parked.route, by))) return parked.id;
   const made = await data.create(resource, by ? { as: by } : {});
   for (const t of route) {
