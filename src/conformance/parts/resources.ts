@@ -4,7 +4,10 @@
  * equal; every declared constraint broken one at a time is refused with validation-failed
  * naming the field; an unknown field and a readOnly field sent are refused; writeOnly
  * fields never come back (create, read, list); update and replace change what they say;
- * after delete the record is gone: 404 on read, absent from the list.
+ * after delete the record is gone: 404 on read, absent from the list. Where the create's quota
+ * is scarce (helpdesk: 5 tickets a minute), a value the update takes is refused there, and the
+ * breaches only a create shows share creates (./create-refusals.ts), each shown only where the
+ * refusal lists its pointer, else sent alone.
  */
 import { isPlain } from '../../spec/conventions/paths.ts';
 import type { Field, Resource } from '../../spec/model.ts';
