@@ -12,6 +12,12 @@ import { Draw } from './generate.ts';
 import { HttpClient, type Exchange, type RequestOptions } from './http.ts';
 import { QuotaLedger } from './quota.ts';
 
+/** What ctx.call tells the client of a request, kept with a write the run stopped waiting for (http.ts LateWrite). */
+export interface LateAbout {
+  readonly endpoint: Endpoint | undefined;
+  readonly as: Principal | undefined;
+}
+
 /** Someone the tester acts as: the headers that authenticate them, and the scopes they hold. */
 export interface Principal {
   readonly name: string;
@@ -221,7 +227,8 @@ export class TestContext {
       if (ms > 0 && this.client.waited.ms + ms > this.waitBudgetMs) throw this.#overBudget(endpoint, ms);
       if (ms > 0 && ms <= this.client.maxWaitMs) await this.client.wait(ms + 50, `${this.client.baseUrl}${url}`);
     }
-    const ex = await this.client.send(method, url, { ...options, headers: { ...headers, ...(options.headers ?? {}) } }, this.waitBudgetMs);
+    const about: LateAbout = { endpoint, as: options.as === undefined ? this.main : options.as ?? undefined };
+    const ex = await this.client.send(method, url, { ...options, headers: { ...headers, ...(options.headers ?? {}) }, about }, this.waitBudgetMs);
     if (endpoint) this.quota.spent(endpoint, who, ex.response.status, ex.response.headers);
     // A 429 the run could not wait out is the quota's answer, not a finding of the check that met it.
     if (ex.response.status === 429 && options.retry !== false && endpoint) throw this.#overBudget(endpoint, Number(ex.response.headers['retry-after']) * 1000 || 0);

@@ -10,8 +10,13 @@ import { REF, valueOf, type RefMarker } from './generate.ts';
 import type { Exchange } from './http.ts';
 import { hasOwner } from '../spec/conventions/ownership.ts';
 import { fillPath, idParam, parentParams } from '../spec/conventions/paths.ts';
+import { settleLate } from './late.ts';
+import { Parking } from './parking.ts';
 import { CANDIDATE_TRIES, DomainRules } from './rules-data.ts';
 import { dropRefused, friendlyItems, itemTarget, walkTo } from './data-guards.ts';
+
+/** How many more bodies a create draws when a declared uniqueness refuses the one it drew. */
+const UNIQUE_RETRIES = 3;
 
 export interface Made {
   readonly resource: Resource;
@@ -22,6 +27,9 @@ export interface Made {
   readonly body: Record<string, unknown>;
   readonly exchange: Exchange;
   readonly as?: Principal;
+  /** The implementation's clock (ctx.now) just before the create was sent and just after its answer, where data.create made it. */
+  readonly from?: number;
+  readonly to?: number;
 }
 
 export class DataFactory {
@@ -35,12 +43,15 @@ export class DataFactory {
   readonly domain: DomainRules;
   /** Records the ref members of array items point at, for which the guards on each item hold (./data-guards.ts). */
   readonly itemTargets = new Map<string, { id: string | number; data: Record<string, unknown> }>();
+  /** Records whose checks are done, walked on by later checks where the create is scarce (./parking.ts). */
+  readonly parking: Parking;
   /** The string values drawn so far, per resource and field. */
   readonly #seen = new Map<string, Set<string>>();
 
   constructor(ctx: TestContext) {
     this.ctx = ctx;
     this.domain = new DomainRules(ctx.spec);
+    this.parking = new Parking(this);
   }
 
   idField(resource: Resource): string {
@@ -174,6 +185,11 @@ export class DataFactory {
     return body;
   }
 
+  /** The record shared by refs to a resource (one per run; of an owned one, one per principal), made on first need. */
+  async sharedRef(target: Resource, as?: Principal): Promise<string | number> {
+    return this.#fillRef({ [REF]: target.name } as RefMarker, as, 'shared');
+  }
+
   async #fillRef(marker: RefMarker, as?: Principal, refs: 'fresh' | 'shared' = 'shared'): Promise<string | number> {
     const target = this.ctx.resource(marker[REF]);
     if (!target) throw new Skip(`a ref names resource '${marker[REF]}', which the spec does not declare`);
@@ -185,23 +201,42 @@ export class DataFactory {
     // One shared record per resource; of an owned one, one per principal (another's is not there for it).
     const key = hasOwner(target) ? `${target.name}:${as?.name ?? ''}` : target.name;
     let id = this.#targets.get(key);
+    // Of a scarce create, the first record the run made of it (its create check's) is the one shared.
+    const first = !id && this.scarce(target) ? this.#made.find((m) => m.resource === target && (!hasOwner(target) || m.as?.name === as?.name)) : undefined;
+    if (first) this.#targets.set(key, (id = Promise.resolve(first.id)));
     if (!id) {
       id = this.create(target, { as }).then((m) => m.id);
       this.#targets.set(key, id);
     }
-    return number(await id);
+    const shared = await id;
+    this.parking.shared(target, String(shared));
+    return number(shared);
   }
 
   /**
    * Whether a record made only to be pointed at is worth its quota: its create is not a
-   * singleton's, and its policy has more than half its window left (the rest is kept for
-   * the checks of that resource itself). The tester spends a scarce quota where it matters.
+   * singleton's, its policy is not scarce (scarceCreate in parts/create-refusals.ts), and it
+   * has more than half its window left (the rest is kept for the checks of that resource
+   * itself). The tester spends a scarce quota where it matters.
    */
   #affords(target: Resource, as?: Principal): boolean {
     const endpoint = this.ctx.endpoint(target.name, 'create');
     if (!endpoint || target.perOwner === 'one') return false;
     const policy = this.ctx.quota.policyOf(endpoint);
-    return !policy || this.ctx.quota.left(endpoint, (as ?? this.ctx.principalFor(endpoint))?.name) > policy.limit / 2;
+    if (!policy) return true;
+    if (this.scarce(target)) return false;
+    return this.ctx.quota.left(endpoint, (as ?? this.ctx.principalFor(endpoint))?.name) > policy.limit / 2;
+  }
+
+  /**
+   * Whether a resource's create window cannot hold about two creates a field it carries
+   * (helpdesk: 5 tickets a minute): then its quota is kept for what only its create shows,
+   * and records made only to be pointed at, walked through states or refused are shared.
+   */
+  scarce(resource: Resource): boolean {
+    const endpoint = this.createEndpointOrUndefined(resource);
+    const policy = endpoint && this.ctx.quota.policyOf(endpoint);
+    return policy !== undefined && policy.limit < 2 * this.createFields(resource).length;
   }
 
   async fill(value: unknown, as?: Principal, refs: 'fresh' | 'shared' = 'fresh'): Promise<unknown> {
@@ -237,7 +272,8 @@ export class DataFactory {
     const endpoint = this.createEndpoint(resource);
     const as = options.as ?? this.#creator(resource, endpoint);
     if (!as && endpoint.auth && !endpoint.auth.public) throw this.ctx.noPrincipal(endpoint);
-    const sent = options.body ?? (await this.validBody(resource, { as, ...(options.version ? { version: options.version } : {}) }));
+    const draw = () => this.validBody(resource, { as, ...(options.version ? { version: options.version } : {}) });
+    let sent = options.body ?? (await draw());
     let method = endpoint.method;
     // A create that exists only nested (`POST /patients/{patientId}/appointments`): the parent from the body's ref, or one made for it.
     const parents: Record<string, string | number> = {};
@@ -252,7 +288,16 @@ export class DataFactory {
       method = mine.method;
       path = mine.path;
     }
-    const ex = await this.ctx.call(method, path, { body: sent, as: as ?? null, ...(options.version ? { version: options.version } : {}) });
+    let from = this.ctx.now();
+    let ex = await this.ctx.call(method, path, { body: sent, as: as ?? null, ...(options.version ? { version: options.version } : {}) });
+    // A body of its own drawing refused by a declared uniqueness: a record the run cannot know of
+    // holds the value (one an earlier run with the same seed left), so another body is drawn.
+    for (let i = 0; !options.body && i < UNIQUE_RETRIES && this.#takenUnique(resource, ex); i++) {
+      sent = await draw();
+      from = this.ctx.now();
+      ex = await this.ctx.call(method, path, { body: sent, as: as ?? null, ...(options.version ? { version: options.version } : {}) });
+    }
+    const to = this.ctx.now();
     if (ex.response.status < 200 || ex.response.status >= 300) throw new Failure(`creating a ${resource.name} with a valid body was refused (${ex.response.status}): ${ex.response.text.slice(0, 300)}`, ex);
     // A replace that created the record answers 201 (RFC 9110 §9.3.4), which it need not declare.
     if (endpoint.operation === 'create' && method === endpoint.method) expectSuccess(endpoint, ex);
@@ -267,9 +312,16 @@ export class DataFactory {
     }
     const id = body[this.idField(resource)];
     if (typeof id !== 'string' && typeof id !== 'number') throw new Failure(`the created ${resource.name} has no '${this.idField(resource)}'`, ex);
-    const made: Made = { resource, id: String(id), sent, body, exchange: ex, ...(as ? { as } : {}) };
+    const made: Made = { resource, id: String(id), sent, body, exchange: ex, ...(as ? { as } : {}), from, to };
     this.#made.push(made);
     return made;
+  }
+
+  /** Whether a refusal is one of the resource's declared uniqueness errors. */
+  #takenUnique(resource: Resource, ex: Exchange): boolean {
+    const member = this.ctx.errorShape.members.code;
+    const code = member && isObject(ex.response.json) ? ex.response.json[member] : undefined;
+    return ex.response.status >= 400 && typeof code === 'string' && resource.unique.some((u) => u.error === code);
   }
 
   /**
@@ -324,6 +376,21 @@ export class DataFactory {
     }
   }
 
+  /** The records made from position `since` on (madeCount), in order. */
+  madeSince(since: number): readonly Made[] {
+    return this.#made.slice(since);
+  }
+
+  /** How many records the run has made so far (a position for madeSince). */
+  madeCount(): number {
+    return this.#made.length;
+  }
+
+  /** The first record the run made of a resource (its create check's), if any. */
+  firstMade(resource: Resource): Made | undefined {
+    return this.#made.find((m) => m.resource === resource);
+  }
+
   /** How many records of a resource the run has made and not yet cleaned up: what a walk of its list will meet at least. */
   count(resource: Resource): number {
     return this.#made.filter((m) => m.resource === resource).length;
@@ -359,6 +426,8 @@ export class DataFactory {
    */
   async cleanup(): Promise<Record<string, number>> {
     const left: Record<string, number> = {};
+    // Creates the run stopped waiting for: what their late answers name is removed with the rest.
+    for (const name of await settleLate(this)) left[name] = (left[name] ?? 0) + 1;
     for (const made of this.#made.reverse()) {
       const del = this.ctx.endpoint(made.resource.name, 'delete');
       let gone = false;

@@ -38,6 +38,12 @@ export class HttpClient {
   onWait?: (ms: number, url: string) => void;
   /** Told of every exchange as it completes (a request log, a replay). */
   onExchange?: (exchange: Exchange) => void;
+  /**
+   * Writes the run stopped waiting for (its time-out), still listened to: a late answer may
+   * name a record the service made after all, which the clean-up removes (DataFactory.cleanup).
+   * `about` is what the caller said of the request (ContextCall: its endpoint and principal).
+   */
+  readonly late: LateWrite[] = [];
   /** The rate-limit waits so far: how many, and how long in all (ms): each Retry-After plus a 50 ms margin, as asked of `sleep`. */
   readonly waited = { count: 0, ms: 0 };
   /** How to wait; tests of the tester pass one that moves the implementation's clock instead. */
@@ -54,7 +60,7 @@ export class HttpClient {
    * sent once more: the checks of the other parts are not about the implementation's quota,
    * and the rate-limit check itself sends with `retry: false`.
    */
-  async send(method: string, path: string, options: RequestOptions & { retry?: boolean } = {}, budgetMs = Infinity): Promise<Exchange> {
+  async send(method: string, path: string, options: RequestOptions & { retry?: boolean; about?: unknown } = {}, budgetMs = Infinity): Promise<Exchange> {
     const first = await this.#send(method, path, options);
     if (first.response.status !== 429 || options.retry === false) return first;
     const after = Number(first.response.headers['retry-after']);
@@ -71,7 +77,7 @@ export class HttpClient {
     await this.sleep(ms);
   }
 
-  async #send(method: string, path: string, options: RequestOptions): Promise<Exchange> {
+  async #send(method: string, path: string, options: RequestOptions & { about?: unknown }): Promise<Exchange> {
     const headers: Record<string, string> = { accept: 'application/json, application/problem+json;q=0.9, */*;q=0.1' };
     let body: string | undefined;
     if (options.raw) {
@@ -85,24 +91,52 @@ export class HttpClient {
     const url = `${this.baseUrl}${path}`;
     const started = performance.now();
     const at = Date.now();
-    let response: Response;
+    // The time-out is a race, not an abort, for a write: the service may still make what was
+    // asked, and its late answer says what (kept in `late`); a read is aborted.
+    const controller = new AbortController();
+    const answer = (async (): Promise<Exchange> => {
+      const response = await fetch(url, { method, headers, body, redirect: 'manual', signal: controller.signal });
+      const text = await response.text();
+      return {
+        request: { method, url, headers, ...(body !== undefined ? { body } : {}) },
+        response: { status: response.status, headers: Object.fromEntries(response.headers), text, json: parseJson(text) },
+        ms: performance.now() - started,
+        at,
+      };
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), this.timeoutMs)));
+    let exchange: Exchange | undefined;
     try {
-      response = await fetch(url, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(this.timeoutMs) });
+      exchange = await Promise.race([answer, timedOut]);
     } catch (error) {
-      const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : `the request failed: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`;
-      throw new TransportError(`${method} ${url}: ${reason}`);
+      throw new TransportError(`${method} ${url}: the request failed: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`);
+    } finally {
+      clearTimeout(timer);
     }
-    const text = await response.text();
-    const exchange: Exchange = {
-      request: { method, url, headers, ...(body !== undefined ? { body } : {}) },
-      response: { status: response.status, headers: Object.fromEntries(response.headers), text, json: parseJson(text) },
-      ms: performance.now() - started,
-      at,
-    };
+    if (!exchange) {
+      const settled = answer.catch(() => undefined);
+      if (SAFE.has(method)) controller.abort();
+      else this.late.push({ method, path, about: options.about, answer: settled, abort: () => controller.abort() });
+      throw new TransportError(`${method} ${url}: no answer within ${this.timeoutMs} ms`);
+    }
     this.log.push(exchange);
     this.onExchange?.(exchange);
     return exchange;
   }
+}
+
+/** Methods that change nothing (RFC 9110 §9.2.1): a read given up on is aborted. */
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** A write the run stopped waiting for; `answer` settles with its late answer, or undefined if none came (or `abort` was called). */
+export interface LateWrite {
+  readonly method: string;
+  /** Relative to the base URL, as sent. */
+  readonly path: string;
+  readonly about: unknown;
+  readonly answer: Promise<Exchange | undefined>;
+  readonly abort: () => void;
 }
 
 /** The implementation could not be reached or did not answer: not a failed check, a failed run. */

@@ -115,6 +115,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     for (const [index, part] of taken.entries()) {
       options.onPart?.({ part, index, total: taken.length, done: false });
       await runPart(ctx, data, part, options);
+      // A part's last rule check is done with its records too.
+      data.parking.closeScene();
       options.onPart?.({ part, index, total: taken.length, done: true });
     }
   } finally {

@@ -12,6 +12,9 @@
  * may read are spread across principals), and whether a policy can afford a record made
  * only to be pointed at; the client asks it to wait for the next window before a request
  * the window cannot admit, rather than being refused (the time is reported as waited).
+ * Where a create's window is scarce (DataFactory.scarce), the checks spend it on what only
+ * that create shows: refusals share creates (parts/create-refusals.ts) and records are
+ * reused (parking.ts) rather than made.
  */
 import { ratePolicyFields, type RatePolicyFields } from '../spec/conventions/rate.ts';
 import type { Endpoint, Spec } from '../spec/model.ts';

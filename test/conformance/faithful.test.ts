@@ -186,7 +186,8 @@ test('conformance: a quota that cannot fit the run in its wait budget leaves che
   assert.equal(report.counts.fail, 0, formatHuman(report));
   assert.equal(report.waited.count, 0, 'no wait at all');
   const quota = report.results.filter((r) => r.outcome === 'skip' && /^ticket\.create allows 5 requests per 60 s per address; the window is spent/.test(r.message ?? ''));
-  assert.ok(quota.length > 10, formatHuman(report));
+  // Resources and states need more than one window of tickets even with the refusals batched and records reused (15 creates in a full run).
+  assert.ok(quota.length > 0, formatHuman(report));
   assert.ok(quota.every((r) => r.skipKind === 'not-checked' && /--wait-budget/.test(r.needs ?? '')));
   assert.equal(report.verdict, 'incomplete');
   // Five tickets a minute per address: the run spent exactly the window, and the first create went to the check of the create itself.

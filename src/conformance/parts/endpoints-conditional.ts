@@ -42,14 +42,19 @@ export async function checkConditional(ctx: TestContext, data: DataFactory): Pro
   }
 }
 
-/** A record whose refs were made for it, by the principal that makes it (its owned refs are its own). */
-async function makeFresh(ctx: TestContext, data: DataFactory, resource: Resource): Promise<Made> {
+/**
+ * A record whose refs were made for it, by the principal that makes it (its owned refs are its
+ * own); of a scarce create (helpdesk: 5 tickets a minute), a record other checks are done with.
+ */
+async function makeFresh(ctx: TestContext, data: DataFactory, resource: Resource): Promise<Pick<Made, 'id' | 'as'>> {
+  const parked = await data.parking.take(resource, () => []);
+  if (parked) return { id: parked.id };
   const as = ctx.principalFor(data.createEndpoint(resource));
   return data.create(resource, { ...(as ? { as } : {}), body: await freshBody(data, resource, as) });
 }
 
 interface State {
-  made?: Made;
+  made?: Pick<Made, 'id' | 'as'>;
   as?: Principal | null;
   first?: Exchange;
   changedTo?: Exchange;
@@ -57,7 +62,7 @@ interface State {
 
 async function checkResource(ctx: TestContext, data: DataFactory, resource: Resource, read: Endpoint, promise: ConditionalRequests, rule: { pointer: string; text: string }): Promise<void> {
   const s: State = {};
-  const path = () => data.itemPath(read, (s.made as Made).id);
+  const path = () => data.itemPath(read, (s.made as Pick<Made, 'id'>).id);
   const get = (headers: Record<string, string> = {}) => ctx.call('GET', path(), { as: s.as ?? null, headers });
   const etag = promise.validators.includes('etag');
   const lastModified = promise.validators.includes('last-modified');
@@ -101,7 +106,7 @@ async function checkResource(ctx: TestContext, data: DataFactory, resource: Reso
       const headers: Record<string, string> = {};
       if (promise.writes && etag) headers['if-match'] = first.response.headers.etag as string;
       else if (promise.writes) headers['if-unmodified-since'] = first.response.headers['last-modified'] as string;
-      const ex = await ctx.call(change.method, data.itemPath(change, (s.made as Made).id), { body: await changeBody(ctx, data, resource, change, first, s.as), as: s.as ?? null, headers });
+      const ex = await ctx.call(change.method, data.itemPath(change, (s.made as Pick<Made, 'id'>).id), { body: await changeBody(ctx, data, resource, change, first, s.as), as: s.as ?? null, headers });
       expectSuccess(change, ex);
       const after = await get();
       expectSuccess(read, after);
@@ -117,7 +122,7 @@ async function checkResource(ctx: TestContext, data: DataFactory, resource: Reso
         const headers: Record<string, string> = etag
           ? { 'if-match': first.response.headers.etag as string }
           : { 'if-unmodified-since': new Date(Date.parse(now.response.headers['last-modified'] ?? '') - 86_400_000).toUTCString() };
-        const ex = await ctx.call(change.method, data.itemPath(change, (s.made as Made).id), { body: await changeBody(ctx, data, resource, change, now, s.as), as: s.as ?? null, headers });
+        const ex = await ctx.call(change.method, data.itemPath(change, (s.made as Pick<Made, 'id'>).id), { body: await changeBody(ctx, data, resource, change, now, s.as), as: s.as ?? null, headers });
         expectError(ctx, ex, 'precondition-failed');
         const after = await get();
         if (!jsonEqual(after.response.json, now.response.json)) throw new Failure(`the refused write changed the ${name} all the same`, after);
@@ -131,7 +136,7 @@ async function checkResource(ctx: TestContext, data: DataFactory, resource: Reso
           const headers: Record<string, string> = etag
             ? { 'if-match': first.response.headers.etag as string }
             : { 'if-unmodified-since': new Date(Date.parse(now.response.headers['last-modified'] ?? '') - 86_400_000).toUTCString() };
-          const ex = await ctx.call('DELETE', data.itemPath(del, (s.made as Made).id), { as: ctx.principalFor(del) ?? s.as ?? null, headers });
+          const ex = await ctx.call('DELETE', data.itemPath(del, (s.made as Pick<Made, 'id'>).id), { as: ctx.principalFor(del) ?? s.as ?? null, headers });
           expectError(ctx, ex, 'precondition-failed');
           const after = await get();
           if (after.response.status !== 200) throw new Failure(`the refused delete removed the ${name} all the same (a read answers ${after.response.status})`, after);

@@ -6,6 +6,11 @@
  *            same status and the same record, and makes no second record (§2.6)
  *   reuse    the same key with another body is refused (idempotency-key-reused, §2.7), and
  *            makes nothing
+ *   scope    the same key from another principal: per credential a request of its own, per
+ *            address the first answer again
+ *
+ * Where the create's quota is scarce (DataFactory.scarce), reuse and scope send their key
+ * after the replay check's first request instead of making a first record of their own.
  */
 import { isPlain } from '../../spec/conventions/paths.ts';
 import { takesIdempotencyKey } from '../../spec/conventions/promises.ts';
@@ -32,6 +37,9 @@ export async function checkIdempotency(ctx: TestContext, data: DataFactory): Pro
     const key = (suffix: string) => `svcspec-${ctx.draw.seed}-${resource.name}-${++n}-${suffix}`;
     const send = (body: Record<string, unknown>, k: string) => ctx.call(create.method, create.path, { body, as: as ?? null, headers: { [promise.header]: k } });
     const idOf = (ex: Exchange) => (isObject(ex.response.json) ? ex.response.json[data.idField(resource)] : undefined);
+    // Of a scarce create (helpdesk: 5 tickets a minute), the replay's first request is the one
+    // the other checks send their key after: each of them still sends what it is about.
+    let replayed: Replayed | undefined;
 
     await ctx.check('endpoints', `${create.id}.idempotency.replay`, `${create.id}: the same request with the same ${promise.header} gets the first answer again and makes nothing new`, rule, async () => {
       if (!as && create.auth && !create.auth.public) throw new Skip(`no principal given may call ${create.id}`);
@@ -45,19 +53,22 @@ export async function checkIdempotency(ctx: TestContext, data: DataFactory): Pro
       if (again.response.status !== first.response.status) throw new Failure(`the repeat answered ${again.response.status}; the first answer was ${first.response.status}`, again);
       if (idOf(again) !== idOf(first)) throw new Failure(`the repeat made another ${resource.name} ('${String(idOf(again))}', the first was '${String(idOf(first))}')`, again);
       if (!jsonEqual(again.response.json, first.response.json)) throw new Failure('the repeat answered another representation than the first answer', again);
+      if (data.scarce(resource)) replayed = { key: k, first, as };
     });
     await ctx.check('endpoints', `${create.id}.idempotency.reuse`, `${create.id}: the same ${promise.header} with another body is refused (idempotency-key-reused)`, rule, async () => {
       if (!as && create.auth && !create.auth.public) throw new Skip(`no principal given may call ${create.id}`);
-      const k = key('reuse');
-      const first = await send(await freshBody(data, resource, as), k);
-      expectSuccess(create, first);
-      data.track(resource, first, as);
+      const k = replayed?.key ?? key('reuse');
+      const first = replayed?.first ?? (await send(await freshBody(data, resource, as), k));
+      if (!replayed) {
+        expectSuccess(create, first);
+        data.track(resource, first, as);
+      }
       const other = await otherBody(data, resource, first, as);
       const ex = await send(other, k);
       await data.discard(resource, ex, as);
       expectError(ctx, ex, 'idempotency-key-reused');
     });
-    await checkScope(ctx, data, resource, create, promise, rule, key('scope'));
+    await checkScope(ctx, data, resource, create, promise, rule, key('scope'), replayed);
   }
   if (n === 0) ctx.skip('endpoints', 'idempotency', 'idempotency keys as stated', 'no resource has a plain create (a POST) to send a key with', { kind: 'not-applicable' });
 }
@@ -67,7 +78,14 @@ export async function checkIdempotency(ctx: TestContext, data: DataFactory): Pro
  * is another request (a record of its own, neither a replay nor a refusal); with `address`, a
  * principal at the same address (the tester's) gets the first answer again.
  */
-async function checkScope(ctx: TestContext, data: DataFactory, resource: Resource, create: Endpoint, promise: IdempotencyKeys, rule: { pointer: string; text: string }, k: string): Promise<void> {
+/** The replay check's first request: its key, its answer, who sent it. */
+interface Replayed {
+  readonly key: string;
+  readonly first: Exchange;
+  readonly as: Principal | undefined;
+}
+
+async function checkScope(ctx: TestContext, data: DataFactory, resource: Resource, create: Endpoint, promise: IdempotencyKeys, rule: { pointer: string; text: string }, fresh: string, replayed?: Replayed): Promise<void> {
   // The first that may, and of the others the one with most of the create's quota left (earlier checks may have spent another's window).
   const [one, ...others] = ctx.principals.filter((p) => ctx.may(p, create));
   const two = others.reduce<Principal | undefined>((best, p) => (best === undefined || ctx.quota.left(create, p.name) > ctx.quota.left(create, best.name) ? p : best), undefined);
@@ -75,11 +93,16 @@ async function checkScope(ctx: TestContext, data: DataFactory, resource: Resourc
   await ctx.check('endpoints', `${create.id}.idempotency.scope`, `${create.id}: a ${promise.header} is ${promise.scope === 'credential' ? "one credential's: another principal's same key makes its own record" : "one client address's: another principal at the same address gets the first answer"}`, rule, async () => {
     if (!one || !two) throw new Skip(`two principals that may call ${create.id} are needed to tell keys per ${per}`);
     if (resource.owned && promise.scope === 'address') throw new Skip(`${resource.name} is owned: another principal cannot be given the first principal's record`);
-    const body = await freshBody(data, resource, one);
+    // The replay check's first request, where it was the first principal's; else one sent here.
+    const earlier = replayed?.as?.name === one.name ? replayed : undefined;
+    const k = earlier?.key ?? fresh;
     const send = (as: Principal, b: Record<string, unknown>) => ctx.call(create.method, create.path, { body: b, as, headers: { [promise.header]: k } });
-    const first = await send(one, body);
-    expectSuccess(create, first);
-    data.track(resource, first, one);
+    const body = earlier ? (JSON.parse(earlier.first.request.body ?? '{}') as Record<string, unknown>) : await freshBody(data, resource, one);
+    const first = earlier?.first ?? (await send(one, body));
+    if (!earlier) {
+      expectSuccess(create, first);
+      data.track(resource, first, one);
+    }
     // Per credential, the other principal's is a request of its own (its own refs: it may not see the first's records); per address, the same request.
     const other = await send(two, promise.scope === 'credential' ? await freshBody(data, resource, two) : body);
     data.track(resource, other, two);

@@ -20,6 +20,8 @@ export async function freshBody(data: DataFactory, resource: Resource, as?: Prin
     if (data.domain.freshRef(resource, field.name)) continue;
     const target = data.ctx.resource(field.resource ?? '');
     if (!target || !data.createEndpointOrUndefined(target)) continue;
+    // A scarce quota (helpdesk: 5 tickets a minute) is kept for the target's own checks; the shared record serves.
+    if (data.scarce(target)) continue;
     body[field.name] = await data.freshTarget(resource, field, as);
   }
   return body;

@@ -4,7 +4,10 @@
  * equal; every declared constraint broken one at a time is refused with validation-failed
  * naming the field; an unknown field and a readOnly field sent are refused; writeOnly
  * fields never come back (create, read, list); update and replace change what they say;
- * after delete the record is gone: 404 on read, absent from the list.
+ * after delete the record is gone: 404 on read, absent from the list. Where the create's quota
+ * is scarce (helpdesk: 5 tickets a minute), a value the update takes is refused there, and the
+ * breaches only a create shows share creates (./create-refusals.ts), each shown only where the
+ * refusal lists its pointer, else sent alone.
  */
 import { isPlain } from '../../spec/conventions/paths.ts';
 import type { Field, Resource } from '../../spec/model.ts';
@@ -12,6 +15,7 @@ import { Failure, Skip, type TestContext } from '../context.ts';
 import type { DataFactory, Made } from '../data.ts';
 import { expectError, expectSuccess, isObject, jsonEqual } from '../expect.ts';
 import { breaches, nestedBreaches, valueOf } from '../generate.ts';
+import { RefusalBatches, type CreateRefusal } from './create-refusals.ts';
 import { findInList } from './list-walk.ts';
 
 export async function checkResources(ctx: TestContext, data: DataFactory): Promise<void> {
@@ -37,8 +41,11 @@ export async function checkResources(ctx: TestContext, data: DataFactory): Promi
     if (!made) continue;
     const record = made;
     await checkWriteOnly(ctx, data, resource, record);
-    await checkRefusals(ctx, data, resource, record);
-    await checkDeepRefusals(ctx, data, resource);
+    // Every refusal planned first, then checked in order: where the create's quota is scarce, the
+    // breaches only a create shows go into shared creates (./create-refusals.ts), which must know them all.
+    const create = data.createEndpoint(resource);
+    const batches = data.scarce(resource) ? new RefusalBatches(ctx, data, resource, create, data.maker(resource) ?? ctx.principalFor(create)) : undefined;
+    for (const run of [...planRefusals(ctx, data, resource, record, batches), ...planDeepRefusals(ctx, data, resource, record, batches)]) await run();
     await checkUpdates(ctx, data, resource, record);
     await checkDelete(ctx, data, resource);
   }
@@ -62,7 +69,9 @@ async function checkWriteOnly(ctx: TestContext, data: DataFactory, resource: Res
   });
 }
 
-async function checkRefusals(ctx: TestContext, data: DataFactory, resource: Resource, made: Made): Promise<void> {
+/** The checks of the refusals of top-level fields, an unknown field and a readOnly one, to run in order. */
+function planRefusals(ctx: TestContext, data: DataFactory, resource: Resource, made: Made, batches: RefusalBatches | undefined): (() => Promise<unknown>)[] {
+  const planned: (() => Promise<unknown>)[] = [];
   const create = data.createEndpoint(resource);
   // Spread across the principals that may (a per-credential quota on creates is spent evenly); refused bodies count against it too.
   const as = data.maker(resource) ?? ctx.principalFor(create);
@@ -74,63 +83,72 @@ async function checkRefusals(ctx: TestContext, data: DataFactory, resource: Reso
   const updatePolicy = update && ctx.quota.policyOf(update);
   const scarce = policy !== undefined && policy.limit < 2 * fields.length && update !== undefined && (!updatePolicy || updatePolicy.limit >= 2 * fields.length);
   const updatable = new Set(update?.request.kind === 'fields' ? update.request.fields : data.writable(resource, ctx.version).map((f) => f.name));
+  /** A create carrying the change is refused naming the pointer: in a batch where one holds it, else alone. */
+  const refused = (pointer: string, change: CreateRefusal['change']) => {
+    const handle = batches?.add({ pointer, change });
+    return async () => {
+      if (handle !== undefined && (await batches!.holds(handle))) return;
+      const body = await data.validBody(resource, { as, refs: 'shared' });
+      await change(body);
+      const ex = await ctx.call('POST', create.path, { body, as: as ?? null });
+      // A service that wrongly accepts it made a record: removed at once, so later checks do not list it.
+      await data.discard(resource, ex, as);
+      expectError(ctx, ex, 'validation-failed', pointer);
+    };
+  };
   for (const field of fields) {
     for (const breach of breaches(field, ctx.draw)) {
       const onUpdate = scarce && !breach.omit && updatable.has(field.name);
       const where = onUpdate ? ` (on ${update!.id}: ${create.id} allows ${policy!.limit} per ${policy!.windowMs / 1000} s)` : '';
-      await ctx.check('resources', `${resource.name}.${field.name}.${breach.constraint.replace(/\s+/g, '-')}`, `${resource.name}.${field.name}: a value breaking '${breach.constraint}' is refused${where}`, { pointer: field.pointer, text: `${field.name}: ${breach.constraint}` }, async () => {
-        if (onUpdate) {
+      const onCreate = onUpdate
+        ? undefined
+        : refused(`/${field.name}`, (body) => {
+            if (breach.omit) delete body[field.name];
+            else body[field.name] = breach.value;
+          });
+      planned.push(() =>
+        ctx.check('resources', `${resource.name}.${field.name}.${breach.constraint.replace(/\s+/g, '-')}`, `${resource.name}.${field.name}: a value breaking '${breach.constraint}' is refused${where}`, { pointer: field.pointer, text: `${field.name}: ${breach.constraint}` }, async () => {
+          if (onCreate) return onCreate();
           const changed = await ctx.call(update!.method, data.pathFor(update!, made), { body: { [field.name]: breach.value }, as: ctx.principalFor(update!) ?? null });
           expectError(ctx, changed, 'validation-failed', `/${field.name}`);
-          return;
-        }
-        const body = await data.validBody(resource, { as, refs: 'shared' });
-        if (breach.omit) delete body[field.name];
-        else body[field.name] = breach.value;
-        const ex = await ctx.call('POST', create.path, { body, as: as ?? null });
-        // A service that wrongly accepts it made a record: removed at once, so later checks do not list it.
-        await data.discard(resource, ex, as);
-        expectError(ctx, ex, 'validation-failed', `/${field.name}`);
-      });
+        }),
+      );
     }
   }
   if (resource.unknownFields === 'keep') {
-    await ctx.check('resources', `${resource.name}.unknown-field`, `${resource.name}: a field the spec does not declare is kept (unknownFields: keep)`, { pointer: resource.pointer, text: `the fields of ${resource.name}: unknown ones kept` }, async () => {
-      const body = { ...(await data.validBody(resource, { as })), svcspecUndeclaredField: 1 };
-      const ex = await ctx.call('POST', create.path, { body, as: as ?? null });
-      expectSuccess(create, ex);
-      if (!isObject(ex.response.json) || ex.response.json.svcspecUndeclaredField !== 1) throw new Failure("the created record does not carry the undeclared member 'svcspecUndeclaredField' as sent", ex);
-      data.track(resource, ex, as);
-    });
+    planned.push(() =>
+      ctx.check('resources', `${resource.name}.unknown-field`, `${resource.name}: a field the spec does not declare is kept (unknownFields: keep)`, { pointer: resource.pointer, text: `the fields of ${resource.name}: unknown ones kept` }, async () => {
+        const body = { ...(await data.validBody(resource, { as })), svcspecUndeclaredField: 1 };
+        const ex = await ctx.call('POST', create.path, { body, as: as ?? null });
+        expectSuccess(create, ex);
+        if (!isObject(ex.response.json) || ex.response.json.svcspecUndeclaredField !== 1) throw new Failure("the created record does not carry the undeclared member 'svcspecUndeclaredField' as sent", ex);
+        data.track(resource, ex, as);
+      }),
+    );
   } else {
-    await ctx.check('resources', `${resource.name}.unknown-field`, `${resource.name}: a field the spec does not declare is refused`, { pointer: resource.pointer, text: `the fields of ${resource.name}` }, async () => {
-      const body = { ...(await data.validBody(resource, { as, refs: 'shared' })), svcspecUndeclaredField: 1 };
-      const ex = await ctx.call('POST', create.path, { body, as: as ?? null });
-      await data.discard(resource, ex, as);
-      expectError(ctx, ex, 'validation-failed', '/svcspecUndeclaredField');
-    });
+    const onCreate = refused('/svcspecUndeclaredField', (body) => void (body.svcspecUndeclaredField = 1));
+    planned.push(() => ctx.check('resources', `${resource.name}.unknown-field`, `${resource.name}: a field the spec does not declare is refused`, { pointer: resource.pointer, text: `the fields of ${resource.name}` }, onCreate));
   }
   const readOnly = ctx.fieldsOf(resource).find((f) => f.readOnly && f.name !== data.idField(resource) && f.name !== data.machine(resource)?.field);
   const sample = readOnly ?? ctx.fieldsOf(resource).find((f) => f.readOnly);
   if (sample) {
     if (resource.readOnlyFields === 'ignore') {
-      await ctx.check('resources', `${resource.name}.readOnly`, `${resource.name}: a readOnly field sent by a client is ignored (readOnlyFields: ignore)`, { pointer: sample.pointer, text: `${sample.name}: readOnly, ignored when sent` }, async () => {
-        const sent = await readOnlyValue(ctx, data, sample);
-        const body = { ...(await data.validBody(resource, { as })), [sample.name]: sent };
-        const ex = await ctx.call('POST', create.path, { body, as: as ?? null });
-        expectSuccess(create, ex);
-        data.track(resource, ex, as);
-        if (isObject(ex.response.json) && sample.name in ex.response.json && jsonEqual(ex.response.json[sample.name], sent)) throw new Failure(`the record took the ${sample.name} the client sent (${JSON.stringify(sent)}); the service sets it`, ex);
-      });
+      planned.push(() =>
+        ctx.check('resources', `${resource.name}.readOnly`, `${resource.name}: a readOnly field sent by a client is ignored (readOnlyFields: ignore)`, { pointer: sample.pointer, text: `${sample.name}: readOnly, ignored when sent` }, async () => {
+          const sent = await readOnlyValue(ctx, data, sample);
+          const body = { ...(await data.validBody(resource, { as })), [sample.name]: sent };
+          const ex = await ctx.call('POST', create.path, { body, as: as ?? null });
+          expectSuccess(create, ex);
+          data.track(resource, ex, as);
+          if (isObject(ex.response.json) && sample.name in ex.response.json && jsonEqual(ex.response.json[sample.name], sent)) throw new Failure(`the record took the ${sample.name} the client sent (${JSON.stringify(sent)}); the service sets it`, ex);
+        }),
+      );
     } else {
-      await ctx.check('resources', `${resource.name}.readOnly`, `${resource.name}: a readOnly field sent by a client is refused`, { pointer: sample.pointer, text: `${sample.name}: readOnly` }, async () => {
-        const body = { ...(await data.validBody(resource, { as, refs: 'shared' })), [sample.name]: await readOnlyValue(ctx, data, sample) };
-        const ex = await ctx.call('POST', create.path, { body, as: as ?? null });
-        await data.discard(resource, ex, as);
-        expectError(ctx, ex, 'validation-failed', `/${sample.name}`);
-      });
+      const onCreate = refused(`/${sample.name}`, async (body) => void (body[sample.name] = await readOnlyValue(ctx, data, sample)));
+      planned.push(() => ctx.check('resources', `${resource.name}.readOnly`, `${resource.name}: a readOnly field sent by a client is refused`, { pointer: sample.pointer, text: `${sample.name}: readOnly` }, onCreate));
     }
   }
+  return planned;
 }
 
 /**
@@ -139,33 +157,39 @@ async function checkRefusals(ctx: TestContext, data: DataFactory, resource: Reso
  * naming the violated member's pointer. An update is a merge patch: leaving a member out does
  * not break `required` there, so only the other breaches are sent to it.
  */
-async function checkDeepRefusals(ctx: TestContext, data: DataFactory, resource: Resource): Promise<void> {
+function planDeepRefusals(ctx: TestContext, data: DataFactory, resource: Resource, made: Made, batches: RefusalBatches | undefined): (() => Promise<unknown>)[] {
+  const planned: (() => Promise<unknown>)[] = [];
   const create = data.createEndpoint(resource);
   const as = ctx.principalFor(create);
   const writes = [create, ctx.endpoint(resource.name, 'update'), ctx.endpoint(resource.name, 'replace')].filter((e): e is NonNullable<typeof e> => e !== undefined && (e === create || (isPlain(e) && !e.select)));
-  let target: Made | undefined;
   for (const field of data.createFields(resource, ctx.version)) {
     for (const breach of nestedBreaches(field, ctx.draw)) {
       for (const endpoint of writes) {
         if (endpoint.operation === 'update' && breach.omit) continue;
         const op = endpoint === create ? 'create' : endpoint.operation;
-        await ctx.check('resources', `${resource.name}.${op}${breach.pointer.replace(/\//g, '.')}.${breach.constraint.replace(/\s+/g, '-')}`, `${resource.name}: ${op} with ${breach.pointer} breaking '${breach.constraint}' is refused at that pointer`, { pointer: breach.shape.pointer, text: `${breach.pointer.slice(1).replace(/\//g, '.')}: ${breach.constraint}` }, async () => {
-          const body = await data.validBody(resource, { as });
-          body[field.name] = breach.apply(body[field.name]);
-          if (endpoint === create) {
-            const ex = await ctx.call(create.method, create.path, { body, as: as ?? null });
-            await data.discard(resource, ex, as);
+        const handle = endpoint === create ? batches?.add({ pointer: breach.pointer, keepsInside: breach.constraint === 'uniqueItems', changesType: breach.constraint.startsWith('type '), change: (body) => void (body[field.name] = breach.apply(body[field.name])) }) : undefined;
+        planned.push(() =>
+          ctx.check('resources', `${resource.name}.${op}${breach.pointer.replace(/\//g, '.')}.${breach.constraint.replace(/\s+/g, '-')}`, `${resource.name}: ${op} with ${breach.pointer} breaking '${breach.constraint}' is refused at that pointer`, { pointer: breach.shape.pointer, text: `${breach.pointer.slice(1).replace(/\//g, '.')}: ${breach.constraint}` }, async () => {
+            if (handle !== undefined && (await batches!.holds(handle))) return;
+            // A body meant to be refused points its refs at shared records: it costs no records of its own.
+            const body = await data.validBody(resource, { as, refs: 'shared' });
+            body[field.name] = breach.apply(body[field.name]);
+            if (endpoint === create) {
+              const ex = await ctx.call(create.method, create.path, { body, as: as ?? null });
+              await data.discard(resource, ex, as);
+              expectError(ctx, ex, 'validation-failed', breach.pointer);
+              return;
+            }
+            // The record the run made first: a refused change leaves it as it was.
+            const sent = endpoint.operation === 'update' ? { [field.name]: body[field.name] } : body;
+            const ex = await ctx.call(endpoint.method, data.pathFor(endpoint, made), { body: sent, as: ctx.principalFor(endpoint) ?? null });
             expectError(ctx, ex, 'validation-failed', breach.pointer);
-            return;
-          }
-          target ??= await data.create(resource);
-          const sent = endpoint.operation === 'update' ? { [field.name]: body[field.name] } : body;
-          const ex = await ctx.call(endpoint.method, data.itemPath(endpoint, target.id), { body: sent, as: ctx.principalFor(endpoint) ?? null });
-          expectError(ctx, ex, 'validation-failed', breach.pointer);
-        });
+          }),
+        );
       }
     }
   }
+  return planned;
 }
 
 async function readOnlyValue(ctx: TestContext, data: DataFactory, field: Field): Promise<unknown> {

@@ -44,7 +44,15 @@ export async function checkManaged(ctx: TestContext, data: DataFactory): Promise
       if (read) record.data = read;
       return { record, exchange: record.exchange as Exchange, from, to, ...(scene.as ? { as: scene.as } : {}) };
     };
-    const made = () => (first ??= make());
+    // Of a scarce create (helpdesk: 5 tickets a minute), the run's first record of it, made with its times noted, is the first.
+    const earlier = data.scarce(resource) ? data.firstMade(resource) : undefined;
+    const reuse = async (): Promise<Made> => {
+      const e = earlier!;
+      // What the create answered is what it set (later checks may have updated the record since).
+      const record: SceneRecord = { resource, id: e.id, data: { ...e.body }, exchange: e.exchange };
+      return { record, exchange: e.exchange, from: e.from!, to: e.to!, ...(e.as ? { as: e.as } : {}) };
+    };
+    const made = () => (first ??= earlier?.from !== undefined && earlier.to !== undefined ? reuse() : make());
     for (const field of managed) {
       const source = field.managed;
       const id = `${resource.name}.${field.name}.managed`;

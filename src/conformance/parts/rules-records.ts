@@ -32,8 +32,8 @@ export async function checkRecordRules(ctx: TestContext, data: DataFactory): Pro
   }
 }
 
-/** Values worth trying for a field: its bounds and a few drawn ones. */
-function candidates(ctx: TestContext, f: Field): unknown[] {
+/** The values of a field at its bounds (and 0, 1, true, false, its enum, null), nothing drawn. */
+function bounds(f: Field): unknown[] {
   const out: unknown[] = [];
   if (f.type === 'integer' || f.type === 'number') {
     for (const v of [f.minimum, f.maximum, f.minimum !== undefined ? f.minimum + 1 : undefined, 0, 1]) if (v !== undefined && (f.minimum === undefined || v >= f.minimum) && (f.maximum === undefined || v <= f.maximum)) out.push(v);
@@ -41,6 +41,12 @@ function candidates(ctx: TestContext, f: Field): unknown[] {
   if (f.type === 'boolean') out.push(true, false);
   if (f.enum) out.push(...f.enum);
   if (f.nullable) out.push(null);
+  return out;
+}
+
+/** Values worth trying for a field: its bounds and a few drawn ones. */
+function candidates(ctx: TestContext, f: Field): unknown[] {
+  const out = bounds(f);
   while (out.length < VALUES) out.push(ctx.draw.one(valueOf(f)));
   return out;
 }
@@ -80,7 +86,9 @@ async function provoke(ctx: TestContext, data: DataFactory, resource: Resource, 
   const update = ctx.endpoint(resource.name, 'update');
   const writable = data.writable(resource, ctx.version).filter((f) => f.type !== 'ref' && !f.writeOnly && read.has(f.name));
   if (!update || !writable.length) throw new Skip(`not checked: no generated ${resource.name} breaks \`${rule.expr.source}\` on create${update ? '' : ', and the spec declares no update'}, so the tester cannot make one that does`);
-  const made = await scene.create(resource, await data.validBody(resource, scene.as ? { as: scene.as } : {}), `a ${resource.name} to change`);
+  // A record one of whose fields' bounds breaks the rule once changed (a book with copies on its shelf, so fewer copies than available can be tried).
+  const changeable = (record: Data) => writable.some((f) => bounds(f).some((v) => breaksFirst(domain.manage(resource, { ...record, [f.name]: v }, 'change', ctx.now()))));
+  const made = await scene.create(resource, await data.validBody(resource, { ...(scene.as ? { as: scene.as } : {}), accept: changeable }), `a ${resource.name} to change`);
   const current = (await scene.read(resource, made.id)) ?? made.data;
   for (const f of writable) {
     for (const v of candidates(ctx, f)) {

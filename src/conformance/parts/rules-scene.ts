@@ -87,6 +87,8 @@ export class Scene {
     this.ctx = ctx;
     this.data = data;
     this.resource = resource;
+    // The records the previous scene made are done with: of a scarce create, later walks may take them (src/conformance/parking.ts).
+    data.parking.openScene();
     const create = data.createEndpointOrUndefined(resource);
     // Whoever makes its records elsewhere (DataFactory.maker): of a resource anyone may read, the principal with most of a per-credential quota left.
     const as = create ? data.maker(resource) : ctx.main;
@@ -107,6 +109,12 @@ export class Scene {
     for (const f of [...this.refFields(), ...extra]) {
       if (this.targets.has(f.name)) continue;
       const target = this.ctx.resource(f.resource as string) as Resource;
+      // A scarce target (helpdesk: 5 tickets a minute) that no rule of the subject reads through this ref: the run's shared one serves.
+      if (this.data.scarce(target) && !extra.includes(f) && !this.data.domain.freshRef(this.resource, f.name)) {
+        const shared = String(await this.data.sharedRef(target, this.as));
+        this.targets.set(f.name, { resource: target, id: shared, data: (await this.read(target, shared)) ?? {} });
+        continue;
+      }
       const small = this.smallest(target, (record) => this.data.domain.friendlyTarget(this.resource, f.name, record, target, this.ctx.now()));
       const id = await this.data.freshTarget(this.resource, f, this.as, { set: small });
       this.targets.set(f.name, { resource: target, id: String(id), data: (await this.read(target, String(id))) ?? {} });

@@ -17,11 +17,16 @@ export async function checkStates(ctx: TestContext, data: DataFactory): Promise<
     // Records a legal transition left in a state, by state: the checks of that state take them
     // before making and walking a new one (a create's quota is spent where it matters).
     const pool = new Map<string, string[]>();
-    const keep = (state: string, id: string) => pool.set(state, [...(pool.get(state) ?? []), id]);
+    // A state whose checks are done parks what arrives in it for later walks (recordIn).
+    const done = new Set<string>();
+    const keep = (state: string, id: string) => (done.has(state) ? data.parking.park(resource, id, state) : pool.set(state, [...(pool.get(state) ?? []), id]));
     await ctx.check('states', `${machine.resource}.initial`, `${machine.resource}: a new record is in the initial state '${machine.initial}'`, { pointer: machine.pointer, text: `initial: ${machine.initial}` }, async () => {
-      const made = await data.create(resource);
+      // Of a scarce create, the answer of the run's first create of it is a new record's as well.
+      const first = data.scarce(resource) ? data.firstMade(resource) : undefined;
+      const made = first ?? (await data.create(resource));
       if (made.body[machine.field] !== machine.initial) throw new Failure(`'${machine.field}' is ${JSON.stringify(made.body[machine.field])} after create, not '${machine.initial}'`, made.exchange);
-      keep(machine.initial, made.id);
+      // That record may have moved since, and is shared by refs: only a new one is walked on.
+      if (!first) keep(machine.initial, made.id);
     });
     for (const [state, route] of routes) {
       // One record in the state takes every refusal (a refusal leaves it there) and then the
@@ -29,7 +34,8 @@ export async function checkStates(ctx: TestContext, data: DataFactory): Promise<
       // creates: an implementation's rate limit is spent slowly.
       let spare: Promise<string> | undefined;
       const inState = () => {
-        const pooled = pool.get(state)?.shift();
+        // The spare first; a pooled record is taken only when there is none (else it would be lost).
+        const pooled = spare ? undefined : pool.get(state)?.shift();
         const id = spare ?? (pooled !== undefined ? Promise.resolve(pooled) : recordIn(ctx, data, resource, machine, route));
         spare = undefined;
         return id;
@@ -62,6 +68,11 @@ export async function checkStates(ctx: TestContext, data: DataFactory): Promise<
           }
         });
       }
+      // This state's checks are done: what is left in it serves later walks (recordIn).
+      for (const id of [...(pool.get(state) ?? []), ...(spare ? [await spare.catch(() => undefined)] : [])]) if (id !== undefined) data.parking.park(resource, id, state);
+      pool.delete(state);
+      done.add(state);
+      spare = undefined;
     }
     await checkStateNotWritable(ctx, data, resource, machine);
   }
@@ -72,12 +83,15 @@ async function checkStateNotWritable(ctx: TestContext, data: DataFactory, resour
   const other = machine.states.find((s) => s !== machine.initial);
   if (!update || !other) return;
   await ctx.check('states', `${machine.resource}.state-not-writable`, `${machine.resource}: '${machine.field}' cannot be written by ${update.operation}`, { pointer: machine.pointer, text: `${machine.field} changes only by transitions` }, async () => {
-    const made = await data.create(resource);
-    const body = update.operation === 'update' ? { [machine.field]: other } : { ...(await data.validBody(resource)), [machine.field]: other };
+    // Of a scarce create, a record the state checks are done with, in whatever state it was left; else a new one.
+    const parked = await data.parking.take(resource, () => []);
+    const made = parked ?? { id: (await data.create(resource)).id, state: machine.initial };
+    const to = made.state === machine.initial ? other : machine.states.find((s) => s !== made.state) ?? other;
+    const body = update.operation === 'update' ? { [machine.field]: to } : { ...(await data.validBody(resource)), [machine.field]: to };
     const ex = await ctx.call(update.method, data.itemPath(update, made.id), { body, as: ctx.principalFor(update) ?? null });
     if (ex.response.status >= 200 && ex.response.status < 300) {
       const now = await currentState(ctx, data, resource, machine, made.id);
-      if (now !== machine.initial) throw new Failure(`${update.method} set '${machine.field}' to '${String(now)}'`, ex);
+      if (now !== made.state) throw new Failure(`${update.method} set '${machine.field}' to '${String(now)}'`, ex);
     } else expectError(ctx, ex, 'validation-failed', `/${machine.field}`);
   });
 }
@@ -108,8 +122,33 @@ export async function fire(ctx: TestContext, data: DataFactory, resource: Resour
   return ctx.call(endpoint.method, data.itemPath(endpoint, id), { ...(body ? { body } : {}), as: as ?? null });
 }
 
-/** A new record walked to a state through the API (made and moved by `by`, when given). */
+/** A route between two states (BFS, shortest), or undefined when none leads there. */
+export function routeBetween(machine: StateMachine, from: string, to: string): Transition[] | undefined {
+  const routes = new Map<string, Transition[]>([[from, []]]);
+  const queue = [from];
+  while (queue.length) {
+    const state = queue.shift() as string;
+    if (state === to) return routes.get(state);
+    for (const t of machine.transitions) {
+      if (!t.from.includes(state) || routes.has(t.to)) continue;
+      routes.set(t.to, [...(routes.get(state) as Transition[]), t]);
+      queue.push(t.to);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A record walked to a state through the API (made and moved by `by`, when given). Of a
+ * resource whose create is scarce (helpdesk: 5 tickets a minute), a record whose checks are
+ * done (src/conformance/parking.ts) is walked on from the state it was left in, where a route leads
+ * from there; a walk the service refuses on the way (a guard a reused record no longer
+ * meets) falls back to a new record, which is held to every step.
+ */
 export async function recordIn(ctx: TestContext, data: DataFactory, resource: Resource, machine: StateMachine, route: readonly Transition[], by?: Principal): Promise<string> {
+  const target = route.length ? route[route.length - 1].to : machine.initial;
+  const parked = await data.parking.take(resource, (state) => routeBetween(machine, state, target), by);
+  if (parked && (await walked(ctx, data, resource, machine, parked.id, parked.route, by))) return parked.id;
   const made = await data.create(resource, by ? { as: by } : {});
   for (const t of route) {
     const endpoint = transitionEndpoint(ctx, machine, t);
@@ -118,6 +157,17 @@ export async function recordIn(ctx: TestContext, data: DataFactory, resource: Re
     if (ex.response.status < 200 || ex.response.status >= 300) throw new Failure(`on the way to the state under test, ${t.name} was refused (${ex.response.status})`, ex);
   }
   return made.id;
+}
+
+/** Whether the transitions of a route all succeeded on a record. */
+async function walked(ctx: TestContext, data: DataFactory, resource: Resource, machine: StateMachine, id: string, route: readonly Transition[], by?: Principal): Promise<boolean> {
+  for (const t of route) {
+    const endpoint = transitionEndpoint(ctx, machine, t);
+    if (!endpoint) return false;
+    const ex = await fire(ctx, data, resource, endpoint, t, id, by);
+    if (ex.response.status < 200 || ex.response.status >= 300) return false;
+  }
+  return true;
 }
 
 async function currentState(ctx: TestContext, data: DataFactory, resource: Resource, machine: StateMachine, id: string): Promise<unknown> {
