@@ -225,6 +225,7 @@ class SqliteStoreImpl implements SqliteStore {
   readonly #fileTimer: NodeJS.Timeout;
   readonly #tx: TxAccess;
   readonly #nextSequence: ReturnType<DatabaseSync['prepare']>;
+  readonly #savepoints: { readonly open: StatementSync; readonly release: StatementSync; readonly undo: StatementSync };
   #closed = false;
 
   constructor(db: DatabaseSync, reader: SqliteReader | undefined, file: DatabaseFile) {
@@ -239,6 +240,7 @@ class SqliteStoreImpl implements SqliteStore {
     this.events = sqliteEvents(db, () => this.#open(), (work) => this.#group.run(() => this.#savepoint(work)));
     this.#append = eventAppender(db);
     this.#nextSequence = db.prepare('INSERT INTO sequences (name, value) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value');
+    this.#savepoints = { open: db.prepare('SAVEPOINT write'), release: db.prepare('RELEASE write'), undo: db.prepare('ROLLBACK TO write') };
     this.#tx = this.#txAccess();
     this.#idempotency = {
       get: db.prepare('SELECT fingerprint, status, headers, body, created_at FROM idempotency WHERE scope = ? AND key = ?'),
@@ -618,15 +620,17 @@ class SqliteStoreImpl implements SqliteStore {
   /** Runs work inside a savepoint of the open transaction: all of it, or none of it. */
   #savepoint<T>(work: () => T): T {
     const db = this.#db;
-    db.exec('SAVEPOINT write');
+    // Prepared once: a savepoint per write with events or rules would otherwise parse its SQL every time.
+    const sp = this.#savepoints;
+    sp.open.run();
     try {
       const result = work();
-      db.exec('RELEASE write');
+      sp.release.run();
       return result;
     } catch (error) {
       if (db.isTransaction) {
-        db.exec('ROLLBACK TO write');
-        db.exec('RELEASE write');
+        sp.undo.run();
+        sp.release.run();
       }
       throw error;
     }
