@@ -67,8 +67,8 @@ export async function itemTarget(data: DataFactory, resource: Resource, field: s
   if (kept && friendly(kept.data)) return kept;
   const targetCreate = data.ctx.endpoint(target.name, 'create');
   const by = as && (hasOwner(target) || (targetCreate && data.ctx.may(as, targetCreate))) ? as : undefined;
-  const body = await data.validBody(target, { ...(by ? { as: by } : {}), accept: friendly });
-  const made = await data.create(target, { ...(by ? { as: by } : {}), body });
+  const redraw = () => data.validBody(target, { ...(by ? { as: by } : {}), accept: friendly });
+  const made = await data.create(target, { ...(by ? { as: by } : {}), body: await redraw(), redraw });
   const result = { id: target.id?.assigned === 'sequence' && /^\d+$/.test(made.id) ? Number(made.id) : made.id, data: made.body };
   if (!fresh) data.itemTargets.set(key, result);
   return result;

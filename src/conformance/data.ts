@@ -45,6 +45,8 @@ export class DataFactory {
   readonly itemTargets = new Map<string, { id: string | number; data: Record<string, unknown> }>();
   /** Records whose checks are done, walked on by later checks where the create is scarce (./parking.ts). */
   readonly parking: Parking;
+  /** The record made for a ref a transition's guard reads, by referrer, field and principal (valuesFor). */
+  readonly #guarded = new Map<string, string | number>();
   /** The string values drawn so far, per resource and field. */
   readonly #seen = new Map<string, Set<string>>();
 
@@ -146,11 +148,10 @@ export class DataFactory {
     const machine = this.machine(target);
     const goals = (record: Record<string, unknown>) => (machine ? machine.states.filter((s) => friendly({ ...record, [machine.field]: s })) : []);
     // Made by the referring record's maker where it must own it (an owned target: another's is
-    // not there for it) or may make it; else by whoever may.
-    const targetCreate = this.ctx.endpoint(target.name, 'create');
-    const by = as && (hasOwner(target) || (targetCreate && this.ctx.may(as, targetCreate))) ? as : undefined;
-    const body = await this.validBody(target, { ...(by ? { as: by } : {}), accept: (r) => friendly(r) || goals(r).length > 0, ...(options.set ? { set: options.set } : {}) });
-    const made = await this.create(target, { ...(by ? { as: by } : {}), body });
+    // not there for it); else by whoever has most of the target's create quota left.
+    const by = as && hasOwner(target) ? as : this.maker(target) ?? as;
+    const redraw = () => this.validBody(target, { ...(by ? { as: by } : {}), accept: (r) => friendly(r) || goals(r).length > 0, ...(options.set ? { set: options.set } : {}) });
+    const made = await this.create(target, { ...(by ? { as: by } : {}), body: await redraw(), redraw });
     if (machine && !friendly(made.body)) await walkTo(this, target, made.id, String(made.body[machine.field] ?? machine.initial), goals(made.body), by);
     return target.id?.assigned === 'sequence' && /^\d+$/.test(made.id) ? Number(made.id) : made.id;
   }
@@ -179,7 +180,15 @@ export class DataFactory {
     for (const name of names) {
       const f = resource.fields.find((x) => x.name === name);
       // A ref a guard reads points at a record made for it for which the guard holds (a captured payment).
-      if (f?.type === 'ref' && f.resource && this.domain.refGuards(resource, name).length) body[name] = await this.freshTarget(resource, f, as);
+      if (f?.type === 'ref' && f.resource && this.domain.refGuards(resource, name).length) {
+        // The record made for this ref serves again where the guards reading it count nothing
+        // (a captured payment pays another order): no one else changes it, so they hold again.
+        const key = `${resource.name}.${name}:${as?.name ?? ''}`;
+        const kept = this.#guarded.get(key);
+        const reusable = this.domain.refGuards(resource, name).every(({ write }) => !write.rules.counts.length);
+        body[name] = kept !== undefined && reusable ? kept : await this.freshTarget(resource, f, as);
+        this.#guarded.set(key, body[name] as string | number);
+      }
       else if (f) body[name] = await this.fill(this.ctx.draw.one(valueOf(f)), as);
     }
     return body;
@@ -268,7 +277,7 @@ export class DataFactory {
    * further "create" replaces it through the singleton (`select: caller`) replace endpoint,
    * which answers as a create would, or is skipped where the spec has none.
    */
-  async create(resource: Resource, options: { as?: Principal; body?: Record<string, unknown>; version?: string } = {}): Promise<Made> {
+  async create(resource: Resource, options: { as?: Principal; body?: Record<string, unknown>; version?: string; redraw?: () => Promise<Record<string, unknown>> } = {}): Promise<Made> {
     const endpoint = this.createEndpoint(resource);
     const as = options.as ?? this.#creator(resource, endpoint);
     if (!as && endpoint.auth && !endpoint.auth.public) throw this.ctx.noPrincipal(endpoint);
@@ -292,8 +301,9 @@ export class DataFactory {
     let ex = await this.ctx.call(method, path, { body: sent, as: as ?? null, ...(options.version ? { version: options.version } : {}) });
     // A body of its own drawing refused by a declared uniqueness: a record the run cannot know of
     // holds the value (one an earlier run with the same seed left), so another body is drawn.
-    for (let i = 0; !options.body && i < UNIQUE_RETRIES && this.#takenUnique(resource, ex); i++) {
-      sent = await draw();
+    // A given body is drawn again only by its own `redraw` (a record made to suit the guards that read it).
+    for (let i = 0; (!options.body || options.redraw) && i < UNIQUE_RETRIES && this.#takenUnique(resource, ex); i++) {
+      sent = await (options.redraw ?? draw)();
       from = this.ctx.now();
       ex = await this.ctx.call(method, path, { body: sent, as: as ?? null, ...(options.version ? { version: options.version } : {}) });
     }

@@ -220,6 +220,21 @@ export class DomainRules {
     return rules.guards.filter((g) => g.each === undefined && this.evaluate(resource, g.expr, vars, write) === false);
   }
 
+  /**
+   * Whether a record in this state may still be updated as far as the state tells: no guard
+   * of the resource's updates that reads only the state refuses it (a closed ticket does not
+   * change). Other members are absent, so a guard that reads them errs and holds.
+   */
+  updatableIn(resource: Resource, state: string, now: number): boolean {
+    const rules = resource.onUpdate;
+    const machine = this.spec.states.find((m) => m.resource === resource.name);
+    if (!rules?.guards.length || !machine) return true;
+    const write: DomainWrite = { kind: 'update', rules };
+    const record = { [machine.field]: state };
+    const vars = this.writeVars(resource, { self: record, old: record, now });
+    return rules.guards.every((g) => g.each !== undefined || this.evaluate(resource, g.expr, vars, write) !== false);
+  }
+
   /** The variables of a write's guard or effect (src/spec/domain/cel.ts). */
   writeVars(resource: Resource, v: { self: Data; old?: Data; id?: string; request?: Data; requestFields?: readonly Field[]; principal?: string; refs?: Record<string, { resource: Resource; data: Data; id?: string }>; count?: Record<string, number>; now: number }): Data {
     const refs: Data = {};

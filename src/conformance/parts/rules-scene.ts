@@ -190,8 +190,8 @@ export class Scene {
   async makeSubject(from?: readonly string[]): Promise<SceneRecord> {
     await this.makeTargets();
     const friendly = (record: Data) => this.ctx.spec.resources.every((other) => other.fields.every((f) => f.type !== 'ref' || f.resource !== this.resource.name || this.data.domain.friendlyTarget(other, f.name, record, this.resource, this.ctx.now())));
-    const body = await this.body(this.smallest(this.resource, friendly), friendly);
-    const made = await this.create(this.resource, body, 'the record under test');
+    const small = this.smallest(this.resource, friendly);
+    const made = await this.create(this.resource, await this.body(small, friendly), 'the record under test', () => this.body(small, friendly));
     this.subject = { resource: this.resource, id: made.id, data: made.data };
     if (from) await this.walk(this.subject, from);
     await this.refresh();
@@ -199,9 +199,9 @@ export class Scene {
   }
 
   /** Creates a record for the scene; a refusal makes the check "not checked". */
-  async create(resource: Resource, body: Data, what: string): Promise<SceneRecord> {
+  async create(resource: Resource, body: Data, what: string, redraw?: () => Promise<Data>): Promise<SceneRecord> {
     try {
-      const made = await this.data.create(resource, { ...(this.as ? { as: this.as } : {}), body });
+      const made = await this.data.create(resource, { ...(this.as ? { as: this.as } : {}), body, ...(redraw ? { redraw } : {}) });
       return { resource, id: made.id, data: made.body, exchange: made.exchange };
     } catch (error) {
       if (error instanceof Failure) throw new Skip(`not checked: creating ${what} (a ${resource.name}) was refused: ${error.message}`);

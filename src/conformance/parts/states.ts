@@ -84,7 +84,8 @@ async function checkStateNotWritable(ctx: TestContext, data: DataFactory, resour
   if (!update || !other) return;
   await ctx.check('states', `${machine.resource}.state-not-writable`, `${machine.resource}: '${machine.field}' cannot be written by ${update.operation}`, { pointer: machine.pointer, text: `${machine.field} changes only by transitions` }, async () => {
     // Of a scarce create, a record the state checks are done with, in whatever state it was left; else a new one.
-    const parked = await data.parking.take(resource, () => []);
+    // One its updates may still change (not a closed ticket), so that a refusal can only be the state's.
+    const parked = await data.parking.take(resource, (state) => (data.domain.updatableIn(resource, state, ctx.now()) ? [] : undefined));
     const made = parked ?? { id: (await data.create(resource)).id, state: machine.initial };
     const to = made.state === machine.initial ? other : machine.states.find((s) => s !== made.state) ?? other;
     const body = update.operation === 'update' ? { [machine.field]: to } : { ...(await data.validBody(resource)), [machine.field]: to };
