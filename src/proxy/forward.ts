@@ -1,0 +1,151 @@
+/**
+ * The forwarding core: a node:http server that relays each request to the upstream over a
+ * keep-alive agent and relays the answer back, status, fields and body as they come (in
+ * report mode the body streams through; the proxy keeps a copy to judge once it is sent).
+ * Hop-by-hop fields are not relayed (RFC 9110 §7.6.1); everything else is, Host included
+ * as the upstream's own. In strict mode a request the spec refuses is answered by the proxy
+ * with the declared error, and an answer is held until judged, so a violating one can be
+ * marked (the `Svcspec-Findings` field names what it broke) before the client sees it.
+ */
+import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Exchange } from '../conformance/http.ts';
+import type { Finding } from './finding.ts';
+import type { Arrival, Judge } from './judge.ts';
+
+export type Mode = 'report' | 'strict';
+
+/** The field a strict proxy marks a violating answer with. */
+export const FINDINGS_HEADER = 'svcspec-findings';
+
+/** Bodies kept for judging up to this size; a larger one streams through unjudged (its shape). */
+const KEEP_BYTES = 4 * 1024 * 1024;
+
+/** RFC 9110 §7.6.1: fields meant for one connection, never relayed. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+
+export interface ForwardOptions {
+  readonly judge: Judge;
+  readonly upstream: URL;
+  readonly mode: Mode;
+  readonly onFindings: (findings: readonly Finding[], exchange: Exchange) => void;
+  /** The upstream could not be reached or broke off. */
+  readonly onUpstreamError?: (message: string) => void;
+  /** The clock exchanges are stamped with (default: this machine's); tests that move the service's clock pass the same one. */
+  readonly now?: () => number;
+}
+
+export interface Forwarder {
+  readonly server: Server;
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export async function listen(options: ForwardOptions, port: number, host: string): Promise<Forwarder> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 256 });
+  const server = createServer({ keepAlive: true }, (req, res) => handle(options, agent, req, res));
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => (server.off('error', reject), resolve()));
+  });
+  const address = server.address() as AddressInfo;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    server,
+    url: `http://${shown}:${address.port}`,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+      agent.destroy();
+      setTimeout(() => server.closeAllConnections(), 1000).unref();
+    }),
+  };
+}
+
+function handle(options: ForwardOptions, agent: Agent, req: IncomingMessage, res: ServerResponse): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('error', () => res.destroy());
+  req.on('end', () => {
+    const started = performance.now();
+    const at = options.now ? options.now() : Date.now();
+    const raw = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+    const headers = flat(req.headers);
+    const request: Exchange['request'] = { method: req.method ?? 'GET', url: `${options.upstream.origin}${req.url ?? '/'}`, headers, ...(raw.length ? { body: raw.toString('utf8') } : {}) };
+    const arrival = options.judge.arrive(request);
+    const refusal = options.mode === 'strict' ? arrival.problems[0] : undefined;
+    if (refusal) {
+      const error = options.judge.errors.body(refusal.situation, refusal.message, refusal.at !== undefined ? arrival.problems.filter((p) => p.at !== undefined).map((p) => ({ pointer: p.at as string, message: p.message })) : undefined);
+      options.judge.counts.refused++;
+      res.writeHead(error.status, { 'content-type': error.mediaType, 'content-length': Buffer.byteLength(error.text), [FINDINGS_HEADER]: arrival.problems.map((p) => p.id).join(', ') });
+      res.end(error.text);
+      return;
+    }
+    const out: OutgoingHttpHeaders = {};
+    for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k) && v !== undefined) out[k] = v;
+    out.host = options.upstream.host;
+    if (raw.length) out['content-length'] = raw.length;
+    const upstream = httpRequest({ agent, protocol: options.upstream.protocol, hostname: options.upstream.hostname, port: options.upstream.port, method: request.method, path: req.url, headers: out });
+    upstream.on('error', (error) => {
+      options.onUpstreamError?.(`${request.method} ${request.url}: ${error.message}`);
+      if (res.headersSent) return void res.destroy();
+      const e = options.judge.errors.body('unavailable', `the proxy could not reach the service at ${options.upstream.origin}: ${error.message}`);
+      res.writeHead(502, { 'content-type': e.mediaType, 'content-length': Buffer.byteLength(e.text) });
+      res.end(e.text);
+    });
+    upstream.on('response', (answer) => relay(options, arrival, request, started, at, answer, res));
+    upstream.end(raw.length ? raw : undefined);
+  });
+}
+
+function relay(options: ForwardOptions, arrival: Arrival, request: Exchange['request'], started: number, at: number, answer: IncomingMessage, res: ServerResponse): void {
+  const headers: OutgoingHttpHeaders = {};
+  for (const [k, v] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(k) && v !== undefined) headers[k] = v;
+  const streaming = (answer.headers['content-type'] ?? '').startsWith('text/event-stream');
+  const hold = options.mode === 'strict' && !streaming;
+  if (!hold) {
+    res.writeHead(answer.statusCode ?? 502, headers);
+    if (streaming) res.flushHeaders();
+  }
+  const kept: Buffer[] = [];
+  let size = 0;
+  answer.on('data', (c: Buffer) => {
+    if (hold || size <= KEEP_BYTES) kept.push(c);
+    size += c.length;
+    if (!hold) res.write(c);
+  });
+  answer.on('error', () => res.destroy());
+  answer.on('end', () => {
+    const text = size > KEEP_BYTES ? '' : (kept.length === 1 ? kept[0] : Buffer.concat(kept)).toString('utf8');
+    const exchange: Exchange = {
+      request,
+      response: { status: answer.statusCode ?? 0, headers: flat(answer.headers), text, json: parseJson(text, answer.headers['content-type']) },
+      ms: performance.now() - started,
+      at,
+    };
+    const findings = options.judge.answer(arrival, exchange);
+    if (hold) {
+      if (findings.length) headers[FINDINGS_HEADER] = [...new Set(findings.map((f) => f.id))].join(', ');
+      res.writeHead(answer.statusCode ?? 502, headers);
+      res.end(kept.length === 1 ? kept[0] : Buffer.concat(kept));
+    } else res.end();
+    options.onFindings(findings, exchange);
+  });
+}
+
+/** Header fields as one string each (a repeated field joined by ", ", RFC 9110 §5.3; Set-Cookie kept apart by newlines). */
+function flat(h: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(k === 'set-cookie' ? '\n' : ', ') : v;
+  return out;
+}
+
+function parseJson(text: string, type: string | undefined): unknown {
+  if (text === '' || !/json/i.test(type ?? '')) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
