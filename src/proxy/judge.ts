@@ -19,10 +19,16 @@ import { authProblems, issuedToken } from './parts/authentication.ts';
 import { bodyProblems, resourceFor, successFindings } from './parts/endpoints.ts';
 import { ErrorJudge } from './parts/errors.ts';
 import { LimitJudge } from './parts/limits.ts';
+import { PromiseJudge } from './parts/promises.ts';
 import { RecordJudge } from './parts/records.ts';
 import { deprecationFindings, versionProblems } from './parts/versioning.ts';
 import { Router } from './route.ts';
 import { principalOf, type Found, type Seen } from './seen.ts';
+
+/** Answers that may come before any judgement of the request: a limit, the service unavailable. */
+const FIRST = new Set([408, 413, 414, 429, 431, 500, 502, 503, 504]);
+/** What a service may find before it reads a body: no credential, no scope, no record, a failed precondition, a conflict. */
+const LATER = new Set([400, 401, 403, 404, 405, 409, 410, 412, 415, 422]);
 
 /** What the judge makes of a request before it is answered. */
 export interface Arrival {
@@ -39,6 +45,7 @@ export class Judge {
   readonly errors: ErrorJudge;
   readonly #limits: LimitJudge;
   readonly #records: RecordJudge;
+  readonly #promises: PromiseJudge;
   readonly #tokens = new Map<string, string>();
   #seq = 0;
   /** Exchanges judged, and requests outside the spec (a client's doing, not the service's). */
@@ -50,6 +57,7 @@ export class Judge {
     this.errors = new ErrorJudge(spec);
     this.#limits = new LimitJudge(spec);
     this.#records = new RecordJudge(spec);
+    this.#promises = new PromiseJudge(spec);
   }
 
   /** A request arrives: which endpoint it is, who sent it, and what in it the spec does not allow. */
@@ -87,12 +95,20 @@ export class Judge {
       // A request the spec refuses must be refused, not served.
       if (x.ok) for (const p of arrival.problems) found.push({ part: p.part, id: `accepted-${p.id}`, ...(x.endpoint ? { endpoint: x.endpoint.id } : {}), message: `answered ${status} to a request the spec refuses (${p.situation}): ${p.message}`, pointer: p.pointer, text: p.text });
       if (status >= 400) found.push(...this.errors.findings(x));
+      // A request with one thing the spec refuses is answered with that situation's error (another limit, 429 or 503, may come first).
+      const only = arrival.problems.length === 1 ? arrival.problems[0] : undefined;
+      if (only && status >= 400 && !FIRST.has(status)) {
+        const want = this.errors.resolve(only.situation);
+        const either = only.situation === 'validation-failed' || only.situation === 'malformed-body' || only.situation === 'unsupported-media-type';
+        if (status !== want.status && !(either && LATER.has(status))) found.push({ part: 'errors', id: 'wrong-error', ...(x.endpoint ? { endpoint: x.endpoint.id } : {}), message: `answered ${status} to a request the spec answers with ${want.status} (${want.code}): ${only.message}`, pointer: only.pointer, text: only.text });
+      }
       if (x.ok && x.endpoint && !arrival.problems.length) {
         found.push(...successFindings(this.spec, x, x.endpoint));
         found.push(...deprecationFindings(x));
       }
       found.push(...this.#limits.findings(x));
       found.push(...this.#records.findings(x));
+      found.push(...this.#promises.findings(x));
     }
     return found.map((f) => {
       const { pointer, text, ...rest } = f;

@@ -6,7 +6,7 @@
  * record, every value of its declared type), a page, an action's shape, a bulk write's items.
  */
 import { isBulk, type Endpoint, type Field, type Resource, type Spec } from '../../spec/model.ts';
-import { pageSettings, readPage } from '../../spec/conventions/pagination.ts';
+import { pageSettings, readPage, type ReadPage } from '../../spec/conventions/pagination.ts';
 import { resourceAt } from '../../spec/conventions/versions.ts';
 import { EXPAND_PARAM } from '../../spec/conventions/expand.ts';
 import { BULK_ITEMS } from '../../spec/conventions/bulk.ts';
@@ -80,7 +80,7 @@ export function successFindings(spec: Spec, x: Seen, endpoint: Endpoint): Found[
   const body = ex.response.json;
   const records: { value: unknown; at: string }[] = [];
   if (kind === 'page') {
-    const page = readPage(pageSettings(spec), body, ex.response.headers.link);
+    const page = readList(spec, x.route.query, body, ex.response.headers.link);
     if (typeof page === 'string') out.push({ ...at, id: 'page-shape', message: `${endpoint.id}: ${page}`, pointer: spec.limits.pagination?.pointer ?? endpoint.pointer, text: 'limits.pagination: the page body' });
     else page.items.forEach((value, i) => records.push({ value, at: `/items/${i}` }));
   } else if (kind === 'items') {
@@ -121,3 +121,10 @@ export function recordOf(resource: Resource, body: unknown): { id: string; recor
 }
 
 export { valueProblems };
+
+/** A list's answer: a page, or (`unpaged: all`, no position asked) every record as a bare array. */
+export function readList(spec: Spec, query: URLSearchParams, body: unknown, link: string | undefined): ReadPage | string {
+  const settings = pageSettings(spec);
+  if (settings.unpaged === 'all' && !query.has(settings.positionParam)) return Array.isArray(body) ? { items: body, next: null } : 'the list asked for without a position is not a bare JSON array of every record, as the spec declares (unpaged: all)';
+  return readPage(settings, body, link);
+}

@@ -13,7 +13,9 @@
  * the README tells a builder to put every client of the development server behind it.
  */
 import { hasOwner } from '../../spec/conventions/ownership.ts';
-import { pageSettings, readPage } from '../../spec/conventions/pagination.ts';
+import { conditionalPromise, type ConditionalSettings } from '../../spec/conventions/promises.ts';
+import { pageSettings } from '../../spec/conventions/pagination.ts';
+import { readList } from './endpoints.ts';
 import { idParam } from '../../spec/conventions/paths.ts';
 import type { Endpoint, Resource, Spec, StateMachine } from '../../spec/model.ts';
 import type { Found, Seen } from '../seen.ts';
@@ -45,12 +47,16 @@ export class RecordJudge {
   /** Writes seen per resource, so a walk over a list that changed is not judged. */
   readonly #writes = new Map<string, number>();
   #allWrites = 0;
+  /** The conditional requests the spec states (none where it is silent: a default is no promise). */
+  readonly #conditional?: ConditionalSettings;
   /** Resources whose state field an effect of some write sets. */
   readonly #volatile = new Set<string>();
 
   constructor(spec: Spec) {
     this.#spec = spec;
     for (const m of spec.states) this.#machines.set(m.resource, m);
+    const c = conditionalPromise(spec);
+    if (c.stated && c.value?.validators.includes('etag')) this.#conditional = c.value;
     const rules = [...spec.resources.flatMap((r) => [r.onCreate, r.onDelete].map((w) => ({ resource: r, w }))), ...spec.states.flatMap((m) => m.transitions.map((t) => ({ resource: spec.resources.find((r) => r.name === m.resource), w: t.rules }))), ...spec.endpoints.map((e) => ({ resource: spec.resources.find((r) => r.name === e.resource), w: e.action?.rules }))];
     for (const { resource, w } of rules) {
       for (const effect of w?.effects ?? []) {
@@ -89,6 +95,7 @@ export class RecordJudge {
     if (known?.owner && x.ok && x.principal && known.owner !== x.principal && resource.owned) {
       out.push({ ...base, part: 'authentication', id: 'owner-leak', message: `${endpoint.id} answered ${status} for ${resource.name} ${id} to a principal other than the one that created it`, pointer: resource.pointer, text: `${resource.name}: owned` });
     }
+    out.push(...this.#preconditions(x, endpoint, known, writesBefore));
     if (endpoint.operation === 'transition' && x.ok && key) out.push(...this.#transition(x, endpoint, resource, known, writesBefore));
     if (known && write && !x.ok && status >= 500) known.state = undefined;
     if (!x.ok) return out;
@@ -131,6 +138,28 @@ export class RecordJudge {
     return out;
   }
 
+  /**
+   * RFC 9110 §13.1.1: a write whose If-Match names none of the record's current tags fails
+   * (412); §13.1.2: a read whose If-None-Match names the current tag is 304. Judged only when
+   * the proxy saw the current tag (no write since, the same version).
+   */
+  #preconditions(x: Seen, endpoint: Endpoint, known: Known | undefined, writesBefore: number): Found[] {
+    const c = this.#conditional;
+    const current = known?.etag !== undefined && known.etagAt === writesBefore && known.etagVersion === x.version?.name ? known.etag : undefined;
+    if (!c || !current || !x.ok) return [];
+    const tags = (h: string) => h.split(',').map((t) => t.trim().replace(/^W\//, ''));
+    const pointer = this.#spec.limits.conditional?.pointer ?? endpoint.pointer;
+    const ifMatch = x.exchange.request.headers['if-match'];
+    if (c.writes && endpoint.method !== 'GET' && ifMatch !== undefined && ifMatch.trim() !== '*' && !tags(ifMatch).includes(current)) {
+      return [{ part: 'limits', id: 'precondition-ignored', endpoint: endpoint.id, message: `${endpoint.id} answered ${x.exchange.response.status} to If-Match: ${ifMatch}, though the record's current tag is ${current}: it must be 412`, pointer, text: 'limits.conditional: writes honour If-Match' }];
+    }
+    const ifNoneMatch = x.exchange.request.headers['if-none-match'];
+    if (c.reads && endpoint.method === 'GET' && ifNoneMatch !== undefined && (ifNoneMatch.trim() === '*' || tags(ifNoneMatch).includes(current.replace(/^W\//, '')))) {
+      return [{ part: 'limits', id: 'not-modified-ignored', endpoint: endpoint.id, message: `${endpoint.id} answered ${x.exchange.response.status} with the body to If-None-Match: ${ifNoneMatch}, the record's current tag: it must be 304`, pointer, text: 'limits.conditional: reads honour If-None-Match' }];
+    }
+    return [];
+  }
+
   #transition(x: Seen, endpoint: Endpoint, resource: Resource, known: Known | undefined, writesBefore: number): Found[] {
     const machine = this.#machines.get(resource.name);
     const t = machine?.transitions.find((tr) => tr.name === endpoint.transition);
@@ -152,7 +181,7 @@ export class RecordJudge {
 
   #page(x: Seen, endpoint: Endpoint, resource: Resource): Found[] {
     const settings = pageSettings(this.#spec);
-    const page = readPage(settings, x.exchange.response.json, x.exchange.response.headers.link);
+    const page = readList(this.#spec, x.route.query, x.exchange.response.json, x.exchange.response.headers.link);
     if (typeof page === 'string') return [];
     const out: Found[] = [];
     const idField = resource.id?.field ?? 'id';
