@@ -53,6 +53,10 @@ export class PromiseJudge {
     return out;
   }
 
+  #sorted(x: Seen, endpoint: Endpoint, items: readonly unknown[], resource: Resource | undefined): Found[] {
+    return sortedFindings(x, endpoint, items, resource, pageSettings(this.#spec).sortParam);
+  }
+
   #idempotent(x: Seen, endpoint: Endpoint, resource: Resource): Found[] {
     const promise = this.#idempotency;
     const key = promise ? x.exchange.request.headers[promise.header.toLowerCase()] : undefined;
@@ -89,6 +93,7 @@ export class PromiseJudge {
     const decl = endpoint.query;
     if (!decl) return out;
     const resource = this.#spec.resources.find((r) => r.name === endpoint.resource);
+    out.push(...this.#sorted(x, endpoint, page.items, resource));
     for (const [name, value] of x.route.query) {
       const filter = readFilterParam(name, decl);
       const field = filter && resource?.fields.find((f) => f.name === filter.field);
@@ -105,7 +110,30 @@ export class PromiseJudge {
   }
 }
 
-/** Whether a value meets a filter (docs/format.md "Filters"); text operators are left to the service (collation). */
+/**
+ * A page asked for in a declared order is in that order, by its first key. Only numbers are
+ * judged: the order of text depends on a collation the spec does not state.
+ */
+function sortedFindings(x: Seen, endpoint: Endpoint, items: readonly unknown[], resource: Resource | undefined, sortParam: string): Found[] {
+  const decl = endpoint.query;
+  const raw = x.route.query.get(sortParam);
+  if (!decl || !raw || !resource) return [];
+  const first = raw.split(',')[0].trim();
+  const name = first.replace(/^[-+]/, '');
+  const field = resource.fields.find((f) => f.name === name);
+  if (!decl.sort.includes(name) || !field || (field.type !== 'integer' && field.type !== 'number')) return [];
+  const sign = first.startsWith('-') ? -1 : 1;
+  const values = items.map((i) => (isObject(i) ? i[name] : undefined));
+  for (let i = 1; i < values.length; i++) {
+    const a = values[i - 1];
+    const b = values[i];
+    if (typeof a !== 'number' || typeof b !== 'number') continue;
+    if (sign * (b - a) < 0) return [{ part: 'endpoints', id: 'sort-broken', endpoint: endpoint.id, message: `${endpoint.id}: asked for ${sortParam}=${raw}, the page has ${name} ${a} before ${b}`, pointer: decl.pointer, text: `${endpoint.id} query: sort ${decl.sort.join(', ')}` }];
+  }
+  return [];
+}
+
+/** Whether a value meets a filter (docs/format.md "Filters"); text is compared without case, so a service that folds case is not blamed. */
 function meets(v: unknown, op: string, raw: string, numeric: boolean): boolean {
   const cmp = (a: unknown, b: string) => (numeric ? Number(a) - Number(b) : String(a) < b ? -1 : String(a) > b ? 1 : 0);
   if (op === 'exists') return raw === 'true' ? v !== null && v !== undefined : raw === 'false' ? v === null || v === undefined : true;
@@ -118,6 +146,8 @@ function meets(v: unknown, op: string, raw: string, numeric: boolean): boolean {
     case 'lte': return cmp(v, raw) <= 0;
     case 'gt': return cmp(v, raw) > 0;
     case 'gte': return cmp(v, raw) >= 0;
+    case 'prefix': return String(v).toLowerCase().startsWith(raw.toLowerCase());
+    case 'contains': return String(v).toLowerCase().includes(raw.toLowerCase());
     default: return true;
   }
 }
