@@ -21,17 +21,19 @@ export default defineCommand({
     port: { type: 'string', description: 'Port to listen on (default 3001; 0 picks a free one)', default: '3001' },
     host: { type: 'string', description: 'Address to listen on (default 127.0.0.1)', default: '127.0.0.1' },
     mode: { type: 'string', description: "report: relay everything, record findings; strict: answer a request the spec refuses with its declared error, and mark a violating answer (Svcspec-Findings)", default: 'report', valueHint: 'report|strict' },
-    format: { type: 'string', description: 'The finding lines: human or ndjson (default: human on a terminal, ndjson elsewhere)', valueHint: 'human|ndjson' },
-    report: { type: 'string', description: 'On exit, also write the findings as the report of `svcspec test` (json, junit) or as SARIF', valueHint: 'json|junit|sarif' },
-    output: { type: 'string', alias: 'o', description: 'Write the --report to FILE instead of stdout' },
+    lines: { type: 'string', description: 'The line of each finding as it happens: human or ndjson (default: human on a terminal, ndjson elsewhere)', valueHint: 'human|ndjson' },
+    format: { type: 'string', description: 'On exit, also write the findings as the report of `svcspec test` (json, junit) or as SARIF; without -o to stdout, the lines then to stderr', valueHint: 'json|junit|sarif' },
+    output: { type: 'string', alias: 'o', description: 'Write the --format report to a file instead of stdout' },
     record: { type: 'string', description: 'Write every exchange to FILE: NDJSON as it happens, or HAR 1.2 on exit when FILE ends in .har (`--replay FILE` judges it again)', valueHint: 'FILE' },
     replay: { type: 'string', description: 'Judge recorded traffic (NDJSON or HAR of --record, or of `svcspec test --record`) instead of relaying', valueHint: 'FILE' },
     'show-secrets': { type: 'boolean', description: 'Keep credentials in the finding lines, the report and the record (default: redacted)' },
   },
   async run({ args }) {
     const mode = oneOf('mode', args.mode, ['report', 'strict'] as const, 'report');
-    const lines = oneOf('format', args.format, ['human', 'ndjson'] as const, process.stdout.isTTY ? 'human' : 'ndjson');
-    const reportFormat = args.report === undefined ? undefined : oneOf('report', args.report, ['json', 'junit', 'sarif'] as const, 'json');
+    const reportFormat = args.format === undefined ? undefined : oneOf('format', args.format, ['json', 'junit', 'sarif'] as const, 'json');
+    // The report takes stdout when it has no file of its own; the lines then go to stderr.
+    const out = reportFormat && (args.output === undefined || args.output === '-') ? process.stderr : process.stdout;
+    const lines = oneOf('lines', args.lines, ['human', 'ndjson'] as const, out.isTTY ? 'human' : 'ndjson');
     const port = Number(args.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a whole number from 0 to 65535; '${args.port}' is not.`);
     if (args.replay === undefined && (!args.upstream || !/^http:\/\/[^/]+/.test(args.upstream))) throw new CliError(`--upstream must be the implementation's http:// URL${args.upstream ? `; '${args.upstream}' is not` : ''}.`);
@@ -39,7 +41,7 @@ export default defineCommand({
     const spec = await loadChecked(file);
     const redact = args['show-secrets'] ? undefined : redactorOf(spec);
     const shown = (f: Finding): Finding => (redact ? { ...f, exchange: redact.exchange(f.exchange) } : f);
-    const print = (f: Finding) => process.stdout.write(lines === 'human' ? findingLine(shown(f)) : findingJson(shown(f)));
+    const print = (f: Finding) => out.write(lines === 'human' ? findingLine(shown(f)) : findingJson(shown(f)));
     const started = performance.now();
 
     if (args.replay !== undefined) {
@@ -69,8 +71,8 @@ export default defineCommand({
 
     async function finish(findings: readonly Finding[], counts: ProxyCounts, upstream: string): Promise<number> {
       const summary = summaryText(findings, counts, upstream);
-      if (lines === 'human') process.stdout.write(`\n${summary}`);
-      else process.stdout.write(`${JSON.stringify({ summary: { upstream, exchanges: counts.exchanges, findings: findings.length, outside: counts.outside, refused: counts.refused } })}\n`);
+      if (lines === 'human') out.write(`\n${summary}`);
+      else out.write(`${JSON.stringify({ summary: { upstream, exchanges: counts.exchanges, findings: findings.length, outside: counts.outside, refused: counts.refused } })}\n`);
       if (reportFormat) {
         const all = findings.map(shown);
         const text = reportFormat === 'sarif' ? formatSarif(all, VERSION) : reportFormat === 'junit' ? formatJunit(asConformanceReport(all, counts, upstream, Math.round(performance.now() - started))) : formatJson(asConformanceReport(all, counts, upstream, Math.round(performance.now() - started)));
