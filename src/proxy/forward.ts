@@ -42,8 +42,9 @@ export interface Forwarder {
 }
 
 export async function listen(options: ForwardOptions, port: number, host: string): Promise<Forwarder> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 256 });
-  const server = createServer({ keepAlive: true }, (req, res) => handle(options, agent, req, res));
+  // Nagle's algorithm off on both sides (RFC 896; with delayed ACKs, RFC 1122 §4.2.3.2, a small write can wait 40 ms).
+  const agent = new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 256, noDelay: true } as ConstructorParameters<typeof Agent>[0]);
+  const server = createServer({ keepAlive: true, noDelay: true }, (req, res) => handle(options, agent, req, res));
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -100,12 +101,19 @@ function handle(options: ForwardOptions, agent: Agent, req: IncomingMessage, res
 }
 
 function relay(options: ForwardOptions, arrival: Arrival, request: Exchange['request'], started: number, at: number, answer: IncomingMessage, res: ServerResponse): void {
-  const headers: OutgoingHttpHeaders = {};
-  for (const [k, v] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(k) && v !== undefined) headers[k] = v;
+  // The fields as they came, in order and spelling (a flat list), less the hop-by-hop ones.
+  const raw = answer.rawHeaders;
+  const headers: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) if (!HOP_BY_HOP.has(raw[i].toLowerCase())) headers.push(raw[i], raw[i + 1]);
+  const status = answer.statusCode ?? 502;
   const streaming = (answer.headers['content-type'] ?? '').startsWith('text/event-stream');
-  const hold = options.mode === 'strict' && !streaming;
+  // A body of a known length is sent with the fields in one write when it is whole (the
+  // common answer: fewer system calls than a write per chunk); strict mode holds every
+  // answer but a stream until it is judged; a stream, or a body of unknown length, flows.
+  const length = Number(answer.headers['content-length']);
+  const hold = !streaming && (options.mode === 'strict' || (Number.isFinite(length) && length <= KEEP_BYTES));
   if (!hold) {
-    res.writeHead(answer.statusCode ?? 502, headers);
+    res.writeHead(status, headers);
     if (streaming) res.flushHeaders();
   }
   const kept: Buffer[] = [];
@@ -117,19 +125,21 @@ function relay(options: ForwardOptions, arrival: Arrival, request: Exchange['req
   });
   answer.on('error', () => res.destroy());
   answer.on('end', () => {
-    const text = size > KEEP_BYTES ? '' : (kept.length === 1 ? kept[0] : Buffer.concat(kept)).toString('utf8');
+    const body = kept.length === 1 ? kept[0] : Buffer.concat(kept);
+    const text = size > KEEP_BYTES ? '' : body.toString('utf8');
     const exchange: Exchange = {
       request,
       response: { status: answer.statusCode ?? 0, headers: flat(answer.headers), text, json: parseJson(text, answer.headers['content-type']) },
       ms: performance.now() - started,
       at,
     };
+    if (hold && options.mode !== 'strict') res.writeHead(status, headers).end(body);
+    else if (!hold) res.end();
     const findings = options.judge.answer(arrival, exchange);
-    if (hold) {
-      if (findings.length) headers[FINDINGS_HEADER] = [...new Set(findings.map((f) => f.id))].join(', ');
-      res.writeHead(answer.statusCode ?? 502, headers);
-      res.end(kept.length === 1 ? kept[0] : Buffer.concat(kept));
-    } else res.end();
+    if (hold && options.mode === 'strict') {
+      if (findings.length) headers.push(FINDINGS_HEADER, [...new Set(findings.map((f) => f.id))].join(', '));
+      res.writeHead(status, headers).end(body);
+    }
     options.onFindings(findings, exchange);
   });
 }
