@@ -12,6 +12,7 @@
  *   across exchanges    parts/records.ts (states, deletes, owners, ETags, page walks),
  *                       parts/limits.ts (the quota against the counts seen)
  */
+import { BoundedMap } from './bounded.ts';
 import type { Exchange } from '../conformance/http.ts';
 import type { Spec } from '../spec/model.ts';
 import { type Finding, type RequestProblem, locate } from './finding.ts';
@@ -46,7 +47,7 @@ export class Judge {
   readonly #limits: LimitJudge;
   readonly #records: RecordJudge;
   readonly #promises: PromiseJudge;
-  readonly #tokens = new Map<string, string>();
+  readonly #tokens = new BoundedMap<string, string>(10_000);
   #seq = 0;
   /** Exchanges judged, and requests outside the spec (a client's doing, not the service's). */
   readonly counts = { exchanges: 0, outside: 0, refused: 0 };

@@ -7,6 +7,7 @@
  * answer said quota remained for more requests than were made since. A record answer
  * carries the validators the spec promises (RFC 9110 §8.8): an ETag.
  */
+import { BoundedMap } from '../bounded.ts';
 import { ratePolicyFields, type RatePolicyFields } from '../../spec/conventions/rate.ts';
 import { conditionalPromise, rateHeadersPromise } from '../../spec/conventions/promises.ts';
 import type { Spec } from '../../spec/model.ts';
@@ -29,7 +30,7 @@ export class LimitJudge {
   readonly #policies: Map<string, RatePolicyFields>;
   readonly #headers: boolean;
   readonly #etag: boolean;
-  readonly #said = new Map<string, Said>();
+  readonly #said = new BoundedMap<string, Said>(10_000);
 
   constructor(spec: Spec) {
     this.#spec = spec;

@@ -9,6 +9,7 @@
  * And part 7: no error body shows how the service is built (a stack frame, a source path, a
  * database message; the tester's own patterns, src/conformance/parts/errors-internals.ts).
  */
+import { BoundedMap } from '../bounded.ts';
 import { idempotencyPromise, pageLinksPromise } from '../../spec/conventions/promises.ts';
 import { pageSettings } from '../../spec/conventions/pagination.ts';
 import { readFilterParam } from '../../spec/conventions/query.ts';
@@ -28,7 +29,7 @@ export class PromiseJudge {
   readonly #spec: Spec;
   readonly #idempotency;
   readonly #links: boolean;
-  readonly #keys = new Map<string, Keyed[]>();
+  readonly #keys = new BoundedMap<string, Keyed[]>(10_000);
 
   constructor(spec: Spec) {
     this.#spec = spec;

@@ -12,6 +12,7 @@
  * It knows only the traffic it relays: a change made past the proxy is unknown to it, so
  * the README tells a builder to put every client of the development server behind it.
  */
+import { BoundedMap } from '../bounded.ts';
 import { hasOwner } from '../../spec/conventions/ownership.ts';
 import { conditionalPromise, type ConditionalSettings } from '../../spec/conventions/promises.ts';
 import { pageSettings } from '../../spec/conventions/pagination.ts';
@@ -41,9 +42,9 @@ interface Walk {
 
 export class RecordJudge {
   readonly #spec: Spec;
-  readonly #records = new Map<string, Known>();
+  readonly #records = new BoundedMap<string, Known>();
   readonly #machines = new Map<string, StateMachine>();
-  readonly #walks = new Map<string, Walk>();
+  readonly #walks = new BoundedMap<string, Walk>(10_000);
   /** Writes seen per resource, so a walk over a list that changed is not judged. */
   readonly #writes = new Map<string, number>();
   #allWrites = 0;
