@@ -35,7 +35,7 @@ const EXPECTED: Record<string, { readonly finding: string; readonly rule: RegExp
   'ignores If-Match (a stale tag overwrites the record)': { finding: 'limits/precondition-ignored', rule: /If-Match$/ },
   'answers a current If-None-Match with 200 and the body': { finding: 'limits/not-modified-ignored', rule: /If-None-Match$/ },
   'ignores the Idempotency-Key (a retried create makes a second record)': { finding: 'limits/idempotency-ignored', rule: /^limits\.idempotency/ },
-  "keeps one namespace of idempotency keys for every credential (another principal's key replays the first's answer)": { finding: 'limits/rate-remaining', rule: /^limits\.rate/ },
+  "keeps one namespace of idempotency keys for every credential (another principal's key replays the first's answer)": { finding: 'limits/idempotency-shared', rule: /^limits\.idempotency/ },
   'links the next page without its position (the link leads back to the first page)': { finding: 'limits/page-link', rule: /links \[next\]$/ },
   'forgets a filter after the first page': { finding: 'endpoints/filter-broken', rule: /pages: gte, lte$/ },
   'announces another quota in RateLimit-Policy than the spec declares': { finding: 'limits/rate-policy', rule: /^limits\.rate/ },

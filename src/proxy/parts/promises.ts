@@ -11,6 +11,7 @@
  */
 import { BoundedMap } from '../bounded.ts';
 import { idempotencyPromise, pageLinksPromise } from '../../spec/conventions/promises.ts';
+import { resolveSituations } from '../../spec/http-errors.ts';
 import { pageSettings } from '../../spec/conventions/pagination.ts';
 import { readFilterParam } from '../../spec/conventions/query.ts';
 import type { Endpoint, Resource, Spec } from '../../spec/model.ts';
@@ -30,6 +31,9 @@ export class PromiseJudge {
   readonly #idempotency;
   readonly #links: boolean;
   readonly #keys = new BoundedMap<string, Keyed[]>(10_000);
+  /** Who sent each key to each endpoint, answered or not. */
+  readonly #senders = new BoundedMap<string, Set<string>>(10_000);
+  readonly #reusedCode: string;
 
   constructor(spec: Spec) {
     this.#spec = spec;
@@ -37,6 +41,7 @@ export class PromiseJudge {
     this.#idempotency = i.stated ? i.value : undefined;
     const l = pageLinksPromise(spec);
     this.#links = l.stated && (l.value?.includes('next') ?? false);
+    this.#reusedCode = resolveSituations(spec)('idempotency-key-reused').code;
   }
 
   findings(x: Seen): Found[] {
@@ -48,6 +53,7 @@ export class PromiseJudge {
     }
     const endpoint = x.endpoint;
     const resource = endpoint ? this.#spec.resources.find((r) => r.name === endpoint.resource) : undefined;
+    if (endpoint?.method === 'POST') out.push(...this.#reused(x, endpoint));
     if (!endpoint || !resource || !x.ok) return out;
     if (endpoint.method === 'POST') out.push(...this.#idempotent(x, endpoint, resource));
     if (endpoint.operation === 'list') out.push(...this.#page(x, endpoint));
@@ -56,6 +62,25 @@ export class PromiseJudge {
 
   #sorted(x: Seen, endpoint: Endpoint, items: readonly unknown[], resource: Resource | undefined): Found[] {
     return sortedFindings(x, endpoint, items, resource, pageSettings(this.#spec).sortParam);
+  }
+
+  /** A key refused as reused, though this principal never sent it: keys are one namespace for all, not per credential. */
+  #reused(x: Seen, endpoint: Endpoint): Found[] {
+    const promise = this.#idempotency;
+    const key = promise ? x.exchange.request.headers[promise.header.toLowerCase()] : undefined;
+    if (!promise || !key || promise.scope !== 'credential') return [];
+    const slot = `${endpoint.id}\u0000${key}`;
+    const senders = this.#senders.get(slot) ?? new Set<string>();
+    const principal = x.principal ?? '';
+    const json = x.exchange.response.json;
+    const member = this.#spec.errors.shape?.members.code ?? 'code';
+    const reused = x.exchange.response.status >= 400 && isObject(json) && json[member] === this.#reusedCode;
+    const out: Found[] = reused && senders.size > 0 && !senders.has(principal)
+      ? [{ part: 'limits', id: 'idempotency-shared', endpoint: endpoint.id, message: `${endpoint.id} refused ${promise.header}: ${key} as reused, though only another principal sent it before; keys are one namespace per credential`, pointer: this.#spec.limits.idempotency?.pointer ?? this.#spec.parts.limits.pointer, text: `limits.idempotency: ${promise.header}, per ${promise.scope}` }]
+      : [];
+    senders.add(principal);
+    this.#senders.set(slot, senders);
+    return out;
   }
 
   #idempotent(x: Seen, endpoint: Endpoint, resource: Resource): Found[] {
