@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import type { Exchange } from '../conformance/http.ts';
 import type { Finding } from './finding.ts';
 import type { Arrival, Judge } from './judge.ts';
+import { RELAY_PATH } from './parts/events.ts';
 
 export type Mode = 'report' | 'strict';
 
@@ -33,6 +34,8 @@ export interface ForwardOptions {
   readonly onUpstreamError?: (message: string) => void;
   /** The clock exchanges are stamped with (default: this machine's); tests that move the service's clock pass the same one. */
   readonly now?: () => number;
+  /** The client's webhook receiver: deliveries to the proxy's relay path are judged and relayed there. */
+  readonly receiver?: string;
 }
 
 export interface Forwarder {
@@ -44,7 +47,8 @@ export interface Forwarder {
 export async function listen(options: ForwardOptions, port: number, host: string): Promise<Forwarder> {
   // Nagle's algorithm off on both sides (RFC 896; with delayed ACKs, RFC 1122 §4.2.3.2, a small write can wait 40 ms).
   const agent = new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 256, noDelay: true } as ConstructorParameters<typeof Agent>[0]);
-  const server = createServer({ keepAlive: true, noDelay: true }, (req, res) => handle(options, agent, req, res));
+  const self = { url: '' };
+  const server = createServer({ keepAlive: true, noDelay: true }, (req, res) => handle(options, agent, self, req, res));
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -52,6 +56,7 @@ export async function listen(options: ForwardOptions, port: number, host: string
   });
   const address = server.address() as AddressInfo;
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  self.url = `http://${shown}:${address.port}`;
   return {
     server,
     url: `http://${shown}:${address.port}`,
@@ -64,15 +69,26 @@ export async function listen(options: ForwardOptions, port: number, host: string
   };
 }
 
-function handle(options: ForwardOptions, agent: Agent, req: IncomingMessage, res: ServerResponse): void {
+function handle(options: ForwardOptions, agent: Agent, self: { url: string }, req: IncomingMessage, res: ServerResponse): void {
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('error', () => res.destroy());
   req.on('end', () => {
     const started = performance.now();
     const at = options.now ? options.now() : Date.now();
-    const raw = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+    let raw = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
     const headers = flat(req.headers);
+    if (options.receiver && req.method === 'POST' && (req.url ?? '').split('?')[0] === RELAY_PATH) return void deliver(options, options.receiver, headers, raw, at, started, res);
+    // A subscription to the receiver is made to the proxy's relay address, so its deliveries pass through the proxy.
+    const hooks = options.judge.spec.events.webhooks;
+    if (options.receiver && hooks?.path && req.method === 'POST' && options.judge.router.route('POST', req.url ?? '/').path.replace(/\/$/, '') === hooks.path) {
+      try {
+        const body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+        if (body && body.url === options.receiver) raw = Buffer.from(JSON.stringify({ ...body, url: `${self.url}${RELAY_PATH}` }));
+      } catch {
+        // Not JSON: relayed as it is, for the service to refuse.
+      }
+    }
     const request: Exchange['request'] = { method: req.method ?? 'GET', url: `${options.upstream.origin}${req.url ?? '/'}`, headers, ...(raw.length ? { body: raw.toString('utf8') } : {}) };
     const arrival = options.judge.arrive(request);
     const refusal = options.mode === 'strict' ? arrival.problems[0] : undefined;
@@ -98,6 +114,26 @@ function handle(options: ForwardOptions, agent: Agent, req: IncomingMessage, res
     upstream.on('response', (answer) => relay(options, arrival, request, started, at, answer, res));
     upstream.end(raw.length ? raw : undefined);
   });
+}
+
+/** A webhook delivery: judged as it came, relayed to the receiver, the receiver's answer relayed back. */
+async function deliver(options: ForwardOptions, receiver: string, headers: Record<string, string>, raw: Buffer, at: number, started: number, res: ServerResponse): Promise<void> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (!HOP_BY_HOP.has(k) && k !== 'host' && k !== 'content-length') out[k] = v;
+  let status = 502;
+  let text = '';
+  let answerHeaders: Record<string, string> = {};
+  try {
+    const answer = await fetch(receiver, { method: 'POST', headers: out, body: new Uint8Array(raw), redirect: 'manual', signal: AbortSignal.timeout(30_000) });
+    status = answer.status;
+    text = await answer.text();
+    answerHeaders = Object.fromEntries(answer.headers);
+  } catch (error) {
+    options.onUpstreamError?.(`delivery to ${receiver}: ${(error as Error).message}`);
+  }
+  res.writeHead(status, { 'content-type': answerHeaders['content-type'] ?? 'text/plain' }).end(text);
+  const exchange: Exchange = { request: { method: 'POST', url: receiver, headers, body: raw.toString('utf8') }, response: { status, headers: answerHeaders, text, json: parseJson(text, answerHeaders['content-type']) }, ms: performance.now() - started, at };
+  options.onFindings(options.judge.delivery(exchange, raw), exchange);
 }
 
 function relay(options: ForwardOptions, arrival: Arrival, request: Exchange['request'], started: number, at: number, answer: IncomingMessage, res: ServerResponse): void {

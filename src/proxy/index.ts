@@ -14,6 +14,7 @@ import { Judge } from './judge.ts';
 export type { Finding } from './finding.ts';
 export type { Mode } from './forward.ts';
 export { FINDINGS_HEADER } from './forward.ts';
+export { RELAY_PATH } from './parts/events.ts';
 export { Judge } from './judge.ts';
 export { asConformanceReport, findingJson, findingLine, formatSarif, summaryText, type ProxyCounts } from './report.ts';
 
@@ -31,6 +32,10 @@ export interface ProxyOptions {
   readonly onUpstreamError?: (message: string) => void;
   /** The clock exchanges are stamped with (default: this machine's). */
   readonly now?: () => number;
+  /** The client's webhook receiver: the service delivers to the proxy's relay path (RELAY_PATH), which judges and relays. */
+  readonly receiver?: string;
+  /** The secret of a subscription the operator configured (with `subscriptions: api`, the proxy reads it from the answer). */
+  readonly webhookSecret?: string;
 }
 
 export interface RunningProxy {
@@ -43,7 +48,7 @@ export interface RunningProxy {
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const upstream = new URL(options.upstream);
   if (upstream.protocol !== 'http:') throw new Error(`the proxy relays to http:// services; '${options.upstream}' is not one`);
-  const judge = new Judge(options.spec);
+  const judge = new Judge(options.spec, options.webhookSecret ? { webhookSecret: options.webhookSecret } : {});
   const findings: Finding[] = [];
   const forwarder = await listen({
     judge,
@@ -58,6 +63,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     },
     ...(options.onUpstreamError ? { onUpstreamError: options.onUpstreamError } : {}),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.receiver ? { receiver: options.receiver } : {}),
   }, options.port ?? 0, options.host ?? '127.0.0.1');
   return { url: forwarder.url, judge, findings, close: () => forwarder.close() };
 }

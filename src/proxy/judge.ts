@@ -19,6 +19,7 @@ import { type Finding, type RequestProblem, locate } from './finding.ts';
 import { authProblems, issuedToken } from './parts/authentication.ts';
 import { bodyProblems, resourceFor, successFindings } from './parts/endpoints.ts';
 import { ErrorJudge } from './parts/errors.ts';
+import { EventJudge } from './parts/events.ts';
 import { LimitJudge } from './parts/limits.ts';
 import { PromiseJudge } from './parts/promises.ts';
 import { RecordJudge } from './parts/records.ts';
@@ -47,13 +48,15 @@ export class Judge {
   readonly #limits: LimitJudge;
   readonly #records: RecordJudge;
   readonly #promises: PromiseJudge;
+  readonly events: EventJudge;
   readonly #tokens = new BoundedMap<string, string>(10_000);
   #seq = 0;
   /** Exchanges judged, and requests outside the spec (a client's doing, not the service's). */
   readonly counts = { exchanges: 0, outside: 0, refused: 0 };
 
-  constructor(spec: Spec) {
+  constructor(spec: Spec, options: { readonly webhookSecret?: string } = {}) {
     this.spec = spec;
+    this.events = new EventJudge(spec, options.webhookSecret);
     this.router = new Router(spec);
     this.errors = new ErrorJudge(spec);
     this.#limits = new LimitJudge(spec);
@@ -111,10 +114,22 @@ export class Judge {
       found.push(...this.#records.findings(x));
       found.push(...this.#promises.findings(x));
     }
+    this.events.observe(x);
     return found.map((f) => {
       const { pointer, text, ...rest } = f;
       const location = locate(this.spec, pointer);
       return { seq: arrival.seq, ...rest, rule: { pointer, ...(location ? { location } : {}), text }, exchange };
+    });
+  }
+
+  /** A webhook delivery the service sent through the proxy (the request), and the receiver's answer. */
+  delivery(exchange: Exchange, raw: Buffer): Finding[] {
+    const seq = ++this.#seq;
+    this.counts.exchanges++;
+    return this.events.delivery(exchange.request.headers, raw, exchange.at ?? Date.now()).map((f) => {
+      const { pointer, text, ...rest } = f;
+      const location = locate(this.spec, pointer);
+      return { seq, ...rest, rule: { pointer, ...(location ? { location } : {}), text }, exchange };
     });
   }
 

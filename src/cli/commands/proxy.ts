@@ -26,6 +26,8 @@ export default defineCommand({
     output: { type: 'string', alias: 'o', description: 'Write the --format report to a file instead of stdout' },
     record: { type: 'string', description: 'Write every exchange to FILE: NDJSON as it happens, or HAR 1.2 on exit when FILE ends in .har (`--replay FILE` judges it again)', valueHint: 'FILE' },
     replay: { type: 'string', description: 'Judge recorded traffic (NDJSON or HAR of --record, or of `svcspec test --record`) instead of relaying', valueHint: 'FILE' },
+    receiver: { type: 'string', description: "The client's webhook receiver: a subscription to it made through the proxy is made to the proxy's relay address, whose deliveries are judged and relayed to it", valueHint: 'URL' },
+    'webhook-secret': { type: 'string', description: "With subscriptions: config, the secret of the subscription the operator registered for the proxy's relay address (/__svcspec/webhooks)", valueHint: 'whsec_…' },
     'show-secrets': { type: 'boolean', description: 'Keep credentials in the finding lines, the report and the record (default: redacted)' },
   },
   async run({ args }) {
@@ -37,6 +39,8 @@ export default defineCommand({
     const port = Number(args.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a whole number from 0 to 65535; '${args.port}' is not.`);
     if (args.replay === undefined && (!args.upstream || !/^http:\/\/[^/]+/.test(args.upstream))) throw new CliError(`--upstream must be the implementation's http:// URL${args.upstream ? `; '${args.upstream}' is not` : ''}.`);
+    if (args.receiver !== undefined && !/^https?:\/\/[^/]+/.test(args.receiver)) throw new CliError(`--receiver must be the http(s) URL of the webhook receiver; '${args.receiver}' is not.`);
+    if (args['webhook-secret'] !== undefined && !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(args['webhook-secret'])) throw new CliError("--webhook-secret must be a Standard Webhooks secret, 'whsec_' and base64.");
     const file = specFileOf(args.file);
     const spec = await loadChecked(file);
     const redact = args['show-secrets'] ? undefined : redactorOf(spec);
@@ -58,6 +62,8 @@ export default defineCommand({
       host: args.host,
       mode,
       onFinding: print,
+      ...(args.receiver ? { receiver: args.receiver } : {}),
+      ...(args['webhook-secret'] ? { webhookSecret: args['webhook-secret'] } : {}),
       onExchange: (e) => record?.add(redact ? redact.exchange(e) : e),
       onUpstreamError: (message) => process.stderr.write(`svcspec: the upstream did not answer: ${message}\n`),
     }).catch((error: NodeJS.ErrnoException) => {
