@@ -78,13 +78,18 @@ function handle(options: ForwardOptions, agent: Agent, self: { url: string }, re
     const at = options.now ? options.now() : Date.now();
     let raw = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
     const headers = flat(req.headers);
-    if (options.receiver && req.method === 'POST' && (req.url ?? '').split('?')[0] === RELAY_PATH) return void deliver(options, options.receiver, headers, raw, at, started, res);
+    if (options.receiver && req.method === 'POST' && (req.url ?? '').split('?')[0] === RELAY_PATH) {
+      // The receiver the subscription named travels in the relay address; only one under the given receiver is relayed to.
+      const to = new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('to') ?? options.receiver;
+      if (!to.startsWith(options.receiver)) return void res.writeHead(404).end();
+      return void deliver(options, to, headers, raw, at, started, res);
+    }
     // A subscription to the receiver is made to the proxy's relay address, so its deliveries pass through the proxy.
     const hooks = options.judge.spec.events.webhooks;
     if (options.receiver && hooks?.path && req.method === 'POST' && options.judge.router.route('POST', req.url ?? '/').path.replace(/\/$/, '') === hooks.path) {
       try {
         const body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-        if (body && body.url === options.receiver) raw = Buffer.from(JSON.stringify({ ...body, url: `${self.url}${RELAY_PATH}` }));
+        if (body && typeof body.url === 'string' && body.url.startsWith(options.receiver)) raw = Buffer.from(JSON.stringify({ ...body, url: `${self.url}${RELAY_PATH}?to=${encodeURIComponent(body.url)}` }));
       } catch {
         // Not JSON: relayed as it is, for the service to refuse.
       }
@@ -111,7 +116,7 @@ function handle(options: ForwardOptions, agent: Agent, self: { url: string }, re
       res.writeHead(502, { 'content-type': e.mediaType, 'content-length': Buffer.byteLength(e.text) });
       res.end(e.text);
     });
-    upstream.on('response', (answer) => relay(options, arrival, request, started, at, answer, res));
+    upstream.on('response', (answer) => relay(options, self, arrival, request, started, at, answer, res));
     upstream.end(raw.length ? raw : undefined);
   });
 }
@@ -136,7 +141,7 @@ async function deliver(options: ForwardOptions, receiver: string, headers: Recor
   options.onFindings(options.judge.delivery(exchange, raw), exchange);
 }
 
-function relay(options: ForwardOptions, arrival: Arrival, request: Exchange['request'], started: number, at: number, answer: IncomingMessage, res: ServerResponse): void {
+function relay(options: ForwardOptions, self: { url: string }, arrival: Arrival, request: Exchange['request'], started: number, at: number, answer: IncomingMessage, res: ServerResponse): void {
   // The fields as they came, in order and spelling (a flat list), less the hop-by-hop ones.
   const raw = answer.rawHeaders;
   const headers: string[] = [];
@@ -161,8 +166,16 @@ function relay(options: ForwardOptions, arrival: Arrival, request: Exchange['req
   });
   answer.on('error', () => res.destroy());
   answer.on('end', () => {
-    const body = kept.length === 1 ? kept[0] : Buffer.concat(kept);
-    const text = size > KEEP_BYTES ? '' : body.toString('utf8');
+    let body = kept.length === 1 ? kept[0] : Buffer.concat(kept);
+    let text = size > KEEP_BYTES ? '' : body.toString('utf8');
+    // A subscription the proxy made to its relay address is shown to the client with the receiver's URL it asked for.
+    const relayed = `${self.url}${RELAY_PATH}?to=`;
+    if (hold && options.receiver && text.includes(relayed)) {
+      text = text.replace(new RegExp(`${relayed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^"]*)`, 'g'), (_all, to: string) => decodeURIComponent(to));
+      body = Buffer.from(text);
+      const i = headers.findIndex((h, n) => n % 2 === 0 && h.toLowerCase() === 'content-length');
+      if (i >= 0) headers[i + 1] = String(body.length);
+    }
     const exchange: Exchange = {
       request,
       response: { status: answer.statusCode ?? 0, headers: flat(answer.headers), text, json: parseJson(text, answer.headers['content-type']) },

@@ -52,7 +52,7 @@ export class Judge {
   readonly #tokens = new BoundedMap<string, string>(10_000);
   #seq = 0;
   /** Exchanges judged, and requests outside the spec (a client's doing, not the service's). */
-  readonly counts = { exchanges: 0, outside: 0, refused: 0 };
+  readonly counts = { exchanges: 0, outside: 0, refused: 0, deliveries: 0 };
 
   constructor(spec: Spec, options: { readonly webhookSecret?: string } = {}) {
     this.spec = spec;
@@ -125,7 +125,7 @@ export class Judge {
   /** A webhook delivery the service sent through the proxy (the request), and the receiver's answer. */
   delivery(exchange: Exchange, raw: Buffer): Finding[] {
     const seq = ++this.#seq;
-    this.counts.exchanges++;
+    this.counts.deliveries++;
     return this.events.delivery(exchange.request.headers, raw, exchange.at ?? Date.now()).map((f) => {
       const { pointer, text, ...rest } = f;
       const location = locate(this.spec, pointer);

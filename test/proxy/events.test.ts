@@ -30,7 +30,7 @@ test('proxy: webhook deliveries of svcspec serve, relayed through the proxy to t
 
   const subscribed = await fetch(`${proxy.url}/webhooks`, { method: 'POST', headers: ann, body: JSON.stringify({ url: receiverUrl, events: ['book.added'] }) });
   assert.equal(subscribed.status, 201, await subscribed.clone().text());
-  assert.equal(((await subscribed.json()) as { url: string }).url, `${proxy.url}${RELAY_PATH}`, 'the subscription is made to the relay address');
+  assert.equal(((await subscribed.json()) as { url: string }).url, receiverUrl, 'the client sees the receiver it subscribed (the service, the relay address)');
   const created = await fetch(`${proxy.url}/books`, { method: 'POST', headers: ann, body: JSON.stringify({ title: 'Dune', isbn: '9780441172719', authors: ['Frank Herbert'] }) });
   assert.equal(created.status, 201, await created.clone().text());
   const book = (await created.json()) as { id: string };
@@ -38,6 +38,7 @@ test('proxy: webhook deliveries of svcspec serve, relayed through the proxy to t
   assert.equal(arrived.length, 1, 'the delivery reached the receiver through the proxy');
   assert.equal((JSON.parse(arrived[0].body) as { data: { id: string } }).data.id, book.id);
   assert.ok(arrived[0].headers['webhook-signature'], 'signed as it was sent');
+  assert.equal(proxy.judge.counts.deliveries, 1, 'the delivery came through the proxy, which judged it');
   assert.deepEqual(proxy.findings.map((f) => `${f.part}/${f.id}: ${f.message}`), []);
 
   const forged = await fetch(`${proxy.url}${RELAY_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', 'webhook-id': 'evt_1', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' }, body: JSON.stringify({ type: 'book.burned', timestamp: new Date().toISOString(), data: {} }) });
