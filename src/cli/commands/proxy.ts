@@ -26,8 +26,8 @@ export default defineCommand({
     output: { type: 'string', alias: 'o', description: 'Write the --format report to a file instead of stdout' },
     record: { type: 'string', description: 'Write every exchange to FILE: NDJSON as it happens, or HAR 1.2 on exit when FILE ends in .har (`--replay FILE` judges it again)', valueHint: 'FILE' },
     replay: { type: 'string', description: 'Judge recorded traffic (NDJSON or HAR of --record, or of `svcspec test --record`) instead of relaying', valueHint: 'FILE' },
-    receiver: { type: 'string', description: "The client's webhook receiver: a subscription to it made through the proxy is made to the proxy's relay address, whose deliveries are judged and relayed to it", valueHint: 'URL' },
-    'webhook-secret': { type: 'string', description: "With subscriptions: config, the secret of the subscription the operator registered for the proxy's relay address (/__svcspec/webhooks)", valueHint: 'whsec_…' },
+    receiver: { type: 'string', description: "The client's webhook receiver: a subscription to a URL under it, made through the proxy, is registered at the proxy's relay address, where each delivery is judged and relayed to that URL", valueHint: 'URL' },
+    'webhook-secret': { type: 'string', description: "With subscriptions: config, the secret of the subscription the operator registered at the proxy's relay address (/__svcspec/webhooks?to=<receiver URL>)", valueHint: 'whsec_…' },
     'show-secrets': { type: 'boolean', description: 'Keep credentials in the finding lines, the report and the record (default: redacted)' },
   },
   async run({ args }) {
