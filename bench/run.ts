@@ -14,6 +14,7 @@ import { eventsBench } from './events.bench.ts';
 import { importBench } from './import.bench.ts';
 import { listsBench } from './lists.bench.ts';
 import { postgresBench } from './postgres.bench.ts';
+import { proxyBench } from './proxy.bench.ts';
 import { rulesBench } from './rules.bench.ts';
 import { serveBench } from './serve.bench.ts';
 import { startupBench } from './startup.bench.ts';
@@ -35,6 +36,7 @@ const BENCHES: readonly { readonly name: string; readonly run: () => Promise<Ben
   { name: 'postgres', run: postgresBench },
   { name: 'rules', run: rulesBench },
   { name: 'import', run: importBench },
+  { name: 'proxy', run: proxyBench },
 ];
 
 async function main(): Promise<number> {

@@ -1,7 +1,9 @@
 /**
- * Imports point one way (STYLE.md): cli -> serve/conformance/export/import -> check/load ->
- * spec. The tester and export never import the reference service (what several stages must
- * agree on lives in src/spec/conventions), and src/spec imports no stage.
+ * Imports point one way (STYLE.md): cli -> serve/conformance/proxy/export/import -> check/load ->
+ * spec. The tester, the proxy and export never import the reference service (what several
+ * stages must agree on lives in src/spec/conventions), and src/spec imports no stage. The
+ * proxy reuses the tester's pure pieces (its Exchange, shapes, report formats, redaction):
+ * both judge by the spec alone, so proxy -> conformance is allowed, and never the reverse.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -31,8 +33,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   export: ['spec', 'load', 'check'],
   import: ['spec', 'load', 'check', 'export'],
   conformance: ['spec', 'load', 'check'],
+  proxy: ['spec', 'load', 'check', 'conformance'],
   serve: ['spec', 'load', 'check', 'store', 'doc', 'export'],
-  cli: ['spec', 'load', 'check', 'doc', 'store', 'serve', 'conformance', 'export', 'import', 'root'],
+  cli: ['spec', 'load', 'check', 'doc', 'store', 'serve', 'conformance', 'proxy', 'export', 'import', 'root'],
   root: ['spec', 'load', 'check', 'doc', 'export', 'import', 'root'],
 };
 
@@ -50,4 +53,9 @@ test('architecture: every import of src points the way STYLE.md draws it', () =>
     }
   }
   assert.deepEqual(wrong, []);
+});
+
+test('architecture: the proxy never imports the reference service, nor the tester the proxy', () => {
+  assert.ok(!ALLOWED.proxy.includes('serve'));
+  assert.ok(!ALLOWED.conformance.includes('proxy'));
 });

@@ -1,0 +1,160 @@
+/**
+ * The proxy's judge: given each exchange as it completes (or, in strict mode, each request
+ * before it is forwarded), it says what breaks the spec. Pure of I/O: the forwarding core
+ * (forward.ts) and a replay of a recorded traffic (replay.ts) feed it the same values.
+ *
+ *   request allowed?    route.ts (path, method, version), parts/authentication.ts (a
+ *                       credential of a declared scheme), parts/endpoints.ts (the body),
+ *                       parts/versioning.ts (a declared, live version)
+ *   answer declared?    parts/endpoints.ts (status, content type, body), parts/errors.ts
+ *                       (error shape and code), parts/limits.ts (ETag, RateLimit fields),
+ *                       parts/versioning.ts (deprecation fields)
+ *   across exchanges    parts/records.ts (states, deletes, owners, ETags, page walks),
+ *                       parts/limits.ts (the quota against the counts seen)
+ */
+import { BoundedMap } from './bounded.ts';
+import type { Exchange } from '../conformance/http.ts';
+import type { Spec } from '../spec/model.ts';
+import { type Finding, type RequestProblem, locate } from './finding.ts';
+import { authProblems, issuedToken } from './parts/authentication.ts';
+import { bodyProblems, resourceFor, successFindings } from './parts/endpoints.ts';
+import { ErrorJudge } from './parts/errors.ts';
+import { EventJudge } from './parts/events.ts';
+import { LimitJudge } from './parts/limits.ts';
+import { PromiseJudge } from './parts/promises.ts';
+import { RecordJudge } from './parts/records.ts';
+import { deprecationFindings, versionProblems } from './parts/versioning.ts';
+import { Router } from './route.ts';
+import { principalOf, type Found, type Seen } from './seen.ts';
+
+/** Answers that may come before any judgement of the request: a limit, the service unavailable. */
+const FIRST = new Set([408, 413, 414, 429, 431, 500, 502, 503, 504]);
+/** What a service may find before it reads a body: no credential, no scope, no record, a failed precondition, a conflict. */
+const LATER = new Set([400, 401, 403, 404, 405, 409, 410, 412, 415, 422]);
+
+/** What the judge makes of a request before it is answered. */
+export interface Arrival {
+  readonly seq: number;
+  readonly seen: Omit<Seen, 'exchange' | 'ok'>;
+  readonly problems: readonly RequestProblem[];
+}
+
+export type Request = Exchange['request'];
+
+export class Judge {
+  readonly spec: Spec;
+  readonly router: Router;
+  readonly errors: ErrorJudge;
+  readonly #limits: LimitJudge;
+  readonly #records: RecordJudge;
+  readonly #promises: PromiseJudge;
+  readonly events: EventJudge;
+  readonly #tokens = new BoundedMap<string, string>(10_000);
+  #seq = 0;
+  /** Exchanges judged, and requests outside the spec (a client's doing, not the service's). */
+  readonly counts = { exchanges: 0, outside: 0, refused: 0, deliveries: 0 };
+
+  constructor(spec: Spec, options: { readonly webhookSecret?: string } = {}) {
+    this.spec = spec;
+    this.events = new EventJudge(spec, options.webhookSecret);
+    this.router = new Router(spec);
+    this.errors = new ErrorJudge(spec);
+    this.#limits = new LimitJudge(spec);
+    this.#records = new RecordJudge(spec);
+    this.#promises = new PromiseJudge(spec);
+  }
+
+  /** A request arrives: which endpoint it is, who sent it, and what in it the spec does not allow. */
+  arrive(request: Request): Arrival {
+    const seq = ++this.#seq;
+    const path = pathOf(request.url);
+    const route = this.router.withHeaderVersion(this.router.route(request.method, path), request.headers);
+    const endpoint = route.endpoint;
+    const version = this.router.effectiveVersion(route);
+    const principal = principalOf(this.spec, request.headers, route.query, this.#tokens);
+    const body = parseJson(request.body);
+    const problems: RequestProblem[] = [...versionProblems(this.spec, route)];
+    if (endpoint) {
+      problems.push(...authProblems(this.spec, endpoint, request.headers, route.query));
+      const resource = resourceFor(this.spec, endpoint.resource, version?.name);
+      problems.push(...bodyProblems(this.spec, endpoint, resource, request.headers, request.body, body));
+    } else if (route.otherMethods) {
+      problems.push({ part: 'endpoints', id: 'method-undeclared', situation: 'method-not-allowed', message: `${request.method} is not declared on ${route.path} (declared: ${route.otherMethods.join(', ')})`, pointer: this.spec.parts.endpoints.pointer, text: `endpoints: ${route.otherMethods.join(', ')} ${route.path}` });
+    }
+    const seen = { seq, route, ...(endpoint ? { endpoint } : {}), ...(version ? { version } : {}), ...(principal ? { principal } : {}), ...(body !== undefined ? { body } : {}), problems };
+    this.#limits.started(seen);
+    return { seq, seen, problems };
+  }
+
+  /** The answer came back: every finding of the exchange, and of what it adds to what came before. */
+  answer(arrival: Arrival, exchange: Exchange): Finding[] {
+    this.counts.exchanges++;
+    const status = exchange.response.status;
+    const x: Seen = { ...arrival.seen, exchange, ok: status >= 200 && status < 300 };
+    const found: Found[] = [];
+    const issued = issuedToken(this.spec, x.route.path, exchange);
+    if (issued) this.#tokens.set(issued.token, issued.owner);
+    if (arrival.problems.length) this.counts.outside++;
+    if (x.endpoint || x.route.otherMethods) {
+      // A request the spec refuses must be refused, not served.
+      if (x.ok) for (const p of arrival.problems) found.push({ part: p.part, id: `accepted-${p.id}`, ...(x.endpoint ? { endpoint: x.endpoint.id } : {}), message: `answered ${status} to a request the spec refuses (${p.situation}): ${p.message}`, pointer: p.pointer, text: p.text });
+      if (status >= 400) found.push(...this.errors.findings(x));
+      // A request with one thing the spec refuses is answered with that situation's error (another limit, 429 or 503, may come first).
+      const only = arrival.problems.length === 1 ? arrival.problems[0] : undefined;
+      if (only && status >= 400 && !FIRST.has(status)) {
+        const want = this.errors.resolve(only.situation);
+        const either = only.situation === 'validation-failed' || only.situation === 'malformed-body' || only.situation === 'unsupported-media-type';
+        if (status !== want.status && !(either && LATER.has(status))) found.push({ part: 'errors', id: 'wrong-error', ...(x.endpoint ? { endpoint: x.endpoint.id } : {}), message: `answered ${status} to a request the spec answers with ${want.status} (${want.code}): ${only.message}`, pointer: only.pointer, text: only.text });
+      }
+      if (x.ok && x.endpoint && !arrival.problems.length) {
+        found.push(...successFindings(this.spec, x, x.endpoint));
+        found.push(...deprecationFindings(x));
+      }
+      found.push(...this.#limits.findings(x));
+      found.push(...this.#records.findings(x));
+      found.push(...this.#promises.findings(x));
+    }
+    this.events.observe(x);
+    return found.map((f) => {
+      const { pointer, text, ...rest } = f;
+      const location = locate(this.spec, pointer);
+      return { seq: arrival.seq, ...rest, rule: { pointer, ...(location ? { location } : {}), text }, exchange };
+    });
+  }
+
+  /** A webhook delivery the service sent through the proxy (the request), and the receiver's answer. */
+  delivery(exchange: Exchange, raw: Buffer): Finding[] {
+    const seq = ++this.#seq;
+    this.counts.deliveries++;
+    return this.events.delivery(exchange.request.headers, raw, exchange.at ?? Date.now()).map((f) => {
+      const { pointer, text, ...rest } = f;
+      const location = locate(this.spec, pointer);
+      return { seq, ...rest, rule: { pointer, ...(location ? { location } : {}), text }, exchange };
+    });
+  }
+
+  /** The whole exchange at once (a replay of recorded traffic). */
+  judge(exchange: Exchange): Finding[] {
+    return this.answer(this.arrive(exchange.request), exchange);
+  }
+}
+
+/** The path and query of a request URL, absolute or not. */
+export function pathOf(url: string): string {
+  if (url.startsWith('/')) return url;
+  try {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return url;
+  }
+}
+
+function parseJson(text: string | undefined): unknown {
+  if (text === undefined || text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

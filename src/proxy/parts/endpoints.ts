@@ -1,0 +1,130 @@
+/**
+ * Part 4 on the wire: a request carries the body its endpoint declares (the resource's
+ * writable fields, a transition's required ones, an action's own shape), and the answer
+ * is a declared success status with a JSON body of the declared shape: a record of the
+ * resource as the version sees it (no writeOnly field, no undeclared member of a closed
+ * record, every value of its declared type), a page, an action's shape, a bulk write's items.
+ */
+import { isBulk, type Endpoint, type Field, type Resource, type Spec } from '../../spec/model.ts';
+import { pageSettings, readPage, type ReadPage } from '../../spec/conventions/pagination.ts';
+import { resourceAt } from '../../spec/conventions/versions.ts';
+import { EXPAND_PARAM } from '../../spec/conventions/expand.ts';
+import { BULK_ITEMS } from '../../spec/conventions/bulk.ts';
+import { successStatuses } from '../../conformance/expect.ts';
+import { mediaTypeOf } from '../../conformance/http.ts';
+import type { RequestProblem } from '../finding.ts';
+import type { Found, Seen } from '../seen.ts';
+import { isObject, objectProblems, valueProblems, type ValueProblem } from './values.ts';
+
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json$/;
+
+/** The resource as the request's version sees it. */
+export function resourceFor(spec: Spec, name: string, version: string | undefined): Resource | undefined {
+  const resource = spec.resources.find((r) => r.name === name);
+  if (!resource || version === undefined || !spec.versioning.versions.some((v) => v.name === version)) return resource;
+  return resourceAt(spec, resource, version);
+}
+
+/** What is wrong with a request's body, by its endpoint's request shape. */
+export function bodyProblems(spec: Spec, endpoint: Endpoint, resource: Resource | undefined, headers: Readonly<Record<string, string>>, text: string | undefined, body: unknown): RequestProblem[] {
+  const request = endpoint.request;
+  if (request.kind === 'none' || isBulk(endpoint.operation) || !resource) return [];
+  if (text === undefined || text === '') {
+    return request.kind === 'fields' && request.fields.length === 0 ? [] : [{ part: 'endpoints', id: 'request-body-missing', situation: request.kind === 'resource' && request.partial ? 'validation-failed' : 'validation-failed', message: `${endpoint.id} takes a JSON body; the request has none`, pointer: endpoint.pointer, text: `${endpoint.id}: request ${request.kind}` }];
+  }
+  const type = (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (!JSON_TYPE.test(type)) return [{ part: 'endpoints', id: 'request-media-type', situation: 'unsupported-media-type', message: `the body is '${type || '(no content type)'}', not JSON`, pointer: endpoint.pointer, text: `${endpoint.id}: a JSON body` }];
+  if (body === undefined) return [{ part: 'endpoints', id: 'request-malformed', situation: 'malformed-body', message: 'the body is not well-formed JSON', pointer: endpoint.pointer, text: `${endpoint.id}: a JSON body` }];
+  if (!isObject(body)) return [{ part: 'endpoints', id: 'request-invalid', situation: 'validation-failed', message: 'the body is not a JSON object', pointer: endpoint.pointer, text: `${endpoint.id}: a JSON object` }];
+  let found: ValueProblem[];
+  if (request.kind === 'shape') {
+    found = objectProblems(request.fields, body, '', endpoint.id, true, { required: true, undeclared: true });
+  } else if (request.kind === 'fields') {
+    // Only the named fields the version has; a transition needs the ones it requires, a create or replace the required ones.
+    const fields = request.fields.map((n) => resource.fields.find((f) => f.name === n)).filter((f): f is Field => f !== undefined);
+    found = objectProblems(fields, body, '', resource.name, true, { required: false, undeclared: false });
+    const transition = endpoint.transition ? spec.states.find((m) => m.resource === resource.name)?.transitions.find((t) => t.name === endpoint.transition) : undefined;
+    const needed = transition ? transition.requires : ['create', 'replace'].includes(endpoint.operation) ? fields.filter((f) => f.required).map((f) => f.name) : [];
+    for (const name of needed) if (!(name in body)) found.push({ at: `/${name}`, message: `/${name} is required by ${endpoint.id} and absent`, pointer: transition?.pointer ?? endpoint.pointer, text: `${endpoint.id}: requires ${name}` });
+  } else {
+    const writable = resource.fields.filter((f) => !f.readOnly && !f.managed);
+    found = objectProblems(writable, body, '', resource.name, true, { required: !request.partial && endpoint.operation !== 'update', undeclared: false });
+    for (const name of Object.keys(body)) {
+      const field = resource.fields.find((f) => f.name === name);
+      if (!field && resource.unknownFields === 'refuse') found.push({ at: `/${name}`, message: `/${name} is not a field of ${resource.name}`, pointer: resource.pointer, text: `${resource.name}: no field '${name}'` });
+      else if (field && (field.readOnly || field.managed) && resource.readOnlyFields === 'refuse' && name !== (resource.id?.field ?? 'id')) found.push({ at: `/${name}`, message: `/${name} is read-only`, pointer: field.pointer, text: `${resource.name}.${name}: readOnly` });
+    }
+  }
+  return found.map((v) => ({ part: 'resources', id: 'request-invalid', situation: 'validation-failed', message: v.message, pointer: v.pointer || resource.pointer, text: v.text, at: v.at }));
+}
+
+/** The answer of a success: a declared status, JSON where it has a body, the declared body. */
+export function successFindings(spec: Spec, x: Seen, endpoint: Endpoint): Found[] {
+  const out: Found[] = [];
+  const ex = x.exchange;
+  const status = ex.response.status;
+  // RFC 9110 §9.3.4: a PUT that creates the record (a singleton's first replace) answers 201.
+  const allowed = endpoint.operation === 'replace' && !endpoint.responses.some((r) => r.status === 201) ? [...successStatuses(endpoint), 201] : successStatuses(endpoint);
+  const at = { part: 'endpoints' as const, endpoint: endpoint.id, pointer: endpoint.pointer };
+  if (!allowed.includes(status)) out.push({ ...at, id: 'status-undeclared', message: `${endpoint.id} answered ${status}; the spec declares ${allowed.join(' or ')}`, text: `${endpoint.id}: responds ${allowed.join(', ')}` });
+  const declared = endpoint.responses.find((r) => r.status === status);
+  const kind = declared?.body ?? (endpoint.operation === 'delete' ? 'none' : endpoint.operation === 'list' ? 'page' : endpoint.action?.response.kind ?? 'resource');
+  if (status === 204 || kind === 'none' || kind === 'error') return out;
+  if (!JSON_TYPE.test(mediaTypeOf(ex))) {
+    out.push({ ...at, id: 'content-type', message: `${endpoint.id} answered with content type '${ex.response.headers['content-type'] ?? '(none)'}', not JSON`, text: `${endpoint.id}: a JSON body` });
+    return out;
+  }
+  const resource = resourceFor(spec, endpoint.resource, x.version?.name);
+  if (!resource) return out;
+  const expanded = new Set((x.route.query.get(EXPAND_PARAM) ?? '').split(',').map((s) => s.split('.')[0]).filter(Boolean));
+  const body = ex.response.json;
+  const records: { value: unknown; at: string }[] = [];
+  if (kind === 'page') {
+    const page = readList(spec, x.route.query, body, ex.response.headers.link);
+    if (typeof page === 'string') out.push({ ...at, id: 'page-shape', message: `${endpoint.id}: ${page}`, pointer: spec.limits.pagination?.pointer ?? endpoint.pointer, text: 'limits.pagination: the page body' });
+    else page.items.forEach((value, i) => records.push({ value, at: `/items/${i}` }));
+  } else if (kind === 'items') {
+    const items = isObject(body) ? body[BULK_ITEMS] : undefined;
+    if (!Array.isArray(items)) out.push({ ...at, id: 'body-shape', message: `${endpoint.id}: the answer has no '${BULK_ITEMS}' list`, text: `${endpoint.id}: { ${BULK_ITEMS}: [records] }` });
+    else items.forEach((value, i) => records.push({ value, at: `/${BULK_ITEMS}/${i}` }));
+  } else if (kind === 'shape') {
+    const fields = endpoint.action?.response.kind === 'shape' ? endpoint.action.response.fields : [];
+    if (!isObject(body)) out.push({ ...at, id: 'body-shape', message: `${endpoint.id}: the answer is not a JSON object`, text: `${endpoint.id}: response shape` });
+    else for (const p of objectProblems(fields, body, '', endpoint.id, false, { required: true, undeclared: true })) out.push({ ...at, id: 'body-shape', message: `${endpoint.id}: ${p.message}`, pointer: p.pointer || endpoint.pointer, text: p.text });
+  } else records.push({ value: body, at: '' });
+  for (const r of records) out.push(...recordFindings(resource, r.value, r.at, endpoint, expanded));
+  return out;
+}
+
+/** A record as a client receives it: an object, no writeOnly field, nothing undeclared (a closed record), values of their declared type. */
+export function recordFindings(resource: Resource, value: unknown, at: string, endpoint: Endpoint, expanded: ReadonlySet<string>): Found[] {
+  const base = { part: 'resources' as const, endpoint: endpoint.id };
+  if (!isObject(value)) return [{ ...base, id: 'record-shape', message: `${endpoint.id}: ${at || 'the body'} is not a ${resource.name} record (a JSON object)`, pointer: resource.pointer, text: `${resource.name}: a record` }];
+  const out: Found[] = [];
+  for (const f of resource.fields) {
+    if (f.writeOnly && f.name in value) out.push({ ...base, id: 'write-only-leak', message: `${endpoint.id}: writeOnly '${f.name}' came back at ${at}/${f.name}`, pointer: f.pointer, text: `${resource.name}.${f.name}: writeOnly` });
+  }
+  const readable = resource.fields.filter((f) => !f.writeOnly);
+  for (const p of objectProblems(readable, value, at, resource.name, false, { required: false, undeclared: resource.unknownFields === 'refuse', expanded })) {
+    const hidden = resource.fields.find((f) => f.writeOnly && p.at === `${at}/${f.name}`);
+    if (hidden) continue;
+    out.push({ ...base, id: p.message.endsWith('is not declared') ? 'record-undeclared-member' : 'record-value', message: `${endpoint.id}: ${p.message}`, pointer: p.pointer || resource.pointer, text: p.text });
+  }
+  return out;
+}
+
+/** The record of a `resource` body of an endpoint's answer, with its id; undefined where the body is no record. */
+export function recordOf(resource: Resource, body: unknown): { id: string; record: Record<string, unknown> } | undefined {
+  if (!isObject(body)) return undefined;
+  const id = body[resource.id?.field ?? 'id'];
+  return typeof id === 'string' || typeof id === 'number' ? { id: String(id), record: body } : undefined;
+}
+
+export { valueProblems };
+
+/** A list's answer: a page, or (`unpaged: all`, no position asked) every record as a bare array. */
+export function readList(spec: Spec, query: URLSearchParams, body: unknown, link: string | undefined): ReadPage | string {
+  const settings = pageSettings(spec);
+  if (settings.unpaged === 'all' && !query.has(settings.positionParam)) return Array.isArray(body) ? { items: body, next: null } : 'the list asked for without a position is not a bare JSON array of every record, as the spec declares (unpaged: all)';
+  return readPage(settings, body, link);
+}

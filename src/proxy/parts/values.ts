@@ -1,0 +1,90 @@
+/**
+ * Whether a JSON value fits a field of the spec: its type, and the constraints the format
+ * declares (enum, bounds, lengths, pattern, items). A request is held to all of them; a
+ * response to its type and enum (what it sends must be a value the spec allows).
+ * Formats (email, date-time, …) are left to the service: the proxy reports only what
+ * it can state for certain.
+ */
+import type { Field, Shape } from '../../spec/model.ts';
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export interface ValueProblem {
+  readonly at: string;
+  readonly message: string;
+  readonly pointer: string;
+  readonly text: string;
+}
+
+const patterns = new Map<string, RegExp | null>();
+function compiled(pattern: string): RegExp | null {
+  let re = patterns.get(pattern);
+  if (re === undefined) {
+    try {
+      re = new RegExp(pattern, 'u');
+    } catch {
+      re = null;
+    }
+    patterns.set(pattern, re);
+  }
+  return re;
+}
+
+/** Type first; the constraints only with `full` (a request's value). Refs accept an id, or an embedded record where `expanded`. */
+export function valueProblems(s: Shape, v: unknown, at: string, label: string, full: boolean, expanded = false): ValueProblem[] {
+  const p = (message: string, text: string) => [{ at, message: `${at} ${message}`, pointer: s.pointer, text: `${label}: ${text}` }];
+  if (v === null) return s.nullable ? [] : p('is null, which it does not allow', 'not nullable');
+  const type = typeof v;
+  const fits =
+    s.type === 'string' ? type === 'string'
+    : s.type === 'integer' ? Number.isInteger(v)
+    : s.type === 'number' ? type === 'number'
+    : s.type === 'boolean' ? type === 'boolean'
+    : s.type === 'array' ? Array.isArray(v)
+    : s.type === 'object' ? isObject(v)
+    : type === 'string' || Number.isInteger(v) || (expanded && isObject(v));
+  if (!fits) return p(`is ${JSON.stringify(v)?.slice(0, 60)}, not ${s.type === 'ref' ? 'an id' : `a${/^[aeiou]/.test(s.type) ? 'n' : ''} ${s.type}`}`, `type ${s.type}`);
+  if (s.enum && !s.enum.some((e) => e === v)) return p(`is ${JSON.stringify(v)}, not one of ${s.enum.map((x) => JSON.stringify(x)).join(', ')}`, `enum [${s.enum.join(', ')}]`);
+  const out: ValueProblem[] = [];
+  if (full) {
+    if (typeof v === 'number') {
+      if (s.minimum !== undefined && v < s.minimum) out.push(...p(`is ${v}, below the minimum ${s.minimum}`, `minimum ${s.minimum}`));
+      if (s.maximum !== undefined && v > s.maximum) out.push(...p(`is ${v}, above the maximum ${s.maximum}`, `maximum ${s.maximum}`));
+      if (s.exclusiveMinimum !== undefined && v <= s.exclusiveMinimum) out.push(...p(`is ${v}, not above ${s.exclusiveMinimum}`, `exclusiveMinimum ${s.exclusiveMinimum}`));
+      if (s.exclusiveMaximum !== undefined && v >= s.exclusiveMaximum) out.push(...p(`is ${v}, not below ${s.exclusiveMaximum}`, `exclusiveMaximum ${s.exclusiveMaximum}`));
+    }
+    if (typeof v === 'string') {
+      const length = [...v].length;
+      if (s.minLength !== undefined && length < s.minLength) out.push(...p(`has ${length} characters, fewer than ${s.minLength}`, `minLength ${s.minLength}`));
+      if (s.maxLength !== undefined && length > s.maxLength) out.push(...p(`has ${length} characters, more than ${s.maxLength}`, `maxLength ${s.maxLength}`));
+      const re = s.pattern === undefined ? null : compiled(s.pattern);
+      if (re && !re.test(v)) out.push(...p(`does not match the pattern ${s.pattern}`, `pattern ${s.pattern}`));
+    }
+    if (Array.isArray(v)) {
+      if (s.minItems !== undefined && v.length < s.minItems) out.push(...p(`has ${v.length} items, fewer than ${s.minItems}`, `minItems ${s.minItems}`));
+      if (s.maxItems !== undefined && v.length > s.maxItems) out.push(...p(`has ${v.length} items, more than ${s.maxItems}`, `maxItems ${s.maxItems}`));
+      if (s.uniqueItems && new Set(v.map((x) => JSON.stringify(x))).size !== v.length) out.push(...p('repeats an item', 'uniqueItems'));
+    }
+  }
+  if (s.type === 'object' && s.properties && isObject(v)) out.push(...objectProblems(s.properties, v, at, label, full, { required: full, undeclared: full }));
+  if (s.type === 'array' && s.items && Array.isArray(v)) v.forEach((item, i) => out.push(...valueProblems(s.items as Shape, item, `${at}/${i}`, label, full)));
+  return out;
+}
+
+/** The members of an object against declared fields: each declared one's value; required ones present, undeclared ones absent, where asked. */
+export function objectProblems(fields: readonly Field[], value: Record<string, unknown>, at: string, label: string, full: boolean, ask: { required: boolean; undeclared: boolean; expanded?: ReadonlySet<string> }): ValueProblem[] {
+  const out: ValueProblem[] = [];
+  for (const f of fields) {
+    if (!(f.name in value)) {
+      if (ask.required && f.required) out.push({ at: `${at}/${f.name}`, message: `${at}/${f.name} is required and absent`, pointer: f.pointer, text: `${label}.${f.name}: required` });
+      continue;
+    }
+    out.push(...valueProblems(f, value[f.name], `${at}/${f.name}`, `${label}.${f.name}`, full, ask.expanded?.has(f.name) ?? false));
+  }
+  if (ask.undeclared) {
+    for (const name of Object.keys(value)) if (!fields.some((f) => f.name === name)) out.push({ at: `${at}/${name}`, message: `${at}/${name} is not declared`, pointer: '', text: `${label}: no member '${name}'` });
+  }
+  return out;
+}

@@ -1,0 +1,123 @@
+/**
+ * The judge as a value: exchanges in, findings out (what `svcspec proxy --replay` does with a
+ * record). The rules across exchanges that a conformance run seldom provokes from a correct
+ * service, each shown by a short exchange history: a transition from a state it does not
+ * start from, a read after a delete, an owned record reaching another principal, a retired
+ * version answering 2xx, a 429 while the quota said requests remained, a page walk meeting
+ * a record twice. And the same history, told correctly, finds nothing.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Exchange } from '../../src/conformance/http.ts';
+import { replay } from '../../src/proxy/index.ts';
+import { mustLoad } from '../support/spec.ts';
+
+const SPEC = mustLoad(`svcspec: 1
+purpose: {name: Tasks, summary: Keeps tasks., users: [{name: a, tasks: [b]}]}
+resources:
+  task:
+    plural: tasks
+    id: {field: id, assigned: sequence}
+    owned: true
+    fields:
+      id: {type: integer, readOnly: true}
+      title: {type: string, required: true, maxLength: 20}
+      status: {type: string, enum: [open, done], readOnly: true}
+states:
+  task:
+    field: status
+    initial: open
+    transitions:
+      finish: {from: open, to: done}
+endpoints:
+  task: [create, read, delete, list, finish]
+authentication:
+  schemes: {key: {type: apiKey, in: header, name: X-Key}}
+  scopes: {tasks: Keep tasks.}
+  default: {scopes: [tasks]}
+events: {none: "No events."}
+errors:
+  shape: problem
+  catalog:
+    not-found: {status: 404, title: Not found}
+    rate-limited: {status: 429, title: Too many requests}
+limits:
+  rate: {limit: 10, window: 1m, scope: credential, headers: ratelimit}
+  pagination: {style: cursor, defaultSize: 2, maxSize: 2, overMax: clamp}
+versioning:
+  select: {header: API-Version}
+  default: "2"
+  versions:
+    "1": {status: retired, released: "2020-01-01"}
+    "2": {status: current, released: "2024-01-01"}
+`);
+
+let clock = 1_700_000_000_000;
+function ex(method: string, path: string, status: number, body: unknown, options: { key?: string; send?: unknown; headers?: Record<string, string> } = {}): Exchange {
+  const at = (clock += 10);
+  const text = body === undefined ? '' : JSON.stringify(body);
+  const remaining = options.headers?.ratelimit;
+  return {
+    request: { method, url: `http://svc${path}`, headers: { 'x-key': options.key ?? 'key-of-ann', ...(options.send !== undefined ? { 'content-type': 'application/json' } : {}), ...(options.headers?.['api-version'] ? { 'api-version': options.headers['api-version'] } : {}) }, ...(options.send !== undefined ? { body: JSON.stringify(options.send) } : {}) },
+    response: { status, headers: { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json', 'ratelimit-policy': '"default";q=10;w=60', ...(remaining ? { ratelimit: remaining } : {}), ...(options.headers?.['retry-after'] ? { 'retry-after': options.headers['retry-after'] } : {}) }, text, json: body },
+    ms: 1,
+    at,
+  };
+}
+const task = (id: number, status: string) => ({ id, title: 't', status });
+const notFound = { type: 'about:blank', title: 'Not found', status: 404, code: 'not-found' };
+const ids = (history: Exchange[]) => replay(SPEC, history).findings.map((f) => `${f.part}/${f.id}#${f.seq}`);
+
+test('judge: a history the spec allows has no findings', () => {
+  assert.deepEqual(ids([
+    ex('POST', '/tasks', 201, task(1, 'open'), { send: { title: 't' } }),
+    ex('POST', '/tasks/1/finish', 200, task(1, 'done')),
+    ex('DELETE', '/tasks/1', 204, undefined),
+    ex('GET', '/tasks/1', 404, notFound),
+    ex('GET', '/tasks/1', 404, notFound, { key: 'key-of-bob' }),
+  ]), []);
+});
+
+test('judge: a transition from a state it does not start from, answered 2xx', () => {
+  assert.deepEqual(ids([
+    ex('POST', '/tasks', 201, task(1, 'open'), { send: { title: 't' } }),
+    ex('POST', '/tasks/1/finish', 200, task(1, 'done')),
+    ex('POST', '/tasks/1/finish', 200, task(1, 'open')),
+  ]), ['states/illegal-transition#3', 'states/transition-target#3']);
+});
+
+test('judge: a record read after its delete, an owned record reaching another principal', () => {
+  assert.deepEqual(ids([
+    ex('POST', '/tasks', 201, task(1, 'open'), { send: { title: 't' } }),
+    ex('GET', '/tasks/1', 200, task(1, 'open'), { key: 'key-of-bob' }),
+    ex('GET', '/tasks', 200, { items: [task(1, 'open')], next: null }, { key: 'key-of-bob' }),
+    ex('DELETE', '/tasks/1', 204, undefined),
+    ex('GET', '/tasks/1', 200, task(1, 'open')),
+  ]), ['authentication/owner-leak#2', 'authentication/owner-leak#3', 'resources/read-after-delete#5']);
+});
+
+test('judge: a retired version answering 2xx, a request without a credential served, a body the spec refuses served', () => {
+  const found = replay(SPEC, [
+    ex('GET', '/tasks', 200, { items: [], next: null }, { headers: { 'api-version': '1' } }),
+    { ...ex('GET', '/tasks', 200, { items: [], next: null }), request: { method: 'GET', url: 'http://svc/tasks', headers: {} } },
+    ex('POST', '/tasks', 201, task(2, 'open'), { send: { title: 'a title far longer than twenty' } }),
+  ]).findings;
+  assert.deepEqual(found.map((f) => `${f.part}/${f.id}#${f.seq}`), ['versioning/accepted-version-retired#1', 'authentication/accepted-credential-missing#2', 'resources/accepted-request-invalid#3']);
+  assert.match(found[2].message, /\/title has 30 characters, more than 20/);
+  assert.equal(found[2].rule.location?.line, 10, 'the rule is the field, at its line of the spec');
+});
+
+test('judge: a 429 while the quota said requests remained; the remaining quota growing within a window', () => {
+  assert.deepEqual(ids([
+    ex('GET', '/tasks', 200, { items: [], next: null }, { headers: { ratelimit: '"default";r=5;t=50' } }),
+    ex('GET', '/tasks', 429, { type: 'about:blank', title: 'Too many requests', status: 429, code: 'rate-limited' }, { headers: { 'retry-after': '50' } }),
+    ex('GET', '/tasks', 200, { items: [], next: null }, { headers: { ratelimit: '"default";r=8;t=50' } }),
+  ]), ['limits/rate-early-429#2', 'limits/rate-remaining#3']);
+});
+
+test('judge: a walk through the pages meets a record twice', () => {
+  assert.deepEqual(ids([
+    ex('GET', '/tasks', 200, { items: [task(1, 'open'), task(2, 'open')], next: 'c2' }),
+    ex('GET', '/tasks?cursor=c2', 200, { items: [task(2, 'open'), task(3, 'open')], next: null }),
+  ]), ['limits/page-repeat#2']);
+});
