@@ -40,6 +40,8 @@ export interface CompiledGuard {
 }
 
 export interface CompiledWrite {
+  /** The ref fields whose records the write reads (`refs.<field>` in any of its expressions, or an effect's `ref`): no other is read. */
+  readonly refsRead: ReadonlySet<string>;
   readonly counts: readonly CompiledCount[];
   readonly guards: readonly CompiledGuard[];
   readonly effects: readonly CompiledEffect[];
@@ -95,7 +97,10 @@ function program(env: Environment, expr: Expr): Program {
 function compileWrite(spec: Spec, resource: Resource, rules: WriteRules, requestFields?: readonly Field[]): CompiledWrite {
   const env = celEnvironment(spec, resource, 'write', { rules, ...(requestFields ? { requestFields } : {}) });
   const refs = refTargets(spec, resource);
+  const sources = [...rules.counts.flatMap((c) => c.where.flatMap((w) => ('expr' in w ? [w.expr.source] : []))), ...rules.guards.map((g) => g.expr.source), ...rules.effects.flatMap((e) => e.set.map((x) => x.expr.source))];
+  const refsRead = new Set([...refs.keys()].filter((f) => rules.effects.some((e) => e.ref === f) || sources.some((src) => new RegExp(`\\brefs\\.${f}\\b`).test(src))));
   return {
+    refsRead,
     counts: rules.counts.map((c) => ({
       name: c.name,
       resource: c.resource,

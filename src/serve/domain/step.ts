@@ -157,8 +157,9 @@ function eventsOf(w: WriteContext, resource: string, change: 'updated' | 'delete
 /** Round 1: refs, sequences, a delete's referrers; undefined once all are read. */
 function firstReads(c: CompiledResource, kind: WriteKind, rules: CompiledWrite | undefined, self: Data, read: DomainRead, id: string | undefined): DomainReads | undefined {
   const records: { key: string; resource: string; id: string }[] = [];
-  if (rules && (rules.guards.length || rules.effects.length || rules.counts.length)) {
+  if (rules) {
     for (const [field, target] of c.refs) {
+      if (!rules.refsRead.has(field)) continue;
       const value = self[field];
       if ((typeof value === 'string' || typeof value === 'number') && !read.records.has(refKey(field))) records.push({ key: refKey(field), resource: target.name, id: String(value) });
     }
