@@ -9,9 +9,11 @@
  * The 405 is given in onRequest, before a body is read: a method the path does not take
  * gets its answer whatever it sends, not a 400 or 415 about a body nobody would read.
  */
-import { METHODS } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from './errors.ts';
+
+// getBuiltinModule, not an ES import of node:http: why in src/serve/events/delivery.ts.
+const { METHODS } = process.getBuiltinModule('node:http');
 
 /** What the routes registered so far serve, by URL (as registered); filled by an onRoute hook. */
 export type RouteMethods = Map<string, Set<string>>;
