@@ -2,6 +2,7 @@
 // The svcspec command. Plain JavaScript that any Node parses, so an old Node gets a
 // clear message instead of a syntax error.
 import { existsSync } from 'node:fs';
+import module from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 // In a checkout, run the TypeScript sources directly (Node strips the types); an installed
@@ -32,6 +33,13 @@ process.emitWarning = function (warning, ...rest) {
   if (type === 'ExperimentalWarning' && /SQLite/.test(String(warning))) return;
   return emitWarning.call(process, warning, ...rest);
 };
+
+// Node keeps the compiled code of the modules loaded from here on (V8's code cache, in the OS's
+// temporary folder, keyed by Node version and file content; NODE_DISABLE_COMPILE_CACHE=1 turns
+// it off): a second start reads it instead of parsing and compiling ~500 modules again, the
+// largest part of serve's start-up (issue #20). serve writes it once it listens, as a server
+// rarely exits by itself (src/cli/commands/serve.ts).
+module.enableCompileCache?.();
 
 const { run } = await import(useSource ? source.href : new URL('../dist/cli/main.js', import.meta.url).href);
 await run(process.argv.slice(2));
