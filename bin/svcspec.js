@@ -41,5 +41,23 @@ process.emitWarning = function (warning, ...rest) {
 // rarely exits by itself (src/cli/commands/serve.ts).
 module.enableCompileCache?.();
 
+// The built modules import each other by relative paths ('./x.js'), ~900 imports for serve;
+// Node's own resolution stats each file, reads the package.json scope above it for its
+// format, and takes its real path. Within dist/ the answer is known: the file the path names,
+// an ES module (package.json's "type"). Resolved so, serve loads its modules in about half
+// the time (issue #20). Anything else — packages, node:, files outside dist/ — Node resolves.
+if (!useSource) {
+  const dist = new URL('../dist/', import.meta.url).href;
+  module.registerHooks?.({
+    resolve(specifier, context, next) {
+      if ((specifier.startsWith('./') || specifier.startsWith('../')) && specifier.endsWith('.js') && context.parentURL?.startsWith(dist)) {
+        const url = new URL(specifier, context.parentURL).href;
+        if (url.startsWith(dist)) return { url, format: 'module', shortCircuit: true };
+      }
+      return next(specifier, context);
+    },
+  });
+}
+
 const { run } = await import(useSource ? source.href : new URL('../dist/cli/main.js', import.meta.url).href);
 await run(process.argv.slice(2));
