@@ -112,6 +112,8 @@ table('field-default-invalid', [
   // Plain scalars are read without Ajv (default-schema.ts, plainlyFits); its bounds are Ajv's.
   { name: 'scalars at their bounds fit', patch: task({ priority: { default: 5 }, note: { maxLength: 3, default: '😀é😀' } }), expect: [] },
   { name: 'a string too long by one code point', patch: task({ note: { maxLength: 2, default: '😀é😀' } }), expect: [`field-default-invalid ${F}/note/default`], messages: [/at most 2 characters long/] },
+  { name: 'a string matching its pattern fits', patch: task({ note: { pattern: '^\\p{Lu}', default: 'Élan' } }), expect: [] },
+  { name: 'a string breaking its pattern', patch: task({ note: { pattern: '^\\p{Lu}', default: 'élan' } }), expect: [`field-default-invalid ${F}/note/default`], messages: [/must match the pattern/] },
   { name: 'a number above its exclusive maximum', patch: task({ priority: { maximum: undefined, exclusiveMaximum: 5, default: 5 } }), expect: [`field-default-invalid ${F}/priority/default`], messages: [/must be less than 5/] },
 ]);
 

@@ -116,14 +116,16 @@ function describe(error: ErrorObject): string {
 
 /**
  * Whether a scalar plainly fits its shape, read without Ajv: the common default (a string,
- * a number, a boolean, within its bounds and enum). Anything else — a pattern, a format, a
+ * a number, a boolean, within its bounds, enum and pattern). Anything else — a format, a
  * multipleOf, a list, an object, a ref, or a value that does not fit — goes to Ajv, which
  * words the problem. Serve checks every spec it starts, and compiling a validator per
  * default was a tenth of its start-up (issue #20).
  */
 function plainlyFits(value: unknown, shape: Shape): boolean {
   if (value === null) return shape.nullable === true;
-  if (shape.pattern !== undefined || shape.format !== undefined || shape.multipleOf !== undefined) return false;
+  if (shape.format !== undefined || shape.multipleOf !== undefined) return false;
+  // As Ajv reads a pattern: a regular expression with the u flag, unanchored.
+  if (shape.pattern !== undefined && (typeof value !== 'string' || !validPattern(shape.pattern) || !new RegExp(shape.pattern, 'u').test(value))) return false;
   if (shape.enum && !shape.enum.includes(value as never)) return false;
   switch (shape.type) {
     case 'boolean':
