@@ -36,7 +36,7 @@ import { parseStrictJson } from './json-body.ts';
 import { registerRateLimits, type RateCounter } from './limits/rate.ts';
 import { abandonableStore, registerTimeouts } from './limits/timeout.ts';
 import { tableLayouts } from './list-query.ts';
-import { answerOtherMethods, routeEveryMethod } from './methods.ts';
+import { answerOtherMethods, answerUnroutedMethods, routeEveryMethod } from './methods.ts';
 import { registerRoutes } from './routes.ts';
 import { closeIdleOnShutdown } from './shutdown.ts';
 import { planVersions, registerVersionedRoutes, registerVersionSelection } from './versioning/index.ts';
@@ -93,6 +93,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const routeMethods = routeEveryMethod(app);
+  const sendsAllow = ctx.resolveError('method-not-allowed').status === 405;
   acceptJsonOnly(app);
   closeIdleOnShutdown(app);
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -123,6 +124,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // ---- onRequest part modules, in this order (see the header) ----
   refuseEarly(app);
   registerTimeouts(app, ctx);
+  answerUnroutedMethods(app, routeMethods, sendsAllow);
   // versioning (9), then authentication (5), go here
   const versions = planVersions(ctx);
   if (versions) registerVersionSelection(app, versions);
@@ -147,7 +149,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   serveDocument(app, spec);
   registerHealth(app, { spec, store, now });
   // Last: every route is known, so each path's other methods get their 405 (./methods.ts).
-  answerOtherMethods(app, routeMethods, ctx.resolveError('method-not-allowed').status === 405);
+  answerOtherMethods(app, routeMethods, sendsAllow);
   return app;
 }
 

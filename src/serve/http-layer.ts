@@ -18,12 +18,14 @@
  * Fastify answers the first three with its own `{error, code, message, statusCode}` body
  * naming its codes, and logs none of them; these handlers replace its defaults.
  */
-import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { Situation } from '../spec/http-errors.ts';
 import type { ServeContext } from './context.ts';
 import { HttpError, renderError } from './errors.ts';
+
+// getBuiltinModule, not an ES import of node:http: why in src/serve/events/delivery.ts.
+const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
 /** What a client is told to wait before trying again while the service shuts down (RFC 9110 §10.2.3). */
 export const CLOSING_RETRY_AFTER_S = 5;

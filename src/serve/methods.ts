@@ -9,49 +9,109 @@
  * The 405 is given in onRequest, before a body is read: a method the path does not take
  * gets its answer whatever it sends, not a 400 or 415 about a body nobody would read.
  */
-import { METHODS } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
 
+// getBuiltinModule, not an ES import of node:http: why in src/serve/events/delivery.ts.
+const { METHODS } = process.getBuiltinModule('node:http');
+
 /** What the routes registered so far serve, by URL (as registered); filled by an onRoute hook. */
-export type RouteMethods = Map<string, Set<string>>;
+export interface RouteMethods {
+  readonly byUrl: Map<string, Set<string>>;
+  /** The methods Fastify routes by default (GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS). */
+  readonly standard: ReadonlySet<string>;
+  /** Each path's pattern and Allow, for the methods answered without a route (see answerUnroutedMethods). */
+  readonly unrouted: { readonly pattern: RegExp; readonly allow: string }[];
+}
 
 /** Every method the parser reads that Fastify does not route by default, made routable. Call before registering routes. */
 export function routeEveryMethod(app: FastifyInstance): RouteMethods {
+  const standard = new Set(app.supportedMethods);
   for (const method of METHODS) {
     if (method === 'CONNECT' || app.supportedMethods.includes(method)) continue;
     app.addHttpMethod(method);
   }
-  const byUrl: RouteMethods = new Map();
+  const byUrl = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
     const methods = byUrl.get(route.url) ?? new Set<string>();
     for (const m of Array.isArray(route.method) ? route.method : [route.method]) methods.add(m);
     byUrl.set(route.url, methods);
   });
-  return byUrl;
+  return { byUrl, standard, unrouted: [] };
+}
+
+function refuse(request: FastifyRequest, allow: string, sendsAllow: boolean): HttpError {
+  if (!sendsAllow) return new HttpError('method-not-allowed', { detail: `There is no ${request.method} ${request.url.split('?')[0]}.` });
+  return new HttpError('method-not-allowed', { detail: `${request.method} is not allowed here; allowed: ${allow}.`, headers: { allow } });
 }
 
 /**
  * 405 and OPTIONS for every path registered so far. Call after every route is registered.
  * A spec may answer an undeclared method as another situation (`for: [not-found,
  * method-not-allowed]`): `sendsAllow` false then, as Allow goes with 405 only (RFC 9110 §15.5.6).
+ *
+ * The methods Fastify routes by default get a route per path; the other 27 the parser reads
+ * (TRACE, PROPFIND, QUERY, …) are answered by answerUnroutedMethods from the paths' patterns:
+ * a route for each of them on each path was a thousand router entries for a small spec, each
+ * compiling a function, and a tenth of serve's start-up (issue #20).
  */
-export function answerOtherMethods(app: FastifyInstance, byUrl: RouteMethods, sendsAllow = true): void {
+export function answerOtherMethods(app: FastifyInstance, methods: RouteMethods, sendsAllow = true): void {
   // Registering routes below fires the onRoute hook; work from a copy.
-  for (const [url, served] of [...byUrl].map(([u, m]) => [u, new Set(m)] as const)) {
+  for (const [url, served] of [...methods.byUrl].map(([u, m]) => [u, new Set(m)] as const)) {
     if (served.has('GET')) served.add('HEAD');
     const allow = [...served, ...(served.has('OPTIONS') ? [] : ['OPTIONS'])].join(', ');
     if (!served.has('OPTIONS')) app.route({ method: 'OPTIONS', url, handler: async (_request, reply) => reply.code(204).header('allow', allow).send() });
-    const others = app.supportedMethods.filter((m) => !served.has(m) && m !== 'OPTIONS');
+    if (app.supportedMethods.some((m) => !served.has(m) && !methods.standard.has(m))) methods.unrouted.push({ pattern: urlPattern(url), allow });
+    const others = app.supportedMethods.filter((m) => !served.has(m) && m !== 'OPTIONS' && methods.standard.has(m));
     if (others.length === 0) continue;
     app.route({
       method: others,
       url,
       onRequest: async (request) => {
-        if (!sendsAllow) throw new HttpError('method-not-allowed', { detail: `There is no ${request.method} ${request.url.split('?')[0]}.` });
-        throw new HttpError('method-not-allowed', { detail: `${request.method} is not allowed here; allowed: ${allow}.`, headers: { allow } });
+        throw refuse(request, allow, sendsAllow);
       },
       handler: async () => undefined,
     });
   }
+}
+
+/**
+ * The 405 of a method without a route on a path that exists: such a request finds no route
+ * (request.is404), and this onRequest hook answers it before its body is read. Register it
+ * right after the time-outs' hook, where the per-path routes' 405 comes in the order of the
+ * hooks too (before version selection, which would take an unknown path for a version's).
+ */
+export function answerUnroutedMethods(app: FastifyInstance, methods: RouteMethods, sendsAllow = true): void {
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.is404 || methods.standard.has(request.method)) return done();
+    const raw = request.url.split('?')[0];
+    let path = raw;
+    try {
+      path = decodeURI(raw);
+    } catch {
+      // Malformed escapes: matched as sent (and then 404).
+    }
+    const hit = methods.unrouted.find((u) => u.pattern.test(path) || u.pattern.test(raw));
+    done(hit ? refuse(request, hit.allow, sendsAllow) : undefined);
+  });
+}
+
+/** A route's URL as find-my-way reads it (`:name` a parameter up to `/`, `-` or `.`; `::` a colon) as a regular expression. */
+function urlPattern(url: string): RegExp {
+  let out = '';
+  for (let i = 0; i < url.length; i++) {
+    const c = url[i];
+    if (c === ':' && url[i + 1] === ':') {
+      out += ':';
+      i++;
+    } else if (c === ':') {
+      while (i + 1 < url.length && !'/-.'.includes(url[i + 1])) i++;
+      out += '[^/]+?';
+    } else if (c === '*') {
+      out += '.*';
+    } else {
+      out += c.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+    }
+  }
+  return new RegExp(`^${out}$`);
 }

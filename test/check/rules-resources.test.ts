@@ -109,6 +109,12 @@ table('field-default-invalid', [
   { name: 'a map member that is no field', patch: task({ details: { default: { colour: 'red' } } }), expect: [`field-default-invalid ${F}/details/default`], messages: [/holds 'colour', which is not one of its fields/] },
   { name: 'null on a nullable field', patch: task({ note: { nullable: true, default: null } }), expect: [] },
   { name: 'a fitting map', patch: task({ details: { default: { size: 2, unit: 'd' } } }), expect: [] },
+  // Plain scalars are read without Ajv (default-schema.ts, plainlyFits); its bounds are Ajv's.
+  { name: 'scalars at their bounds fit', patch: task({ priority: { default: 5 }, note: { maxLength: 3, default: '😀é😀' } }), expect: [] },
+  { name: 'a string too long by one code point', patch: task({ note: { maxLength: 2, default: '😀é😀' } }), expect: [`field-default-invalid ${F}/note/default`], messages: [/at most 2 characters long/] },
+  { name: 'a string matching its pattern fits', patch: task({ note: { pattern: '^\\p{Lu}', default: 'Élan' } }), expect: [] },
+  { name: 'a string breaking its pattern', patch: task({ note: { pattern: '^\\p{Lu}', default: 'élan' } }), expect: [`field-default-invalid ${F}/note/default`], messages: [/must match the pattern/] },
+  { name: 'a number above its exclusive maximum', patch: task({ priority: { maximum: undefined, exclusiveMaximum: 5, default: 5 } }), expect: [`field-default-invalid ${F}/priority/default`], messages: [/must be less than 5/] },
 ]);
 
 table('field-constraint-mismatch', [

@@ -53,3 +53,30 @@ test('serve answers its first request without loading what only some requests or
   assert.match(await doc.text(), /City Library/);
   assert.ok(readFileSync(modules, 'utf8').split('\n').some((m) => /\/src\/doc\//.test(m)), 'the renderer is loaded with /docs/spec');
 });
+
+/** Also writes, at exit, the internal modules Node loaded (process.moduleLoadList), which no load hook sees. */
+const HOOK_AND_INTERNALS = `data:text/javascript,${encodeURIComponent(
+  "import { registerHooks } from 'node:module'; import { appendFileSync, writeFileSync } from 'node:fs'; registerHooks({ load(url, context, next) { appendFileSync(process.env.SVCSPEC_TEST_MODULES, url + '\\n'); return next(url, context); } }); process.on('exit', () => writeFileSync(process.env.SVCSPEC_TEST_MODULES + '.internal', process.moduleLoadList.join('\\n')));",
+)}`;
+
+test('serve of a spec without rules, guards, effects or computed fields answers without loading the CEL evaluator, nor undici (an ES import of node:http would)', async () => {
+  const modules = join(dir, 'rule-less-modules.txt');
+  const child = spawn(process.execPath, ['--import', HOOK_AND_INTERNALS, BIN, 'serve', join(ROOT, 'examples/json-server.yaml'), '--port', '0', '--db', join(dir, 'posts.db'), '--quiet'], {
+    env: { ...process.env, SVCSPEC_TEST_MODULES: modules },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.push(child);
+  const { url } = await servingUrl(child);
+  const res = await fetch(`${url}/posts`);
+  assert.equal(res.status, 200, await res.clone().text());
+  const loaded = readFileSync(modules, 'utf8').split('\n');
+  assert.ok(loaded.some((m) => m.includes('/src/serve/domain/compile.ts')), 'the hook saw the domain runtime load');
+  assert.equal(loaded.find((m) => /\/node_modules\/@marcbachmann\/cel-js\//.test(m)), undefined, 'the CEL evaluator is not loaded');
+  // Stopped gracefully, it writes Node's own list at exit.
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+  const internals = readFileSync(`${modules}.internal`, 'utf8').split('\n');
+  assert.ok(internals.some((m) => /\binternal\/modules\/esm\//.test(m)), `the list is Node's module list: ${internals.slice(0, 5).join(', ')}`);
+  assert.equal(internals.find((m) => m.includes('internal/deps/undici/undici')), undefined, 'undici is not loaded (node:http taken with process.getBuiltinModule, not an ES import)');
+});

@@ -1,3 +1,4 @@
+import { flushCompileCache } from 'node:module';
 import { defineCommand } from 'citty';
 import { handlerProblems } from '../../serve/app.ts';
 import { loadSpec } from '../../load/index.ts';
@@ -54,6 +55,10 @@ export default defineCommand({
       return started;
     };
     let current = await start(true);
+    // The compiled code of every module loaded so far to the cache bin/svcspec.js enabled, now
+    // rather than at an exit a server often never reaches (a kill, a crash); after the
+    // listener is up, so a first start answers as soon as it would without a cache.
+    setImmediate(() => flushCompileCache?.());
     if (!args.watch) {
       // Runs until stopped; then closes the server (in-flight requests finish) and the store.
       await untilStopped();

@@ -133,8 +133,8 @@ function compileWrite(spec: Spec, resource: Resource, rules: WriteRules, request
   };
 }
 
-function compileRules(env: Environment, rules: readonly RecordRule[]): CompiledRule[] {
-  return rules.map((r) => ({ program: program(env, r.expr), error: r.error, ...(r.message !== undefined ? { message: r.message } : {}), ...(r.field !== undefined ? { field: r.field } : {}) }));
+function compileRules(env: () => Environment, rules: readonly RecordRule[]): CompiledRule[] {
+  return rules.map((r) => ({ program: program(env(), r.expr), error: r.error, ...(r.message !== undefined ? { message: r.message } : {}), ...(r.field !== undefined ? { field: r.field } : {}) }));
 }
 
 /** The fields an action's request carries: its own shape, else the resource's. */
@@ -145,7 +145,9 @@ function actionRequestFields(endpoint: Endpoint, resource: Resource): readonly F
 export function compileDomain(spec: Spec): CompiledDomain {
   const byResource = new Map<string, CompiledResource>();
   for (const resource of spec.resources) {
-    const record = celEnvironment(spec, resource, 'record');
+    // Made on the first expression: a resource without rules or computed fields never loads the evaluator.
+    let recordEnv: Environment | undefined;
+    const record = () => (recordEnv ??= celEnvironment(spec, resource, 'record'));
     const machine = spec.states.find((m) => m.resource === resource.name);
     const transitions = new Map<string, CompiledWrite>();
     for (const t of machine?.transitions ?? []) if (t.rules) transitions.set(t.name, compileWrite(spec, resource, t.rules));
@@ -157,7 +159,7 @@ export function compileDomain(spec: Spec): CompiledDomain {
     byResource.set(resource.name, {
       resource,
       rules: compileRules(record, resource.rules),
-      managed: managedFields(resource.fields).map((f) => ({ field: f, source: f.managed, ...(f.managed.kind === 'expr' ? { program: program(record, f.managed.expr) } : {}) })),
+      managed: managedFields(resource.fields).map((f) => ({ field: f, source: f.managed, ...(f.managed.kind === 'expr' ? { program: program(record(), f.managed.expr) } : {}) })),
       unique: resource.unique,
       ...(resource.onCreate ? { onCreate: compileWrite(spec, resource, resource.onCreate) } : {}),
       ...(resource.onUpdate ? { onUpdate: compileWrite(spec, resource, resource.onUpdate) } : {}),

@@ -29,8 +29,8 @@
  * the same webhook-id. A SIGKILL leaves it leased instead, due when the lease runs out.
  */
 import { randomBytes } from 'node:crypto';
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
 import type { FastifyBaseLogger } from 'fastify';
 import { SAFETY } from '../../spec/defaults.ts';
 import type { RetryPolicy, Spec } from '../../spec/model.ts';
@@ -41,6 +41,12 @@ import { envelope, eventId } from './envelope.ts';
 import { signedHeaders } from './signing.ts';
 import { guardedLookup, refusedLiteral } from './ssrf.ts';
 import { visibility, type Viewer } from './visibility.ts';
+
+// Not `import … from 'node:http'`: an ES import builds the module's ES facade, which reads every
+// export, and so the lazy WebSocket/EventSource getters that load undici (~60 ms of every start).
+// getBuiltinModule hands over the CommonJS module, as require() does.
+const { Agent: HttpAgentClass, request: httpRequest } = process.getBuiltinModule('node:http');
+const { Agent: HttpsAgentClass, request: httpsRequest } = process.getBuiltinModule('node:https');
 
 export interface DeliveryOptions {
   readonly spec: Spec;
@@ -85,6 +91,8 @@ export class DeliveryWorker {
    */
   readonly #agents: { readonly http: HttpAgent; readonly https: HttpsAgent };
   #running = false;
+  /** The last fan-out found no subscription enabled. */
+  #nobody = false;
   #soon = false;
   #again = false;
   #stopped = true;
@@ -98,7 +106,7 @@ export class DeliveryWorker {
     this.#timeoutMs = options.spec.events.webhooks?.timeoutMs ?? SAFETY.webhookTimeoutMs;
     this.#visible = visibility(options.spec);
     const agent = { keepAlive: true, maxSockets: this.#o.concurrency, maxFreeSockets: this.#o.concurrency };
-    this.#agents = { http: new HttpAgent(agent), https: new HttpsAgent(agent) };
+    this.#agents = { http: new HttpAgentClass(agent), https: new HttpsAgentClass(agent) };
   }
 
   start(): void {
@@ -152,7 +160,9 @@ export class DeliveryWorker {
       do {
         this.#again = false;
         if (await this.#fanOut()) this.#again = true;
-        await this.#claim();
+        // No subscription enabled: there is nothing a claim could take (it takes only enabled
+        // ones' deliveries). Writes with events and nobody subscribed then cost one read a wake.
+        if (!this.#nobody) await this.#claim();
       } while (this.#again && !this.#stopped);
     } catch (err) {
       // The store failed (a locked or closed database): logged, and tried again at the next poll.
@@ -167,6 +177,7 @@ export class DeliveryWorker {
   async #fanOut(): Promise<boolean> {
     const { store } = this.#o;
     const subscriptions = (await store.events.listSubscriptions()).filter((s) => s.status === 'enabled');
+    this.#nobody = subscriptions.length === 0;
     // Nobody to deliver to: nothing is written. A subscription made later receives only the
     // events after it (createdSeq), so the cursor can start there instead of catching up.
     if (subscriptions.length === 0) return false;
@@ -183,9 +194,11 @@ export class DeliveryWorker {
         if (wants(s, event) && this.#visible(event, viewerOf(s))) deliveries.push({ id: `dlv_${randomBytes(12).toString('base64url')}`, subscriptionId: s.id, eventSeq: event.seq, createdAt: now });
       }
     }
-    await store.events.fanOut(at, (batch.at(-1) as EventRecord).seq, deliveries);
-    // Moved by us or by another process: either way there may be more after it.
-    return true;
+    const moved = await store.events.fanOut(at, (batch.at(-1) as EventRecord).seq, deliveries);
+    // Another process moved the cursor first: look again from where it is now. Moved by us: more
+    // only if the batch was full; an event appended since rings the bus, which runs #run again
+    // (#again), so a short batch needs no second look, which cost three reads per wake under load.
+    return !moved || batch.length === FAN_OUT_BATCH;
   }
 
   async #claim(): Promise<void> {
@@ -202,7 +215,8 @@ export class DeliveryWorker {
 
   async #schedule(): Promise<void> {
     if (this.#timer) clearTimeout(this.#timer);
-    const due = await this.#o.store.events.nextDue();
+    // Nobody enabled: nothing is due either (nextDue counts enabled subscriptions' deliveries); the poll looks again.
+    const due = this.#nobody ? undefined : await this.#o.store.events.nextDue();
     const wait = due === undefined ? this.#o.pollMs : Math.min(this.#o.pollMs, Math.max(0, due - this.#o.now()));
     if (this.#stopped) return;
     this.#timer = setTimeout(() => this.wake(), wait);

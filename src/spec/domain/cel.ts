@@ -27,8 +27,17 @@
  *   item       (a guard with `each`) the array item it is checked on
  *   itemRefs   (a guard with `each`) the records the item's ref members point to, by member
  */
-import { Environment } from '@marcbachmann/cel-js';
+import { createRequire } from 'node:module';
+import type { Environment } from '@marcbachmann/cel-js';
 import type { Field, Resource, Shape, Spec, WriteRules } from '../model.ts';
+
+/**
+ * The evaluator is loaded with the first environment (require of an ES module, synchronous
+ * since Node 22.12), not with this file: a spec without rules, guards, effects or computed
+ * fields never loads it, and serve starts without its 14 modules (issue #20).
+ */
+let loaded: typeof import('@marcbachmann/cel-js') | undefined;
+const celModule = () => (loaded ??= createRequire(import.meta.url)('@marcbachmann/cel-js') as typeof import('@marcbachmann/cel-js'));
 
 export type CelKind = 'record' | 'write';
 
@@ -127,7 +136,7 @@ export function itemRefTargets(spec: Spec, field: Field): Map<string, Resource> 
  * the variables above).
  */
 export function celEnvironment(spec: Spec, resource: Resource, kind: CelKind, options: EnvOptions = {}): Environment {
-  const env = new Environment({ homogeneousAggregateLiterals: false });
+  const env = new (celModule().Environment)({ homogeneousAggregateLiterals: false });
   env.registerVariable({ name: 'self', schema: recordSchema(spec, resource) });
   env.registerVariable('now', TIMESTAMP);
   if (kind === 'record') return env;
