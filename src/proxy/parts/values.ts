@@ -84,7 +84,16 @@ export function objectProblems(fields: readonly Field[], value: Record<string, u
     out.push(...valueProblems(f, value[f.name], `${at}/${f.name}`, `${label}.${f.name}`, full, ask.expanded?.has(f.name) ?? false));
   }
   if (ask.undeclared) {
-    for (const name of Object.keys(value)) if (!fields.some((f) => f.name === name)) out.push({ at: `${at}/${name}`, message: `${at}/${name} is not declared`, pointer: '', text: `${label}: no member '${name}'` });
+    const names = namesOf(fields);
+    for (const name of Object.keys(value)) if (!names.has(name)) out.push({ at: `${at}/${name}`, message: `${at}/${name} is not declared`, pointer: '', text: `${label}: no member '${name}'` });
   }
   return out;
+}
+
+/** The names of a list of fields, made once per list (the spec's lists live as long as the proxy): every record of every answer is checked against them. */
+const declaredNames = new WeakMap<readonly Field[], ReadonlySet<string>>();
+function namesOf(fields: readonly Field[]): ReadonlySet<string> {
+  let names = declaredNames.get(fields);
+  if (!names) declaredNames.set(fields, (names = new Set(fields.map((f) => f.name))));
+  return names;
 }
