@@ -176,30 +176,54 @@ function relay(options: ForwardOptions, self: { url: string }, arrival: Arrival,
   answer.on('error', () => res.destroy());
   answer.on('end', () => {
     let body = kept.length === 1 ? kept[0] : Buffer.concat(kept);
-    let text = size > KEEP_BYTES ? '' : body.toString('utf8');
+    const ms = performance.now() - started;
     // A subscription the proxy made to its relay address is shown to the client with the receiver's URL it asked for.
-    const relayed = options.receiver ? `${self.url}${RELAY_PATH}?to=` : '';
-    if (hold && relayed && text.includes(relayed)) {
+    const relayed = hold && options.receiver ? `${self.url}${RELAY_PATH}?to=` : '';
+    const judge = (text: string) => {
+      const exchange: Exchange = {
+        request,
+        response: { status: answer.statusCode ?? 0, headers: flat(answer.headers), text, json: parseJson(text, answer.headers['content-type']) },
+        ms,
+        at,
+      };
+      return { exchange, findings: options.judge.answer(arrival, exchange) };
+    };
+    if (options.mode !== 'strict' && !relayed) {
+      // Report mode: the answer goes out as it came, and is judged once this turn's answers
+      // have gone out (decoding and parsing its body included), in the order they completed.
+      if (hold) res.writeHead(status, headers).end(body);
+      else res.end();
+      return later(() => {
+        const { exchange, findings } = judge(size > KEEP_BYTES ? '' : body.toString('utf8'));
+        options.onFindings(findings, exchange);
+      });
+    }
+    let text = size > KEEP_BYTES ? '' : body.toString('utf8');
+    if (relayed && text.includes(relayed)) {
       text = text.replace(new RegExp(`${relayed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^"]*)`, 'g'), (_all, to: string) => decodeURIComponent(to));
       body = Buffer.from(text);
       const i = headers.findIndex((h, n) => n % 2 === 0 && h.toLowerCase() === 'content-length');
       if (i >= 0) headers[i + 1] = String(body.length);
     }
-    const exchange: Exchange = {
-      request,
-      response: { status: answer.statusCode ?? 0, headers: flat(answer.headers), text, json: parseJson(text, answer.headers['content-type']) },
-      ms: performance.now() - started,
-      at,
-    };
-    if (hold && options.mode !== 'strict') res.writeHead(status, headers).end(body);
-    else if (!hold) res.end();
-    const findings = options.judge.answer(arrival, exchange);
+    if (!hold) res.end();
+    else if (options.mode !== 'strict') res.writeHead(status, headers).end(body);
+    const { exchange, findings } = judge(text);
     if (hold && options.mode === 'strict') {
       if (findings.length) headers.push(FINDINGS_HEADER, [...new Set(findings.map((f) => f.id))].join(', '));
       res.writeHead(status, headers).end(body);
     }
     options.onFindings(findings, exchange);
   });
+}
+
+/** Judgements waiting for this turn's answers to go out: run together, first come first judged. */
+const waiting: (() => void)[] = [];
+function later(job: () => void): void {
+  if (waiting.push(job) === 1) setImmediate(drain);
+}
+function drain(): void {
+  // Jobs queued while draining (none today: judging is synchronous) wait for the next turn.
+  for (const job of waiting.splice(0)) job();
 }
 
 /** Header fields as one string each (a repeated field joined by ", ", RFC 9110 §5.3; Set-Cookie kept apart by newlines). */
