@@ -22,6 +22,8 @@ export const FINDINGS_HEADER = 'svcspec-findings';
 /** Bodies kept for judging up to this size; a larger one streams through unjudged (its shape). */
 const KEEP_BYTES = 4 * 1024 * 1024;
 
+const EMPTY = Buffer.alloc(0);
+
 /** RFC 9110 §7.6.1: fields meant for one connection, never relayed. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
@@ -76,8 +78,17 @@ function handle(options: ForwardOptions, agent: Agent, self: { url: string }, re
   req.on('end', () => {
     const started = performance.now();
     const at = options.now ? options.now() : Date.now();
-    let raw = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-    const headers = flat(req.headers);
+    let raw = chunks.length === 1 ? chunks[0] : chunks.length === 0 ? EMPTY : Buffer.concat(chunks);
+    // The fields once: as the judge reads them (one string each), and as relayed (less the hop-by-hop ones).
+    const headers: Record<string, string> = {};
+    const out: OutgoingHttpHeaders = {};
+    const given = req.headers;
+    for (const k in given) {
+      const v = given[k];
+      if (v === undefined) continue;
+      headers[k] = Array.isArray(v) ? v.join(k === 'set-cookie' ? '\n' : ', ') : v;
+      if (!HOP_BY_HOP.has(k)) out[k] = v;
+    }
     if (options.receiver && req.method === 'POST' && (req.url ?? '').split('?')[0] === RELAY_PATH) {
       // The receiver the subscription named travels in the relay address; only one under the given receiver is relayed to.
       const to = new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('to') ?? options.receiver;
@@ -104,8 +115,6 @@ function handle(options: ForwardOptions, agent: Agent, self: { url: string }, re
       res.end(error.text);
       return;
     }
-    const out: OutgoingHttpHeaders = {};
-    for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k) && v !== undefined) out[k] = v;
     out.host = options.upstream.host;
     if (raw.length) out['content-length'] = raw.length;
     const upstream = httpRequest({ agent, protocol: options.upstream.protocol, hostname: options.upstream.hostname, port: options.upstream.port, method: request.method, path: req.url, headers: out });
@@ -167,30 +176,54 @@ function relay(options: ForwardOptions, self: { url: string }, arrival: Arrival,
   answer.on('error', () => res.destroy());
   answer.on('end', () => {
     let body = kept.length === 1 ? kept[0] : Buffer.concat(kept);
-    let text = size > KEEP_BYTES ? '' : body.toString('utf8');
+    const ms = performance.now() - started;
     // A subscription the proxy made to its relay address is shown to the client with the receiver's URL it asked for.
-    const relayed = `${self.url}${RELAY_PATH}?to=`;
-    if (hold && options.receiver && text.includes(relayed)) {
+    const relayed = hold && options.receiver ? `${self.url}${RELAY_PATH}?to=` : '';
+    const judge = (text: string) => {
+      const exchange: Exchange = {
+        request,
+        response: { status: answer.statusCode ?? 0, headers: flat(answer.headers), text, json: parseJson(text, answer.headers['content-type']) },
+        ms,
+        at,
+      };
+      return { exchange, findings: options.judge.answer(arrival, exchange) };
+    };
+    if (options.mode !== 'strict' && !relayed) {
+      // Report mode: the answer goes out as it came, and is judged once this turn's answers
+      // have gone out (decoding and parsing its body included), in the order they completed.
+      if (hold) res.writeHead(status, headers).end(body);
+      else res.end();
+      return later(() => {
+        const { exchange, findings } = judge(size > KEEP_BYTES ? '' : body.toString('utf8'));
+        options.onFindings(findings, exchange);
+      });
+    }
+    let text = size > KEEP_BYTES ? '' : body.toString('utf8');
+    if (relayed && text.includes(relayed)) {
       text = text.replace(new RegExp(`${relayed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^"]*)`, 'g'), (_all, to: string) => decodeURIComponent(to));
       body = Buffer.from(text);
       const i = headers.findIndex((h, n) => n % 2 === 0 && h.toLowerCase() === 'content-length');
       if (i >= 0) headers[i + 1] = String(body.length);
     }
-    const exchange: Exchange = {
-      request,
-      response: { status: answer.statusCode ?? 0, headers: flat(answer.headers), text, json: parseJson(text, answer.headers['content-type']) },
-      ms: performance.now() - started,
-      at,
-    };
-    if (hold && options.mode !== 'strict') res.writeHead(status, headers).end(body);
-    else if (!hold) res.end();
-    const findings = options.judge.answer(arrival, exchange);
+    if (!hold) res.end();
+    else if (options.mode !== 'strict') res.writeHead(status, headers).end(body);
+    const { exchange, findings } = judge(text);
     if (hold && options.mode === 'strict') {
       if (findings.length) headers.push(FINDINGS_HEADER, [...new Set(findings.map((f) => f.id))].join(', '));
       res.writeHead(status, headers).end(body);
     }
     options.onFindings(findings, exchange);
   });
+}
+
+/** Judgements waiting for this turn's answers to go out: run together, first come first judged. */
+const waiting: (() => void)[] = [];
+function later(job: () => void): void {
+  if (waiting.push(job) === 1) setImmediate(drain);
+}
+function drain(): void {
+  // Jobs queued while draining (none today: judging is synchronous) wait for the next turn.
+  for (const job of waiting.splice(0)) job();
 }
 
 /** Header fields as one string each (a repeated field joined by ", ", RFC 9110 §5.3; Set-Cookie kept apart by newlines). */

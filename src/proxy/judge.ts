@@ -139,9 +139,30 @@ export class Judge {
   }
 }
 
+/** An http(s) URL with a path and query of characters URL parsing leaves alone (RFC 3986 §2.2, §2.3, '%'; not "'", which it encodes in a query), and no empty query. */
+const PLAIN = /^(https?:\/\/[^/?#\\]+)((?:\/[\w\-.~!$&()*+,;=:@%/]*(?:\?[\w\-.~!$&()*+,;=:@%/?]+)?)?)$/;
+/** A dot segment (RFC 3986 §5.2.4), which URL parsing removes; '%2e' counts as a dot. */
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|\?|$)/i;
+
+/** Whether URL parsing takes an origin; the last one asked is remembered (a proxy has one upstream). */
+let lastOrigin = '';
+let lastValid = false;
+function validOrigin(origin: string): boolean {
+  if (origin !== lastOrigin) {
+    lastOrigin = origin;
+    lastValid = URL.canParse(`${origin}/`);
+  }
+  return lastValid;
+}
+
 /** The path and query of a request URL, absolute or not. */
 export function pathOf(url: string): string {
   if (url.startsWith('/')) return url;
+  // The proxy's own requests: an http URL whose path and query WHATWG URL parsing would keep
+  // as they are (no dot segment, nothing it percent-encodes) is cut after its authority,
+  // not parsed again for every request.
+  const m = PLAIN.exec(url);
+  if (m && !DOT_SEGMENT.test(m[2]) && validOrigin(m[1])) return m[2] || '/';
   try {
     const u = new URL(url);
     return `${u.pathname}${u.search}`;

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Exchange } from '../../src/conformance/http.ts';
 import { replay } from '../../src/proxy/index.ts';
+import { pathOf } from '../../src/proxy/judge.ts';
 import { mustLoad } from '../support/spec.ts';
 
 const SPEC = mustLoad(`svcspec: 1
@@ -120,4 +121,21 @@ test('judge: a walk through the pages meets a record twice', () => {
     ex('GET', '/tasks', 200, { items: [task(1, 'open'), task(2, 'open')], next: 'c2' }),
     ex('GET', '/tasks?cursor=c2', 200, { items: [task(2, 'open'), task(3, 'open')], next: null }),
   ]), ['limits/page-repeat#2']);
+});
+
+test('judge: the path of a request URL is what URL parsing makes of it, on the fast path and off it', () => {
+  const parsed = (url: string) => {
+    try {
+      const u = new URL(url);
+      return `${u.pathname}${u.search}`;
+    } catch {
+      return url;
+    }
+  };
+  const urls = [
+    'http://127.0.0.1:3000/tasks/7?expand=owner&limit=20', 'http://127.0.0.1:3000', 'http://127.0.0.1:3000/', 'http://h?x=1', 'http://h/a?',
+    'http://h/a/./b', 'http://h/a/../b', 'http://h/a/%2E%2e/b', 'http://h/a/.', 'http://h/a.b/c..d?x=./y', "http://h/a?q='x'", 'http://h/a b', 'http://h/é',
+    'http://h:99999/a', 'http://1.2.3.999/a', 'HTTP://h/a', 'http://u@h:8080/a%zz?b=%', '/tasks?x=1',
+  ];
+  for (const url of urls) assert.equal(pathOf(url), parsed(url), url);
 });

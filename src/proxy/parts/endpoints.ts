@@ -101,16 +101,24 @@ export function recordFindings(resource: Resource, value: unknown, at: string, e
   const base = { part: 'resources' as const, endpoint: endpoint.id };
   if (!isObject(value)) return [{ ...base, id: 'record-shape', message: `${endpoint.id}: ${at || 'the body'} is not a ${resource.name} record (a JSON object)`, pointer: resource.pointer, text: `${resource.name}: a record` }];
   const out: Found[] = [];
-  for (const f of resource.fields) {
-    if (f.writeOnly && f.name in value) out.push({ ...base, id: 'write-only-leak', message: `${endpoint.id}: writeOnly '${f.name}' came back at ${at}/${f.name}`, pointer: f.pointer, text: `${resource.name}.${f.name}: writeOnly` });
+  const { readable, writeOnly } = fieldsOf(resource);
+  for (const f of writeOnly) {
+    if (f.name in value) out.push({ ...base, id: 'write-only-leak', message: `${endpoint.id}: writeOnly '${f.name}' came back at ${at}/${f.name}`, pointer: f.pointer, text: `${resource.name}.${f.name}: writeOnly` });
   }
-  const readable = resource.fields.filter((f) => !f.writeOnly);
   for (const p of objectProblems(readable, value, at, resource.name, false, { required: false, undeclared: resource.unknownFields === 'refuse', expanded })) {
     const hidden = resource.fields.find((f) => f.writeOnly && p.at === `${at}/${f.name}`);
     if (hidden) continue;
     out.push({ ...base, id: p.message.endsWith('is not declared') ? 'record-undeclared-member' : 'record-value', message: `${endpoint.id}: ${p.message}`, pointer: p.pointer || resource.pointer, text: p.text });
   }
   return out;
+}
+
+/** A resource's fields a client may read, and those it must never see, split once per resource (not per record of every answer). */
+const split = new WeakMap<Resource, { readonly readable: readonly Resource['fields'][number][]; readonly writeOnly: readonly Resource['fields'][number][] }>();
+function fieldsOf(resource: Resource): { readonly readable: readonly Resource['fields'][number][]; readonly writeOnly: readonly Resource['fields'][number][] } {
+  let fields = split.get(resource);
+  if (!fields) split.set(resource, (fields = { readable: resource.fields.filter((f) => !f.writeOnly), writeOnly: resource.fields.filter((f) => f.writeOnly) }));
+  return fields;
 }
 
 /** The record of a `resource` body of an endpoint's answer, with its id; undefined where the body is no record. */

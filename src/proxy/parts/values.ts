@@ -18,6 +18,9 @@ export interface ValueProblem {
   readonly text: string;
 }
 
+/** No problem: shared, never added to (callers spread it). */
+const NONE: readonly ValueProblem[] = Object.freeze([]);
+
 const patterns = new Map<string, RegExp | null>();
 function compiled(pattern: string): RegExp | null {
   let re = patterns.get(pattern);
@@ -33,7 +36,7 @@ function compiled(pattern: string): RegExp | null {
 }
 
 /** Type first; the constraints only with `full` (a request's value). Refs accept an id, or an embedded record where `expanded`. */
-export function valueProblems(s: Shape, v: unknown, at: string, label: string, full: boolean, expanded = false): ValueProblem[] {
+export function valueProblems(s: Shape, v: unknown, at: string, label: string, full: boolean, expanded = false): readonly ValueProblem[] {
   const p = (message: string, text: string) => [{ at, message: `${at} ${message}`, pointer: s.pointer, text: `${label}: ${text}` }];
   if (v === null) return s.nullable ? [] : p('is null, which it does not allow', 'not nullable');
   const type = typeof v;
@@ -47,6 +50,8 @@ export function valueProblems(s: Shape, v: unknown, at: string, label: string, f
     : type === 'string' || Number.isInteger(v) || (expanded && isObject(v));
   if (!fits) return p(`is ${JSON.stringify(v)?.slice(0, 60)}, not ${s.type === 'ref' ? 'an id' : `a${/^[aeiou]/.test(s.type) ? 'n' : ''} ${s.type}`}`, `type ${s.type}`);
   if (s.enum && !s.enum.some((e) => e === v)) return p(`is ${JSON.stringify(v)}, not one of ${s.enum.map((x) => JSON.stringify(x)).join(', ')}`, `enum [${s.enum.join(', ')}]`);
+  // An answer's scalar of the right type (most of what the proxy sees): nothing more to ask, nothing made.
+  if (!full && s.type !== 'object' && s.type !== 'array') return NONE;
   const out: ValueProblem[] = [];
   if (full) {
     if (typeof v === 'number') {
@@ -84,7 +89,16 @@ export function objectProblems(fields: readonly Field[], value: Record<string, u
     out.push(...valueProblems(f, value[f.name], `${at}/${f.name}`, `${label}.${f.name}`, full, ask.expanded?.has(f.name) ?? false));
   }
   if (ask.undeclared) {
-    for (const name of Object.keys(value)) if (!fields.some((f) => f.name === name)) out.push({ at: `${at}/${name}`, message: `${at}/${name} is not declared`, pointer: '', text: `${label}: no member '${name}'` });
+    const names = namesOf(fields);
+    for (const name of Object.keys(value)) if (!names.has(name)) out.push({ at: `${at}/${name}`, message: `${at}/${name} is not declared`, pointer: '', text: `${label}: no member '${name}'` });
   }
   return out;
+}
+
+/** The names of a list of fields, made once per list (the spec's lists live as long as the proxy): every record of every answer is checked against them. */
+const declaredNames = new WeakMap<readonly Field[], ReadonlySet<string>>();
+function namesOf(fields: readonly Field[]): ReadonlySet<string> {
+  let names = declaredNames.get(fields);
+  if (!names) declaredNames.set(fields, (names = new Set(fields.map((f) => f.name))));
+  return names;
 }
