@@ -12,6 +12,7 @@ import type { DataFactory } from './data.ts';
 import { isObject } from './expect.ts';
 import { hasOwner } from '../spec/conventions/ownership.ts';
 import { routeFrom } from './rules-data.ts';
+import { idOf } from '../spec/conventions/ids.ts';
 
 /** Walks a record by the shortest route of declared transitions to one of the states; a refusal on the way is "not checked". */
 export async function walkTo(data: DataFactory, resource: Resource, id: string, from: string, states: readonly string[], as?: Principal): Promise<void> {
@@ -69,7 +70,7 @@ export async function itemTarget(data: DataFactory, resource: Resource, field: s
   const by = as && (hasOwner(target) || (targetCreate && data.ctx.may(as, targetCreate))) ? as : undefined;
   const redraw = () => data.validBody(target, { ...(by ? { as: by } : {}), accept: friendly });
   const made = await data.create(target, { ...(by ? { as: by } : {}), body: await redraw(), redraw });
-  const result = { id: target.id?.assigned === 'sequence' && /^\d+$/.test(made.id) ? Number(made.id) : made.id, data: made.body };
+  const result = { id: idOf(target).assigned === 'sequence' && /^\d+$/.test(made.id) ? Number(made.id) : made.id, data: made.body };
   if (!fresh) data.itemTargets.set(key, result);
   return result;
 }

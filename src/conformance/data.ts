@@ -14,6 +14,7 @@ import { settleLate } from './late.ts';
 import { Parking } from './parking.ts';
 import { CANDIDATE_TRIES, DomainRules } from './rules-data.ts';
 import { dropRefused, friendlyItems, itemTarget, walkTo } from './data-guards.ts';
+import { idOf } from '../spec/conventions/ids.ts';
 
 /** How many more bodies a create draws when a declared uniqueness refuses the one it drew. */
 const UNIQUE_RETRIES = 3;
@@ -67,7 +68,7 @@ export class DataFactory {
   /** The fields a client writes on create: not readOnly, not the state, the id only when the client assigns it. */
   writable(resource: Resource, version?: string): Field[] {
     const state = this.machine(resource)?.field;
-    return this.ctx.fieldsOf(resource, version).filter((f) => !f.readOnly && f.name !== state && (f.name !== this.idField(resource) || resource.id?.assigned === 'client'));
+    return this.ctx.fieldsOf(resource, version).filter((f) => !f.readOnly && f.name !== state && (f.name !== this.idField(resource) || idOf(resource).assigned === 'client'));
   }
 
   /** The fields a create request carries: those its endpoint lists, else every writable one. */
@@ -153,7 +154,7 @@ export class DataFactory {
     const redraw = () => this.validBody(target, { ...(by ? { as: by } : {}), accept: (r) => friendly(r) || goals(r).length > 0, ...(options.set ? { set: options.set } : {}) });
     const made = await this.create(target, { ...(by ? { as: by } : {}), body: await redraw(), redraw });
     if (machine && !friendly(made.body)) await walkTo(this, target, made.id, String(made.body[machine.field] ?? machine.initial), goals(made.body), by);
-    return target.id?.assigned === 'sequence' && /^\d+$/.test(made.id) ? Number(made.id) : made.id;
+    return idOf(target).assigned === 'sequence' && /^\d+$/.test(made.id) ? Number(made.id) : made.id;
   }
 
   /** A value of a field; of a string field, one the run has not drawn for it before (a few draws, then whatever came). */
@@ -202,7 +203,7 @@ export class DataFactory {
   async #fillRef(marker: RefMarker, as?: Principal, refs: 'fresh' | 'shared' = 'shared'): Promise<string | number> {
     const target = this.ctx.resource(marker[REF]);
     if (!target) throw new Skip(`a ref names resource '${marker[REF]}', which the spec does not declare`);
-    const number = (value: string) => (target.id?.assigned === 'sequence' && /^\d+$/.test(value) ? Number(value) : value);
+    const number = (value: string) => (idOf(target).assigned === 'sequence' && /^\d+$/.test(value) ? Number(value) : value);
     const targetCreate = this.ctx.endpoint(target.name, 'create');
     // The referencing record's maker makes it where it must own it or may; else whoever may.
     const by = as && (hasOwner(target) || (targetCreate && this.ctx.may(as, targetCreate))) ? as : undefined;

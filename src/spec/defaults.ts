@@ -34,6 +34,11 @@ const hasWebhooks = (spec: Spec) => spec.events.webhooks !== undefined;
 
 export const SAFETY_DEFAULTS: readonly SafetyDefault[] = [
   {
+    part: 'resources', key: 'resources.<resource>.id', value: "a field named `id`, numbered by the service (1, 2, …) where the resource declares `id` an integer, else a UUID the service assigns",
+    why: 'Records must be addressed in paths and refs; a resource declares no id (src/spec/conventions/ids.ts).',
+    applies: (spec) => spec.resources.some((r) => r.id === undefined),
+  },
+  {
     part: 'errors', key: 'errors.shape', value: 'RFC 9457 application/problem+json with a code member',
     why: 'Every failure needs a body; the spec does not state the error shape.',
     applies: (spec) => spec.errors.shape === undefined && spec.endpoints.length > 0,

@@ -56,6 +56,28 @@ async function exerciseService(node: string, db: string): Promise<void> {
   assert.ok(tested.status === 0 || tested.status === 1, `test ran to a verdict (status ${tested.status}): ${tested.stderr}`);
   const report = JSON.parse(tested.stdout) as { counts: { pass: number } };
   assert.ok(report.counts.pass > 20, `the tester ran its checks: ${JSON.stringify(report.counts)}`);
+  // The proxy in front of it relays a read and a create, judges them by the spec, and says so on exit.
+  const proxy = spawn(node, [installed.bin, 'proxy', 'tasks.yaml', '--upstream', server.url, '--port', '0'], { cwd: installed.project, env: { ...envWith({}, node), NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(proxy);
+  let proxyErr = '';
+  let proxyOut = '';
+  proxy.stdout!.on('data', (c: Buffer) => (proxyOut += c.toString()));
+  const proxyUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`proxy did not start:\n${proxyErr}`)), 30_000);
+    proxy.stderr!.on('data', (c: Buffer) => {
+      proxyErr += c.toString();
+      const m = /svcspec proxy: (http:\/\/[\d.]+:\d+) ->/.exec(proxyErr);
+      if (m) (clearTimeout(timer), resolve(m[1] as string));
+    });
+  });
+  const relayed = await fetch(`${proxyUrl}/tasks`, { method: 'POST', headers, body: JSON.stringify({ title: 'Through the proxy' }) });
+  assert.equal(relayed.status, 201, await relayed.clone().text());
+  assert.equal((await fetch(`${proxyUrl}/tasks`, { headers })).status, 200);
+  const proxyExit = new Promise<number | null>((r) => proxy.once('exit', r));
+  proxy.kill('SIGTERM');
+  assert.equal(await proxyExit, 0, `the proxy found nothing in faithful traffic:\n${proxyErr}\n${proxyOut}`);
+  // Not a terminal: the summary is the last NDJSON line.
+  assert.deepEqual(JSON.parse(proxyOut.trim().split('\n').at(-1) as string).summary, { upstream: server.url, exchanges: 2, findings: 0, outside: 0, refused: 0 });
   assert.doesNotMatch(server.stderr(), /ExperimentalWarning|internal error/);
   server.child.kill('SIGTERM');
   await new Promise((r) => server.child.once('exit', r));
@@ -100,11 +122,12 @@ test('package: each entry point imports in an empty project', () => {
     const main = await import('svcspec');
     const serve = await import('svcspec/serve');
     const tester = await import('svcspec/test');
+    const proxy = await import('svcspec/proxy');
     const schema = await import('svcspec/schema.json', { with: { type: 'json' } });
-    console.log(JSON.stringify({ main: typeof main.loadSpec, check: typeof main.checkSpec, serve: typeof serve.createApp, test: typeof tester.runConformance, schema: typeof schema.default.$schema }));`;
+    console.log(JSON.stringify({ main: typeof main.loadSpec, check: typeof main.checkSpec, serve: typeof serve.createApp, test: typeof tester.runConformance, proxy: typeof proxy.startProxy, schema: typeof schema.default.$schema }));`;
   const r = run(process.execPath, ['--input-type=module', '-e', script], { cwd: installed.project });
   assert.equal(r.status, 0, r.stderr);
-  assert.deepEqual(JSON.parse(r.stdout), { main: 'function', check: 'function', serve: 'function', test: 'function', schema: 'string' });
+  assert.deepEqual(JSON.parse(r.stdout), { main: 'function', check: 'function', serve: 'function', test: 'function', proxy: 'function', schema: 'string' });
 });
 
 test('package: every command runs from the installed package', async () => {

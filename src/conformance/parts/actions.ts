@@ -18,6 +18,7 @@ import { expectError, expectSuccess, isObject } from '../expect.ts';
 import { valueOf } from '../generate.ts';
 import { shapeProblems } from '../shape.ts';
 import type { Exchange } from '../http.ts';
+import { idOf } from '../../spec/conventions/ids.ts';
 
 const UNKNOWN = 'svcspecConformanceUnknown';
 
@@ -106,7 +107,7 @@ function expectResponse(e: Endpoint, resource: Resource, ex: Exchange): void {
 }
 
 export function missingId(resource: Resource): string {
-  if (resource.id?.assigned === 'sequence') return '999999999';
-  if (resource.id?.assigned === 'client') return 'svcspec-conformance-no-such-record';
+  if (idOf(resource).assigned === 'sequence') return '999999999';
+  if (idOf(resource).assigned === 'client') return 'svcspec-conformance-no-such-record';
   return '00000000-0000-4000-8000-000000000000';
 }

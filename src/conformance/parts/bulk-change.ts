@@ -19,6 +19,7 @@ import { expectError, expectSuccess, isObject } from '../expect.ts';
 import { arrivedOfEvent, openStream } from './events-stream.ts';
 import { missingId } from './actions.ts';
 import { brokenField, freeText, wrongType } from './bulk.ts';
+import { idOf } from '../../spec/conventions/ids.ts';
 
 export async function checkBulkChanges(ctx: TestContext, data: DataFactory): Promise<void> {
   for (const e of ctx.spec.endpoints) {
@@ -112,7 +113,7 @@ class Checker {
 
   #missing(): unknown {
     const id = missingId(this.#resource);
-    return this.#resource.id?.assigned === 'sequence' ? Number(id) : id;
+    return idOf(this.#resource).assigned === 'sequence' ? Number(id) : id;
   }
 
   #call(items: unknown[]) {

@@ -14,6 +14,7 @@ import { Failure, NotApplicable, Skip, type Principal, type TestContext } from '
 import type { DataFactory, Made } from '../data.ts';
 import { expectError, expectSuccess, isObject } from '../expect.ts';
 import type { Exchange } from '../http.ts';
+import { idOf } from '../../spec/conventions/ids.ts';
 
 export async function checkExpansion(ctx: TestContext, data: DataFactory): Promise<void> {
   for (const e of ctx.spec.endpoints) {
@@ -105,5 +106,5 @@ function embedProblem(ctx: TestContext, f: Field, sent: unknown, shown: unknown)
 }
 
 function typedId(resource: Resource, id: string): string | number {
-  return resource.id?.assigned === 'sequence' && /^\d+$/.test(id) ? Number(id) : id;
+  return idOf(resource).assigned === 'sequence' && /^\d+$/.test(id) ? Number(id) : id;
 }

@@ -18,6 +18,7 @@ import { routeFrom, type DomainWrite } from '../rules-data.ts';
 
 export { routeFrom };
 import { transitionEndpoint } from './states.ts';
+import { idOf } from '../../spec/conventions/ids.ts';
 
 type Data = Record<string, unknown>;
 
@@ -149,7 +150,7 @@ export class Scene {
   /** The ids of the targets, as a create body carries them. */
   refValues(): Data {
     const out: Data = {};
-    for (const [field, t] of this.targets) out[field] = t.resource.id?.assigned === 'sequence' && /^\d+$/.test(t.id) ? Number(t.id) : t.id;
+    for (const [field, t] of this.targets) out[field] = idOf(t.resource).assigned === 'sequence' && /^\d+$/.test(t.id) ? Number(t.id) : t.id;
     return out;
   }
 
@@ -311,7 +312,7 @@ export class Scene {
   async sibling(field: string, set: Data = {}): Promise<SceneRecord> {
     const target = this.targets.get(field);
     if (!target) throw new Skip(`not checked: the scene has no record for ${field}`);
-    const value = target.resource.id?.assigned === 'sequence' && /^\d+$/.test(target.id) ? Number(target.id) : target.id;
+    const value = idOf(target.resource).assigned === 'sequence' && /^\d+$/.test(target.id) ? Number(target.id) : target.id;
     const body = await this.data.validBody(this.resource, { ...(this.as ? { as: this.as } : {}), set: { [field]: value, ...set } });
     const made = await this.create(this.resource, body, `another ${this.resource.name} of the same ${field}`);
     this.related.push(made);

@@ -20,6 +20,7 @@ import type { DomainDecision, DomainRead, DomainReads, DomainStep, RelatedWrite 
 import type { EventMaker } from '../../store/events.ts';
 import type { CountQuery, FieldFilter, ScalarValue, StoredRecord } from '../../store/store.ts';
 import type { CompiledDomain, CompiledResource, CompiledRule, CompiledWrite } from './compile.ts';
+import { idOf } from '../../spec/conventions/ids.ts';
 
 /** What a refused write is answered with: the bound code, the detail, the field it points at. */
 export interface Refusal {
@@ -46,7 +47,7 @@ type Data = Record<string, unknown>;
 
 /** A record's id as its refs hold it: a number for sequence ids (JSON), else the text. */
 function idValue(resource: Resource, id: string): ScalarValue {
-  return resource.id?.assigned === 'sequence' && /^[0-9]+$/.test(id) ? Number(id) : id;
+  return idOf(resource).assigned === 'sequence' && /^[0-9]+$/.test(id) ? Number(id) : id;
 }
 
 function refKey(field: string): string {

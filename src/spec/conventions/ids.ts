@@ -12,13 +12,15 @@ export interface IdRule {
 }
 
 /**
- * The id field and its assignment. A resource without `id` (check warns: resource-id-missing)
- * is still served: its records are addressed by a service-assigned UUID in a field named
- * `id`, the path convention `/{plural}/{id}` of docs/format.md.
+ * The id field and its assignment. A resource without `id` (check warns: resource-id-missing,
+ * and lists the runtime default) is still served: its records are addressed by a field named
+ * `id` (the path convention `/{plural}/{id}` of docs/format.md), numbered by the service when
+ * the resource declares `id` an integer, else a service-assigned UUID, so that the ids it
+ * hands out have the type the spec gives the field.
  */
 export function idOf(resource: Resource): IdRule {
   const field = resource.id?.field ?? 'id';
-  const assigned = resource.id?.assigned ?? 'uuid';
+  const assigned = resource.id?.assigned ?? (resource.fields.find((f) => f.name === 'id')?.type === 'integer' ? 'sequence' : 'uuid');
   if (assigned === 'sequence') return { field, assigned, type: 'integer' };
   if (assigned === 'uuid' || assigned === 'service') return { field, assigned, type: 'string' };
   const declared = resource.fields.find((f) => f.name === field);

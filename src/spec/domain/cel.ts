@@ -30,6 +30,7 @@
 import { createRequire } from 'node:module';
 import type { Environment } from '@marcbachmann/cel-js';
 import type { Field, Resource, Shape, Spec, WriteRules } from '../model.ts';
+import { idOf } from '../conventions/ids.ts';
 
 /**
  * The evaluator is loaded with the first environment (require of an ES module, synchronous
@@ -55,7 +56,7 @@ function scalarType(spec: Spec, shape: Shape): string {
       return 'bool';
     case 'ref': {
       const target = spec.resources.find((r) => r.name === shape.resource);
-      return target?.id?.assigned === 'sequence' ? 'int' : 'string';
+      return (target ? idOf(target).assigned : undefined) === 'sequence' ? 'int' : 'string';
     }
     case 'string':
       return shape.format === 'date-time' ? TIMESTAMP : 'string';
@@ -90,7 +91,7 @@ function fieldsSchema(spec: Spec, fields: readonly Field[]): { [key: string]: Sc
 export function recordSchema(spec: Spec, resource: Resource): { [key: string]: SchemaType } {
   const schema = fieldsSchema(spec, resource.fields);
   const idField = resource.id?.field ?? 'id';
-  if (!(idField in schema)) schema[idField] = resource.id?.assigned === 'sequence' ? 'int' : 'string';
+  if (!(idField in schema)) schema[idField] = idOf(resource).assigned === 'sequence' ? 'int' : 'string';
   return schema;
 }
 
@@ -200,7 +201,7 @@ export function toCelFields(data: Readonly<Record<string, unknown>>, fields: rea
 export function celRecord(spec: Spec, resource: Resource, id: string | undefined, data: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out = toCelFields(data, resource.fields, spec);
   const idField = resource.id?.field ?? 'id';
-  if (id !== undefined && !(idField in out)) out[idField] = resource.id?.assigned === 'sequence' && /^[0-9]+$/.test(id) ? BigInt(id) : id;
+  if (id !== undefined && !(idField in out)) out[idField] = idOf(resource).assigned === 'sequence' && /^[0-9]+$/.test(id) ? BigInt(id) : id;
   return out;
 }
 
