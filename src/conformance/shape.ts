@@ -5,6 +5,7 @@
  * checked to their type; the tester does not re-implement every keyword of the format.
  */
 import type { Field, Shape } from '../spec/model.ts';
+import { fitsType, typeNoun } from '../spec/value-type.ts';
 import { isObject } from './expect.ts';
 
 export function shapeProblems(fields: readonly Field[], value: unknown, at = ''): string[] {
@@ -23,16 +24,7 @@ export function shapeProblems(fields: readonly Field[], value: unknown, at = '')
 
 function valueProblems(s: Shape, v: unknown, at: string): string[] {
   if (v === null) return s.nullable ? [] : [`${at} is null, which it does not allow`];
-  const type = typeof v;
-  const fits =
-    s.type === 'string' ? type === 'string'
-    : s.type === 'integer' ? Number.isInteger(v)
-    : s.type === 'number' ? type === 'number'
-    : s.type === 'boolean' ? type === 'boolean'
-    : s.type === 'array' ? Array.isArray(v)
-    : s.type === 'object' ? isObject(v)
-    : type === 'string' || Number.isInteger(v);
-  if (!fits) return [`${at} is ${JSON.stringify(v)}, not ${s.type === 'ref' ? 'an id' : `a${/^[aeiou]/.test(s.type) ? 'n' : ''} ${s.type}`}`];
+  if (!fitsType(s, v)) return [`${at} is ${JSON.stringify(v)}, not ${typeNoun(s)}`];
   if (s.enum && !s.enum.includes(v)) return [`${at} is ${JSON.stringify(v)}, not one of ${s.enum.map((x) => JSON.stringify(x)).join(', ')}`];
   if (s.type === 'object' && s.properties) return shapeProblems(s.properties, v, at);
   if (s.type === 'array' && s.items && Array.isArray(v)) return v.flatMap((item, i) => valueProblems(s.items as Shape, item, `${at}/${i}`));

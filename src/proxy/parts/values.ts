@@ -6,6 +6,7 @@
  * it can state for certain.
  */
 import type { Field, Shape } from '../../spec/model.ts';
+import { fitsType, typeNoun } from '../../spec/value-type.ts';
 
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -39,16 +40,7 @@ function compiled(pattern: string): RegExp | null {
 export function valueProblems(s: Shape, v: unknown, at: string, label: string, full: boolean, expanded = false): readonly ValueProblem[] {
   const p = (message: string, text: string) => [{ at, message: `${at} ${message}`, pointer: s.pointer, text: `${label}: ${text}` }];
   if (v === null) return s.nullable ? [] : p('is null, which it does not allow', 'not nullable');
-  const type = typeof v;
-  const fits =
-    s.type === 'string' ? type === 'string'
-    : s.type === 'integer' ? Number.isInteger(v)
-    : s.type === 'number' ? type === 'number'
-    : s.type === 'boolean' ? type === 'boolean'
-    : s.type === 'array' ? Array.isArray(v)
-    : s.type === 'object' ? isObject(v)
-    : type === 'string' || Number.isInteger(v) || (expanded && isObject(v));
-  if (!fits) return p(`is ${JSON.stringify(v)?.slice(0, 60)}, not ${s.type === 'ref' ? 'an id' : `a${/^[aeiou]/.test(s.type) ? 'n' : ''} ${s.type}`}`, `type ${s.type}`);
+  if (!fitsType(s, v, expanded)) return p(`is ${JSON.stringify(v)?.slice(0, 60)}, not ${typeNoun(s)}`, `type ${s.type}`);
   if (s.enum && !s.enum.some((e) => e === v)) return p(`is ${JSON.stringify(v)}, not one of ${s.enum.map((x) => JSON.stringify(x)).join(', ')}`, `enum [${s.enum.join(', ')}]`);
   // An answer's scalar of the right type (most of what the proxy sees): nothing more to ask, nothing made.
   if (!full && s.type !== 'object' && s.type !== 'array') return NONE;
