@@ -103,6 +103,7 @@ export class DataFactory {
       if (options.only === undefined && options.rules !== false && this.domain.brokenRule(resource, record, this.ctx.now())) continue;
       if (!this.domain.unused(resource, candidate)) continue;
       if (options.accept && !options.accept(record)) continue;
+      if (options.only === undefined && options.rules !== false && this.domain.itemGuardsRefuse(resource, record, this.ctx.now())) continue;
       if (options.only === undefined && options.rules !== false) dropRefused(this, resource, candidate, fields);
       raw = candidate;
     }

@@ -7,7 +7,7 @@
  * hold. Nothing here reads the reference service.
  */
 import type { Environment } from '@marcbachmann/cel-js';
-import { celEnvironment, celRecord, toCelFields } from '../spec/domain/cel.ts';
+import { celEnvironment, celRecord, refsReadBy, toCelFields } from '../spec/domain/cel.ts';
 import { applyManaged } from '../spec/domain/managed.ts';
 import type { Endpoint, Expr, Field, Guard, Resource, Spec, StateMachine, Transition, UniqueRule, WriteRules } from '../spec/model.ts';
 
@@ -235,6 +235,21 @@ export class DomainRules {
     return rules.guards.every((g) => g.each !== undefined || this.evaluate(resource, g.expr, vars, write) !== false);
   }
 
+  /**
+   * Whether a create of this record breaks a guard on each item that the items alone decide
+   * (`item.quantity <= 10`): the records items point to are unknown here, so a guard that
+   * reads them errs and holds.
+   */
+  itemGuardsRefuse(resource: Resource, record: Data, now: number): boolean {
+    const rules = resource.onCreate;
+    if (!rules) return false;
+    const write: DomainWrite = { kind: 'create', rules };
+    return rules.guards.some((g) => {
+      const items = g.each !== undefined ? record[g.each] : undefined;
+      return Array.isArray(items) && items.some((item) => item !== null && typeof item === 'object' && !this.itemHolds(resource, write, g, item as Data, {}, now));
+    });
+  }
+
   /** The variables of a write's guard or effect (src/spec/domain/cel.ts). */
   writeVars(resource: Resource, v: { self: Data; old?: Data; id?: string; request?: Data; requestFields?: readonly Field[]; principal?: string; refs?: Record<string, { resource: Resource; data: Data; id?: string }>; count?: Record<string, number>; now: number }): Data {
     const refs: Data = {};
@@ -269,12 +284,14 @@ export function routeFrom(machine: StateMachine, from: string, wanted: (state: s
 
 /** Whether an expression reads `refs.<field>`. */
 export function readsRef(expr: Expr, field: string): boolean {
-  return new RegExp(`\\brefs\\.${field}\\b`).test(expr.source);
+  const read = refsReadBy(expr.source);
+  return read.has(field) || read.has('*');
 }
 
 /** Whether an expression reads `itemRefs.<member>`. */
 export function readsItemRef(expr: Expr, member: string): boolean {
-  return new RegExp(`\\bitemRefs\\.${member}\\b`).test(expr.source);
+  const read = refsReadBy(expr.source, 'itemRefs');
+  return read.has(member) || read.has('*');
 }
 
 /** The count names an expression reads (`count.open`). */

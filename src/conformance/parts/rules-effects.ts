@@ -97,7 +97,8 @@ function verifySet(f: Fired, ref: string | undefined, target: Resource, name: st
     if (!jsonEqual(got, was)) throw new Failure(`'${expr.source}' has no value for this write, so ${name} should stay ${JSON.stringify(was)}; it reads ${JSON.stringify(got)}`, f.exchange);
     return;
   }
-  if (value instanceof Date && expr.source.trim() === 'now') {
+  // The time of the write, however the expression came to it (`now`, `cond ? now : old.x`): within the request's time.
+  if (value instanceof Date && value.getTime() === f.from) {
     const at = typeof got === 'string' ? Date.parse(got) : Number.NaN;
     const lo = f.from - CLOCK_SKEW_MS;
     const hi = f.to + CLOCK_SKEW_MS;

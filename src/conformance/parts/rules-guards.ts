@@ -25,7 +25,7 @@
  * this guard and let the earlier ones hold. What the tester cannot build is "not checked".
  */
 import type { Field, Guard, Resource } from '../../spec/model.ts';
-import { fromCel } from '../../spec/domain/cel.ts';
+import { fromCel, itemFields, refsReadBy } from '../../spec/domain/cel.ts';
 import { Failure, Skip, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
 import { countsRead, readsRef, selfFields, type DomainWrite } from '../rules-data.ts';
@@ -109,7 +109,9 @@ export function judge(scene: Scene, write: DomainWrite, body: Data | undefined, 
         const [field, index, member] = key.split(':');
         if (field === g.each && Number(index) === i && sameId((item as Data)?.[member as string], r.id)) itemRefs[member as string] = { resource: r.resource, data: override[`item:${key}`] ?? r.data, id: r.id };
       }
-      return Object.keys(itemRefs).length > 0 && !domain.itemHolds(scene.resource, write, g, item as Data, itemRefs, scene.ctx.now(), vars);
+      // An item whose records the scene did not make is judged only by a guard that reads the item alone.
+      if (!Object.keys(itemRefs).length && refsReadBy(g.expr.source, 'itemRefs').size) return false;
+      return !domain.itemHolds(scene.resource, write, g, item as Data, itemRefs, scene.ctx.now(), vars);
     });
   });
   return { vars, first, unknownCounts };
@@ -212,6 +214,21 @@ async function moveTowards(scene: Scene, write: DomainWrite, index: number, body
       if (value === undefined) continue;
       await scene.setLater(target, { [f.name]: value });
       return `the ${target.resource.name}'s ${f.name} set to ${JSON.stringify(value)}`;
+    }
+  }
+  // 1d. A member of the request's first item the guard reads (`item.quantity`), sent with a value at the edge of its shape.
+  const items = guard.each !== undefined && body ? body[guard.each] : undefined;
+  if (Array.isArray(items) && items[0] !== null && typeof items[0] === 'object') {
+    const field = scene.resource.fields.find((f) => f.name === guard.each);
+    const read = new Set([...guard.expr.source.matchAll(/\bitem\s*\.\s*(\w+)/g)].map((m) => m[1] as string));
+    for (const m of (field ? itemFields(field) : []).filter((x) => read.has(x.name) && x.type !== 'ref')) {
+      const now = (items[0] as Data)[m.name];
+      const candidates: unknown[] = m.type === 'boolean' ? [now !== true] : m.enum ? m.enum.filter((v) => v !== now) : m.type === 'integer' || m.type === 'number' ? [m.maximum, m.minimum ?? 0].filter((v) => v !== undefined && v !== now) : [];
+      const at = (v: unknown) => ({ ...body, [guard.each as string]: [{ ...(items[0] as Data), [m.name]: v }, ...items.slice(1)] });
+      const value = candidates.find((v) => judge(scene, write, at(v)).first === index);
+      if (value === undefined || !body) continue;
+      body[guard.each as string] = at(value)[guard.each as string];
+      return `the first ${guard.each} item's ${m.name} set to ${JSON.stringify(value)}`;
     }
   }
   // 1c. An optional field of the request the guard reads, sent with a value of its own (a coupon code no coupon has).

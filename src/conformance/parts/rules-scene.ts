@@ -376,8 +376,12 @@ export async function requestFor(scene: Scene, write: DomainWrite): Promise<Data
     return scene.requestOf(scene.resource, t);
   }
   if (write.kind === 'update') {
-    // A change of one optional field the guards do not read (a replace carries every required one too).
+    // The fields its effects read from the request (a comment's body, whose change sets editedAt); else one optional field the guards do not read (a replace carries every required one too).
     const replace = !scene.ctx.endpoint(scene.resource.name, 'update');
+    const sent = new Set(write.rules.effects.flatMap((e) => e.set.flatMap((x) => [...x.expr.source.matchAll(/\brequest\s*\.\s*(\w+)/g)].map((m) => m[1] as string))));
+    const writable = new Set(scene.data.writable(scene.resource, scene.ctx.version).map((f) => f.name));
+    const wanted = [...sent].filter((n) => writable.has(n));
+    if (!replace && wanted.length) return scene.data.validBody(scene.resource, { only: wanted, ...(scene.as ? { as: scene.as } : {}) });
     const reads = new Set(write.rules.guards.flatMap((g) => [...g.expr.source.matchAll(/\b(?:self|request)\.(\w+)/g)].map((m) => m[1])));
     const field = scene.data.writable(scene.resource, scene.ctx.version).find((f) => !f.required && f.type !== 'ref' && f.type !== 'array' && f.type !== 'object' && !reads.has(f.name) && !scene.resource.unique.some((u) => u.fields.includes(f.name)));
     if (replace) return scene.data.validBody(scene.resource, { ...(scene.as ? { as: scene.as } : {}), refs: 'shared' });

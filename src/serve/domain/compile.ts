@@ -6,7 +6,7 @@
  */
 import type { Environment } from '@marcbachmann/cel-js';
 import type { Endpoint, Expr, Field, RecordRule, RefDeletion, Resource, Spec, UniqueRule, WriteRules } from '../../spec/model.ts';
-import { celEnvironment, celErrorOf, itemRefTargets, refTargets } from '../../spec/domain/cel.ts';
+import { celEnvironment, celErrorOf, itemRefTargets, refsReadBy, refTargets } from '../../spec/domain/cel.ts';
 import { managedFields } from '../../spec/domain/managed.ts';
 import { SetupError } from '../errors.ts';
 
@@ -98,7 +98,8 @@ function compileWrite(spec: Spec, resource: Resource, rules: WriteRules, request
   const env = celEnvironment(spec, resource, 'write', { rules, ...(requestFields ? { requestFields } : {}) });
   const refs = refTargets(spec, resource);
   const sources = [...rules.counts.flatMap((c) => c.where.flatMap((w) => ('expr' in w ? [w.expr.source] : []))), ...rules.guards.map((g) => g.expr.source), ...rules.effects.flatMap((e) => e.set.map((x) => x.expr.source))];
-  const refsRead = new Set([...refs.keys()].filter((f) => rules.effects.some((e) => e.ref === f) || sources.some((src) => new RegExp(`\\brefs\\.${f}\\b`).test(src))));
+  const named = sources.map((src) => refsReadBy(src));
+  const refsRead = new Set([...refs.keys()].filter((f) => rules.effects.some((e) => e.ref === f) || named.some((n) => n.has(f) || n.has('*'))));
   return {
     refsRead,
     counts: rules.counts.map((c) => ({

@@ -161,6 +161,26 @@ export function celEnvironment(spec: Spec, resource: Resource, kind: CelKind, op
   return env;
 }
 
+// ---- what an expression reads ---------------------------------------------------
+
+/**
+ * The ref fields an expression reads through `refs`: every `refs.<field>` (CEL allows
+ * spaces and line breaks around the dot), or all of them (`'*'`) when it uses `refs`
+ * another way (`refs["a-b"]`, `refs` passed whole), so that no read a guard needs is ever
+ * left out: a record not read makes a guard that reads it hold.
+ */
+export function refsReadBy(source: string, variable: 'refs' | 'itemRefs' = 'refs'): ReadonlySet<string> {
+  const out = new Set<string>();
+  const uses = [...source.matchAll(new RegExp(`(?<![\\w.])${variable}(?![\\w])`, 'g'))];
+  for (const use of uses) {
+    const after = source.slice((use.index ?? 0) + variable.length);
+    const member = /^\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)/.exec(after);
+    if (!member) return new Set(['*']);
+    out.add(member[1] as string);
+  }
+  return out;
+}
+
 // ---- values ---------------------------------------------------------------------
 
 /** A JSON value of a shape as CEL sees it (see the header); undefined for null and absent. */
