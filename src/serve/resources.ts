@@ -281,8 +281,10 @@ function changeOptions(op: Operation, request: FastifyRequest, bound: Readonly<R
   const owner = ownerOf(op.resource, request);
   const events = op.events.updated;
   const belongs = belongsCheck(bound);
-  // Managed fields and the record rules of an update or replace (it has no guards or effects).
-  const domain = op.ctx.domain.change(op.resource, request, isObject(request.body) ? request.body : {});
+  // Managed fields, record rules and the resource's onUpdate guards and effects. Their `request`
+  // is what the client may write of the body: a member the service drops (a read-only one under
+  // `readOnlyFields: ignore`) is not something the request asked for.
+  const domain = op.ctx.domain.change(op.resource, request, isObject(request.body) ? writablePart(op, request.body) : {});
   return { ifMatch: ifMatchOf(request), ...(owner !== undefined ? { expect: { owner } } : {}), ...(events ? { events } : {}), ...(belongs ? { belongs } : {}), ...(domain ? { domain } : {}) };
 }
 

@@ -58,7 +58,7 @@ export class RecordJudge {
     for (const m of spec.states) this.#machines.set(m.resource, m);
     const c = conditionalPromise(spec);
     if (c.stated && c.value?.validators.includes('etag')) this.#conditional = c.value;
-    const rules = [...spec.resources.flatMap((r) => [r.onCreate, r.onDelete].map((w) => ({ resource: r, w }))), ...spec.states.flatMap((m) => m.transitions.map((t) => ({ resource: spec.resources.find((r) => r.name === m.resource), w: t.rules }))), ...spec.endpoints.map((e) => ({ resource: spec.resources.find((r) => r.name === e.resource), w: e.action?.rules }))];
+    const rules = [...spec.resources.flatMap((r) => [r.onCreate, r.onUpdate, r.onDelete].map((w) => ({ resource: r, w }))), ...spec.states.flatMap((m) => m.transitions.map((t) => ({ resource: spec.resources.find((r) => r.name === m.resource), w: t.rules }))), ...spec.endpoints.map((e) => ({ resource: spec.resources.find((r) => r.name === e.resource), w: e.action?.rules }))];
     for (const { resource, w } of rules) {
       for (const effect of w?.effects ?? []) {
         const target = effect.ref ? resource?.fields.find((f) => f.name === effect.ref)?.resource : resource?.name;
