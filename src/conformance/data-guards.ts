@@ -5,14 +5,56 @@
  * has), and the records array items point to chosen so that the guards on each item hold
  * (an order line's product on sale and in stock).
  */
+import { idOf } from '../spec/conventions/ids.ts';
+import { hasOwner } from '../spec/conventions/ownership.ts';
 import { itemFields } from '../spec/domain/cel.ts';
 import type { Field, Resource } from '../spec/model.ts';
 import { Skip, type Principal } from './context.ts';
 import type { DataFactory } from './data.ts';
 import { isObject } from './expect.ts';
-import { hasOwner } from '../spec/conventions/ownership.ts';
 import { routeFrom } from './rules-data.ts';
-import { idOf } from '../spec/conventions/ids.ts';
+
+/** What a record made for one ref must also satisfy (DataFactory.freshTarget). */
+export interface FreshOptions {
+  readonly accept?: (record: Record<string, unknown>) => boolean;
+  readonly set?: Record<string, unknown>;
+  readonly room?: number;
+}
+
+/**
+ * A record made for one ref of one body: the guards of the referring resource that read it
+ * hold for it (a fresh loan's book has a copy on the shelf), and nothing else points at it.
+ * A guard may want it in a state other than its first (a payment captured before it pays an
+ * order): such a record is made, then walked there by declared transitions.
+ */
+export async function freshTarget(data: DataFactory, referrer: Resource, field: Field, as?: Principal, options: FreshOptions = {}): Promise<string | number> {
+  const target = data.ctx.resource(field.resource ?? '');
+  if (!target) throw new Skip(`a ref names resource '${field.resource ?? ''}', which the spec does not declare`);
+  const friendly = (record: Record<string, unknown>) => data.domain.friendlyTarget(referrer, field.name, record, target, data.ctx.now(), options.room) && (options.accept?.(record) ?? true);
+  const machine = data.machine(target);
+  const goals = (record: Record<string, unknown>) => (machine ? machine.states.filter((s) => friendly({ ...record, [machine.field]: s })) : []);
+  // Made by the referring record's maker where it must own it (an owned target: another's is
+  // not there for it); else by whoever has most of the target's create quota left.
+  const by = as && hasOwner(target) ? as : data.maker(target) ?? as;
+  const redraw = () => data.validBody(target, { ...(by ? { as: by } : {}), accept: (r) => friendly(r) || goals(r).length > 0, ...(options.set ? { set: options.set } : {}) });
+  const made = await data.create(target, { ...(by ? { as: by } : {}), body: await redraw(), redraw });
+  if (machine && !friendly(made.body)) await walkTo(data, target, made.id, String(made.body[machine.field] ?? machine.initial), goals(made.body), by);
+  return idOf(target).assigned === 'sequence' && /^\d+$/.test(made.id) ? Number(made.id) : made.id;
+}
+
+/**
+ * The record a ref a transition's guard reads points at (valuesFor): made for it, and made
+ * again only where the guards reading it count records (an agent's open tickets); one that
+ * nothing counts serves again (a captured payment pays another order), no one else changing it.
+ */
+export async function guardedRef(data: DataFactory, resource: Resource, f: Field, as?: Principal): Promise<string | number> {
+  const key = `${resource.name}.${f.name}:${as?.name ?? ''}`;
+  const kept = data.guarded.get(key);
+  const reusable = data.domain.refGuards(resource, f.name).every(({ write }) => !write.rules.counts.length);
+  const id = kept !== undefined && reusable ? kept : await freshTarget(data, resource, f, as);
+  data.guarded.set(key, id);
+  return id;
+}
 
 /** Walks a record by the shortest route of declared transitions to one of the states; a refusal on the way is "not checked". */
 export async function walkTo(data: DataFactory, resource: Resource, id: string, from: string, states: readonly string[], as?: Principal): Promise<void> {

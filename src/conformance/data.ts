@@ -13,7 +13,7 @@ import { fillPath, idParam, parentParams } from '../spec/conventions/paths.ts';
 import { settleLate } from './late.ts';
 import { Parking } from './parking.ts';
 import { CANDIDATE_TRIES, DomainRules } from './rules-data.ts';
-import { dropRefused, friendlyItems, itemTarget, walkTo } from './data-guards.ts';
+import { dropRefused, freshTarget, friendlyItems, guardedRef, itemTarget, type FreshOptions } from './data-guards.ts';
 import { idOf } from '../spec/conventions/ids.ts';
 
 /** How many more bodies a create draws when a declared uniqueness refuses the one it drew. */
@@ -46,8 +46,8 @@ export class DataFactory {
   readonly itemTargets = new Map<string, { id: string | number; data: Record<string, unknown> }>();
   /** Records whose checks are done, walked on by later checks where the create is scarce (./parking.ts). */
   readonly parking: Parking;
-  /** The record made for a ref a transition's guard reads, by referrer, field and principal (valuesFor). */
-  readonly #guarded = new Map<string, string | number>();
+  /** The record made for a ref a transition's guard reads, by referrer, field and principal (./data-guards.ts guardedRef). */
+  readonly guarded = new Map<string, string | number>();
   /** The string values drawn so far, per resource and field. */
   readonly #seen = new Map<string, Set<string>>();
 
@@ -141,21 +141,8 @@ export class DataFactory {
    * A record made for one ref of one body: the guards of the referring resource that read it
    * hold for it (a fresh loan's book has a copy on the shelf), and nothing else points at it.
    */
-  async freshTarget(referrer: Resource, field: Field, as?: Principal, options: { accept?: (record: Record<string, unknown>) => boolean; set?: Record<string, unknown>; room?: number } = {}): Promise<string | number> {
-    const target = this.ctx.resource(field.resource ?? '');
-    if (!target) throw new Skip(`a ref names resource '${field.resource ?? ''}', which the spec does not declare`);
-    const friendly = (record: Record<string, unknown>) => this.domain.friendlyTarget(referrer, field.name, record, target, this.ctx.now(), options.room) && (options.accept?.(record) ?? true);
-    // A guard may want the record in a state other than its first (a payment captured before
-    // it pays an order): such a record is made, then walked there by declared transitions.
-    const machine = this.machine(target);
-    const goals = (record: Record<string, unknown>) => (machine ? machine.states.filter((s) => friendly({ ...record, [machine.field]: s })) : []);
-    // Made by the referring record's maker where it must own it (an owned target: another's is
-    // not there for it); else by whoever has most of the target's create quota left.
-    const by = as && hasOwner(target) ? as : this.maker(target) ?? as;
-    const redraw = () => this.validBody(target, { ...(by ? { as: by } : {}), accept: (r) => friendly(r) || goals(r).length > 0, ...(options.set ? { set: options.set } : {}) });
-    const made = await this.create(target, { ...(by ? { as: by } : {}), body: await redraw(), redraw });
-    if (machine && !friendly(made.body)) await walkTo(this, target, made.id, String(made.body[machine.field] ?? machine.initial), goals(made.body), by);
-    return idOf(target).assigned === 'sequence' && /^\d+$/.test(made.id) ? Number(made.id) : made.id;
+  freshTarget(referrer: Resource, field: Field, as?: Principal, options: FreshOptions = {}): Promise<string | number> {
+    return freshTarget(this, referrer, field, as, options);
   }
 
   /** A value of a field; of a string field, one the run has not drawn for it before (a few draws, then whatever came). */
@@ -182,15 +169,7 @@ export class DataFactory {
     for (const name of names) {
       const f = resource.fields.find((x) => x.name === name);
       // A ref a guard reads points at a record made for it for which the guard holds (a captured payment).
-      if (f?.type === 'ref' && f.resource && this.domain.refGuards(resource, name).length) {
-        // The record made for this ref serves again where the guards reading it count nothing
-        // (a captured payment pays another order): no one else changes it, so they hold again.
-        const key = `${resource.name}.${name}:${as?.name ?? ''}`;
-        const kept = this.#guarded.get(key);
-        const reusable = this.domain.refGuards(resource, name).every(({ write }) => !write.rules.counts.length);
-        body[name] = kept !== undefined && reusable ? kept : await this.freshTarget(resource, f, as);
-        this.#guarded.set(key, body[name] as string | number);
-      }
+      if (f?.type === 'ref' && f.resource && this.domain.refGuards(resource, name).length) body[name] = await guardedRef(this, resource, f, as);
       else if (f) body[name] = await this.fill(this.ctx.draw.one(valueOf(f)), as);
     }
     return body;
