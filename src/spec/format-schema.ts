@@ -262,7 +262,7 @@ export const FORMAT_SCHEMA = {
         },
         rules: { type: 'array', items: boundRule('the record is valid', { field: text('The field a violation points at.') }), description: 'Conditions over the whole record, in CEL, checked after every write (create, update, replace, transition, effect): `self.end > self.start`, `self.status != "cancelled" || has(self.reason)`. A rule that reads an absent field holds (write `has(self.x)` to require it). date-time fields are timestamps, integers ints, numbers doubles.' },
         onCreate: { type: 'object', additionalProperties: false, properties: writeRuleProps, description: 'Guards and effects of every create of a record (by any endpoint that creates one).' },
-        onUpdate: { type: 'object', additionalProperties: false, properties: writeRuleProps, description: 'Guards and effects of every update of a record by a client (update, replace, bulk update; not a transition, an action or an effect, which state their own): `old` is the record before, `self` after (`old.status == "draft"`).' },
+        onUpdate: { type: 'object', additionalProperties: false, properties: writeRuleProps, description: 'Guards and effects of every update of a record by a client (update, replace, bulk update; not a transition, an action or an effect, which state their own): `old` is the record before, `self` after (`old.status == "draft"`). A guard with `each` checks every item of the record after the change, whether or not the request sent them (write `!has(request.lines) || …` to check only what is sent).' },
         onDelete: { type: 'object', additionalProperties: false, properties: writeRuleProps, description: 'Guards and effects of every delete of a record.' },
       },
     },
