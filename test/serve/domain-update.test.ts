@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { test, type TestContext } from 'node:test';
 import { loadSpec } from '../../src/load/index.ts';
 import { createApp } from '../../src/serve/app.ts';
+import { domainRuntime } from '../../src/serve/domain/index.ts';
+import { emptyRead } from '../../src/store/domain.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
 import { credentialHeaders } from './support/credentials.ts';
 import { mustLoad } from '../support/spec.ts';
@@ -203,4 +205,26 @@ errors:
   const unlocked = await call('PATCH', '/notes', { items: [{ id: a.id, text: 'a2' }, { id: b.id, text: 'b2', locked: false }] });
   assert.equal(unlocked.status, 200, JSON.stringify(unlocked.body));
   assert.equal((await call('GET', `/notes/${b.id}`)).body.text, 'b2', 'the unlocking patch was its own request');
+});
+
+test('a guard on each item reads each record the items name once, however many lines name it', async () => {
+  const loaded = await loadSpec(example('orders'));
+  const spec = loaded.value as NonNullable<typeof loaded.value>;
+  const runtime = domainRuntime(spec, () => Date.now());
+  const order = spec.resources.find((r) => r.name === 'order') as NonNullable<(typeof spec.resources)[number]>;
+  const body = { customerEmail: 'a@example.org', lines: [{ product: 7, quantity: 1 }, { product: 7, quantity: 2 }, { product: 8, quantity: 1 }], shippingAddress: ADDRESS };
+  const step = runtime.create(order, { principal: { id: 'ann', scopes: [] } } as never, body) as NonNullable<ReturnType<typeof runtime.create>>;
+  const read = emptyRead();
+  const asked: string[] = [];
+  for (let round = 0; round < 5; round++) {
+    const d = step.decide(undefined, { ...body, status: 'draft' }, read);
+    if (!('more' in d)) {
+      assert.ok(!('refuse' in d), JSON.stringify(d));
+      break;
+    }
+    for (const r of d.more.records ?? []) (asked.push(`${r.resource}:${r.id}`), read.records.set(r.key, { id: r.id, version: 1, owner: null, data: { onSale: true, stock: 5 } } as never));
+    for (const c of d.more.counts ?? []) read.counts.set(c.key, 0);
+    for (const q of d.more.sequences ?? []) read.sequences.set(q.key, 1);
+  }
+  assert.deepEqual(asked.sort(), ['product:7', 'product:8']);
 });

@@ -54,8 +54,9 @@ function refKey(field: string): string {
   return `ref:${field}`;
 }
 
-function itemRefKey(field: string, index: number, member: string): string {
-  return `item:${field}:${index}:${member}`;
+/** The key of a record an item points to: by the record, so that lines naming one product read it once. */
+function itemRefKey(resource: string, id: unknown): string {
+  return `item:${resource}:${String(id)}`;
 }
 
 /** The member fields of an array field's items. */
@@ -96,7 +97,8 @@ export function domainStep(spec: Spec, domain: CompiledDomain, c: CompiledResour
             if (!item || typeof item !== 'object') continue;
             const itemRefs: Record<string, unknown> = {};
             for (const [member, target] of g.each.refs) {
-              const record = read.records.get(itemRefKey(g.each.field, i, member));
+              const value = (item as Data)[member];
+              const record = value === undefined || value === null ? undefined : read.records.get(itemRefKey(target.name, value));
               if (record) itemRefs[member] = celRecord(spec, target, record.id, record.data);
             }
             const itemVars = { ...vars, item: toCelFields(item as Data, itemFieldsOf(c, g.each.field), spec), itemRefs };
@@ -170,11 +172,11 @@ function firstReads(c: CompiledResource, kind: WriteKind, rules: CompiledWrite |
     if (!g.each) continue;
     const items = self[g.each.field];
     if (!Array.isArray(items)) continue;
-    for (const [i, item] of items.entries()) {
+    for (const item of items) {
       if (!item || typeof item !== 'object') continue;
       for (const [member, target] of g.each.refs) {
         const value = (item as Data)[member];
-        const key = itemRefKey(g.each.field, i, member);
+        const key = itemRefKey(target.name, value);
         if ((typeof value === 'string' || typeof value === 'number') && !read.records.has(key) && !records.some((r) => r.key === key)) records.push({ key, resource: target.name, id: String(value) });
       }
     }
