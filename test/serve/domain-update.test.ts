@@ -228,3 +228,27 @@ test('a guard on each item reads each record the items name once, however many l
   }
   assert.deepEqual(asked.sort(), ['product:7', 'product:8']);
 });
+
+test('createApp refuses a guard on each item of a field that is no array of objects, naming its place, rather than checking it once', async () => {
+  const spec = mustLoad(`svcspec: 1
+purpose: {name: Notes, summary: Notes., users: [{name: writer, tasks: [write]}]}
+resources:
+  note:
+    plural: notes
+    id: {field: id, assigned: uuid}
+    fields:
+      id: {type: string, format: uuid, readOnly: true}
+      tags: {type: array, items: {type: string}}
+    onCreate:
+      guards:
+        - {each: tags, rule: 'true', error: validation-failed}
+endpoints:
+  note: [create]
+`);
+  const store = await openSqliteStore({ path: ':memory:' });
+  try {
+    await assert.rejects(createApp({ spec, store }), /the guard at \/resources\/note\/onCreate\/guards\/0 is checked on each item of 'tags', which is not an array of objects/);
+  } finally {
+    await store.close();
+  }
+});

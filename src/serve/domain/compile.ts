@@ -110,6 +110,8 @@ function compileWrite(spec: Spec, resource: Resource, rules: WriteRules, request
     guards: rules.guards.map((g): CompiledGuard => {
       const base = { error: g.error, ...(g.message !== undefined ? { message: g.message } : {}) };
       const field = g.each !== undefined ? resource.fields.find((f) => f.name === g.each) : undefined;
+      // check refuses such a spec (guard-each-not-array); a guard quietly checked once instead would hold where it should refuse.
+      if (g.each !== undefined && (field?.type !== 'array' || field.items?.type !== 'object')) throw new SetupError(`the guard at ${g.pointer} is checked on each item of '${g.each}', which is not an array of objects of '${resource.name}' (svcspec check names its place)`);
       if (!field) return { program: program(env, g.expr), ...base };
       const itemEnv = celEnvironment(spec, resource, 'write', { rules, ...(requestFields ? { requestFields } : {}), each: field });
       return { program: program(itemEnv, g.expr), ...base, each: { field: field.name, refs: itemRefTargets(spec, field) } };
