@@ -37,6 +37,7 @@ import { SqliteReader } from './sqlite-reader.ts';
 import { runStep, SEQUENCES_DDL, syncUniqueIndexes, uniqueViolation, type TxAccess } from './sqlite-domain.ts';
 import type { DomainStep, RelatedWrite } from './domain.ts';
 import { sweepInBatches } from './sqlite-sweep.ts';
+import { LazyRecord } from './lazy-record.ts';
 import { fieldIndexName, ownerIndexName, quoteIdent, RECORD_COLUMNS, tableName, transaction } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
 import type { EventStore, WriteOptions } from './events.ts';
@@ -124,43 +125,8 @@ function isUniqueViolation(error: unknown): boolean {
  */
 type Row = readonly [seq: number, id: string, version: number, owner: string | null, data: string];
 
-/**
- * A stored record whose data is parsed on first read. `data` is an own enumerable accessor
- * (one shared descriptor, so every record has the same shape), so comparisons and spreads
- * of records see the data as they would a plain object's; `json` is the text as stored.
- */
-class SqliteRecord implements StoredRecord {
-  readonly id: string;
-  readonly seq: number;
-  readonly version: number;
-  declare readonly owner?: string;
-  declare readonly data: Readonly<Record<string, unknown>>;
-  readonly #json: string;
-  #data: Record<string, unknown> | undefined = undefined;
-
-  constructor(seq: number, id: string, version: number, owner: string | null, json: string) {
-    this.id = id;
-    this.seq = seq;
-    this.version = version;
-    if (owner !== null) (this as { owner?: string }).owner = owner;
-    this.#json = json;
-    Object.defineProperty(this, 'data', SqliteRecord.#lazyData);
-  }
-
-  get json(): string {
-    return this.#json;
-  }
-
-  static readonly #lazyData: PropertyDescriptor = {
-    get(this: SqliteRecord) {
-      return (this.#data ??= JSON.parse(this.#json) as Record<string, unknown>);
-    },
-    enumerable: true,
-  };
-}
-
 function toRecord(row: Row): StoredRecord {
-  return new SqliteRecord(row[0], row[1], row[2], row[3], row[4]);
+  return new LazyRecord(row[0], row[1], row[2], row[3], row[4]);
 }
 
 /**
@@ -373,7 +339,7 @@ class SqliteStoreImpl implements SqliteStore {
           if (change.kind === 'update') {
             const json = jsons[index] ?? JSON.stringify(domain ? runStep(this.#tx, domain, current, change.data) : change.data);
             s.update.run(current.version + 1, json, current.seq);
-            record = new SqliteRecord(current.seq, current.id, current.version + 1, row[3], json);
+            record = new LazyRecord(current.seq, current.id, current.version + 1, row[3], json);
           } else {
             if (domain) runStep(this.#tx, domain, current, undefined);
             s.remove.run(row[0]);
@@ -410,7 +376,7 @@ class SqliteStoreImpl implements SqliteStore {
         // The UNIQUE constraint refuses a taken id inside the INSERT itself.
         try {
           const inserted = s.insert.get(null, given, owner, data) as { seq: number };
-          return new SqliteRecord(inserted.seq, given, 1, owner, data);
+          return new LazyRecord(inserted.seq, given, 1, owner, data);
         } catch (error) {
           const unique = uniqueViolation(error);
           if (unique) throw unique;
@@ -426,7 +392,7 @@ class SqliteStoreImpl implements SqliteStore {
       if (s.get.get(id) !== undefined) throw new DuplicateIdError(resource, id);
       try {
         const inserted = s.insert.get(seq, id, owner, data) as { seq: number };
-        return new SqliteRecord(inserted.seq, id, 1, owner, data);
+        return new LazyRecord(inserted.seq, id, 1, owner, data);
       } catch (error) {
         throw uniqueViolation(error) ?? error;
       }
@@ -456,7 +422,7 @@ class SqliteStoreImpl implements SqliteStore {
       } catch (error) {
         throw uniqueViolation(error) ?? error;
       }
-      const record = new SqliteRecord(current.seq, current.id, version, row[3], json);
+      const record = new LazyRecord(current.seq, current.id, version, row[3], json);
       if (options.events) this.#append(options.events(record));
       return { ok: true, record };
     }));
@@ -604,7 +570,7 @@ class SqliteStoreImpl implements SqliteStore {
           if (write.kind === 'update') {
             const json = JSON.stringify(write.data);
             s.update.run(row[2] + 1, json, row[0]);
-            record = new SqliteRecord(row[0], row[1], row[2] + 1, row[3], json);
+            record = new LazyRecord(row[0], row[1], row[2] + 1, row[3], json);
           } else {
             s.remove.run(row[0]);
           }
