@@ -24,6 +24,7 @@
  * disjunction of row comparisons, k1 > v1 OR (k1 = v1 AND k2 > v2) … OR (all equal AND
  * seq > s), with the first key also bounded (k1 >= v1) so the index starts at the position.
  */
+import { scalarOf, stringOf } from './filter-values.ts';
 import type { FieldFilter, ListQuery, ScalarValue, SortKey } from './store.ts';
 
 /** A name the format allows for a field (schema/svcspec.schema.json), safe inside a literal. */
@@ -110,18 +111,6 @@ function row(p: Params, k: Keys): string {
 function tuple(p: Params, v: ScalarValue): string {
   const [r, n, s] = scalarKeys(v);
   return `(${p.bind(r, '::int')}, ${p.bind(n, '::numeric')}, ${p.bind(s, '::text')})`;
-}
-
-function scalarOf(filter: FieldFilter): ScalarValue {
-  const v = filter.value;
-  if (v === undefined || Array.isArray(v)) throw new TypeError(`bug: filter ${filter.op} on '${filter.field}' takes one value`);
-  return v as ScalarValue;
-}
-
-function stringOf(filter: FieldFilter): string {
-  const v = filter.value;
-  if (typeof v !== 'string') throw new TypeError(`bug: filter ${filter.op} on '${filter.field}' takes a string`);
-  return v;
 }
 
 /** `eq`: type-exact equality; null matches null and absent. */

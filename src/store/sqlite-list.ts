@@ -32,6 +32,7 @@
  */
 import type { SQLInputValue } from 'node:sqlite';
 import { bindScalar, jsonPath, quoteIdent, RECORD_COLUMNS } from './sqlite-sql.ts';
+import { scalarOf, stringOf } from './filter-values.ts';
 import type { CountQuery, FieldFilter, ListQuery, ScalarValue, SortKey } from './store.ts';
 
 /** A name the format allows for a field (schema/svcspec.schema.json), safe inside `'$."…"'`. */
@@ -78,18 +79,6 @@ class Args {
 }
 
 const NUMBER_TYPES = `('integer', 'real')`;
-
-function scalarOf(filter: FieldFilter): ScalarValue {
-  const v = filter.value;
-  if (v === undefined || Array.isArray(v)) throw new TypeError(`bug: filter ${filter.op} on '${filter.field}' takes one value`);
-  return v as ScalarValue;
-}
-
-function stringOf(filter: FieldFilter): string {
-  const v = filter.value;
-  if (typeof v !== 'string') throw new TypeError(`bug: filter ${filter.op} on '${filter.field}' takes a string`);
-  return v;
-}
 
 /** `eq`: type-exact equality; null matches null and absent. */
 function equals(a: Args, field: string, value: ScalarValue): string {
