@@ -89,3 +89,22 @@ test('cli: svcspec import summarises its findings by code, with counts and the f
     else assert.match(mine[0], FINDING);
   }
 });
+
+test('cli: the command imports in its worker (src/import/isolated.ts) exactly what importOpenApi gives in one thread', async () => {
+  const { importOpenApi } = await import('../../src/import/index.ts');
+  const { importOpenApiText } = await import('../../src/import/isolated.ts');
+  const box = join(ROOT, 'test/import/fixtures/real/box-openapi.json');
+  const direct = await importOpenApi(box);
+  const isolated = await importOpenApiText(box);
+  assert.ok(direct.value && isolated.value);
+  assert.equal(isolated.value.yaml, direct.value.yaml);
+  assert.equal(isolated.value.json, direct.value.json);
+  assert.equal(isolated.value.openapi, '3.0.2');
+  assert.deepEqual(isolated.diagnostics, direct.diagnostics);
+  // A file that is no OpenAPI document: findings come back from the worker, no value.
+  const bad = join(dir, 'not-openapi.yaml');
+  writeFileSync(bad, 'hello: world\n');
+  const refused = await importOpenApiText(bad);
+  assert.equal(refused.value, undefined);
+  assert.equal(refused.diagnostics[0]?.code, 'import-not-openapi');
+});

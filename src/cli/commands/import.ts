@@ -1,5 +1,5 @@
 import { defineCommand } from 'citty';
-import { importOpenApi } from '../../import/index.ts';
+import { importOpenApiText } from '../../import/isolated.ts';
 import { CliError, EXIT } from '../errors.ts';
 import { emit, oneOf, printDiagnostics, printDiagnosticsSummary } from '../output.ts';
 
@@ -15,7 +15,7 @@ export default defineCommand({
   async run({ args }) {
     const inferred = /\.json$/i.test(args.output ?? '') ? 'json' : 'yaml';
     const format = oneOf('format', args.format, ['yaml', 'json'] as const, inferred);
-    const imported = await importOpenApi(args.file, { ...(args.output && args.output !== '-' ? { file: args.output } : {}), ...(args.events ? { events: args.events } : {}) });
+    const imported = await importOpenApiText(args.file, { ...(args.output && args.output !== '-' ? { file: args.output } : {}), ...(args.events ? { events: args.events } : {}) });
     if (args.verbose) printDiagnostics(imported.diagnostics);
     else printDiagnosticsSummary(imported.diagnostics);
     if (!imported.value) throw new CliError(`cannot import '${args.file}': it could not be read as an OpenAPI 3.0, 3.1 or 3.2 document.`, EXIT.usage);
