@@ -17,7 +17,7 @@ import { dropRefused, freshTarget, friendlyItems, guardedRef, itemTarget, type F
 import { idOf } from '../spec/conventions/ids.ts';
 
 /** How many more bodies a create draws when a declared uniqueness refuses the one it drew. */
-const UNIQUE_RETRIES = 3;
+export const UNIQUE_RETRIES = 3;
 
 export interface Made {
   readonly resource: Resource;
@@ -283,7 +283,7 @@ export class DataFactory {
     // A body of its own drawing refused by a declared uniqueness: a record the run cannot know of
     // holds the value (one an earlier run with the same seed left), so another body is drawn.
     // A given body is drawn again only by its own `redraw` (a record made to suit the guards that read it).
-    for (let i = 0; (!options.body || options.redraw) && i < UNIQUE_RETRIES && this.#takenUnique(resource, ex); i++) {
+    for (let i = 0; (!options.body || options.redraw) && i < UNIQUE_RETRIES && this.takenUnique(resource, ex); i++) {
       sent = await (options.redraw ?? draw)();
       from = this.ctx.now();
       ex = await this.ctx.call(method, path, { body: sent, as: as ?? null, ...(options.version ? { version: options.version } : {}) });
@@ -309,7 +309,7 @@ export class DataFactory {
   }
 
   /** Whether a refusal is one of the resource's declared uniqueness errors. */
-  #takenUnique(resource: Resource, ex: Exchange): boolean {
+  takenUnique(resource: Resource, ex: Exchange): boolean {
     const member = this.ctx.errorShape.members.code;
     const code = member && isObject(ex.response.json) ? ex.response.json[member] : undefined;
     return ex.response.status >= 400 && typeof code === 'string' && resource.unique.some((u) => u.error === code);

@@ -16,7 +16,7 @@ import { isPlain } from '../../spec/conventions/paths.ts';
 import { takesIdempotencyKey } from '../../spec/conventions/promises.ts';
 import type { Endpoint, IdempotencyKeys, Resource } from '../../spec/model.ts';
 import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
-import type { DataFactory } from '../data.ts';
+import { UNIQUE_RETRIES, type DataFactory } from '../data.ts';
 import { expectError, expectSuccess, isObject, jsonEqual } from '../expect.ts';
 import { freshBody } from './fresh.ts';
 import type { Exchange } from '../http.ts';
@@ -30,11 +30,15 @@ export async function checkIdempotency(ctx: TestContext, data: DataFactory): Pro
   }
   const rule = { pointer: promise.pointer, text: `idempotency: ${promise.header}, ${promise.lifetimeMs} ms, per ${promise.scope}` };
   let n = 0;
+  // Keys are one run's: an implementation keeps a key for its lifetime (a day, say), so a run
+  // again with the same seed, drawing the same keys, would meet its own earlier requests
+  // (another body under a known key is refused as reuse). The run's start names them apart.
+  const run = Date.now().toString(36);
   for (const resource of ctx.spec.resources) {
     const create = ctx.endpoint(resource.name, 'create');
     if (!create || !isPlain(create) || !takesIdempotencyKey(create.method) || resource.perOwner === 'one') continue;
     const as = ctx.principalFor(create);
-    const key = (suffix: string) => `svcspec-${ctx.draw.seed}-${resource.name}-${++n}-${suffix}`;
+    const key = (suffix: string) => `svcspec-${ctx.draw.seed}-${run}-${resource.name}-${++n}-${suffix}`;
     const send = (body: Record<string, unknown>, k: string) => ctx.call(create.method, create.path, { body, as: as ?? null, headers: { [promise.header]: k } });
     const idOf = (ex: Exchange) => (isObject(ex.response.json) ? ex.response.json[data.idField(resource)] : undefined);
     // Of a scarce create (helpdesk: 5 tickets a minute), the replay's first request is the one
@@ -43,9 +47,7 @@ export async function checkIdempotency(ctx: TestContext, data: DataFactory): Pro
 
     await ctx.check('endpoints', `${create.id}.idempotency.replay`, `${create.id}: the same request with the same ${promise.header} gets the first answer again and makes nothing new`, rule, async () => {
       if (!as && create.auth && !create.auth.public) throw new Skip(`no principal given may call ${create.id}`);
-      const body = await freshBody(data, resource, as);
-      const k = key('replay');
-      const first = await send(body, k);
+      const { body, k, first } = await firstOfItsKey(data, resource, () => freshBody(data, resource, as), () => key('replay'), send);
       expectSuccess(create, first);
       data.track(resource, first, as);
       const again = await send(body, k);
@@ -57,8 +59,7 @@ export async function checkIdempotency(ctx: TestContext, data: DataFactory): Pro
     });
     await ctx.check('endpoints', `${create.id}.idempotency.reuse`, `${create.id}: the same ${promise.header} with another body is refused (idempotency-key-reused)`, rule, async () => {
       if (!as && create.auth && !create.auth.public) throw new Skip(`no principal given may call ${create.id}`);
-      const k = replayed?.key ?? key('reuse');
-      const first = replayed?.first ?? (await send(await freshBody(data, resource, as), k));
+      const { k, first } = replayed ? { k: replayed.key, first: replayed.first } : await firstOfItsKey(data, resource, () => freshBody(data, resource, as), () => key('reuse'), send);
       if (!replayed) {
         expectSuccess(create, first);
         data.track(resource, first, as);
@@ -68,7 +69,7 @@ export async function checkIdempotency(ctx: TestContext, data: DataFactory): Pro
       await data.discard(resource, ex, as);
       expectError(ctx, ex, 'idempotency-key-reused');
     });
-    await checkScope(ctx, data, resource, create, promise, rule, key('scope'), replayed);
+    await checkScope(ctx, data, resource, create, promise, rule, () => key('scope'), replayed);
   }
   if (n === 0) ctx.skip('endpoints', 'idempotency', 'idempotency keys as stated', 'no resource has a plain create (a POST) to send a key with', { kind: 'not-applicable' });
 }
@@ -85,7 +86,7 @@ interface Replayed {
   readonly as: Principal | undefined;
 }
 
-async function checkScope(ctx: TestContext, data: DataFactory, resource: Resource, create: Endpoint, promise: IdempotencyKeys, rule: { pointer: string; text: string }, fresh: string, replayed?: Replayed): Promise<void> {
+async function checkScope(ctx: TestContext, data: DataFactory, resource: Resource, create: Endpoint, promise: IdempotencyKeys, rule: { pointer: string; text: string }, fresh: () => string, replayed?: Replayed): Promise<void> {
   // The first that may, and of the others the one with most of the create's quota left (earlier checks may have spent another's window).
   const [one, ...others] = ctx.principals.filter((p) => ctx.may(p, create));
   const two = others.reduce<Principal | undefined>((best, p) => (best === undefined || ctx.quota.left(create, p.name) > ctx.quota.left(create, best.name) ? p : best), undefined);
@@ -95,16 +96,21 @@ async function checkScope(ctx: TestContext, data: DataFactory, resource: Resourc
     if (resource.owned && promise.scope === 'address') throw new Skip(`${resource.name} is owned: another principal cannot be given the first principal's record`);
     // The replay check's first request, where it was the first principal's; else one sent here.
     const earlier = replayed?.as?.name === one.name ? replayed : undefined;
-    const k = earlier?.key ?? fresh;
-    const send = (as: Principal, b: Record<string, unknown>) => ctx.call(create.method, create.path, { body: b, as, headers: { [promise.header]: k } });
-    const body = earlier ? (JSON.parse(earlier.first.request.body ?? '{}') as Record<string, unknown>) : await freshBody(data, resource, one);
-    const first = earlier?.first ?? (await send(one, body));
+    const sendAs = (as: Principal) => (b: Record<string, unknown>, key: string) => ctx.call(create.method, create.path, { body: b, as, headers: { [promise.header]: key } });
+    const { k, body, first } = earlier
+      ? { k: earlier.key, body: JSON.parse(earlier.first.request.body ?? '{}') as Record<string, unknown>, first: earlier.first }
+      : await firstOfItsKey(data, resource, () => freshBody(data, resource, one), fresh, sendAs(one));
+    const send = (as: Principal, b: Record<string, unknown>) => sendAs(as)(b, k);
     if (!earlier) {
       expectSuccess(create, first);
       data.track(resource, first, one);
     }
     // Per credential, the other principal's is a request of its own (its own refs: it may not see the first's records); per address, the same request.
-    const other = await send(two, promise.scope === 'credential' ? await freshBody(data, resource, two) : body);
+    let other = await send(two, promise.scope === 'credential' ? await freshBody(data, resource, two) : body);
+    // A value under a uniqueness held by a record the run cannot know of (an earlier run's with
+    // the same seed): drawn again, under the same key, which is the point of the check.
+    for (let i = 0; promise.scope === 'credential' && i < UNIQUE_RETRIES && data.takenUnique(resource, other); i++) other = await send(two, await freshBody(data, resource, two));
+    if (promise.scope === 'credential' && data.takenUnique(resource, other)) throw new Skip(`${two.name}'s ${resource.name} bodies kept meeting values taken by records the run did not make (${UNIQUE_RETRIES + 1} draws)`);
     data.track(resource, other, two);
     const idOf = (ex: Exchange) => (isObject(ex.response.json) ? ex.response.json[data.idField(resource)] : undefined);
     if (promise.scope === 'credential') {
@@ -114,6 +120,29 @@ async function checkScope(ctx: TestContext, data: DataFactory, resource: Resourc
       throw new Failure(`another principal at the same address with the same key made ${resource.name} '${String(idOf(other))}': keys are per client address, so the first answer was due`, other);
     }
   });
+}
+
+/**
+ * The first request of a key: a fresh body under a fresh key, drawn again (body and key) while
+ * a declared uniqueness refuses it: a record the run cannot know of (an earlier run's with the
+ * same seed) may hold a value, and a key once answered is spent.
+ */
+async function firstOfItsKey(
+  data: DataFactory,
+  resource: Resource,
+  draw: () => Promise<Record<string, unknown>>,
+  key: () => string,
+  send: (body: Record<string, unknown>, key: string) => Promise<Exchange>,
+): Promise<{ body: Record<string, unknown>; k: string; first: Exchange }> {
+  let body = await draw();
+  let k = key();
+  let first = await send(body, k);
+  for (let i = 0; i < UNIQUE_RETRIES && data.takenUnique(resource, first); i++) {
+    body = await draw();
+    k = key();
+    first = await send(body, k);
+  }
+  return { body, k, first };
 }
 
 /** Another valid body: a fresh one, drawn again until it differs from what was sent. */
