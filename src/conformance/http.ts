@@ -1,11 +1,22 @@
 /**
  * The tester's HTTP client: every request it makes is kept as an exchange (the request and
  * the response, body included), so a failed check can show exactly what was sent and what
- * came back. Plain `fetch`, one time-out per request; nothing of the reference service.
+ * came back. Plain `fetch`, one time-out per request; nothing of the reference service. A
+ * request sent from another client address than the machine's default (sources.ts) goes
+ * through node:http, whose `localAddress` fetch does not have.
  */
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 
 export interface Exchange {
-  readonly request: { readonly method: string; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body?: string };
+  readonly request: {
+    readonly method: string;
+    readonly url: string;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body?: string;
+    /** The client address it was sent from, where not the machine's default (sources.ts). */
+    readonly from?: string;
+  };
   readonly response: {
     readonly status: number;
     readonly headers: Readonly<Record<string, string>>;
@@ -60,7 +71,7 @@ export class HttpClient {
    * sent once more: the checks of the other parts are not about the implementation's quota,
    * and the rate-limit check itself sends with `retry: false`.
    */
-  async send(method: string, path: string, options: RequestOptions & { retry?: boolean; about?: unknown } = {}, budgetMs = Infinity): Promise<Exchange> {
+  async send(method: string, path: string, options: RequestOptions & { retry?: boolean; about?: unknown; from?: string } = {}, budgetMs = Infinity): Promise<Exchange> {
     const first = await this.#send(method, path, options);
     if (first.response.status !== 429 || options.retry === false) return first;
     const after = Number(first.response.headers['retry-after']);
@@ -77,7 +88,7 @@ export class HttpClient {
     await this.sleep(ms);
   }
 
-  async #send(method: string, path: string, options: RequestOptions & { about?: unknown }): Promise<Exchange> {
+  async #send(method: string, path: string, options: RequestOptions & { about?: unknown; from?: string }): Promise<Exchange> {
     const headers: Record<string, string> = { accept: 'application/json, application/problem+json;q=0.9, */*;q=0.1' };
     let body: string | undefined;
     if (options.raw) {
@@ -95,11 +106,11 @@ export class HttpClient {
     // asked, and its late answer says what (kept in `late`); a read is aborted.
     const controller = new AbortController();
     const answer = (async (): Promise<Exchange> => {
-      const response = await fetch(url, { method, headers, body, redirect: 'manual', signal: controller.signal });
-      const text = await response.text();
+      const response = options.from === undefined ? await viaFetch(url, method, headers, body, controller.signal) : await viaHttp(url, method, headers, body, controller.signal, options.from);
+      const text = response.text;
       return {
-        request: { method, url, headers, ...(body !== undefined ? { body } : {}) },
-        response: { status: response.status, headers: Object.fromEntries(response.headers), text, json: parseJson(text) },
+        request: { method, url, headers, ...(body !== undefined ? { body } : {}), ...(options.from !== undefined ? { from: options.from } : {}) },
+        response: { status: response.status, headers: response.headers, text, json: parseJson(text) },
         ms: performance.now() - started,
         at,
       };
@@ -124,6 +135,36 @@ export class HttpClient {
     this.onExchange?.(exchange);
     return exchange;
   }
+}
+
+interface Answer {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly text: string;
+}
+
+async function viaFetch(url: string, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal): Promise<Answer> {
+  const response = await fetch(url, { method, headers, body, redirect: 'manual', signal });
+  return { status: response.status, headers: Object.fromEntries(response.headers), text: await response.text() };
+}
+
+/** One request on a connection of its own from `localAddress`; headers as fetch gives them (lower case, repeated ones joined). */
+function viaHttp(url: string, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal, localAddress: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const send = url.startsWith('https:') ? httpsRequest : httpRequest;
+    const req = send(url, { method, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) }, localAddress, agent: false, signal }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const out: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(k === 'set-cookie' ? '\n' : ', ') : v;
+        resolve({ status: res.statusCode ?? 0, headers: out, text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    req.on('error', (error) => reject(Object.assign(new Error(error.message), { cause: error })));
+    req.end(body);
+  });
 }
 
 /** Methods that change nothing (RFC 9110 §9.2.1): a read given up on is aborted. */

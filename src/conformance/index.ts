@@ -28,6 +28,7 @@ import { checkResources } from './parts/resources.ts';
 import { checkActionRules, checkResourceRules, checkTransitionRules } from './parts/rules.ts';
 import { checkStates } from './parts/states.ts';
 import { checkVersioning } from './parts/versioning.ts';
+import { clientSources } from './sources.ts';
 
 export type { CheckResult, EventRunOptions, Principal, RunOptions, SkipKind } from './context.ts';
 export type { Exchange } from './http.ts';
@@ -73,6 +74,8 @@ export interface ConformanceReport {
    * shorten, so the report says how much of `ms` they were.
    */
   readonly waited: { readonly count: number; readonly ms: number };
+  /** Where the run sent from more than one client address (sources.ts): the others than the machine's default. */
+  readonly sources?: readonly string[];
 }
 
 export interface PartVerdict {
@@ -104,7 +107,7 @@ const RUNNERS: Readonly<Record<PartName, PartRunner | string>> = {
 
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const started = performance.now();
-  const ctx = new TestContext(options);
+  const ctx = new TestContext(options, await clientSources(options.spec, options.baseUrl, options.clientAddresses));
   const { spec } = options;
   const nothing = nothingToCheck(spec);
   if (nothing) return report(ctx, options, started, nothing);
@@ -154,7 +157,7 @@ function report(ctx: TestContext, options: ConformanceOptions, started: number, 
   const verdict = nothing ? 'fail' : verdictOf(counts);
   const redact = options.showSecrets ? undefined : redactor(options.principals);
   const results = redact ? ctx.results.map((r) => (r.exchange ? { ...r, exchange: redact.exchange(r.exchange) } : r)) : ctx.results;
-  return { baseUrl: options.baseUrl, seed: options.seed, ...(nothing ? { nothingToCheck: nothing } : {}), results, counts, parts, verdict, ms: Math.round(performance.now() - started), requests: ctx.client.log.length, waited: { ...ctx.client.waited } };
+  return { baseUrl: options.baseUrl, seed: options.seed, ...(nothing ? { nothingToCheck: nothing } : {}), results, counts, parts, verdict, ms: Math.round(performance.now() - started), requests: ctx.client.log.length, waited: { ...ctx.client.waited }, ...(ctx.sources.length > 1 ? { sources: ctx.sources.filter((a): a is string => a !== undefined) } : {}) };
 }
 
 function tally(results: readonly CheckResult[]): ConformanceReport['counts'] {

@@ -3,8 +3,11 @@
  * spec's quotas instead of running into them. Each request is matched to the endpoint it
  * calls and so to its policy (src/spec/conventions/rate.ts, the one definition serve and
  * export read); per policy and partition (the principal for `scope: credential`, the
- * tester's one address for `scope: address`) the ledger counts what the run spent in the
- * current window. Where the implementation sends the RateLimit field
+ * tester's address for `scope: address`, and for an anonymous request) the ledger counts
+ * what the run spent in the current window. Where the run sends from several client addresses
+ * (sources.ts: loopback, where the machine has them), an address partition is one per source:
+ * the request goes from the source with the most left, and a window is waited for only when
+ * every source's is spent. Where the implementation sends the RateLimit field
  * (draft-ietf-httpapi-ratelimit-headers §4: `"name";r=REMAINING;t=SECONDS`) for the policy,
  * what it says wins over the count: its window may have opened before the run.
  *
@@ -42,9 +45,13 @@ export class QuotaLedger {
   /** Whether the implementation has sent a RateLimit field: then an answer without one (a 401 before any limit) was not counted. */
   #speaks = false;
 
-  constructor(spec: Spec, now: () => number) {
+  /** How many client addresses the run sends from (the first is the default one). */
+  readonly #sources: number;
+
+  constructor(spec: Spec, now: () => number, sources = 1) {
     this.#policies = ratePolicyFields(spec);
     this.#now = now;
+    this.#sources = Math.max(1, sources);
     this.#routes = spec.endpoints
       .map((endpoint) => {
         const segments = endpoint.path.split('/').filter(Boolean);
@@ -64,13 +71,18 @@ export class QuotaLedger {
     return this.#policies.get(endpoint.id);
   }
 
-  #key(policy: RatePolicyFields, principal: string | undefined): string {
+  /** Whether requests to a policy are counted by the client address they come from. */
+  #byAddress(policy: RatePolicyFields, principal: string | undefined): boolean {
     // An anonymous request is counted by address, as a credential-scoped policy counts it.
-    return `${policy.name}\u0000${policy.scope === 'address' || principal === undefined ? '' : principal}`;
+    return policy.scope === 'address' || principal === undefined;
   }
 
-  #window(policy: RatePolicyFields, principal: string | undefined): Window {
-    const key = this.#key(policy, principal);
+  #key(policy: RatePolicyFields, principal: string | undefined, source: number): string {
+    return this.#byAddress(policy, principal) ? `${policy.name}\u0000\u0000${source}` : `${policy.name}\u0000${principal}`;
+  }
+
+  #window(policy: RatePolicyFields, principal: string | undefined, source = 0): Window {
+    const key = this.#key(policy, principal, source);
     let w = this.#windows.get(key);
     if (!w || w.closesAt <= this.#now()) {
       w = { closesAt: this.#now() + policy.windowMs, left: policy.limit };
@@ -79,18 +91,35 @@ export class QuotaLedger {
     return w;
   }
 
+  /** The windows a request may be counted in: one per source where the policy counts by address. */
+  #windowsOf(policy: RatePolicyFields, principal: string | undefined): Window[] {
+    const n = this.#byAddress(policy, principal) ? this.#sources : 1;
+    return Array.from({ length: n }, (_, source) => this.#window(policy, principal, source));
+  }
+
+  /**
+   * The client address (its index) a request to the endpoint goes from: of a policy counted
+   * by address, the source with the most left (the first of equals); else the first.
+   */
+  source(endpoint: Endpoint, principal: string | undefined): number {
+    const policy = this.policyOf(endpoint);
+    if (!policy || !this.#byAddress(policy, principal)) return 0;
+    const windows = this.#windowsOf(policy, principal);
+    return windows.reduce((best, w, i) => (w.left > windows[best].left ? i : best), 0);
+  }
+
   /** Requests left for an endpoint in the current window, as a principal (Infinity: not limited). */
   left(endpoint: Endpoint, principal: string | undefined): number {
     const policy = this.policyOf(endpoint);
-    return policy ? this.#window(policy, principal).left : Infinity;
+    return policy ? this.#windowsOf(policy, principal).reduce((n, w) => n + w.left, 0) : Infinity;
   }
 
   /** Milliseconds until a request to the endpoint fits (0: now). */
   waitFor(endpoint: Endpoint, principal: string | undefined): number {
     const policy = this.policyOf(endpoint);
     if (!policy) return 0;
-    const w = this.#window(policy, principal);
-    return w.left > 0 ? 0 : Math.max(0, w.closesAt - this.#now());
+    const windows = this.#windowsOf(policy, principal);
+    return windows.some((w) => w.left > 0) ? 0 : Math.max(0, Math.min(...windows.map((w) => w.closesAt)) - this.#now());
   }
 
   /**
@@ -98,10 +127,10 @@ export class QuotaLedger {
    * without one (authentication or versioning refused it before any limit) is not counted;
    * of one that never does, every answer is, the strict reading.
    */
-  spent(endpoint: Endpoint, principal: string | undefined, status: number, headers: Readonly<Record<string, string>>): void {
+  spent(endpoint: Endpoint, principal: string | undefined, status: number, headers: Readonly<Record<string, string>>, source = 0): void {
     const policy = this.policyOf(endpoint);
     if (!policy) return;
-    const w = this.#window(policy, principal);
+    const w = this.#window(policy, principal, source);
     const said = readRateLimit(headers.ratelimit, policy.item);
     if (said) this.#speaks = true;
     if (!said && this.#speaks && status !== 429) return;

@@ -46,6 +46,9 @@ test('cli: svcspec test refuses bad usage with exit 2, an unreachable service wi
   const part = cli(['test', spec, '--base-url', 'http://127.0.0.1:9', '--only', 'resorces']);
   assert.equal(part.status, 2);
   assert.match(part.stderr, /'resorces' is not a part\. Did you mean 'resources'\?/);
+  const addresses = cli(['test', spec, '--base-url', 'http://127.0.0.1:9', '--client-addresses', '127.0.0.2,here']);
+  assert.equal(addresses.status, 2);
+  assert.match(addresses.stderr, /--client-addresses takes auto, none or a comma-separated list of IP addresses; '127\.0\.0\.2,here' is not\./);
   const down = cli(['test', spec, '--base-url', 'http://127.0.0.1:9']);
   assert.equal(down.status, 1);
   assert.match(down.stderr, /could not be reached/);

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { readFile, writeFile } from 'node:fs/promises';
 import { checkSpec } from '../../check/index.ts';
 import { defineCommand } from 'citty';
@@ -27,6 +28,7 @@ export default defineCommand({
     format: { type: 'string', description: 'human, json or junit (formerly --report)', default: 'human', valueHint: 'human|json|junit' },
     output: { type: 'string', alias: 'o', description: 'Write the report to a file instead of stdout (formerly --out)' },
     'max-wait': { type: 'string', description: "Seconds to wait out an implementation's rate limit before retrying once (default 60)", default: '60' },
+    'client-addresses': { type: 'string', description: "Where a limit is counted per client address: 'auto' sends from several loopback addresses when the implementation is on 127.0.0.1 and the machine has them, 'none' from one, or a comma-separated list of local addresses (default: auto)", valueHint: 'auto|none|ADDRS' },
     'wait-budget': { type: 'string', description: "Seconds the whole run may spend waiting for the implementation's rate-limit windows; checks that would need more are reported not checked, naming the quota (default: no bound)", valueHint: 'SECONDS' },
     'event-timeout': { type: 'string', description: 'Seconds an event may take to arrive after the change that makes it (default 10)', default: '10', valueHint: 'SECONDS' },
     'callback-host': { type: 'string', description: "The host name the implementation reaches the tester's webhook receiver by; given, the receiver listens on every interface (default 127.0.0.1, loopback only)", valueHint: 'HOST' },
@@ -44,6 +46,9 @@ export default defineCommand({
     if (!Number.isSafeInteger(seed)) throw new CliError(`--seed must be a whole number; '${args.seed}' is not.`);
     const maxWait = Number(args['max-wait']);
     if (!Number.isFinite(maxWait) || maxWait < 0) throw new CliError(`--max-wait must be a number of seconds; '${args['max-wait']}' is not.`);
+    const addresses = args['client-addresses'];
+    const clientAddresses = addresses === undefined || addresses === 'auto' ? 'auto' : addresses === 'none' ? 'none' : addresses.split(',').map((a) => a.trim()).filter(Boolean);
+    if (Array.isArray(clientAddresses) && (clientAddresses.length === 0 || clientAddresses.some((a) => isIP(a) === 0))) throw new CliError(`--client-addresses takes auto, none or a comma-separated list of IP addresses; '${addresses}' is not.`);
     const waitBudget = args['wait-budget'] === undefined ? undefined : Number(args['wait-budget']);
     if (waitBudget !== undefined && (!Number.isFinite(waitBudget) || waitBudget < 0)) throw new CliError(`--wait-budget must be a number of seconds; '${args['wait-budget']}' is not.`);
     const events = eventOptions(args['event-timeout'], args['callback-host'], args['callback-port'], args['webhook-secret']);
@@ -72,6 +77,7 @@ export default defineCommand({
       include: (args.include ?? '').split(',').map((s) => s.trim()).filter(Boolean),
       maxWaitMs: maxWait * 1000,
       ...(waitBudget !== undefined ? { waitBudgetMs: waitBudget * 1000 } : {}),
+      clientAddresses,
       events,
       onWait: (ms, url) => progress.line(`svcspec: rate limited at ${showSecrets ? url : redactor(principals).text(url)}; waiting ${Math.ceil(ms / 1000)} s`),
       onPart: (e) => progress.part(e),

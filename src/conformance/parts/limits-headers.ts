@@ -118,7 +118,7 @@ async function checkPageLinks(ctx: TestContext, data: DataFactory): Promise<void
       const url = within(ctx, page.exchange, target);
       const kept = new URLSearchParams(url.slice(url.indexOf('?') + 1));
       for (const [k, v] of extra) if (kept.get(k) !== v) throw new Failure(`the next link ${target} drops ${k}=${v} of the walk`, page.exchange);
-      const as = ctx.principalFor(list);
+      const as = ctx.standIn(list, ctx.principalFor(list));
       const ex = await ctx.client.send('GET', url, { headers: ctx.address('', { as: as ?? null }).headers });
       // Sent as linked (not through ctx.call, which would add the version again), and counted against the list's quota all the same.
       ctx.quota.spent(list, as?.name, ex.response.status, ex.response.headers);

@@ -36,6 +36,7 @@ export function formatHuman(report: ConformanceReport): string {
   const needs = [...new Set(report.parts.flatMap((p) => p.needs))];
   out.push('', `${report.verdict.toUpperCase()}: ${pass} passed, ${fail} failed, ${notChecked} not checked, ${notApplicable + notAsked} not applicable or not asked in ${seconds(report.ms)} (${report.requests.toLocaleString('en')} requests${waitText(report.waited)})`);
   if (needs.length) out.push(`To check the rest, give: ${needs.join('; ')}.`);
+  if (report.sources?.length) out.push(`Limits counted per client address were spent from ${report.sources.length + 1} addresses: the default and ${report.sources.join(', ')} (--client-addresses none: one).`);
   const left = Object.entries(report.left ?? {});
   if (left.length) out.push(`Left behind (the spec declares no delete for them, or their delete failed): ${left.map(([r, n]) => `${n} ${r}`).join(', ')}.`);
   return `${out.join('\n')}\n`;

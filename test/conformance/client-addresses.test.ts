@@ -1,0 +1,98 @@
+/**
+ * Limits counted per client address (src/conformance/sources.ts, quota.ts): against a service
+ * on 127.0.0.1 the tester sends from several loopback addresses, each held to its own limit,
+ * so helpdesk's 5 ticket creates a minute per address do not make a run wait minutes; with
+ * `none` it sends from one and waits (here the service's clock is moved instead). And a
+ * principal whose window runs low has its reads and deletes of everyone's records made by
+ * another with the same scopes (TestContext.standIn), so the run waits for no credential's window.
+ */
+import assert from 'node:assert/strict';
+import { connect, createServer } from 'node:net';
+import { test } from 'node:test';
+import { runConformance } from '../../src/conformance/index.ts';
+import { QuotaLedger } from '../../src/conformance/quota.ts';
+import { clientSources } from '../../src/conformance/sources.ts';
+import { formatHuman } from '../../src/conformance/report/format.ts';
+import { exampleSpec } from '../serve/support/open-app.ts';
+import { serveForTester } from './support.ts';
+
+/** Whether this machine's loopback answers from 127.0.0.2 (Linux does; macOS, for one, does not). */
+async function loopbackHasMore(): Promise<boolean> {
+  const server = createServer((s) => s.destroy());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const ok = await new Promise<boolean>((resolve) => {
+    const s = connect({ host: '127.0.0.1', port, localAddress: '127.0.0.2' });
+    s.once('connect', () => (s.destroy(), resolve(true)));
+    s.once('error', () => resolve(false));
+  });
+  server.close();
+  return ok;
+}
+
+const MORE = await loopbackHasMore();
+const NO_MORE = 'SKIPPED: this machine answers on 127.0.0.1 alone, so a run cannot send from several loopback addresses (Linux CI runs it)';
+
+test('auto: helpdesk on 127.0.0.1: ticket creates come from several addresses, none over its 5 a minute, and the run waits for nothing', { skip: MORE ? false : NO_MORE }, async (t) => {
+  const spec = await exampleSpec('helpdesk.yaml');
+  const creates = new Map<string, number>();
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, spec, (app) =>
+    app.addHook('onResponse', async (request, reply) => {
+      if (request.method === 'POST' && request.url.startsWith('/tickets?') && reply.statusCode !== 429) creates.set(request.ip, (creates.get(request.ip) ?? 0) + 1);
+    }),
+  );
+  const report = await runConformance({ spec, baseUrl, principals, seed: 7, sleep, now });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  assert.deepEqual(report.waited, { count: 0, ms: 0 }, formatHuman(report));
+  assert.deepEqual(report.sources, ['127.0.0.2', '127.0.0.3', '127.0.0.4']);
+  assert.match(formatHuman(report), /Limits counted per client address were spent from 4 addresses: the default and 127\.0\.0\.2, 127\.0\.0\.3, 127\.0\.0\.4/);
+  assert.ok(creates.size > 1, `ticket creates came from ${[...creates.keys()].join(', ')}`);
+  // The service's clock never moved (nothing was waited for): every create fell in one window of each address.
+  for (const [ip, n] of creates) assert.ok(n <= 5, `${n} ticket creates from ${ip}: the limit is 5 a minute per address`);
+});
+
+test('none: one address; the same run waits for ticket.create windows (the service clock moved), and passes', async (t) => {
+  const spec = await exampleSpec('helpdesk.yaml');
+  const ips = new Set<string>();
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, spec, (app) => app.addHook('onRequest', async (request) => void ips.add(request.ip)));
+  const report = await runConformance({ spec, baseUrl, principals, seed: 7, sleep, now, clientAddresses: 'none' });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  assert.ok(report.waited.count > 0, 'one address has 5 ticket creates a minute, fewer than the run needs');
+  assert.equal(report.sources, undefined);
+  assert.deepEqual([...ips], ['127.0.0.1']);
+});
+
+test('auto sends from one address where no limit is counted per address, or the service is not on 127.0.0.1', async () => {
+  const library = await exampleSpec('library.yaml');
+  assert.deepEqual(await clientSources(library, 'http://127.0.0.1:9'), [undefined]);
+  const helpdesk = await exampleSpec('helpdesk.yaml');
+  assert.deepEqual(await clientSources(helpdesk, 'http://example.com:8080'), [undefined]);
+  assert.deepEqual(await clientSources(helpdesk, 'http://127.0.0.1:9', 'none'), [undefined]);
+  assert.deepEqual(await clientSources(helpdesk, 'http://127.0.0.1:9', ['10.0.0.5']), ['10.0.0.5']);
+  // Nothing listens on port 9: no address reaches it, so the run sends from the default one.
+  assert.deepEqual(await clientSources(helpdesk, 'http://127.0.0.1:9'), [undefined]);
+});
+
+test('ledger: a limit counted per address is one window per source; a request goes from the source with most left, and waits only when all are spent', async () => {
+  const spec = await exampleSpec('helpdesk.yaml');
+  let clock = 1_000_000;
+  const ledger = new QuotaLedger(spec, () => clock, 3);
+  const create = spec.endpoints.find((e) => e.id === 'ticket.create')!;
+  assert.equal(ledger.left(create, 'ann'), 15);
+  const used: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    assert.equal(ledger.waitFor(create, 'ann'), 0);
+    const source = ledger.source(create, 'ann');
+    used.push(source);
+    ledger.spent(create, 'ann', 201, {}, source);
+  }
+  assert.deepEqual([0, 1, 2].map((s) => used.filter((u) => u === s).length), [5, 5, 5]);
+  assert.equal(ledger.left(create, 'ann'), 0);
+  assert.equal(ledger.waitFor(create, 'ann'), 60_000);
+  clock += 60_000;
+  assert.equal(ledger.left(create, 'ann'), 15);
+  // A limit counted per credential is one window, whatever the sources.
+  const read = spec.endpoints.find((e) => e.id === 'ticket.read')!;
+  assert.equal(ledger.left(read, 'ann'), 300);
+  assert.equal(ledger.source(read, 'ann'), 0);
+});
