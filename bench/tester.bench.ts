@@ -16,10 +16,11 @@
  *
  * Rate limits: the tester's waits move the service's clock over IPC instead of sleeping, as
  * the tests of the tester do; the real-clock time of a run is its wall time plus what it
- * waited (`waited`), and that is what the target is held to. Where a spec's quota cannot
- * fit a full run in the target at all (helpdesk: 5 tickets a minute per address), the bench
- * also runs it with `waitBudgetMs: 0`, as `svcspec test --wait-budget 0` would: no wait, and
- * the checks the quota left out reported not checked (counted here).
+ * waited (`waited`), and that is what the target is held to. The tester sends from several
+ * loopback addresses where a limit is counted per address (src/conformance/sources.ts:
+ * helpdesk's 5 tickets a minute are 5 for each); a run that still waits is also run with
+ * `waitBudgetMs: 0`, as `svcspec test --wait-budget 0` would: no wait, and the checks the
+ * quota left out reported not checked (counted here).
  *
  * SVCSPEC_BENCH_EXAMPLES  the examples to run, comma-separated (library, helpdesk, orders)
  */
