@@ -10,7 +10,7 @@ import { REF, valueOf, type RefMarker } from './generate.ts';
 import type { Exchange } from './http.ts';
 import { hasOwner } from '../spec/conventions/ownership.ts';
 import { fillPath, idParam, parentParams } from '../spec/conventions/paths.ts';
-import { settleLate } from './late.ts';
+import { cleanUp, settleLate } from './late.ts';
 import { Parking } from './parking.ts';
 import { CANDIDATE_TRIES, DomainRules } from './rules-data.ts';
 import { dropRefused, freshTarget, friendlyItems, guardedRef, itemTarget, type FreshOptions } from './data-guards.ts';
@@ -410,30 +410,10 @@ export class DataFactory {
     return fillPath(this.itemPath(endpoint, made.id), values);
   }
 
-  /**
-   * Deletes what the run made, newest first, where the spec has a delete endpoint; failures
-   * are ignored. Returns how many records it could not remove, by resource: those the spec
-   * gives no way to delete, and those whose delete failed, which the report names.
-   */
+  /** Deletes what the run made, and says what it could not remove (./late.ts). */
   async cleanup(): Promise<Record<string, number>> {
-    const left: Record<string, number> = {};
-    // Creates the run stopped waiting for: what their late answers name is removed with the rest.
-    for (const name of await settleLate(this)) left[name] = (left[name] ?? 0) + 1;
-    for (const made of this.#made.reverse()) {
-      const del = this.ctx.endpoint(made.resource.name, 'delete');
-      let gone = false;
-      if (del) {
-        try {
-          // Its own parents fill a nested delete's path (pathFor), where the spec deletes only through one.
-          const ex = await this.ctx.call('DELETE', this.pathFor(del, made), { as: made.as ?? null });
-          gone = ex.response.status < 300 || ex.response.status === 404;
-        } catch {
-          // Best effort: the run's verdict does not depend on clean-up.
-        }
-      }
-      if (!gone) left[made.resource.name] = (left[made.resource.name] ?? 0) + 1;
-    }
-    this.#made.length = 0;
-    return left;
+    // Creates the run stopped waiting for: what their late answers name is tracked, and removed with the rest.
+    const unanswered = await settleLate(this);
+    return cleanUp(this, this.#made.splice(0), unanswered);
   }
 }
