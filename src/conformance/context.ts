@@ -246,7 +246,6 @@ export class TestContext {
     // Of a limit counted by client address, the source with the most left; the rate-limit check sends from the first.
     const source = endpoint && options.retry !== false ? this.quota.source(endpoint, who) : 0;
     const from = this.sources[source];
-    const dbgLeft = endpoint ? this.quota.left(endpoint, who) : -1;
     const ex = await this.client.send(method, url, { ...options, headers: { ...headers, ...(options.headers ?? {}) }, about, ...(from !== undefined ? { from } : {}) }, this.waitBudgetMs);
     if (endpoint) this.quota.spent(endpoint, who, ex.response.status, ex.response.headers, source);
     // A 429 the run could not wait out is the quota's answer, not a finding of the check that met it.
@@ -255,10 +254,11 @@ export class TestContext {
   }
 
   /**
-   * Who reads or deletes for a principal whose window of the endpoint's limit is spent: another
-   * principal with the same scopes and room, where the records are everyone's alike (no owner,
-   * visibility not through a parent), rather than waiting out the window (helpdesk: 300
-   * requests a minute per credential, which a run of 650 requests in a few seconds meets).
+   * Who reads or deletes for a principal that has used half its window of the endpoint's limit:
+   * another principal with the same scopes and more left, where the records are everyone's
+   * alike (no owner, visibility not through a parent), so the run need not wait out the window
+   * (helpdesk: 300 requests a minute per credential, which a run of 650 requests in a few
+   * seconds meets) and the rest is kept for what only the principal may do.
    * Not a create or a change: those may record who made them (`created-by`, `updated-by`); a
    * read shows the same to either, and a deleted record keeps nothing.
    */
