@@ -85,6 +85,11 @@ export const IMPORT_CODES = {
     message: "Field '{field}' of '{resource}' holds a whole {target} ({ref}), not its id; it is written as a nested object with its fields. If the service takes only the id, write it as {type: ref, resource: {target}}.",
     description: "An OpenAPI `$ref` to an object schema puts the whole object in the body. A svcspec `ref` field holds only the id of another record, a different body, so the import keeps the object's shape.",
   }),
+  requiredNotSent: defineDiagnostic({
+    code: 'import-required-not-sent', severity: 'info', part: 'resources',
+    message: "{method} {path}, the create of '{resource}', does not take {fields}, which its schema marks required; written optional (the service's to set, not the client's to send).",
+    description: "In svcspec, `required` means a client must send the field on create and replace. OpenAPI documents often share one schema between requests and responses, where `required` says the answer always holds the member (a `type` that is always the same word). A field the create's body leaves out cannot be the client's to send, so it is written optional; otherwise every record the create makes would break its resource.",
+  }),
   schemaInexpressible: defineDiagnostic({
     code: 'import-schema-inexpressible', severity: 'warning', part: 'resources',
     message: '{subject} uses {keyword}, which svcspec cannot express; {done}.',
@@ -146,6 +151,11 @@ export const IMPORT_CODES = {
     code: 'import-route-duplicate', severity: 'warning', part: 'endpoints',
     message: "{method} {path} is the same HTTP route as {other} ({route}); a request cannot say which of them it means, so it is left out.",
     description: 'OpenAPI path keys may differ only by a fragment (`/files/{file_id}#get_shared_link`) or by the names of their parameters, yet reach the same route. A service answers one operation per method and route.',
+  }),
+  pathFragment: defineDiagnostic({
+    code: 'import-path-fragment', severity: 'info', part: 'endpoints',
+    message: '{method} {path}: a client sends no fragment nor query in a path (RFC 3986 §3.4, §3.5), so the endpoint is written at {route}.',
+    description: 'OpenAPI path keys may carry a fragment or a query (`/files/{file_id}#add_shared_link`) to tell apart operations that reach one route. The request a client sends has neither, so the endpoint\'s path is the route; a second operation on the same method and route is left out (import-route-duplicate).',
   }),
   methodUnsupported: defineDiagnostic({
     code: 'import-method-unsupported', severity: 'warning', part: 'endpoints',

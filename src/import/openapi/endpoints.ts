@@ -25,8 +25,8 @@ import { IMPORT_CODES } from '../codes.ts';
 import { child } from '../../spec/pointer.ts';
 import { isObject, KEY_NAME, keyName, report, resolve, unique, type ImportContext } from './context.ts';
 import { shapeOf } from './schema.ts';
-import { extraParameters, requestFits, requestShape, responsesOf, summarize, type BodySummary } from './bodies.ts';
-import type { Operation } from './resources.ts';
+import { extraParameters, requestFits, requestShape, requestWhole, responsesOf, summarize, type BodySummary } from './bodies.ts';
+import { listOf, type Operation } from './resources.ts';
 import type { SchemaScope } from './schema.ts';
 
 const METHODS: ReadonlySet<string> = new Set(['get', 'post', 'put', 'patch', 'delete']);
@@ -50,6 +50,8 @@ interface Draft {
   resource?: string;
   /** Placed by what its path or bodies name (not after the other operations of its path). */
   readonly named: boolean;
+  /** The path a request reaches: the document's path without its fragment or query (pathOf). */
+  readonly path: string;
   /** The collection path and, for an item path, its last parameter. */
   readonly shape: { base: string; param?: string } | undefined;
   candidate?: StandardOperation;
@@ -67,17 +69,19 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
       continue;
     }
     // The route a request reaches: no fragment nor query (RFC 3986 §3.4, §3.5), parameters unnamed.
-    const route = `${op.method.toUpperCase()} ${op.path.replace(/[?#].*$/, '').replace(/\{[^}]*\}/g, '{}')}`;
+    const path = pathOf(op.path);
+    const route = `${op.method.toUpperCase()} ${path.replace(/\{[^}]*\}/g, '{}')}`;
     const other = routes.get(route);
     if (other) {
       report(ctx, IMPORT_CODES.routeDuplicate, { method: op.method.toUpperCase(), path: op.path, other: `${other.method.toUpperCase()} ${other.path}`, route }, op.pointer);
       continue;
     }
     routes.set(route, op);
+    if (path !== op.path) report(ctx, IMPORT_CODES.pathFragment, { method: op.method.toUpperCase(), path: op.path, route: path }, op.pointer);
     const bodies = summarize(ctx, op);
     const byBodies = [bodies.success?.component, bodies.request].map((c) => (c === undefined ? undefined : scope.resources.get(c))).find((r) => r !== undefined);
-    const resource = recordOf(op.path, all) ?? byBodies;
-    drafts.push({ op, bodies, resource, named: resource !== undefined, shape: pathShape(op.path) });
+    const resource = recordOf(path, all) ?? byBodies;
+    drafts.push({ op, bodies, resource, named: resource !== undefined, path, shape: pathShape(path) });
   }
   placeOrphans(ctx, drafts, all, byName);
 
@@ -95,7 +99,7 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
   // whatever its answer; filed elsewhere, `{id}` would name two records on one path.
   for (const d of drafts) {
     if (d.candidate && d.shape?.base === mainBase.get(d.resource!)) continue;
-    const owner = drafts.find((o) => o !== d && o.op.path === d.op.path && o.resource !== d.resource && o.candidate && o.shape?.base === mainBase.get(o.resource!));
+    const owner = drafts.find((o) => o !== d && o.path === d.path && o.resource !== d.resource && o.candidate && o.shape?.base === mainBase.get(o.resource!));
     if (owner) {
       d.resource = owner.resource;
       d.candidate = undefined;
@@ -129,11 +133,11 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
       // Not a standard operation: an action, what it does said in the document's own prose.
       operation = 'action';
     }
-    const { path } = endpointPath(d.op.path, base);
+    const { path } = endpointPath(d.path, base);
     const id = `${resource.name}.${key}`;
     if (!standard) report(ctx, IMPORT_CODES.endpointNamed, { method: d.op.method.toUpperCase(), path: d.op.path, resource: resource.name, id }, d.op.pointer);
     const convention = CONVENTIONS[operation];
-    const request = requestShape(scope, d.op, resource, operation === 'update') ?? convention.request;
+    const request = requestShape(scope, d.op, resource, operation === 'update', operation === 'create') ?? convention.request;
     const read = responsesOf(scope, d.op, resource) ?? convention.responses;
     let responses = operation === 'action' ? actionResponses(read) : read;
     if (!responses.some((r) => r.status >= 200 && r.status < 300)) {
@@ -166,7 +170,7 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
   }
   // Grouped by resource, in the resources' order, so the part reads resource by resource.
   const order = new Map(withPlural.map((r, i) => [r.name, i]));
-  const withIds = withPlural.map((r) => serviceIdWhenCreateOmits(r, placed));
+  const withIds = withPlural.map((r) => optionalWhenCreateOmits(ctx, serviceIdWhenCreateOmits(r, placed), placed));
   const ided = new Map(withIds.map((r) => [r.name, r]));
   const endpoints = placed.map((p) => p.endpoint).map((e) => conventional(e, ided.get(e.resource)!)).sort((a, b) => order.get(a.resource)! - order.get(b.resource)!);
   return { resources: withIds, endpoints, placed };
@@ -181,13 +185,13 @@ function placeOrphans(ctx: ImportContext, drafts: Draft[], all: Resource[], byNa
   for (const d of drafts) {
     if (d.resource !== undefined) continue;
     const where = { method: d.op.method.toUpperCase(), path: d.op.path };
-    const sibling = drafts.find((o) => o.op.path === d.op.path && o.named);
+    const sibling = drafts.find((o) => o.path === d.path && o.named);
     if (sibling) {
       d.resource = sibling.resource;
       report(ctx, IMPORT_CODES.endpointResource, { ...where, how: `'${d.resource}', the resource of the other operations of its path` }, d.op.pointer);
       continue;
     }
-    const segments = d.op.path.split('/').filter((s) => s && !s.startsWith('{'));
+    const segments = d.path.split('/').filter((s) => s && !s.startsWith('{'));
     const match = segments.map((s) => all.find((r) => sameName(s, r.name))).find((r) => r !== undefined);
     if (match) {
       d.resource = match.name;
@@ -203,6 +207,15 @@ function placeOrphans(ctx: ImportContext, drafts: Draft[], all: Resource[], byNa
     d.resource = name;
     report(ctx, IMPORT_CODES.endpointResource, { ...where, how: `a resource named after its path, '${name}', without fields` }, d.op.pointer);
   }
+}
+
+/**
+ * The path a request reaches: no fragment nor query (RFC 3986 §3.4, §3.5). OpenAPI path keys
+ * may carry them to tell apart operations of one route (Box's `/files/{file_id}#add_shared_link`),
+ * but a client never sends a fragment: the endpoint is written at the route itself.
+ */
+function pathOf(path: string): string {
+  return path.replace(/[?#].*$/, '') || '/';
 }
 
 /**
@@ -244,8 +257,8 @@ function candidateOf(scope: SchemaScope, d: Draft, resource: Resource): Standard
   if (!d.shape) return undefined;
   const mine = (c: string | undefined) => c !== undefined && scope.resources.get(c) === d.resource;
   const success = d.bodies.success;
-  const takesIt = requestFits(scope, d.op, resource);
   const item = d.shape.param !== undefined;
+  const takesIt = requestFits(scope, d.op, resource, d.op.method === 'post' && !item);
   switch (d.op.method) {
     case 'get':
       if (!item && success?.array && mine(success.component)) return 'list';
@@ -254,7 +267,9 @@ function candidateOf(scope: SchemaScope, d: Draft, resource: Resource): Standard
     case 'post':
       return !item && takesIt ? 'create' : undefined;
     case 'put':
-      return item && takesIt ? 'replace' : undefined;
+      // Some of the fields only: a partial update under PUT (requestWhole says why).
+      if (!item || !takesIt) return undefined;
+      return requestWhole(scope, d.op, resource) ? 'replace' : 'update';
     case 'patch':
       return item && takesIt ? 'update' : undefined;
     case 'delete':
@@ -324,6 +339,25 @@ function serviceIdWhenCreateOmits(r: Resource, placed: readonly Placed[]): Resou
   if (!create || create.request.kind !== 'fields' || create.request.fields.includes(r.id.field)) return r;
   const field = r.fields.find((f) => f.name === r.id!.field);
   return { ...r, id: { ...r.id, assigned: field?.type === 'integer' ? 'sequence' : 'service' } };
+}
+
+/**
+ * A required field the create's body leaves out is not the client's to send: OpenAPI
+ * schemas shared by requests and responses say `required` of the answer (Box's `type`,
+ * "always `group`", which its `POST /groups` does not take). In the format, `required` is
+ * what a client must send on create and replace, so such a field is written optional and
+ * reported; else every record the create makes would break its own resource, and the first
+ * update of it would be refused.
+ */
+function optionalWhenCreateOmits(ctx: ImportContext, r: Resource, placed: readonly Placed[]): Resource {
+  const create = placed.find((p) => p.endpoint.resource === r.name && p.endpoint.operation === 'create');
+  if (!create || create.endpoint.request.kind !== 'fields') return r;
+  const taken = new Set(create.endpoint.request.fields);
+  const omitted = r.fields.filter((f) => f.required && !f.readOnly && !f.hasDefault && f.name !== r.id?.field && !taken.has(f.name));
+  if (!omitted.length) return r;
+  const names = new Set(omitted.map((f) => f.name));
+  report(ctx, IMPORT_CODES.requiredNotSent, { resource: r.name, fields: listOf(omitted.map((f) => `'${f.name}'`)), method: create.op.method.toUpperCase(), path: create.op.path }, child(create.op.pointer, 'requestBody'));
+  return { ...r, fields: r.fields.map((f) => (names.has(f.name) ? { ...f, required: false } : f)) };
 }
 
 /**
