@@ -285,3 +285,73 @@ test('import: a JSON document reads as well as YAML, with positions', async () =
   assert.equal(page?.location?.file, file);
   assert.ok((page?.location?.line ?? 0) > 1);
 });
+
+test('import: a PUT that takes some of the writable fields is an update under PUT; one that takes them all a replace', async () => {
+  const { spec, findings } = await run(`openapi: 3.0.3
+info: { title: Notes, version: '1' }
+paths:
+  /comments:
+    post:
+      requestBody: { content: { application/json: { schema: { type: object, properties: { message: { type: string } , item: { type: string } } } } } }
+      responses: { '201': { description: Made, content: { application/json: { schema: { $ref: '#/components/schemas/Comment' } } } } }
+  /comments/{comment_id}:
+    put:
+      requestBody: { content: { application/json: { schema: { type: object, properties: { message: { type: string } } } } } }
+      responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Comment' } } } } }
+  /notes/{note_id}:
+    put:
+      requestBody: { content: { application/json: { schema: { type: object, properties: { text: { type: string } } } } } }
+      responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Note' } } } } }
+components:
+  schemas:
+    Comment:
+      type: object
+      required: [id, type, message]
+      properties:
+        id: { type: string, readOnly: true }
+        type: { type: string, enum: [comment], description: The value will always be comment. }
+        message: { type: string }
+        item: { type: string }
+    Note: { type: object, properties: { id: { type: string, readOnly: true }, text: { type: string } } }
+`);
+  const ops = Object.fromEntries(spec.endpoints.map((e) => [e.id, [e.method, e.path, e.request]]));
+  assert.deepEqual(ops['comment.update'], ['PUT', '/comments/{id}', { kind: 'fields', fields: ['message'] }]);
+  assert.deepEqual(ops['note.replace'], ['PUT', '/notes/{id}', { kind: 'fields', fields: ['text'] }]);
+  // Required by the schema, yet the create does not take it: the answer's to hold, not the client's to send.
+  assert.deepEqual(['type', 'message'].map((n) => fieldOf(spec, 'comment', n)?.required), [false, true]);
+  assert.match(codes(findings, 'import-required-not-sent').join('\n'), /POST \/comments, the create of 'comment', does not take 'type', which its schema marks required/);
+});
+
+test("import: a path key's fragment is no part of the route; a body carrying an id beside a service-assigned one names another record", async () => {
+  const { spec, findings } = await run(`openapi: 3.0.3
+info: { title: Files, version: '1' }
+paths:
+  /files/{file_id}:
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/File' } } } } } }
+  /files/{file_id}#add_shared_link:
+    put:
+      operationId: addSharedLink
+      requestBody: { content: { application/json: { schema: { type: object, properties: { name: { type: string } } } } } }
+      responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/File' } } } } }
+  /files/{file_id}#update_shared_link:
+    put:
+      operationId: updateSharedLink
+      requestBody: { content: { application/json: { schema: { type: object, properties: { name: { type: string } } } } } }
+      responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/File' } } } } }
+  /files/{file_id}/versions/current:
+    post:
+      operationId: promoteVersion
+      requestBody: { content: { application/json: { schema: { type: object, properties: { id: { type: string }, name: { type: string } } } } } }
+      responses: { '201': { description: Made } }
+components:
+  schemas:
+    File: { type: object, properties: { id: { type: string, readOnly: true }, name: { type: string } } }
+`);
+  assert.deepEqual(spec.endpoints.map((e) => `${e.id} ${e.method} ${e.path}`), ['file.read GET /files/{id}', 'file.replace PUT /files/{id}', 'file.promoteVersion POST /files/{id}/versions/current']);
+  assert.match(codes(findings, 'import-path-fragment')[0], /^PUT \/files\/\{file_id\}#add_shared_link: .* written at \/files\/\{file_id\}\.$/);
+  assert.match(codes(findings, 'import-route-duplicate')[0], /^PUT \/files\/\{file_id\}#update_shared_link is the same HTTP route as PUT \/files\/\{file_id\}#add_shared_link/);
+  // `{id, name}` is not some fields of a file (its id is the service's, and in the path): left out, reported.
+  const promote = spec.endpoints.find((e) => e.id === 'file.promoteVersion')!;
+  assert.deepEqual(promote.request, { kind: 'none' });
+  assert.match(codes(findings, 'import-body-inexpressible').join('\n'), /request body of POST \/files\/\{file_id\}\/versions\/current/);
+});

@@ -9,8 +9,10 @@
  * - it is a standard operation where it is one honestly: on the resource's main collection
  *   path `/base` (the one most of its CRUD-looking operations use), GET answering an array of
  *   the resource is `list`, POST taking it (or some of its fields) `create`; on `/base/{x}`
- *   GET answering it is `read`, PUT `replace`, PATCH `update`, DELETE `delete`. `{x}` is then
- *   the record id and written `{id}`;
+ *   GET answering it is `read`, PUT `replace` (`update` when it takes only some of the
+ *   writable fields: a partial update under PUT), PATCH `update`, DELETE `delete`. `{x}` is
+ *   then the record id and written `{id}`. A path key's fragment or query (`#add_shared_link`)
+ *   is no part of the request: the endpoint is written at the route;
  * - any other operation keeps its operationId (else method and path) as an explicit endpoint,
  *   which the format reads as a transition (reported: check wants it declared).
  */
@@ -26,7 +28,8 @@ import { child } from '../../spec/pointer.ts';
 import { isObject, KEY_NAME, keyName, report, resolve, unique, type ImportContext } from './context.ts';
 import { shapeOf } from './schema.ts';
 import { extraParameters, requestFits, requestShape, requestWhole, responsesOf, summarize, type BodySummary } from './bodies.ts';
-import { listOf, type Operation } from './resources.ts';
+import type { Operation } from './resources.ts';
+import { optionalWhenCreateOmits, serviceIdWhenCreateOmits } from './records.ts';
 import type { SchemaScope } from './schema.ts';
 
 const METHODS: ReadonlySet<string> = new Set(['get', 'post', 'put', 'patch', 'delete']);
@@ -326,38 +329,6 @@ function listQuery(scope: SchemaScope, op: Operation, resource: Resource, key: s
     });
   }
   return filters.length ? { filters, sort: [], style: 'brackets', pointer: base } : undefined;
-}
-
-/**
- * A writable `id` reads as given by the client (resources.ts), unless the create takes only
- * other fields (petstore-expanded's `NewPet`): then the service assigns it, as an integer
- * (sequence) or text (service).
- */
-function serviceIdWhenCreateOmits(r: Resource, placed: readonly Placed[]): Resource {
-  if (r.id?.assigned !== 'client') return r;
-  const create = placed.find((p) => p.endpoint.resource === r.name && p.endpoint.operation === 'create')?.endpoint;
-  if (!create || create.request.kind !== 'fields' || create.request.fields.includes(r.id.field)) return r;
-  const field = r.fields.find((f) => f.name === r.id!.field);
-  return { ...r, id: { ...r.id, assigned: field?.type === 'integer' ? 'sequence' : 'service' } };
-}
-
-/**
- * A required field the create's body leaves out is not the client's to send: OpenAPI
- * schemas shared by requests and responses say `required` of the answer (Box's `type`,
- * "always `group`", which its `POST /groups` does not take). In the format, `required` is
- * what a client must send on create and replace, so such a field is written optional and
- * reported; else every record the create makes would break its own resource, and the first
- * update of it would be refused.
- */
-function optionalWhenCreateOmits(ctx: ImportContext, r: Resource, placed: readonly Placed[]): Resource {
-  const create = placed.find((p) => p.endpoint.resource === r.name && p.endpoint.operation === 'create');
-  if (!create || create.endpoint.request.kind !== 'fields') return r;
-  const taken = new Set(create.endpoint.request.fields);
-  const omitted = r.fields.filter((f) => f.required && !f.readOnly && !f.hasDefault && f.name !== r.id?.field && !taken.has(f.name));
-  if (!omitted.length) return r;
-  const names = new Set(omitted.map((f) => f.name));
-  report(ctx, IMPORT_CODES.requiredNotSent, { resource: r.name, fields: listOf(omitted.map((f) => `'${f.name}'`)), method: create.op.method.toUpperCase(), path: create.op.path }, child(create.op.pointer, 'requestBody'));
-  return { ...r, fields: r.fields.map((f) => (names.has(f.name) ? { ...f, required: false } : f)) };
 }
 
 /**
