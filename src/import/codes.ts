@@ -211,4 +211,21 @@ export const IMPORT_CODES = {
     message: 'OpenAPI gives error statuses ({statuses}), not error codes; the errors catalog is left empty for you to fill.',
     description: 'A catalog entry is a code (what the body carries), a status and a title. OpenAPI documents responses by status only, so no code is guessed; the endpoints keep their error statuses.',
   }),
+
+  // ---- 8. limits -------------------------------------------------------------------------
+  pagingRead: defineDiagnostic({
+    code: 'import-paging-read', severity: 'info', part: 'limits',
+    message: "The lists page by {style} ('{position}', size '{size}', default {defaultSize}, at most {maxSize}, a larger size refused as the parameter's schema does): written as limits.pagination, the only limit the document states.",
+    description: "OpenAPI has no pagination statement, but list operations name their paging parameters: a cursor (`cursor`, `starting_after`, `after`, `page_token`, `marker`), an offset (`offset`, `skip`) or a page number (`page`), and a size (`limit`, `per_page`, `page_size`, `max_results`). With the size parameter's schema giving a default and a maximum, the format's pagination is stated from them; a size above the maximum breaks that schema, so it is refused (`overMax: reject`).",
+  }),
+  pagingSizes: defineDiagnostic({
+    code: 'import-paging-sizes', severity: 'warning', part: 'limits',
+    message: "{where} pages by {style} ('{position}'), but {missing}; the format needs a default and a largest page size, so the pagination is left unstated.",
+    description: "`limits.pagination` requires `defaultSize`, `maxSize` and `overMax`. They are read from the size parameter's schema (`default`, `maximum`), never from its prose; where the schema does not give them, the part stays silent and the reference service pages by its documented safety default.",
+  }),
+  pagingUnsayable: defineDiagnostic({
+    code: 'import-paging-unsayable', severity: 'warning', part: 'limits',
+    message: '{where} {what}; {why}, so it is not carried.',
+    description: "The format states one pagination for the whole service: one style (cursor, offset or page), one name for the position and for the size parameter, forward paging only. Lists that page otherwise (a second style, other parameter names, a backward cursor such as Stripe's `ending_before`) are reported, not approximated.",
+  }),
 } as const;

@@ -1,14 +1,19 @@
 /**
  * The import's mapping, case by case, on small documents: fields and their constraints in
  * OpenAPI 3.0 and 3.1 (nullable, exclusive bounds, $ref siblings), what cannot be expressed,
- * security schemes and requirements, the error shape, and input that is not OpenAPI at all.
+ * security schemes and requirements, the error shape, input that is not OpenAPI at all, and
+ * the conventions of real documents without svcspec's extensions (partial PUTs, fragments in
+ * path keys, pagination parameters), one of them served and tested end to end.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { runConformance } from '../../src/conformance/index.ts';
+import { formatHuman } from '../../src/conformance/report/format.ts';
 import { importOpenApi } from '../../src/import/index.ts';
+import { serveForTester } from '../conformance/support.ts';
 import type { Diagnostic } from '../../src/spec/diagnostics.ts';
 import type { Field, Spec } from '../../src/spec/model.ts';
 
@@ -354,4 +359,78 @@ components:
   const promote = spec.endpoints.find((e) => e.id === 'file.promoteVersion')!;
   assert.deepEqual(promote.request, { kind: 'none' });
   assert.match(codes(findings, 'import-body-inexpressible').join('\n'), /request body of POST \/files\/\{file_id\}\/versions\/current/);
+});
+
+/** A small shop whose `GET /orders` takes `params` (query parameters, YAML flow items); `more` adds paths. */
+function pagedShop(params: readonly string[], more = ''): string {
+  return `openapi: 3.0.3
+info: { title: Shop, version: '1' }
+paths:
+  /orders:
+    get:
+      parameters: [${params.join(', ')}]
+      responses: { '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Order' } } } } } }
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } }
+      responses: { '201': { description: Made, content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } } }
+  /orders/{orderId}:
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } } } }
+    delete: { responses: { '204': { description: Gone } } }
+${more}components:
+  schemas:
+    Order: { type: object, required: [note], properties: { id: { type: integer, readOnly: true }, note: { type: string, maxLength: 40 } } }
+    Customer: { type: object, properties: { id: { type: integer, readOnly: true }, name: { type: string } } }
+`;
+}
+const q = (name: string, schema = '{ type: string }') => `{ name: ${name}, in: query, schema: ${schema} }`;
+const SIZE = '{ type: integer, minimum: 1, default: 20, maximum: 50 }';
+
+test('import: page numbers (?page=&per_page=) become limits.pagination, sizes from the size parameter\'s schema; the part is given, the parameters carried', async () => {
+  const { spec, findings } = await run(pagedShop([q('page', '{ type: integer, minimum: 1 }'), q('per_page', SIZE), q('note')]));
+  const { pointer: _, ...p } = spec.limits.pagination!;
+  assert.deepEqual(p, { style: 'page', defaultSize: 20, maxSize: 50, overMax: 'reject', sizeParam: 'per_page', positionParam: 'page', sortParam: 'sort', body: { kind: 'array' }, unpaged: 'first-page' });
+  assert.equal(spec.parts.limits.statement, 'given');
+  assert.ok(!findings.some((f) => f.code === 'import-part-gap' && f.part === 'limits'), 'limits is no gap');
+  assert.match(codes(findings, 'import-paging-read')[0], /page by page \('page', size 'per_page', default 20, at most 50/);
+  // The bare array is the page body stated: no difference to report. The filter and the paging parameters are all carried.
+  assert.deepEqual(codes(findings, 'import-list-page'), []);
+  assert.deepEqual(codes(findings, 'import-parameters'), []);
+  assert.deepEqual(spec.endpoints.find((e) => e.id === 'order.list')!.query?.filters.map((f) => f.field), ['note']);
+});
+
+test('import: cursors (Stripe\'s starting_after, page tokens) are the cursor style; a backward cursor (ending_before) is reported, not carried', async () => {
+  const stripe = await run(pagedShop([q('starting_after'), q('ending_before'), q('limit', SIZE)]));
+  assert.deepEqual([stripe.spec.limits.pagination?.style, stripe.spec.limits.pagination?.positionParam, stripe.spec.limits.pagination?.sizeParam], ['cursor', 'starting_after', 'limit']);
+  assert.match(codes(stripe.findings, 'import-paging-unsayable').join('\n'), /GET \/orders takes 'ending_before', a cursor that pages backwards; the format pages forward from a position only/);
+  assert.match(codes(stripe.findings, 'import-parameters').join('\n'), /query ending_before;/);
+  const token = await run(pagedShop([q('pageToken'), q('pageSize', SIZE)]));
+  assert.deepEqual([token.spec.limits.pagination?.style, token.spec.limits.pagination?.positionParam, token.spec.limits.pagination?.sizeParam], ['cursor', 'pageToken', 'pageSize']);
+});
+
+test('import: offset and limit are the offset style; one style for the service, the lists that page otherwise reported', async () => {
+  const customers = `  /customers:
+    get:
+      parameters: [${q('page', '{ type: integer }')}, ${q('per_page', SIZE)}]
+      responses: { '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Customer' } } } } } }
+`;
+  const { spec, findings } = await run(pagedShop([q('offset', '{ type: integer, minimum: 0 }'), q('limit', SIZE)], customers));
+  assert.deepEqual([spec.limits.pagination?.style, spec.limits.pagination?.positionParam, spec.limits.pagination?.sizeParam], ['offset', 'offset', 'limit']);
+  assert.match(codes(findings, 'import-paging-unsayable').join('\n'), /GET \/customers pages by page \('page'\) where the other lists page by offset; the format states one pagination for the whole service/);
+});
+
+test('import: a size parameter whose schema gives no default or maximum leaves the pagination unstated (a gap), reported', async () => {
+  const { spec, findings } = await run(pagedShop([q('cursor'), q('limit', '{ type: integer, maximum: 100 }')]));
+  assert.equal(spec.limits.pagination, undefined);
+  assert.equal(spec.parts.limits.statement, 'gap');
+  assert.match(codes(findings, 'import-paging-sizes')[0], /GET \/orders pages by cursor \('cursor'\), but the schema of 'limit' gives a default; the format needs a default and a largest page size/);
+});
+
+test('import: a paged list imported from plain OpenAPI is served as stated and passes the tester', async (t) => {
+  const { spec } = await run(pagedShop([q('page', '{ type: integer, minimum: 1 }'), q('per_page', '{ type: integer, minimum: 1, default: 2, maximum: 3 }'), q('note')]));
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, spec);
+  const report = await runConformance({ spec, baseUrl, principals, seed: 17, sleep, now });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  const passed = report.results.filter((r) => r.outcome === 'pass').map((r) => r.id);
+  // The pages as stated: walked by their page numbers, the default size and the largest one held.
+  for (const id of ['order.walk', 'order.default-size', 'order.over-max']) assert.ok(passed.includes(id), `${id} passed: ${passed.join(', ')}`);
 });

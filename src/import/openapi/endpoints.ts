@@ -19,7 +19,7 @@
 import { CONVENTIONS, conventionalPath } from '../../spec/conventions/endpoints.ts';
 import { conventionalBinding, templateParams } from '../../spec/conventions/paths.ts';
 import {
-  STANDARD_OPERATIONS, type ActionDef, type Endpoint, type EndpointResponse, type ListQueryDecl, type PathParam, type Shape, type HttpMethod, type Operation as OperationName, type Resource, type StandardOperation,
+  STANDARD_OPERATIONS, type ActionDef, type Limits, type Endpoint, type EndpointResponse, type ListQueryDecl, type PathParam, type Shape, type HttpMethod, type Operation as OperationName, type Resource, type StandardOperation,
 } from '../../spec/model.ts';
 import { pointer } from '../../spec/pointer.ts';
 import { defined } from '../../load/normalize/read.ts';
@@ -30,6 +30,7 @@ import { shapeOf } from './schema.ts';
 import { extraParameters, requestFits, requestShape, requestWhole, responsesOf, summarize, type BodySummary } from './bodies.ts';
 import type { Operation } from './resources.ts';
 import { optionalWhenCreateOmits, serviceIdWhenCreateOmits } from './records.ts';
+import { importPagination } from './pagination.ts';
 import type { SchemaScope } from './schema.ts';
 
 const METHODS: ReadonlySet<string> = new Set(['get', 'post', 'put', 'patch', 'delete']);
@@ -45,6 +46,8 @@ export interface ImportedEndpoints {
   readonly resources: Resource[];
   readonly endpoints: Endpoint[];
   readonly placed: Placed[];
+  /** Part 8's pagination, where the list endpoints' parameters state it (./pagination.ts). */
+  readonly pagination?: NonNullable<Limits['pagination']>;
 }
 
 interface Draft {
@@ -120,6 +123,8 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
 
   const keys = new Map<string, Set<string>>();
   const placed: Placed[] = [];
+  // Each operation's query parameters the endpoint carries, reported once the pagination is known.
+  const asked: [Operation, Set<string>][] = [];
   for (const d of drafts) {
     const resource = final.get(d.resource!)!;
     const taken = keys.get(resource.name) ?? keys.set(resource.name, new Set(STANDARD_OPERATIONS)).get(resource.name)!;
@@ -151,7 +156,7 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
     const summary = text(d.op.node.summary) ?? text(d.op.node.description);
     const action = operation === 'action' ? actionOf(d.op, responses, path) : undefined;
     const query = operation === 'list' ? listQuery(scope, d.op, resource, key) : undefined;
-    extraParameters(ctx, d.op, new Set(query?.filters.map((f) => `query ${f.field}`) ?? []));
+    asked.push([d.op, new Set(query?.filters.map((f) => `query ${f.field}`) ?? [])]);
     const endpoint: Endpoint = defined({
       id,
       name: key,
@@ -171,12 +176,17 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
     });
     placed.push({ op: d.op, endpoint });
   }
+  const lists = placed.filter((p) => p.endpoint.operation === 'list').map((p) => p.op);
+  const paging = importPagination(ctx, lists, { kind: 'array' });
+  for (const [op, carried] of asked) extraParameters(ctx, op, new Set([...carried, ...(paging.carried.get(op) ?? [])]));
+  // With the pagination stated, a bare array is the page body it says: no longer a difference to report.
+  if (paging.pagination) ctx.findings.splice(0, ctx.findings.length, ...ctx.findings.filter((f) => f.code !== IMPORT_CODES.listPage.code));
   // Grouped by resource, in the resources' order, so the part reads resource by resource.
   const order = new Map(withPlural.map((r, i) => [r.name, i]));
   const withIds = withPlural.map((r) => optionalWhenCreateOmits(ctx, serviceIdWhenCreateOmits(r, placed), placed));
   const ided = new Map(withIds.map((r) => [r.name, r]));
   const endpoints = placed.map((p) => p.endpoint).map((e) => conventional(e, ided.get(e.resource)!)).sort((a, b) => order.get(a.resource)! - order.get(b.resource)!);
-  return { resources: withIds, endpoints, placed };
+  return { resources: withIds, endpoints, placed, ...(paging.pagination ? { pagination: paging.pagination } : {}) };
 }
 
 function usedStandard(placed: readonly Placed[], resource: string, op: StandardOperation): boolean {
