@@ -223,6 +223,11 @@ export const IMPORT_CODES = {
     message: "{where} pages by {style} ('{position}'), but {missing}; the format needs a default and a largest page size, so the pagination is left unstated.",
     description: "`limits.pagination` requires `defaultSize`, `maxSize` and `overMax`. They are read from the size parameter's schema (`default`, `maximum`), never from its prose; where the schema does not give them, the part stays silent and the reference service pages by its documented safety default.",
   }),
+  pagingBody: defineDiagnostic({
+    code: 'import-paging-body', severity: 'warning', part: 'limits',
+    message: "{where} answers its records in an envelope, {envelope}; the format states a page body only with the pagination, which is unstated, so svcspec's own page ({items, next}) is written.",
+    description: '`limits.pagination.body` names the members of a page (`{items: data, next: next_page_token, total: total_count}`), but it is part of the pagination, which needs a default and a largest page size (import-paging-sizes). Until they are written, the spec says svcspec\'s own page.',
+  }),
   pagingUnsayable: defineDiagnostic({
     code: 'import-paging-unsayable', severity: 'warning', part: 'limits',
     message: '{where} {what}; {why}, so it is not carried.',

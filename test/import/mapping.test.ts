@@ -422,7 +422,7 @@ test('import: a size parameter whose schema gives no default or maximum leaves t
   const { spec, findings } = await run(pagedShop([q('cursor'), q('limit', '{ type: integer, maximum: 100 }')]));
   assert.equal(spec.limits.pagination, undefined);
   assert.equal(spec.parts.limits.statement, 'gap');
-  assert.match(codes(findings, 'import-paging-sizes')[0], /GET \/orders pages by cursor \('cursor'\), but the schema of 'limit' gives a default; the format needs a default and a largest page size/);
+  assert.match(codes(findings, 'import-paging-sizes')[0], /GET \/orders pages by cursor \('cursor'\), but the schema of 'limit' gives no default; the format needs a default and a largest page size/);
 });
 
 test('import: a paged list imported from plain OpenAPI is served as stated and passes the tester', async (t) => {
@@ -433,4 +433,51 @@ test('import: a paged list imported from plain OpenAPI is served as stated and p
   const passed = report.results.filter((r) => r.outcome === 'pass').map((r) => r.id);
   // The pages as stated: walked by their page numbers, the default size and the largest one held.
   for (const id of ['order.walk', 'order.default-size', 'order.over-max']) assert.ok(passed.includes(id), `${id} passed: ${passed.join(', ')}`);
+});
+
+/** A list answering an envelope `envelope` (YAML properties) and taking `params`. */
+function envelopeShop(envelope: string, params: readonly string[]): string {
+  return `openapi: 3.0.3
+info: { title: Shop, version: '1' }
+paths:
+  /customers:
+    get:
+      parameters: [${params.join(', ')}]
+      responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/CustomerList' } } } } }
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Customer' } } } }
+      responses: { '201': { description: Made, content: { application/json: { schema: { $ref: '#/components/schemas/Customer' } } } } }
+  /customers/{customerId}:
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Customer' } } } } } }
+components:
+  schemas:
+    Customer: { type: object, required: [name], properties: { id: { type: string, readOnly: true }, name: { type: string, maxLength: 40 } } }
+    CustomerList: { type: object, properties: { ${envelope} } }
+`;
+}
+
+test('import: a list envelope is a page of its records: the page body names its members; the envelope schema is no resource', async () => {
+  const { spec, findings } = await run(envelopeShop("items: { type: array, items: { $ref: '#/components/schemas/Customer' } }, next_page_token: { type: string }, total_size: { type: integer }", [q('page_token'), q('page_size', SIZE)]));
+  assert.deepEqual(spec.endpoints.map((e) => e.id), ['customer.list', 'customer.create', 'customer.read']);
+  assert.deepEqual(spec.resources.map((r) => r.name), ['customer']);
+  assert.match(codes(findings, 'import-schema-not-resource')[0], /'CustomerList' is a page of Customer, its records under 'items'/);
+  const p = spec.limits.pagination!;
+  assert.deepEqual([p.style, p.positionParam, p.sizeParam, p.body], ['cursor', 'page_token', 'page_size', { kind: 'object', items: 'items', next: 'next_page_token', total: 'total_size' }]);
+  // Stripe's envelope: `has_more` is a flag, not a position; the page is walked by its Link.
+  const stripe = await run(envelopeShop("object: { type: string }, data: { type: array, items: { $ref: '#/components/schemas/Customer' } }, has_more: { type: boolean }", [q('starting_after'), q('limit', SIZE)]));
+  assert.deepEqual(stripe.spec.limits.pagination?.body, { kind: 'object', items: 'data' });
+  assert.match(codes(stripe.findings, 'import-paging-unsayable').join('\n'), /GET \/customers answers its page with 'object', 'has_more' beside the records/);
+  // Without the sizes, the envelope cannot be stated: svcspec's own page is written, and said.
+  const silent = await run(envelopeShop("data: { type: array, items: { $ref: '#/components/schemas/Customer' } }", [q('starting_after'), q('limit')]));
+  assert.equal(silent.spec.limits.pagination, undefined);
+  assert.match(codes(silent.findings, 'import-paging-body')[0], /GET \/customers answers its records in an envelope, \{data\}; .* svcspec's own page/);
+});
+
+test('import: a list answering a page-token envelope is served in that envelope and passes the tester', async (t) => {
+  const { spec } = await run(envelopeShop("items: { type: array, items: { $ref: '#/components/schemas/Customer' } }, next_page_token: { type: string, nullable: true }", [q('page_token'), q('page_size', '{ type: integer, minimum: 1, default: 2, maximum: 3 }')]));
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, spec);
+  const report = await runConformance({ spec, baseUrl, principals, seed: 23, sleep, now });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  const passed = report.results.filter((r) => r.outcome === 'pass').map((r) => r.id);
+  for (const id of ['customer.walk', 'customer.default-size', 'customer.over-max']) assert.ok(passed.includes(id), `${id} passed: ${passed.join(', ')}`);
 });

@@ -10,11 +10,12 @@ import { IMPORT_CODES } from '../codes.ts';
 import { componentOf, isObject, jsonContent, notCarried, report, resolve, type ImportContext } from './context.ts';
 import { bodyComponent, type Operation } from './resources.ts';
 import { mergeAllOf, type SchemaScope } from './schema.ts';
+import type { Envelope } from './pages.ts';
 
 /** What the bodies of an operation name, before it is placed under a resource. */
 export interface BodySummary {
   /** The component of the first successful JSON response (or its array items). */
-  readonly success?: { readonly component: string; readonly array: boolean };
+  readonly success?: { readonly component: string; readonly array: boolean; readonly envelope?: Envelope };
   /** The component of the JSON request body. */
   readonly request?: string;
 }
@@ -137,7 +138,8 @@ export function responsesOf(scope: SchemaScope, op: Operation, resource: Resourc
       if (Object.keys(content).length > 1 && json) notCarried(ctx, 'media types other than JSON', child(r!.pointer, 'content'));
       if (found && scope.resources.get(found.component) === resource.name) {
         body = found.array ? 'page' : 'resource';
-        if (found.array) report(ctx, IMPORT_CODES.listPage, { ...where, resource: resource.name }, schemaAt);
+        // An envelope's members are the pagination's to state (./pagination.ts); a bare array is reported here.
+        if (found.array && !found.envelope) report(ctx, IMPORT_CODES.listPage, { ...where, resource: resource.name }, schemaAt);
       } else {
         const shape = json ? describeSchema(json.schema, resolve(ctx, json.schema, schemaAt)?.node) : `a ${Object.keys(content).join(', ')} body`;
         report(ctx, IMPORT_CODES.bodyInexpressible, {

@@ -30,7 +30,7 @@ import { shapeOf } from './schema.ts';
 import { extraParameters, requestFits, requestShape, requestWhole, responsesOf, summarize, type BodySummary } from './bodies.ts';
 import type { Operation } from './resources.ts';
 import { optionalWhenCreateOmits, serviceIdWhenCreateOmits } from './records.ts';
-import { importPagination } from './pagination.ts';
+import { importPagination, type Listed } from './pagination.ts';
 import type { SchemaScope } from './schema.ts';
 
 const METHODS: ReadonlySet<string> = new Set(['get', 'post', 'put', 'patch', 'delete']);
@@ -125,6 +125,7 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
   const placed: Placed[] = [];
   // Each operation's query parameters the endpoint carries, reported once the pagination is known.
   const asked: [Operation, Set<string>][] = [];
+  const lists: Listed[] = [];
   for (const d of drafts) {
     const resource = final.get(d.resource!)!;
     const taken = keys.get(resource.name) ?? keys.set(resource.name, new Set(STANDARD_OPERATIONS)).get(resource.name)!;
@@ -157,6 +158,7 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
     const action = operation === 'action' ? actionOf(d.op, responses, path) : undefined;
     const query = operation === 'list' ? listQuery(scope, d.op, resource, key) : undefined;
     asked.push([d.op, new Set(query?.filters.map((f) => `query ${f.field}`) ?? [])]);
+    if (operation === 'list') lists.push({ op: d.op, ...(d.bodies.success?.envelope ? { envelope: d.bodies.success.envelope } : {}) });
     const endpoint: Endpoint = defined({
       id,
       name: key,
@@ -176,8 +178,7 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
     });
     placed.push({ op: d.op, endpoint });
   }
-  const lists = placed.filter((p) => p.endpoint.operation === 'list').map((p) => p.op);
-  const paging = importPagination(ctx, lists, { kind: 'array' });
+  const paging = importPagination(ctx, lists);
   for (const [op, carried] of asked) extraParameters(ctx, op, new Set([...carried, ...(paging.carried.get(op) ?? [])]));
   // With the pagination stated, a bare array is the page body it says: no longer a difference to report.
   if (paging.pagination) ctx.findings.splice(0, ctx.findings.length, ...ctx.findings.filter((f) => f.code !== IMPORT_CODES.listPage.code));
