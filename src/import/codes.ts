@@ -152,6 +152,11 @@ export const IMPORT_CODES = {
     message: "{method} {path} is the same HTTP route as {other} ({route}); a request cannot say which of them it means, so it is left out.",
     description: 'OpenAPI path keys may differ only by a fragment (`/files/{file_id}#get_shared_link`) or by the names of their parameters, yet reach the same route. A service answers one operation per method and route.',
   }),
+  nestedPath: defineDiagnostic({
+    code: 'import-nested-path', severity: 'info', part: 'endpoints',
+    message: "{method} {path} reaches the {child} records of one {parent}: it is written as a nested collection, and '{field}' of '{child}' as a ref to '{parent}' (it holds a {parent}'s id).",
+    description: "The format reaches a parent through a ref field of the child (`/members/{memberId}/loans` binds a loan's `member`). A path `/<parents>/{p}/<children>` whose list or create carries the children is read so where the child's schema has the member holding the parent's id: the parameter's own name, or the parent's name with `_id` or `Id`. Its values must then name a parent that exists; the same records stay reachable at their plain paths.",
+  }),
   pathFragment: defineDiagnostic({
     code: 'import-path-fragment', severity: 'info', part: 'endpoints',
     message: '{method} {path}: a client sends no fragment nor query in a path (RFC 3986 §3.4, §3.5), so the endpoint is written at {route}.',

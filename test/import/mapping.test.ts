@@ -481,3 +481,59 @@ test('import: a list answering a page-token envelope is served in that envelope 
   const passed = report.results.filter((r) => r.outcome === 'pass').map((r) => r.id);
   for (const id of ['customer.walk', 'customer.default-size', 'customer.over-max']) assert.ok(passed.includes(id), `${id} passed: ${passed.join(', ')}`);
 });
+
+const NESTED = `openapi: 3.0.3
+info: { title: Shop, version: '1' }
+paths:
+  /customers:
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Customer' } } } }
+      responses: { '201': { description: Made, content: { application/json: { schema: { $ref: '#/components/schemas/Customer' } } } } }
+  /customers/{customerId}:
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Customer' } } } } } }
+  /customers/{customer_id}/orders:
+    get:
+      operationId: customerOrders
+      parameters: [{ name: customer_id, in: path, required: true, schema: { type: string } }]
+      responses: { '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Order' } } } } } }
+    post:
+      operationId: orderForCustomer
+      parameters: [{ name: customer_id, in: path, required: true, schema: { type: string } }]
+      requestBody: { content: { application/json: { schema: { type: object, properties: { note: { type: string } } } } } }
+      responses: { '201': { description: Made, content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } } }
+  /orders:
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } }
+      responses: { '201': { description: Made, content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } } }
+  /orders/{orderId}:
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } } } }
+components:
+  schemas:
+    Customer: { type: object, required: [name], properties: { id: { type: string, readOnly: true }, name: { type: string, maxLength: 40 } } }
+    Order: { type: object, properties: { id: { type: string, readOnly: true }, customer_id: { type: string }, note: { type: string, maxLength: 40 } } }
+`;
+
+test('import: a nested path whose child holds the parent\'s id is a nested collection; the member becomes a ref to the parent', async () => {
+  const { spec, findings } = await run(NESTED);
+  assert.deepEqual(spec.endpoints.map((e) => `${e.id} ${e.operation} ${e.method} ${e.path}`), [
+    'customer.create create POST /customers', 'customer.read read GET /customers/{id}',
+    'order.customerOrders list GET /customers/{customer_id}/orders', 'order.orderForCustomer create POST /customers/{customer_id}/orders',
+    'order.create create POST /orders', 'order.read read GET /orders/{id}',
+  ]);
+  const nested = spec.endpoints.find((e) => e.id === 'order.customerOrders')!;
+  assert.deepEqual(nested.params.map((p) => [p.name, p.binding, p.declared]), [['customer_id', { kind: 'parent', field: 'customer_id', resource: 'customer' }, true]]);
+  assert.deepEqual([fieldOf(spec, 'order', 'customer_id')?.type, fieldOf(spec, 'order', 'customer_id')?.resource], ['ref', 'customer']);
+  assert.match(codes(findings, 'import-nested-path')[0], /^GET \/customers\/\{customer_id\}\/orders reaches the order records of one customer: .* 'customer_id' of 'order' as a ref to 'customer'/);
+  // Without the member, the path stays an action of the parent record (its behaviour prose).
+  const { spec: bare } = await run(NESTED.replace('customer_id: { type: string }, ', ''));
+  assert.deepEqual(bare.endpoints.filter((e) => e.path.includes('/orders') && e.path.startsWith('/customers')).map((e) => `${e.id} ${e.operation}`), ['customer.customerOrders action', 'customer.orderForCustomer action']);
+});
+
+test('import: a nested collection imported from plain OpenAPI is served through its parent and passes the tester', async (t) => {
+  const { spec } = await run(NESTED);
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, spec);
+  const report = await runConformance({ spec, baseUrl, principals, seed: 29, sleep, now });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  const nested = report.results.filter((r) => r.outcome === 'pass' && /customerOrders|orderForCustomer/.test(r.id)).map((r) => r.id);
+  assert.ok(nested.length > 0, `a check of the nested endpoints passed: ${report.results.map((r) => `${r.id} ${r.outcome}`).join(', ')}`);
+});

@@ -31,6 +31,7 @@ import { extraParameters, requestFits, requestShape, requestWhole, responsesOf, 
 import type { Operation } from './resources.ts';
 import { optionalWhenCreateOmits, serviceIdWhenCreateOmits } from './records.ts';
 import { importPagination, type Listed } from './pagination.ts';
+import { asRefs, nestedOf, nestedOperation, type Nested } from './nested.ts';
 import type { SchemaScope } from './schema.ts';
 
 const METHODS: ReadonlySet<string> = new Set(['get', 'post', 'put', 'patch', 'delete']);
@@ -60,6 +61,8 @@ interface Draft {
   readonly path: string;
   /** The collection path and, for an item path, its last parameter. */
   readonly shape: { base: string; param?: string } | undefined;
+  /** A nested collection path of its resource (./nested.ts). */
+  readonly nested?: Nested;
   candidate?: StandardOperation;
 }
 
@@ -86,8 +89,9 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
     if (path !== op.path) report(ctx, IMPORT_CODES.pathFragment, { method: op.method.toUpperCase(), path: op.path, route: path }, op.pointer);
     const bodies = summarize(ctx, op);
     const byBodies = [bodies.success?.component, bodies.request].map((c) => (c === undefined ? undefined : scope.resources.get(c))).find((r) => r !== undefined);
-    const resource = recordOf(path, all) ?? byBodies;
-    drafts.push({ op, bodies, resource, named: resource !== undefined, path, shape: pathShape(path) });
+    const nested = nestedOf(path, all, byBodies === undefined ? undefined : byName.get(byBodies));
+    const resource = nested ? byBodies : recordOf(path, all) ?? byBodies;
+    drafts.push({ op, bodies, resource, named: resource !== undefined, path, shape: pathShape(path), ...(nested ? { nested } : {}) });
   }
   placeOrphans(ctx, drafts, all, byName);
 
@@ -126,11 +130,13 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
   // Each operation's query parameters the endpoint carries, reported once the pagination is known.
   const asked: [Operation, Set<string>][] = [];
   const lists: Listed[] = [];
+  const nestings: Parameters<typeof asRefs>[2][number][] = [];
   for (const d of drafts) {
     const resource = final.get(d.resource!)!;
     const taken = keys.get(resource.name) ?? keys.set(resource.name, new Set(STANDARD_OPERATIONS)).get(resource.name)!;
     const base = mainBase.get(resource.name);
     const standard = d.candidate && d.shape?.base === base && !usedStandard(placed, resource.name, d.candidate) ? d.candidate : undefined;
+    const nestedOp = !standard && d.nested ? nestedOperation(d.op, d.bodies.success, requestFits(scope, d.op, resource, true)) : undefined;
     let key: string;
     let operation: OperationName;
     if (standard) {
@@ -139,12 +145,13 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
     } else {
       key = unique(operationKey(d.op), taken);
       taken.add(key);
-      // Not a standard operation: an action, what it does said in the document's own prose.
-      operation = 'action';
+      // A nested list or create, named; else an action, what it does said in the document's own prose.
+      operation = nestedOp ?? 'action';
     }
+    if (nestedOp) nestings.push({ ...d.nested!, child: resource.name, op: d.op });
     const { path } = endpointPath(d.path, base);
     const id = `${resource.name}.${key}`;
-    if (!standard) report(ctx, IMPORT_CODES.endpointNamed, { method: d.op.method.toUpperCase(), path: d.op.path, resource: resource.name, id }, d.op.pointer);
+    if (!standard && !nestedOp) report(ctx, IMPORT_CODES.endpointNamed, { method: d.op.method.toUpperCase(), path: d.op.path, resource: resource.name, id }, d.op.pointer);
     const convention = CONVENTIONS[operation];
     const request = requestShape(scope, d.op, resource, operation === 'update', operation === 'create') ?? convention.request;
     const read = responsesOf(scope, d.op, resource) ?? convention.responses;
@@ -166,7 +173,9 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
       operation,
       method: d.op.method.toUpperCase() as HttpMethod,
       path,
-      params: templateParams(path).map((name) => paramOf(scope, d.op, name, resource, key)),
+      params: templateParams(path).map((name) => (nestedOp && name === d.nested!.param
+        ? { name, binding: { kind: 'parent' as const, field: d.nested!.field, resource: d.nested!.parent }, declared: true, pointer: pointer('endpoints', resource.name, key, 'params', name) }
+        : paramOf(scope, d.op, name, resource, key))),
       summary,
       request,
       responses,
@@ -184,14 +193,15 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
   if (paging.pagination) ctx.findings.splice(0, ctx.findings.length, ...ctx.findings.filter((f) => f.code !== IMPORT_CODES.listPage.code));
   // Grouped by resource, in the resources' order, so the part reads resource by resource.
   const order = new Map(withPlural.map((r, i) => [r.name, i]));
-  const withIds = withPlural.map((r) => optionalWhenCreateOmits(ctx, serviceIdWhenCreateOmits(r, placed), placed));
+  const withIds = asRefs(ctx, withPlural, nestings).map((r) => optionalWhenCreateOmits(ctx, serviceIdWhenCreateOmits(r, placed), placed));
   const ided = new Map(withIds.map((r) => [r.name, r]));
   const endpoints = placed.map((p) => p.endpoint).map((e) => conventional(e, ided.get(e.resource)!)).sort((a, b) => order.get(a.resource)! - order.get(b.resource)!);
   return { resources: withIds, endpoints, placed, ...(paging.pagination ? { pagination: paging.pagination } : {}) };
 }
 
 function usedStandard(placed: readonly Placed[], resource: string, op: StandardOperation): boolean {
-  return placed.some((p) => p.endpoint.resource === resource && p.endpoint.operation === op);
+  // Keyed by the operation: a nested list or create (named after its operationId) leaves the plain one free.
+  return placed.some((p) => p.endpoint.resource === resource && p.endpoint.name === op);
 }
 
 /** Operations whose bodies name no resource: the path's other operations, the path's first segment, or a new resource. */
