@@ -537,3 +537,11 @@ test('import: a nested collection imported from plain OpenAPI is served through 
   const nested = report.results.filter((r) => r.outcome === 'pass' && /customerOrders|orderForCustomer/.test(r.id)).map((r) => r.id);
   assert.ok(nested.length > 0, `a check of the nested endpoints passed: ${report.results.map((r) => `${r.id} ${r.outcome}`).join(', ')}`);
 });
+
+test("import: a list's query parameters that name scalar fields are its declared filters (equality); the id and the others are reported", async () => {
+  const { spec, findings } = await run(pagedShop([q('note'), q('id', '{ type: integer }'), q('q'), "{ name: X-Trace, in: header, schema: { type: string } }"]));
+  const list = spec.endpoints.find((e) => e.id === 'order.list')!;
+  assert.deepEqual(list.query?.filters.map((f) => [f.field, f.ops]), [['note', ['eq']]]);
+  assert.deepEqual(list.query?.sort, []);
+  assert.deepEqual(codes(findings, 'import-parameters').map((m) => /no place for: (.*); they/.exec(m)![1]), ['query id, query q, header X-Trace']);
+});
