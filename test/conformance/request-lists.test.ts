@@ -77,3 +77,51 @@ test('conformance: an update or replace that lists its request fields is sent th
   const passed = new Set(report.results.filter((r) => r.outcome === 'pass').map((r) => r.id));
   for (const id of ['note.create', 'note.update', 'page.replace', 'note.mark.missing-record']) assert.ok(passed.has(id), `${id} passed: ${formatHuman(report)}`);
 });
+
+const NESTED_ONLY = `svcspec: 1
+purpose: { name: Shop, summary: Orders of customers., users: [{ name: clerk, tasks: [take an order] }] }
+resources:
+  customer:
+    plural: customers
+    id: { field: id, assigned: uuid }
+    fields:
+      id: { type: string, format: uuid, readOnly: true }
+      name: { type: string, required: true }
+  order:
+    plural: orders
+    id: { field: id, assigned: uuid }
+    fields:
+      id: { type: string, format: uuid, readOnly: true }
+      customer: { type: ref, resource: customer }
+      note: { type: string, maxLength: 40 }
+states: { none: "Orders have no life cycle." }
+endpoints:
+  customer: [create, read]
+  order:
+    create: {}
+    read: {}
+    ofCustomer: { operation: list, path: "/customers/{customerId}/orders" }
+    change: { operation: update, path: "/customers/{customerId}/orders/{id}" }
+    cancel: { operation: delete, path: "/customers/{customerId}/orders/{id}" }
+authentication: { none: "A test fixture." }
+events: { none: "No events." }
+errors:
+  shape: problem
+  catalog:
+    validation-failed: { status: 422, title: Validation failed }
+    malformed-body: { status: 400, title: Malformed body }
+    not-found: { status: 404, title: Not found }
+    method-not-allowed: { status: 405, title: Method not allowed }
+    payload-too-large: { status: 413, title: Too large }
+    unsupported-media-type: { status: 415, title: Unsupported media type }
+    internal: { status: 500, title: Internal error }
+`;
+
+test('conformance: an update and a delete reached only through the parent are sent to the record\'s own parent', async (t) => {
+  const spec = mustLoad(NESTED_ONLY);
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, spec);
+  const report = await runConformance({ spec, baseUrl, principals, seed: 13, sleep, now, only: ['resources'] });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  const passed = new Set(report.results.filter((r) => r.outcome === 'pass').map((r) => r.id));
+  for (const id of ['order.update', 'order.delete']) assert.ok(passed.has(id), `${id} passed: ${formatHuman(report)}`);
+});

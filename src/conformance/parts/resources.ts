@@ -35,7 +35,7 @@ export async function checkResources(ctx: TestContext, data: DataFactory): Promi
       }
       const read = ctx.endpoint(resource.name, 'read');
       if (!read) return;
-      const ex = await ctx.call('GET', data.itemPath(read, made.id));
+      const ex = await ctx.call('GET', data.pathFor(read, made));
       expectSuccess(read, ex);
       if (!jsonEqual(ex.response.json, made.body)) throw new Failure('the record read back differs from the one the create answered', ex);
     });
@@ -62,7 +62,7 @@ async function checkWriteOnly(ctx: TestContext, data: DataFactory, resource: Res
     leak(made.body, made.exchange, 'create response');
     const read = ctx.endpoint(resource.name, 'read');
     if (read) {
-      const ex = await ctx.call('GET', data.itemPath(read, made.id));
+      const ex = await ctx.call('GET', data.pathFor(read, made));
       leak(ex.response.json, ex, 'read');
     }
     const found = await findInList(ctx, data, resource, made.id);
@@ -215,11 +215,11 @@ async function checkUpdates(ctx: TestContext, data: DataFactory, resource: Resou
       // The record the update leaves must keep the record rules (a slot's new start before its end).
       for (let i = 0; op === 'update' && i < 10 && data.domain.brokenRule(resource, { ...made.body, [field.name]: next[field.name] }, ctx.now()); i++) next = await data.validBody(resource, { as: as ?? undefined });
       const body = op === 'update' ? { [field.name]: next[field.name] } : takes ? Object.fromEntries(Object.entries(next).filter(([k]) => takes.has(k))) : next;
-      const ex = await ctx.call(endpoint.method, data.itemPath(endpoint, made.id), { body, as });
+      const ex = await ctx.call(endpoint.method, data.pathFor(endpoint, made), { body, as });
       expectSuccess(endpoint, ex);
       const read = ctx.endpoint(resource.name, 'read');
       if (!read) return;
-      const back = await ctx.call('GET', data.itemPath(read, made.id));
+      const back = await ctx.call('GET', data.pathFor(read, made));
       if (!isObject(back.response.json) || !jsonEqual(back.response.json[field.name], asAnswered(field, next[field.name]))) {
         throw new Failure(`after ${op}, '${field.name}' reads ${JSON.stringify(isObject(back.response.json) ? back.response.json[field.name] : undefined)}, not the ${JSON.stringify(next[field.name])} sent`, back);
       }
@@ -232,10 +232,10 @@ async function checkDelete(ctx: TestContext, data: DataFactory, resource: Resour
   if (!del) return;
   await ctx.check('resources', `${resource.name}.delete`, `${resource.name}: after delete the record is gone, from reads and lists`, { pointer: del.pointer, text: del.id }, async () => {
     const made = await data.create(resource);
-    const ex = await ctx.call('DELETE', data.itemPath(del, made.id), { as: ctx.principalFor(del) ?? null });
+    const ex = await ctx.call('DELETE', data.pathFor(del, made), { as: ctx.principalFor(del) ?? null });
     expectSuccess(del, ex);
     const read = ctx.endpoint(resource.name, 'read');
-    if (read) expectError(ctx, await ctx.call('GET', data.itemPath(read, made.id)), 'not-found');
+    if (read) expectError(ctx, await ctx.call('GET', data.pathFor(read, made)), 'not-found');
     const found = await findInList(ctx, data, resource, made.id);
     if (found) throw new Failure(`the deleted ${resource.name} '${made.id}' is still listed`, found.exchange);
   });

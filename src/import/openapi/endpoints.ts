@@ -13,6 +13,8 @@
  *   writable fields: a partial update under PUT), PATCH `update`, DELETE `delete`. `{x}` is
  *   then the record id and written `{id}`. A path key's fragment or query (`#add_shared_link`)
  *   is no part of the request: the endpoint is written at the route;
+ * - on a nested path whose child holds the parent's id (./nested.ts), the same operations reach
+ *   the child through its parent, named after their operationIds;
  * - any other operation keeps its operationId (else method and path) as an explicit endpoint,
  *   which the format reads as a transition (reported: check wants it declared).
  */
@@ -32,6 +34,7 @@ import type { Operation } from './resources.ts';
 import { optionalWhenCreateOmits, serviceIdWhenCreateOmits } from './records.ts';
 import { importPagination, type Listed } from './pagination.ts';
 import { asRefs, nestedOf, nestedOperation, type Nested } from './nested.ts';
+import { endpointPath, pathOf, pathShape, recordOf, sameName, type PathShape } from './paths.ts';
 import type { SchemaScope } from './schema.ts';
 
 const METHODS: ReadonlySet<string> = new Set(['get', 'post', 'put', 'patch', 'delete']);
@@ -60,7 +63,7 @@ interface Draft {
   /** The path a request reaches: the document's path without its fragment or query (pathOf). */
   readonly path: string;
   /** The collection path and, for an item path, its last parameter. */
-  readonly shape: { base: string; param?: string } | undefined;
+  readonly shape: PathShape | undefined;
   /** A nested collection path of its resource (./nested.ts). */
   readonly nested?: Nested;
   candidate?: StandardOperation;
@@ -90,7 +93,7 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
     const bodies = summarize(ctx, op);
     const byBodies = [bodies.success?.component, bodies.request].map((c) => (c === undefined ? undefined : scope.resources.get(c))).find((r) => r !== undefined);
     const nested = nestedOf(path, all, byBodies === undefined ? undefined : byName.get(byBodies));
-    const resource = nested ? byBodies : recordOf(path, all) ?? byBodies;
+    const resource = nested ? nested.child : recordOf(path, all) ?? byBodies;
     drafts.push({ op, bodies, resource, named: resource !== undefined, path, shape: pathShape(path), ...(nested ? { nested } : {}) });
   }
   placeOrphans(ctx, drafts, all, byName);
@@ -136,7 +139,9 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
     const taken = keys.get(resource.name) ?? keys.set(resource.name, new Set(STANDARD_OPERATIONS)).get(resource.name)!;
     const base = mainBase.get(resource.name);
     const standard = d.candidate && d.shape?.base === base && !usedStandard(placed, resource.name, d.candidate) ? d.candidate : undefined;
-    const nestedOp = !standard && d.nested ? nestedOperation(d.op, d.bodies.success, requestFits(scope, d.op, resource, true)) : undefined;
+    const nestedOp = !standard && d.nested
+      ? nestedOperation(d.nested, d.op, d.bodies.success, requestFits(scope, d.op, resource, d.nested.item === undefined), requestWhole(scope, d.op, resource))
+      : undefined;
     let key: string;
     let operation: OperationName;
     if (standard) {
@@ -148,8 +153,9 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
       // A nested list or create, named; else an action, what it does said in the document's own prose.
       operation = nestedOp ?? 'action';
     }
-    if (nestedOp) nestings.push({ ...d.nested!, child: resource.name, op: d.op });
-    const { path } = endpointPath(d.path, base);
+    if (nestedOp) nestings.push({ ...d.nested!, op: d.op });
+    // A nested item's own parameter is the record's id, written `{id}` as on the plain path.
+    const { path } = nestedOp && d.nested!.item !== undefined ? { path: d.path.replace(/\{[^}]+\}$/, '{id}') } : endpointPath(d.path, base);
     const id = `${resource.name}.${key}`;
     if (!standard && !nestedOp) report(ctx, IMPORT_CODES.endpointNamed, { method: d.op.method.toUpperCase(), path: d.op.path, resource: resource.name, id }, d.op.pointer);
     const convention = CONVENTIONS[operation];
@@ -233,49 +239,6 @@ function placeOrphans(ctx: ImportContext, drafts: Draft[], all: Resource[], byNa
   }
 }
 
-/**
- * The path a request reaches: no fragment nor query (RFC 3986 §3.4, §3.5). OpenAPI path keys
- * may carry them to tell apart operations of one route (Box's `/files/{file_id}#add_shared_link`),
- * but a client never sends a fragment: the endpoint is written at the route itself.
- */
-function pathOf(path: string): string {
-  return path.replace(/[?#].*$/, '') || '/';
-}
-
-/**
- * The resource a sub-path of one record acts on: `/pet/{petId}/uploadImage` acts on a pet,
- * whatever its bodies are (a generic answer, an image).
- */
-function recordOf(path: string, resources: readonly Resource[]): string | undefined {
-  const segments = path.split('/').filter(Boolean);
-  for (let i = 0; i + 2 < segments.length; i++) {
-    if (segments[i].startsWith('{') || !/^\{[^}]+\}$/.test(segments[i + 1])) continue;
-    const match = resources.find((r) => sameName(segments[i], r.name));
-    if (match) return match.name;
-  }
-  return undefined;
-}
-
-/** `pets` names `pet`, `special-events` names `specialEvent`. */
-function sameName(segment: string, name: string): boolean {
-  const norm = (s: string) => s.toLowerCase().replace(/[-_]/g, '');
-  const s = norm(segment);
-  const n = norm(name);
-  return s === n || s === `${n}s` || s === `${n}es` || (n.endsWith('y') && s === `${n.slice(0, -1)}ies`);
-}
-
-/** A collection path (`/pets`) or an item path (`/pets/{petId}`), when every other segment is static. */
-function pathShape(path: string): Draft['shape'] {
-  const segments = path.split('/').filter(Boolean);
-  const isParam = (s: string) => /^\{[^}]+\}$/.test(s);
-  const last = segments.at(-1);
-  if (last !== undefined && isParam(last) && !segments.slice(0, -1).some(isParam) && segments.length > 1) {
-    return { base: `/${segments.slice(0, -1).join('/')}`, param: last.slice(1, -1) };
-  }
-  if (segments.length > 0 && !segments.some(isParam)) return { base: `/${segments.join('/')}` };
-  return undefined;
-}
-
 /** The standard operation this operation would be, on its own path. */
 function candidateOf(scope: SchemaScope, d: Draft, resource: Resource): StandardOperation | undefined {
   if (!d.shape) return undefined;
@@ -301,14 +264,6 @@ function candidateOf(scope: SchemaScope, d: Draft, resource: Resource): Standard
     default:
       return undefined;
   }
-}
-
-/** The path with the record's parameter written `{id}`, where it is the one after the main collection path. */
-function endpointPath(path: string, base: string | undefined): { path: string; idParam?: string } {
-  if (base === undefined || !path.startsWith(`${base}/`)) return { path };
-  const m = /^\/\{([^}]+)\}(\/.*)?$/.exec(path.slice(base.length));
-  if (!m) return { path };
-  return { path: `${base}/{id}${m[2] ?? ''}`, idParam: m[1] };
 }
 
 /** The name of an operation that is no standard one: its operationId, else its method and path words. */

@@ -8,9 +8,10 @@
  * an integer. That member becomes a ref to the parent (its values are the parent's ids), and
  * the parameter is declared as binding it. Elsewhere the operation stays an action.
  */
-import type { Field, Resource } from '../../spec/model.ts';
+import type { Field, Resource, StandardOperation } from '../../spec/model.ts';
 import { IMPORT_CODES } from '../codes.ts';
 import { report, type ImportContext } from './context.ts';
+import { sameName } from './paths.ts';
 import type { Operation } from './resources.ts';
 
 export interface Nested {
@@ -18,45 +19,59 @@ export interface Nested {
   readonly parent: string;
   readonly param: string;
   readonly field: string;
+  /** The child resource, whose records the path reaches. */
+  readonly child: string;
+  /** On an item path (`/customers/{customer_id}/orders/{order_id}`): the parameter naming the child record. */
+  readonly item?: string;
 }
 
 const norm = (s: string) => s.toLowerCase().replace(/[-_]/g, '');
 
-/** `pets` names `pet`, `special-events` names `specialEvent` (as endpoints.ts reads segments). */
-function names(segment: string, name: string): boolean {
-  const s = norm(segment);
-  const n = norm(name);
-  return s === n || s === `${n}s` || s === `${n}es` || (n.endsWith('y') && s === `${n.slice(0, -1)}ies`);
-}
+
+const isParam = (s: string | undefined) => s !== undefined && /^\{[^}]+\}$/.test(s);
 
 /**
- * The nesting of a collection path `/…/<parents>/{p}/<children>` whose operation carries
- * records of `child` (the resource its bodies name), where `child` has the field holding the
- * parent's id.
+ * The nesting of a collection path `/…/<parents>/{p}/<children>`, or of an item path below it
+ * (`…/<children>/{c}`), whose operation carries records of `child` (the resource its bodies
+ * name; on an item path without bodies, a DELETE, the resource its segment names), where the
+ * child has the field holding the parent's id.
  */
-export function nestedOf(path: string, resources: readonly Resource[], child: Resource | undefined): Nested | undefined {
-  if (!child) return undefined;
-  const segments = path.split('/').filter(Boolean);
+export function nestedOf(path: string, resources: readonly Resource[], byBodies: Resource | undefined): Nested | undefined {
+  const all = path.split('/').filter(Boolean);
+  const item = isParam(all.at(-1)) ? all.at(-1)!.slice(1, -1) : undefined;
+  const segments = item === undefined ? all : all.slice(0, -1);
   const n = segments.length;
-  if (n < 3 || !/^\{[^}]+\}$/.test(segments[n - 2]) || segments[n - 1].startsWith('{') || segments[n - 3].startsWith('{')) return undefined;
-  if (!names(segments[n - 1], child.name)) return undefined;
-  const parent = resources.find((r) => r !== child && r.id !== undefined && names(segments[n - 3], r.name));
+  if (n < 3 || !isParam(segments[n - 2]) || isParam(segments[n - 1]) || isParam(segments[n - 3])) return undefined;
+  const child = byBodies ?? (item !== undefined ? resources.find((r) => sameName(segments[n - 1], r.name)) : undefined);
+  if (!child || !sameName(segments[n - 1], child.name)) return undefined;
+  const parent = resources.find((r) => r !== child && r.id !== undefined && sameName(segments[n - 3], r.name));
   if (!parent) return undefined;
   const param = segments[n - 2].slice(1, -1);
   const idType = parent.fields.find((f) => f.name === parent.id!.field)?.type;
   const field = child.fields.find((f) => (norm(f.name) === norm(param) || norm(f.name) === `${norm(parent.name)}id`) && (f.type === 'string' || f.type === 'integer') && (idType === undefined || f.type === idType));
-  return field ? { parent: parent.name, param, field: field.name } : undefined;
+  return field ? { parent: parent.name, param, field: field.name, child: child.name, ...(item !== undefined ? { item } : {}) } : undefined;
 }
 
-/** The standard operation a nested collection path can hold: its list (a page of the child) or its create. */
-export function nestedOperation(op: Operation, success: { readonly array: boolean } | undefined, takesChild: boolean): 'list' | 'create' | undefined {
-  if (op.method === 'get' && success?.array) return 'list';
-  if (op.method === 'post' && takesChild) return 'create';
+/**
+ * The standard operation a nested path can hold: on the collection its list (a page of the
+ * child) or its create; on an item its read, update (PATCH, or a PUT of some fields), replace
+ * (a PUT of every writable field) or delete.
+ */
+export function nestedOperation(nested: Nested, op: Operation, success: { readonly array: boolean } | undefined, takes: boolean, whole: boolean): StandardOperation | undefined {
+  if (nested.item === undefined) {
+    if (op.method === 'get' && success?.array) return 'list';
+    if (op.method === 'post' && takes) return 'create';
+    return undefined;
+  }
+  if (op.method === 'get' && success && !success.array) return 'read';
+  if (op.method === 'patch' && takes) return 'update';
+  if (op.method === 'put' && takes) return whole ? 'replace' : 'update';
+  if (op.method === 'delete') return 'delete';
   return undefined;
 }
 
 /** Each field that holds a parent's id, as a ref to the parent (reported where the path says so). */
-export function asRefs(ctx: ImportContext, resources: readonly Resource[], nestings: readonly (Nested & { readonly child: string; readonly op: Operation })[]): Resource[] {
+export function asRefs(ctx: ImportContext, resources: readonly Resource[], nestings: readonly (Nested & { readonly op: Operation })[]): Resource[] {
   return resources.map((r) => {
     const mine = nestings.filter((n) => n.child === r.name);
     if (!mine.length) return r;
