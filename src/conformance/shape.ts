@@ -30,3 +30,19 @@ function valueProblems(s: Shape, v: unknown, at: string): string[] {
   if (s.type === 'array' && s.items && Array.isArray(v)) return v.flatMap((item, i) => valueProblems(s.items as Shape, item, `${at}/${i}`));
   return [];
 }
+
+/**
+ * A value as a service answers it: the writeOnly members of nested objects (and of objects in
+ * lists) left out, since they are accepted and never returned at any depth (format.md, `writeOnly`).
+ */
+export function asAnswered(s: Shape, v: unknown): unknown {
+  if (s.type === 'object' && s.properties && isObject(v)) {
+    const hidden = new Set(s.properties.filter((f) => f.writeOnly).map((f) => f.name));
+    return Object.fromEntries(Object.entries(v).filter(([k]) => !hidden.has(k)).map(([k, x]) => {
+      const f = s.properties!.find((p) => p.name === k);
+      return [k, f ? asAnswered(f, x) : x];
+    }));
+  }
+  if (s.type === 'array' && s.items && Array.isArray(v)) return v.map((item) => asAnswered(s.items!, item));
+  return v;
+}

@@ -85,6 +85,11 @@ export const IMPORT_CODES = {
     message: "Field '{field}' of '{resource}' holds a whole {target} ({ref}), not its id; it is written as a nested object with its fields. If the service takes only the id, write it as {type: ref, resource: {target}}.",
     description: "An OpenAPI `$ref` to an object schema puts the whole object in the body. A svcspec `ref` field holds only the id of another record, a different body, so the import keeps the object's shape.",
   }),
+  requiredNotSent: defineDiagnostic({
+    code: 'import-required-not-sent', severity: 'info', part: 'resources',
+    message: "{method} {path}, the create of '{resource}', does not take {fields}, which its schema marks required; written optional (the service's to set, not the client's to send).",
+    description: "In svcspec, `required` means a client must send the field on create and replace. OpenAPI documents often share one schema between requests and responses, where `required` says the answer always holds the member (a `type` that is always the same word). A field the create's body leaves out cannot be the client's to send, so it is written optional; otherwise every record the create makes would break its resource.",
+  }),
   schemaInexpressible: defineDiagnostic({
     code: 'import-schema-inexpressible', severity: 'warning', part: 'resources',
     message: '{subject} uses {keyword}, which svcspec cannot express; {done}.',
@@ -147,6 +152,16 @@ export const IMPORT_CODES = {
     message: "{method} {path} is the same HTTP route as {other} ({route}); a request cannot say which of them it means, so it is left out.",
     description: 'OpenAPI path keys may differ only by a fragment (`/files/{file_id}#get_shared_link`) or by the names of their parameters, yet reach the same route. A service answers one operation per method and route.',
   }),
+  nestedPath: defineDiagnostic({
+    code: 'import-nested-path', severity: 'info', part: 'endpoints',
+    message: "{method} {path} reaches the {child} records of one {parent}: it is written as a nested collection, and '{field}' of '{child}' as a ref to '{parent}' (it holds a {parent}'s id).",
+    description: "The format reaches a parent through a ref field of the child (`/members/{memberId}/loans` binds a loan's `member`). A path `/<parents>/{p}/<children>` whose list or create carries the children is read so where the child's schema has the member holding the parent's id: the parameter's own name, or the parent's name with `_id` or `Id`. Its values must then name a parent that exists; the same records stay reachable at their plain paths.",
+  }),
+  pathFragment: defineDiagnostic({
+    code: 'import-path-fragment', severity: 'info', part: 'endpoints',
+    message: '{method} {path}: a client sends no fragment nor query in a path (RFC 3986 §3.4, §3.5), so the endpoint is written at {route}.',
+    description: 'OpenAPI path keys may carry a fragment or a query (`/files/{file_id}#add_shared_link`) to tell apart operations that reach one route. The request a client sends has neither, so the endpoint\'s path is the route; a second operation on the same method and route is left out (import-route-duplicate).',
+  }),
   methodUnsupported: defineDiagnostic({
     code: 'import-method-unsupported', severity: 'warning', part: 'endpoints',
     message: '{method} {path}: svcspec endpoints use GET, POST, PUT, PATCH or DELETE; this operation is left out.',
@@ -200,5 +215,27 @@ export const IMPORT_CODES = {
     code: 'import-error-codes', severity: 'warning', part: 'errors',
     message: 'OpenAPI gives error statuses ({statuses}), not error codes; the errors catalog is left empty for you to fill.',
     description: 'A catalog entry is a code (what the body carries), a status and a title. OpenAPI documents responses by status only, so no code is guessed; the endpoints keep their error statuses.',
+  }),
+
+  // ---- 8. limits -------------------------------------------------------------------------
+  pagingRead: defineDiagnostic({
+    code: 'import-paging-read', severity: 'info', part: 'limits',
+    message: "The lists page by {style} ('{position}', size '{size}', default {defaultSize}, at most {maxSize}, a larger size refused as the parameter's schema does): written as limits.pagination, the only limit the document states.",
+    description: "OpenAPI has no pagination statement, but list operations name their paging parameters: a cursor (`cursor`, `starting_after`, `after`, `page_token`, `marker`), an offset (`offset`, `skip`) or a page number (`page`), and a size (`limit`, `per_page`, `page_size`, `max_results`). With the size parameter's schema giving a default and a maximum, the format's pagination is stated from them; a size above the maximum breaks that schema, so it is refused (`overMax: reject`).",
+  }),
+  pagingSizes: defineDiagnostic({
+    code: 'import-paging-sizes', severity: 'warning', part: 'limits',
+    message: "{where} pages by {style} ('{position}'), but {missing}; the format needs a default and a largest page size, so the pagination is left unstated.",
+    description: "`limits.pagination` requires `defaultSize`, `maxSize` and `overMax`. They are read from the size parameter's schema (`default`, `maximum`), never from its prose; where the schema does not give them, the part stays silent and the reference service pages by its documented safety default.",
+  }),
+  pagingBody: defineDiagnostic({
+    code: 'import-paging-body', severity: 'warning', part: 'limits',
+    message: "{where} answers its records in an envelope, {envelope}; the format states a page body only with the pagination, which is unstated, so svcspec's own page ({items, next}) is written.",
+    description: '`limits.pagination.body` names the members of a page (`{items: data, next: next_page_token, total: total_count}`), but it is part of the pagination, which needs a default and a largest page size (import-paging-sizes). Until they are written, the spec says svcspec\'s own page.',
+  }),
+  pagingUnsayable: defineDiagnostic({
+    code: 'import-paging-unsayable', severity: 'warning', part: 'limits',
+    message: '{where} {what}; {why}, so it is not carried.',
+    description: "The format states one pagination for the whole service: one style (cursor, offset or page), one name for the position and for the size parameter, forward paging only. Lists that page otherwise (a second style, other parameter names, a backward cursor such as Stripe's `ending_before`) are reported, not approximated.",
   }),
 } as const;

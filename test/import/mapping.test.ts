@@ -1,14 +1,19 @@
 /**
  * The import's mapping, case by case, on small documents: fields and their constraints in
  * OpenAPI 3.0 and 3.1 (nullable, exclusive bounds, $ref siblings), what cannot be expressed,
- * security schemes and requirements, the error shape, and input that is not OpenAPI at all.
+ * security schemes and requirements, the error shape, input that is not OpenAPI at all, and
+ * the conventions of real documents without svcspec's extensions (partial PUTs, fragments in
+ * path keys, pagination parameters), one of them served and tested end to end.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { runConformance } from '../../src/conformance/index.ts';
+import { formatHuman } from '../../src/conformance/report/format.ts';
 import { importOpenApi } from '../../src/import/index.ts';
+import { serveForTester } from '../conformance/support.ts';
 import type { Diagnostic } from '../../src/spec/diagnostics.ts';
 import type { Field, Spec } from '../../src/spec/model.ts';
 
@@ -284,4 +289,270 @@ test('import: a JSON document reads as well as YAML, with positions', async () =
   const page = r.diagnostics.find((d) => d.code === 'import-list-page');
   assert.equal(page?.location?.file, file);
   assert.ok((page?.location?.line ?? 0) > 1);
+});
+
+test('import: a PUT that takes some of the writable fields is an update under PUT; one that takes them all a replace', async () => {
+  const { spec, findings } = await run(`openapi: 3.0.3
+info: { title: Notes, version: '1' }
+paths:
+  /comments:
+    post:
+      requestBody: { content: { application/json: { schema: { type: object, properties: { message: { type: string } , item: { type: string } } } } } }
+      responses: { '201': { description: Made, content: { application/json: { schema: { $ref: '#/components/schemas/Comment' } } } } }
+  /comments/{comment_id}:
+    put:
+      requestBody: { content: { application/json: { schema: { type: object, properties: { message: { type: string } } } } } }
+      responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Comment' } } } } }
+  /notes/{note_id}:
+    put:
+      requestBody: { content: { application/json: { schema: { type: object, properties: { text: { type: string } } } } } }
+      responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Note' } } } } }
+components:
+  schemas:
+    Comment:
+      type: object
+      required: [id, type, message]
+      properties:
+        id: { type: string, readOnly: true }
+        type: { type: string, enum: [comment], description: The value will always be comment. }
+        message: { type: string }
+        item: { type: string }
+    Note: { type: object, properties: { id: { type: string, readOnly: true }, text: { type: string } } }
+`);
+  const ops = Object.fromEntries(spec.endpoints.map((e) => [e.id, [e.method, e.path, e.request]]));
+  assert.deepEqual(ops['comment.update'], ['PUT', '/comments/{id}', { kind: 'fields', fields: ['message'] }]);
+  assert.deepEqual(ops['note.replace'], ['PUT', '/notes/{id}', { kind: 'fields', fields: ['text'] }]);
+  // Required by the schema, yet the create does not take it: the answer's to hold, not the client's to send.
+  assert.deepEqual(['type', 'message'].map((n) => fieldOf(spec, 'comment', n)?.required), [false, true]);
+  assert.match(codes(findings, 'import-required-not-sent').join('\n'), /POST \/comments, the create of 'comment', does not take 'type', which its schema marks required/);
+});
+
+test("import: a path key's fragment is no part of the route; a body carrying an id beside a service-assigned one names another record", async () => {
+  const { spec, findings } = await run(`openapi: 3.0.3
+info: { title: Files, version: '1' }
+paths:
+  /files/{file_id}:
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/File' } } } } } }
+  /files/{file_id}#add_shared_link:
+    put:
+      operationId: addSharedLink
+      requestBody: { content: { application/json: { schema: { type: object, properties: { name: { type: string } } } } } }
+      responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/File' } } } } }
+  /files/{file_id}#update_shared_link:
+    put:
+      operationId: updateSharedLink
+      requestBody: { content: { application/json: { schema: { type: object, properties: { name: { type: string } } } } } }
+      responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/File' } } } } }
+  /files/{file_id}/versions/current:
+    post:
+      operationId: promoteVersion
+      requestBody: { content: { application/json: { schema: { type: object, properties: { id: { type: string }, name: { type: string } } } } } }
+      responses: { '201': { description: Made } }
+components:
+  schemas:
+    File: { type: object, properties: { id: { type: string, readOnly: true }, name: { type: string } } }
+`);
+  assert.deepEqual(spec.endpoints.map((e) => `${e.id} ${e.method} ${e.path}`), ['file.read GET /files/{id}', 'file.replace PUT /files/{id}', 'file.promoteVersion POST /files/{id}/versions/current']);
+  assert.match(codes(findings, 'import-path-fragment')[0], /^PUT \/files\/\{file_id\}#add_shared_link: .* written at \/files\/\{file_id\}\.$/);
+  assert.match(codes(findings, 'import-route-duplicate')[0], /^PUT \/files\/\{file_id\}#update_shared_link is the same HTTP route as PUT \/files\/\{file_id\}#add_shared_link/);
+  // `{id, name}` is not some fields of a file (its id is the service's, and in the path): left out, reported.
+  const promote = spec.endpoints.find((e) => e.id === 'file.promoteVersion')!;
+  assert.deepEqual(promote.request, { kind: 'none' });
+  assert.match(codes(findings, 'import-body-inexpressible').join('\n'), /request body of POST \/files\/\{file_id\}\/versions\/current/);
+});
+
+/** A small shop whose `GET /orders` takes `params` (query parameters, YAML flow items); `more` adds paths. */
+function pagedShop(params: readonly string[], more = ''): string {
+  return `openapi: 3.0.3
+info: { title: Shop, version: '1' }
+paths:
+  /orders:
+    get:
+      parameters: [${params.join(', ')}]
+      responses: { '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Order' } } } } } }
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } }
+      responses: { '201': { description: Made, content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } } }
+  /orders/{orderId}:
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } } } }
+    delete: { responses: { '204': { description: Gone } } }
+${more}components:
+  schemas:
+    Order: { type: object, required: [note], properties: { id: { type: integer, readOnly: true }, note: { type: string, maxLength: 40 } } }
+    Customer: { type: object, properties: { id: { type: integer, readOnly: true }, name: { type: string } } }
+`;
+}
+const q = (name: string, schema = '{ type: string }') => `{ name: ${name}, in: query, schema: ${schema} }`;
+const SIZE = '{ type: integer, minimum: 1, default: 20, maximum: 50 }';
+
+test('import: page numbers (?page=&per_page=) become limits.pagination, sizes from the size parameter\'s schema; the part is given, the parameters carried', async () => {
+  const { spec, findings } = await run(pagedShop([q('page', '{ type: integer, minimum: 1 }'), q('per_page', SIZE), q('note')]));
+  const { pointer: _, ...p } = spec.limits.pagination!;
+  assert.deepEqual(p, { style: 'page', defaultSize: 20, maxSize: 50, overMax: 'reject', sizeParam: 'per_page', positionParam: 'page', sortParam: 'sort', body: { kind: 'array' }, unpaged: 'first-page' });
+  assert.equal(spec.parts.limits.statement, 'given');
+  assert.ok(!findings.some((f) => f.code === 'import-part-gap' && f.part === 'limits'), 'limits is no gap');
+  assert.match(codes(findings, 'import-paging-read')[0], /page by page \('page', size 'per_page', default 20, at most 50/);
+  // The bare array is the page body stated: no difference to report. The filter and the paging parameters are all carried.
+  assert.deepEqual(codes(findings, 'import-list-page'), []);
+  assert.deepEqual(codes(findings, 'import-parameters'), []);
+  assert.deepEqual(spec.endpoints.find((e) => e.id === 'order.list')!.query?.filters.map((f) => f.field), ['note']);
+});
+
+test('import: cursors (Stripe\'s starting_after, page tokens) are the cursor style; a backward cursor (ending_before) is reported, not carried', async () => {
+  const stripe = await run(pagedShop([q('starting_after'), q('ending_before'), q('limit', SIZE)]));
+  assert.deepEqual([stripe.spec.limits.pagination?.style, stripe.spec.limits.pagination?.positionParam, stripe.spec.limits.pagination?.sizeParam], ['cursor', 'starting_after', 'limit']);
+  assert.match(codes(stripe.findings, 'import-paging-unsayable').join('\n'), /GET \/orders takes 'ending_before', a cursor that pages backwards; the format pages forward from a position only/);
+  assert.match(codes(stripe.findings, 'import-parameters').join('\n'), /query ending_before;/);
+  const token = await run(pagedShop([q('pageToken'), q('pageSize', SIZE)]));
+  assert.deepEqual([token.spec.limits.pagination?.style, token.spec.limits.pagination?.positionParam, token.spec.limits.pagination?.sizeParam], ['cursor', 'pageToken', 'pageSize']);
+});
+
+test('import: offset and limit are the offset style; one style for the service, the lists that page otherwise reported', async () => {
+  const customers = `  /customers:
+    get:
+      parameters: [${q('page', '{ type: integer }')}, ${q('per_page', SIZE)}]
+      responses: { '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Customer' } } } } } }
+`;
+  const { spec, findings } = await run(pagedShop([q('offset', '{ type: integer, minimum: 0 }'), q('limit', SIZE)], customers));
+  assert.deepEqual([spec.limits.pagination?.style, spec.limits.pagination?.positionParam, spec.limits.pagination?.sizeParam], ['offset', 'offset', 'limit']);
+  assert.match(codes(findings, 'import-paging-unsayable').join('\n'), /GET \/customers pages by page \('page'\) where the other lists page by offset; the format states one pagination for the whole service/);
+});
+
+test('import: a size parameter whose schema gives no default or maximum leaves the pagination unstated (a gap), reported', async () => {
+  const { spec, findings } = await run(pagedShop([q('cursor'), q('limit', '{ type: integer, maximum: 100 }')]));
+  assert.equal(spec.limits.pagination, undefined);
+  assert.equal(spec.parts.limits.statement, 'gap');
+  assert.match(codes(findings, 'import-paging-sizes')[0], /GET \/orders pages by cursor \('cursor'\), but the schema of 'limit' gives no default; the format needs a default and a largest page size/);
+});
+
+test('import: a paged list imported from plain OpenAPI is served as stated and passes the tester', async (t) => {
+  const { spec } = await run(pagedShop([q('page', '{ type: integer, minimum: 1 }'), q('per_page', '{ type: integer, minimum: 1, default: 2, maximum: 3 }'), q('note')]));
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, spec);
+  const report = await runConformance({ spec, baseUrl, principals, seed: 17, sleep, now });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  const passed = report.results.filter((r) => r.outcome === 'pass').map((r) => r.id);
+  // The pages as stated: walked by their page numbers, the default size and the largest one held.
+  for (const id of ['order.walk', 'order.default-size', 'order.over-max']) assert.ok(passed.includes(id), `${id} passed: ${passed.join(', ')}`);
+});
+
+/** A list answering an envelope `envelope` (YAML properties) and taking `params`. */
+function envelopeShop(envelope: string, params: readonly string[]): string {
+  return `openapi: 3.0.3
+info: { title: Shop, version: '1' }
+paths:
+  /customers:
+    get:
+      parameters: [${params.join(', ')}]
+      responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/CustomerList' } } } } }
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Customer' } } } }
+      responses: { '201': { description: Made, content: { application/json: { schema: { $ref: '#/components/schemas/Customer' } } } } }
+  /customers/{customerId}:
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Customer' } } } } } }
+components:
+  schemas:
+    Customer: { type: object, required: [name], properties: { id: { type: string, readOnly: true }, name: { type: string, maxLength: 40 } } }
+    CustomerList: { type: object, properties: { ${envelope} } }
+`;
+}
+
+test('import: a list envelope is a page of its records: the page body names its members; the envelope schema is no resource', async () => {
+  const { spec, findings } = await run(envelopeShop("items: { type: array, items: { $ref: '#/components/schemas/Customer' } }, next_page_token: { type: string }, total_size: { type: integer }", [q('page_token'), q('page_size', SIZE)]));
+  assert.deepEqual(spec.endpoints.map((e) => e.id), ['customer.list', 'customer.create', 'customer.read']);
+  assert.deepEqual(spec.resources.map((r) => r.name), ['customer']);
+  assert.match(codes(findings, 'import-schema-not-resource')[0], /'CustomerList' is a page of Customer, its records under 'items'/);
+  const p = spec.limits.pagination!;
+  assert.deepEqual([p.style, p.positionParam, p.sizeParam, p.body], ['cursor', 'page_token', 'page_size', { kind: 'object', items: 'items', next: 'next_page_token', total: 'total_size' }]);
+  // Stripe's envelope: `has_more` is a flag, not a position; the page is walked by its Link.
+  const stripe = await run(envelopeShop("object: { type: string }, data: { type: array, items: { $ref: '#/components/schemas/Customer' } }, has_more: { type: boolean }", [q('starting_after'), q('limit', SIZE)]));
+  assert.deepEqual(stripe.spec.limits.pagination?.body, { kind: 'object', items: 'data' });
+  assert.match(codes(stripe.findings, 'import-paging-unsayable').join('\n'), /GET \/customers answers its page with 'object', 'has_more' beside the records/);
+  // Without the sizes, the envelope cannot be stated: svcspec's own page is written, and said.
+  const silent = await run(envelopeShop("data: { type: array, items: { $ref: '#/components/schemas/Customer' } }", [q('starting_after'), q('limit')]));
+  assert.equal(silent.spec.limits.pagination, undefined);
+  assert.match(codes(silent.findings, 'import-paging-body')[0], /GET \/customers answers its records in an envelope, \{data\}; .* svcspec's own page/);
+});
+
+test('import: a list answering a page-token envelope is served in that envelope and passes the tester', async (t) => {
+  const { spec } = await run(envelopeShop("items: { type: array, items: { $ref: '#/components/schemas/Customer' } }, next_page_token: { type: string, nullable: true }", [q('page_token'), q('page_size', '{ type: integer, minimum: 1, default: 2, maximum: 3 }')]));
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, spec);
+  const report = await runConformance({ spec, baseUrl, principals, seed: 23, sleep, now });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  const passed = report.results.filter((r) => r.outcome === 'pass').map((r) => r.id);
+  for (const id of ['customer.walk', 'customer.default-size', 'customer.over-max']) assert.ok(passed.includes(id), `${id} passed: ${passed.join(', ')}`);
+});
+
+const NESTED = `openapi: 3.0.3
+info: { title: Shop, version: '1' }
+paths:
+  /customers:
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Customer' } } } }
+      responses: { '201': { description: Made, content: { application/json: { schema: { $ref: '#/components/schemas/Customer' } } } } }
+  /customers/{customerId}:
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Customer' } } } } } }
+  /customers/{customer_id}/orders:
+    get:
+      operationId: customerOrders
+      parameters: [{ name: customer_id, in: path, required: true, schema: { type: string } }]
+      responses: { '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Order' } } } } } }
+    post:
+      operationId: orderForCustomer
+      parameters: [{ name: customer_id, in: path, required: true, schema: { type: string } }]
+      requestBody: { content: { application/json: { schema: { type: object, properties: { note: { type: string } } } } } }
+      responses: { '201': { description: Made, content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } } }
+  /customers/{customer_id}/orders/{order_id}:
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } } } }
+    patch:
+      requestBody: { content: { application/json: { schema: { type: object, properties: { note: { type: string } } } } } }
+      responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } } }
+    delete: { operationId: cancelCustomerOrder, responses: { '204': { description: Gone } } }
+  /orders:
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } }
+      responses: { '201': { description: Made, content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } } }
+  /orders/{orderId}:
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } } } }
+components:
+  schemas:
+    Customer: { type: object, required: [name], properties: { id: { type: string, readOnly: true }, name: { type: string, maxLength: 40 } } }
+    Order: { type: object, properties: { id: { type: string, readOnly: true }, customer_id: { type: string }, note: { type: string, maxLength: 40 } } }
+`;
+
+test('import: a nested path whose child holds the parent\'s id is a nested collection (list, create, read, update, delete); the member becomes a ref to the parent', async () => {
+  const { spec, findings } = await run(NESTED);
+  assert.deepEqual(spec.endpoints.map((e) => `${e.id} ${e.operation} ${e.method} ${e.path}`), [
+    'customer.create create POST /customers', 'customer.read read GET /customers/{id}',
+    'order.customerOrders list GET /customers/{customer_id}/orders', 'order.orderForCustomer create POST /customers/{customer_id}/orders',
+    'order.getCustomersOrders read GET /customers/{customer_id}/orders/{id}', 'order.cancelCustomerOrder delete DELETE /customers/{customer_id}/orders/{id}',
+    'order.patchCustomersOrders update PATCH /customers/{customer_id}/orders/{id}',
+    'order.create create POST /orders', 'order.read read GET /orders/{id}',
+  ]);
+  const item = spec.endpoints.find((e) => e.id === 'order.patchCustomersOrders')!;
+  assert.deepEqual(item.params.map((p) => [p.name, p.binding.kind]), [['customer_id', 'parent'], ['id', 'id']]);
+  const nested = spec.endpoints.find((e) => e.id === 'order.customerOrders')!;
+  assert.deepEqual(nested.params.map((p) => [p.name, p.binding, p.declared]), [['customer_id', { kind: 'parent', field: 'customer_id', resource: 'customer' }, true]]);
+  assert.deepEqual([fieldOf(spec, 'order', 'customer_id')?.type, fieldOf(spec, 'order', 'customer_id')?.resource], ['ref', 'customer']);
+  assert.match(codes(findings, 'import-nested-path')[0], /^GET \/customers\/\{customer_id\}\/orders reaches the order records of one customer: .* 'customer_id' of 'order' as a ref to 'customer'/);
+  // Without the member, the path stays an action of the parent record (its behaviour prose).
+  const { spec: bare } = await run(NESTED.replace('customer_id: { type: string }, ', ''));
+  assert.deepEqual(bare.endpoints.filter((e) => e.path.includes('/orders') && e.path.startsWith('/customers')).map((e) => e.operation), ['action', 'action', 'action', 'action', 'action']);
+});
+
+test('import: a nested collection imported from plain OpenAPI is served through its parent and passes the tester', async (t) => {
+  const { spec } = await run(NESTED);
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, spec);
+  const report = await runConformance({ spec, baseUrl, principals, seed: 29, sleep, now });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  // The update and delete go through the order's customer (their only endpoints), the create and reads as well.
+  const passed = report.results.filter((r) => r.outcome === 'pass').map((r) => r.id);
+  for (const id of ['order.create', 'order.update', 'order.delete']) assert.ok(passed.includes(id), `${id} passed: ${passed.join(', ')}`);
+});
+
+test("import: a list's query parameters that name scalar fields are its declared filters (equality); the id and the others are reported", async () => {
+  const { spec, findings } = await run(pagedShop([q('note'), q('id', '{ type: integer }'), q('q'), "{ name: X-Trace, in: header, schema: { type: string } }"]));
+  const list = spec.endpoints.find((e) => e.id === 'order.list')!;
+  assert.deepEqual(list.query?.filters.map((f) => [f.field, f.ops]), [['note', ['eq']]]);
+  assert.deepEqual(list.query?.sort, []);
+  assert.deepEqual(codes(findings, 'import-parameters').map((m) => /no place for: (.*); they/.exec(m)![1]), ['query id, query q, header X-Trace']);
 });

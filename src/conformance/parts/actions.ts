@@ -50,7 +50,8 @@ export async function checkActions(ctx: TestContext, data: DataFactory): Promise
     if (e.action.target === 'record') {
       await ctx.check('endpoints', `${e.id}.missing-record`, `${e.id} on a record that does not exist is 404`, rule, async () => {
         if (!as && e.auth && !e.auth.public) throw ctx.noPrincipal(e);
-        const ex = await ctx.call(e.method, data.itemPath(e, missingId(resource)), { ...(await bodyFor(ctx, data, e, resource, as)), as: as ?? null });
+        // Its other parameters of a shape of their own fit, so that only the record is missing.
+        const ex = await ctx.call(e.method, fillValues(ctx, e, data.itemPath(e, missingId(resource))), { ...(await bodyFor(ctx, data, e, resource, as)), as: as ?? null });
         expectError(ctx, ex, 'not-found');
       });
     }

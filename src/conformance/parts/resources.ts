@@ -16,6 +16,7 @@ import type { DataFactory, Made } from '../data.ts';
 import { expectError, expectSuccess, isObject, jsonEqual } from '../expect.ts';
 import { breaches, nestedBreaches, valueOf } from '../generate.ts';
 import { RefusalBatches, type CreateRefusal } from './create-refusals.ts';
+import { asAnswered } from '../shape.ts';
 import { findInList } from './list-walk.ts';
 
 export async function checkResources(ctx: TestContext, data: DataFactory): Promise<void> {
@@ -30,11 +31,11 @@ export async function checkResources(ctx: TestContext, data: DataFactory): Promi
       const sent = made.sent;
       for (const f of data.createFields(resource, ctx.version)) {
         if (!(f.name in sent) || f.writeOnly) continue;
-        if (!jsonEqual(made.body[f.name], sent[f.name])) throw new Failure(`'${f.name}' was sent as ${JSON.stringify(sent[f.name])} and answered as ${JSON.stringify(made.body[f.name])}`, made.exchange);
+        if (!jsonEqual(made.body[f.name], asAnswered(f, sent[f.name]))) throw new Failure(`'${f.name}' was sent as ${JSON.stringify(sent[f.name])} and answered as ${JSON.stringify(made.body[f.name])}`, made.exchange);
       }
       const read = ctx.endpoint(resource.name, 'read');
       if (!read) return;
-      const ex = await ctx.call('GET', data.itemPath(read, made.id));
+      const ex = await ctx.call('GET', data.pathFor(read, made));
       expectSuccess(read, ex);
       if (!jsonEqual(ex.response.json, made.body)) throw new Failure('the record read back differs from the one the create answered', ex);
     });
@@ -61,7 +62,7 @@ async function checkWriteOnly(ctx: TestContext, data: DataFactory, resource: Res
     leak(made.body, made.exchange, 'create response');
     const read = ctx.endpoint(resource.name, 'read');
     if (read) {
-      const ex = await ctx.call('GET', data.itemPath(read, made.id));
+      const ex = await ctx.call('GET', data.pathFor(read, made));
       leak(ex.response.json, ex, 'read');
     }
     const found = await findInList(ctx, data, resource, made.id);
@@ -166,6 +167,8 @@ function planDeepRefusals(ctx: TestContext, data: DataFactory, resource: Resourc
     for (const breach of nestedBreaches(field, ctx.draw)) {
       for (const endpoint of writes) {
         if (endpoint.operation === 'update' && breach.omit) continue;
+        // A write that lists its request fields takes no other: a breach of one it does not take proves nothing there.
+        if (endpoint !== create && endpoint.request.kind === 'fields' && !endpoint.request.fields.includes(field.name)) continue;
         const op = endpoint === create ? 'create' : endpoint.operation;
         const handle = endpoint === create ? batches?.add({ pointer: breach.pointer, keepsInside: breach.constraint === 'uniqueItems', changesType: breach.constraint.startsWith('type '), change: (body) => void (body[field.name] = breach.apply(body[field.name])) }) : undefined;
         planned.push(() =>
@@ -202,19 +205,22 @@ async function checkUpdates(ctx: TestContext, data: DataFactory, resource: Resou
     const endpoint = ctx.endpoint(resource.name, op);
     if (!endpoint) continue;
     await ctx.check('resources', `${resource.name}.${op}`, `${resource.name}: ${op} (${endpoint.method}) changes the record and reads back`, { pointer: endpoint.pointer, text: endpoint.id }, async () => {
-      const field = writable.find((f) => !f.writeOnly && f.type !== 'ref' && !f.enum) ?? writable.find((f) => !f.writeOnly);
-      if (!field) throw new Skip(`${resource.name} has no writable field to change`);
+      // An endpoint that lists its request fields takes those only: the change is made through one of them.
+      const takes = endpoint.request.kind === 'fields' ? new Set(endpoint.request.fields) : undefined;
+      const candidates = takes ? writable.filter((f) => takes.has(f.name)) : writable;
+      const field = candidates.find((f) => !f.writeOnly && f.type !== 'ref' && !f.enum) ?? candidates.find((f) => !f.writeOnly);
+      if (!field) throw new Skip(`${resource.name} has no writable field to change${takes ? ` among those ${endpoint.id} takes` : ''}`);
       const as = ctx.principalFor(endpoint) ?? null;
       let next = await data.validBody(resource, { as: as ?? undefined });
       // The record the update leaves must keep the record rules (a slot's new start before its end).
       for (let i = 0; op === 'update' && i < 10 && data.domain.brokenRule(resource, { ...made.body, [field.name]: next[field.name] }, ctx.now()); i++) next = await data.validBody(resource, { as: as ?? undefined });
-      const body = op === 'update' ? { [field.name]: next[field.name] } : next;
-      const ex = await ctx.call(endpoint.method, data.itemPath(endpoint, made.id), { body, as });
+      const body = op === 'update' ? { [field.name]: next[field.name] } : takes ? Object.fromEntries(Object.entries(next).filter(([k]) => takes.has(k))) : next;
+      const ex = await ctx.call(endpoint.method, data.pathFor(endpoint, made), { body, as });
       expectSuccess(endpoint, ex);
       const read = ctx.endpoint(resource.name, 'read');
       if (!read) return;
-      const back = await ctx.call('GET', data.itemPath(read, made.id));
-      if (!isObject(back.response.json) || !jsonEqual(back.response.json[field.name], next[field.name])) {
+      const back = await ctx.call('GET', data.pathFor(read, made));
+      if (!isObject(back.response.json) || !jsonEqual(back.response.json[field.name], asAnswered(field, next[field.name]))) {
         throw new Failure(`after ${op}, '${field.name}' reads ${JSON.stringify(isObject(back.response.json) ? back.response.json[field.name] : undefined)}, not the ${JSON.stringify(next[field.name])} sent`, back);
       }
     });
@@ -226,10 +232,10 @@ async function checkDelete(ctx: TestContext, data: DataFactory, resource: Resour
   if (!del) return;
   await ctx.check('resources', `${resource.name}.delete`, `${resource.name}: after delete the record is gone, from reads and lists`, { pointer: del.pointer, text: del.id }, async () => {
     const made = await data.create(resource);
-    const ex = await ctx.call('DELETE', data.itemPath(del, made.id), { as: ctx.principalFor(del) ?? null });
+    const ex = await ctx.call('DELETE', data.pathFor(del, made), { as: ctx.principalFor(del) ?? null });
     expectSuccess(del, ex);
     const read = ctx.endpoint(resource.name, 'read');
-    if (read) expectError(ctx, await ctx.call('GET', data.itemPath(read, made.id)), 'not-found');
+    if (read) expectError(ctx, await ctx.call('GET', data.pathFor(read, made)), 'not-found');
     const found = await findInList(ctx, data, resource, made.id);
     if (found) throw new Failure(`the deleted ${resource.name} '${made.id}' is still listed`, found.exchange);
   });

@@ -10,11 +10,12 @@ import { IMPORT_CODES } from '../codes.ts';
 import { componentOf, isObject, jsonContent, notCarried, report, resolve, type ImportContext } from './context.ts';
 import { bodyComponent, type Operation } from './resources.ts';
 import { mergeAllOf, type SchemaScope } from './schema.ts';
+import type { Envelope } from './pages.ts';
 
 /** What the bodies of an operation name, before it is placed under a resource. */
 export interface BodySummary {
   /** The component of the first successful JSON response (or its array items). */
-  readonly success?: { readonly component: string; readonly array: boolean };
+  readonly success?: { readonly component: string; readonly array: boolean; readonly envelope?: Envelope };
   /** The component of the JSON request body. */
   readonly request?: string;
 }
@@ -56,7 +57,7 @@ type RequestReading =
   | undefined;
 
 /** The request body in the format's words, or what keeps it from them. */
-function readRequest(scope: SchemaScope, op: Operation, resource: Resource, partial: boolean): RequestReading {
+function readRequest(scope: SchemaScope, op: Operation, resource: Resource, partial: boolean, creates: boolean): RequestReading {
   const { ctx } = scope;
   if (op.node.requestBody === undefined) return { shape: { kind: 'none' } };
   const body = resolve(ctx, op.node.requestBody, child(op.pointer, 'requestBody'));
@@ -70,20 +71,39 @@ function readRequest(scope: SchemaScope, op: Operation, resource: Resource, part
   const r = resolve(ctx, json.schema, at);
   const node = r ? mergeAllOf(scope, r.node, r.pointer) : undefined;
   const names = node && isObject(node.properties) ? Object.keys(node.properties) : [];
-  const fields = new Set(resource.fields.map((f) => f.name));
+  // The record's id is the client's to send only on a create, and only when the client assigns
+  // it; elsewhere the id is in the path, and a body with an `id` names another record (Box's
+  // `POST /files/{file_id}/versions/current` takes the `{id, type}` of a file version).
+  const idSent = creates && resource.id?.assigned === 'client';
+  const fields = new Set(resource.fields.filter((f) => f.name !== (resource.id?.field ?? 'id') || idSent).map((f) => f.name));
   if (node && (node.type === 'object' || node.type === undefined) && names.length > 0 && names.every((n) => fields.has(n))) return { shape: { kind: 'fields', fields: names } };
   return { problem: { shape: describeSchema(json.schema, node), expected: `the resource '${resource.name}' nor some of its fields` }, at };
 }
 
 /** Whether the request body is the resource or some of its fields (a create, replace or update can take it). */
-export function requestFits(scope: SchemaScope, op: Operation, resource: Resource): boolean {
-  const reading = readRequest(scope, op, resource, false);
+export function requestFits(scope: SchemaScope, op: Operation, resource: Resource, creates: boolean): boolean {
+  const reading = readRequest(scope, op, resource, false, creates);
   return reading !== undefined && 'shape' in reading && reading.shape.kind !== 'none';
 }
 
+/**
+ * Whether the request body is the whole writable record: the resource itself, or a list of
+ * fields naming every writable one. A PUT that takes fewer (Box's `PUT /comments/{id}` takes
+ * `message` alone) is a partial update in all but its method, not a replace: a replace
+ * answers for the fields it was not sent (they are cleared), which such a service never does.
+ */
+export function requestWhole(scope: SchemaScope, op: Operation, resource: Resource): boolean {
+  const reading = readRequest(scope, op, resource, false, false);
+  if (reading === undefined || !('shape' in reading)) return false;
+  if (reading.shape.kind === 'resource') return true;
+  if (reading.shape.kind !== 'fields') return false;
+  const sent = new Set(reading.shape.fields);
+  return resource.fields.every((f) => f.readOnly || f.name === (resource.id?.field ?? 'id') || sent.has(f.name));
+}
+
 /** The request shape, or undefined (reported) when the format cannot say it. */
-export function requestShape(scope: SchemaScope, op: Operation, resource: Resource, partial: boolean): RequestShape | undefined {
-  const reading = readRequest(scope, op, resource, partial);
+export function requestShape(scope: SchemaScope, op: Operation, resource: Resource, partial: boolean, creates: boolean): RequestShape | undefined {
+  const reading = readRequest(scope, op, resource, partial, creates);
   if (reading === undefined) return undefined;
   if ('shape' in reading) {
     const content = resolve(scope.ctx, op.node.requestBody, child(op.pointer, 'requestBody'))?.node.content;
@@ -118,7 +138,8 @@ export function responsesOf(scope: SchemaScope, op: Operation, resource: Resourc
       if (Object.keys(content).length > 1 && json) notCarried(ctx, 'media types other than JSON', child(r!.pointer, 'content'));
       if (found && scope.resources.get(found.component) === resource.name) {
         body = found.array ? 'page' : 'resource';
-        if (found.array) report(ctx, IMPORT_CODES.listPage, { ...where, resource: resource.name }, schemaAt);
+        // An envelope's members are the pagination's to state (./pagination.ts); a bare array is reported here.
+        if (found.array && !found.envelope) report(ctx, IMPORT_CODES.listPage, { ...where, resource: resource.name }, schemaAt);
       } else {
         const shape = json ? describeSchema(json.schema, resolve(ctx, json.schema, schemaAt)?.node) : `a ${Object.keys(content).join(', ')} body`;
         report(ctx, IMPORT_CODES.bodyInexpressible, {

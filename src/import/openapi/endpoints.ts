@@ -9,15 +9,19 @@
  * - it is a standard operation where it is one honestly: on the resource's main collection
  *   path `/base` (the one most of its CRUD-looking operations use), GET answering an array of
  *   the resource is `list`, POST taking it (or some of its fields) `create`; on `/base/{x}`
- *   GET answering it is `read`, PUT `replace`, PATCH `update`, DELETE `delete`. `{x}` is then
- *   the record id and written `{id}`;
+ *   GET answering it is `read`, PUT `replace` (`update` when it takes only some of the
+ *   writable fields: a partial update under PUT), PATCH `update`, DELETE `delete`. `{x}` is
+ *   then the record id and written `{id}`. A path key's fragment or query (`#add_shared_link`)
+ *   is no part of the request: the endpoint is written at the route;
+ * - on a nested path whose child holds the parent's id (./nested.ts), the same operations reach
+ *   the child through its parent, named after their operationIds;
  * - any other operation keeps its operationId (else method and path) as an explicit endpoint,
  *   which the format reads as a transition (reported: check wants it declared).
  */
 import { CONVENTIONS, conventionalPath } from '../../spec/conventions/endpoints.ts';
 import { conventionalBinding, templateParams } from '../../spec/conventions/paths.ts';
 import {
-  STANDARD_OPERATIONS, type ActionDef, type Endpoint, type EndpointResponse, type ListQueryDecl, type PathParam, type Shape, type HttpMethod, type Operation as OperationName, type Resource, type StandardOperation,
+  STANDARD_OPERATIONS, type ActionDef, type Limits, type Endpoint, type EndpointResponse, type ListQueryDecl, type PathParam, type Shape, type HttpMethod, type Operation as OperationName, type Resource, type StandardOperation,
 } from '../../spec/model.ts';
 import { pointer } from '../../spec/pointer.ts';
 import { defined } from '../../load/normalize/read.ts';
@@ -25,8 +29,12 @@ import { IMPORT_CODES } from '../codes.ts';
 import { child } from '../../spec/pointer.ts';
 import { isObject, KEY_NAME, keyName, report, resolve, unique, type ImportContext } from './context.ts';
 import { shapeOf } from './schema.ts';
-import { extraParameters, requestFits, requestShape, responsesOf, summarize, type BodySummary } from './bodies.ts';
+import { extraParameters, requestFits, requestShape, requestWhole, responsesOf, summarize, type BodySummary } from './bodies.ts';
 import type { Operation } from './resources.ts';
+import { optionalWhenCreateOmits, serviceIdWhenCreateOmits } from './records.ts';
+import { importPagination, type Listed } from './pagination.ts';
+import { asRefs, nestedOf, nestedOperation, type Nested } from './nested.ts';
+import { endpointPath, pathOf, pathShape, recordOf, sameName, type PathShape } from './paths.ts';
 import type { SchemaScope } from './schema.ts';
 
 const METHODS: ReadonlySet<string> = new Set(['get', 'post', 'put', 'patch', 'delete']);
@@ -42,6 +50,8 @@ export interface ImportedEndpoints {
   readonly resources: Resource[];
   readonly endpoints: Endpoint[];
   readonly placed: Placed[];
+  /** Part 8's pagination, where the list endpoints' parameters state it (./pagination.ts). */
+  readonly pagination?: NonNullable<Limits['pagination']>;
 }
 
 interface Draft {
@@ -50,8 +60,12 @@ interface Draft {
   resource?: string;
   /** Placed by what its path or bodies name (not after the other operations of its path). */
   readonly named: boolean;
+  /** The path a request reaches: the document's path without its fragment or query (pathOf). */
+  readonly path: string;
   /** The collection path and, for an item path, its last parameter. */
-  readonly shape: { base: string; param?: string } | undefined;
+  readonly shape: PathShape | undefined;
+  /** A nested collection path of its resource (./nested.ts). */
+  readonly nested?: Nested;
   candidate?: StandardOperation;
 }
 
@@ -67,17 +81,20 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
       continue;
     }
     // The route a request reaches: no fragment nor query (RFC 3986 §3.4, §3.5), parameters unnamed.
-    const route = `${op.method.toUpperCase()} ${op.path.replace(/[?#].*$/, '').replace(/\{[^}]*\}/g, '{}')}`;
+    const path = pathOf(op.path);
+    const route = `${op.method.toUpperCase()} ${path.replace(/\{[^}]*\}/g, '{}')}`;
     const other = routes.get(route);
     if (other) {
       report(ctx, IMPORT_CODES.routeDuplicate, { method: op.method.toUpperCase(), path: op.path, other: `${other.method.toUpperCase()} ${other.path}`, route }, op.pointer);
       continue;
     }
     routes.set(route, op);
+    if (path !== op.path) report(ctx, IMPORT_CODES.pathFragment, { method: op.method.toUpperCase(), path: op.path, route: path }, op.pointer);
     const bodies = summarize(ctx, op);
     const byBodies = [bodies.success?.component, bodies.request].map((c) => (c === undefined ? undefined : scope.resources.get(c))).find((r) => r !== undefined);
-    const resource = recordOf(op.path, all) ?? byBodies;
-    drafts.push({ op, bodies, resource, named: resource !== undefined, shape: pathShape(op.path) });
+    const nested = nestedOf(path, all, byBodies === undefined ? undefined : byName.get(byBodies));
+    const resource = nested ? nested.child : recordOf(path, all) ?? byBodies;
+    drafts.push({ op, bodies, resource, named: resource !== undefined, path, shape: pathShape(path), ...(nested ? { nested } : {}) });
   }
   placeOrphans(ctx, drafts, all, byName);
 
@@ -95,7 +112,7 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
   // whatever its answer; filed elsewhere, `{id}` would name two records on one path.
   for (const d of drafts) {
     if (d.candidate && d.shape?.base === mainBase.get(d.resource!)) continue;
-    const owner = drafts.find((o) => o !== d && o.op.path === d.op.path && o.resource !== d.resource && o.candidate && o.shape?.base === mainBase.get(o.resource!));
+    const owner = drafts.find((o) => o !== d && o.path === d.path && o.resource !== d.resource && o.candidate && o.shape?.base === mainBase.get(o.resource!));
     if (owner) {
       d.resource = owner.resource;
       d.candidate = undefined;
@@ -113,11 +130,18 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
 
   const keys = new Map<string, Set<string>>();
   const placed: Placed[] = [];
+  // Each operation's query parameters the endpoint carries, reported once the pagination is known.
+  const asked: [Operation, Set<string>][] = [];
+  const lists: Listed[] = [];
+  const nestings: Parameters<typeof asRefs>[2][number][] = [];
   for (const d of drafts) {
     const resource = final.get(d.resource!)!;
     const taken = keys.get(resource.name) ?? keys.set(resource.name, new Set(STANDARD_OPERATIONS)).get(resource.name)!;
     const base = mainBase.get(resource.name);
     const standard = d.candidate && d.shape?.base === base && !usedStandard(placed, resource.name, d.candidate) ? d.candidate : undefined;
+    const nestedOp = !standard && d.nested
+      ? nestedOperation(d.nested, d.op, d.bodies.success, requestFits(scope, d.op, resource, d.nested.item === undefined), requestWhole(scope, d.op, resource))
+      : undefined;
     let key: string;
     let operation: OperationName;
     if (standard) {
@@ -126,14 +150,16 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
     } else {
       key = unique(operationKey(d.op), taken);
       taken.add(key);
-      // Not a standard operation: an action, what it does said in the document's own prose.
-      operation = 'action';
+      // A nested list or create, named; else an action, what it does said in the document's own prose.
+      operation = nestedOp ?? 'action';
     }
-    const { path } = endpointPath(d.op.path, base);
+    if (nestedOp) nestings.push({ ...d.nested!, op: d.op });
+    // A nested item's own parameter is the record's id, written `{id}` as on the plain path.
+    const { path } = nestedOp && d.nested!.item !== undefined ? { path: d.path.replace(/\{[^}]+\}$/, '{id}') } : endpointPath(d.path, base);
     const id = `${resource.name}.${key}`;
-    if (!standard) report(ctx, IMPORT_CODES.endpointNamed, { method: d.op.method.toUpperCase(), path: d.op.path, resource: resource.name, id }, d.op.pointer);
+    if (!standard && !nestedOp) report(ctx, IMPORT_CODES.endpointNamed, { method: d.op.method.toUpperCase(), path: d.op.path, resource: resource.name, id }, d.op.pointer);
     const convention = CONVENTIONS[operation];
-    const request = requestShape(scope, d.op, resource, operation === 'update') ?? convention.request;
+    const request = requestShape(scope, d.op, resource, operation === 'update', operation === 'create') ?? convention.request;
     const read = responsesOf(scope, d.op, resource) ?? convention.responses;
     let responses = operation === 'action' ? actionResponses(read) : read;
     if (!responses.some((r) => r.status >= 200 && r.status < 300)) {
@@ -144,7 +170,8 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
     const summary = text(d.op.node.summary) ?? text(d.op.node.description);
     const action = operation === 'action' ? actionOf(d.op, responses, path) : undefined;
     const query = operation === 'list' ? listQuery(scope, d.op, resource, key) : undefined;
-    extraParameters(ctx, d.op, new Set(query?.filters.map((f) => `query ${f.field}`) ?? []));
+    asked.push([d.op, new Set(query?.filters.map((f) => `query ${f.field}`) ?? [])]);
+    if (operation === 'list') lists.push({ op: d.op, ...(d.bodies.success?.envelope ? { envelope: d.bodies.success.envelope } : {}) });
     const endpoint: Endpoint = defined({
       id,
       name: key,
@@ -152,7 +179,9 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
       operation,
       method: d.op.method.toUpperCase() as HttpMethod,
       path,
-      params: templateParams(path).map((name) => paramOf(scope, d.op, name, resource, key)),
+      params: templateParams(path).map((name) => (nestedOp && name === d.nested!.param
+        ? { name, binding: { kind: 'parent' as const, field: d.nested!.field, resource: d.nested!.parent }, declared: true, pointer: pointer('endpoints', resource.name, key, 'params', name) }
+        : paramOf(scope, d.op, name, resource, key))),
       summary,
       request,
       responses,
@@ -164,16 +193,21 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
     });
     placed.push({ op: d.op, endpoint });
   }
+  const paging = importPagination(ctx, lists);
+  for (const [op, carried] of asked) extraParameters(ctx, op, new Set([...carried, ...(paging.carried.get(op) ?? [])]));
+  // With the pagination stated, a bare array is the page body it says: no longer a difference to report.
+  if (paging.pagination) ctx.findings.splice(0, ctx.findings.length, ...ctx.findings.filter((f) => f.code !== IMPORT_CODES.listPage.code));
   // Grouped by resource, in the resources' order, so the part reads resource by resource.
   const order = new Map(withPlural.map((r, i) => [r.name, i]));
-  const withIds = withPlural.map((r) => serviceIdWhenCreateOmits(r, placed));
+  const withIds = asRefs(ctx, withPlural, nestings).map((r) => optionalWhenCreateOmits(ctx, serviceIdWhenCreateOmits(r, placed), placed));
   const ided = new Map(withIds.map((r) => [r.name, r]));
   const endpoints = placed.map((p) => p.endpoint).map((e) => conventional(e, ided.get(e.resource)!)).sort((a, b) => order.get(a.resource)! - order.get(b.resource)!);
-  return { resources: withIds, endpoints, placed };
+  return { resources: withIds, endpoints, placed, ...(paging.pagination ? { pagination: paging.pagination } : {}) };
 }
 
 function usedStandard(placed: readonly Placed[], resource: string, op: StandardOperation): boolean {
-  return placed.some((p) => p.endpoint.resource === resource && p.endpoint.operation === op);
+  // Keyed by the operation: a nested list or create (named after its operationId) leaves the plain one free.
+  return placed.some((p) => p.endpoint.resource === resource && p.endpoint.name === op);
 }
 
 /** Operations whose bodies name no resource: the path's other operations, the path's first segment, or a new resource. */
@@ -181,13 +215,13 @@ function placeOrphans(ctx: ImportContext, drafts: Draft[], all: Resource[], byNa
   for (const d of drafts) {
     if (d.resource !== undefined) continue;
     const where = { method: d.op.method.toUpperCase(), path: d.op.path };
-    const sibling = drafts.find((o) => o.op.path === d.op.path && o.named);
+    const sibling = drafts.find((o) => o.path === d.path && o.named);
     if (sibling) {
       d.resource = sibling.resource;
       report(ctx, IMPORT_CODES.endpointResource, { ...where, how: `'${d.resource}', the resource of the other operations of its path` }, d.op.pointer);
       continue;
     }
-    const segments = d.op.path.split('/').filter((s) => s && !s.startsWith('{'));
+    const segments = d.path.split('/').filter((s) => s && !s.startsWith('{'));
     const match = segments.map((s) => all.find((r) => sameName(s, r.name))).find((r) => r !== undefined);
     if (match) {
       d.resource = match.name;
@@ -205,47 +239,13 @@ function placeOrphans(ctx: ImportContext, drafts: Draft[], all: Resource[], byNa
   }
 }
 
-/**
- * The resource a sub-path of one record acts on: `/pet/{petId}/uploadImage` acts on a pet,
- * whatever its bodies are (a generic answer, an image).
- */
-function recordOf(path: string, resources: readonly Resource[]): string | undefined {
-  const segments = path.split('/').filter(Boolean);
-  for (let i = 0; i + 2 < segments.length; i++) {
-    if (segments[i].startsWith('{') || !/^\{[^}]+\}$/.test(segments[i + 1])) continue;
-    const match = resources.find((r) => sameName(segments[i], r.name));
-    if (match) return match.name;
-  }
-  return undefined;
-}
-
-/** `pets` names `pet`, `special-events` names `specialEvent`. */
-function sameName(segment: string, name: string): boolean {
-  const norm = (s: string) => s.toLowerCase().replace(/[-_]/g, '');
-  const s = norm(segment);
-  const n = norm(name);
-  return s === n || s === `${n}s` || s === `${n}es` || (n.endsWith('y') && s === `${n.slice(0, -1)}ies`);
-}
-
-/** A collection path (`/pets`) or an item path (`/pets/{petId}`), when every other segment is static. */
-function pathShape(path: string): Draft['shape'] {
-  const segments = path.split('/').filter(Boolean);
-  const isParam = (s: string) => /^\{[^}]+\}$/.test(s);
-  const last = segments.at(-1);
-  if (last !== undefined && isParam(last) && !segments.slice(0, -1).some(isParam) && segments.length > 1) {
-    return { base: `/${segments.slice(0, -1).join('/')}`, param: last.slice(1, -1) };
-  }
-  if (segments.length > 0 && !segments.some(isParam)) return { base: `/${segments.join('/')}` };
-  return undefined;
-}
-
 /** The standard operation this operation would be, on its own path. */
 function candidateOf(scope: SchemaScope, d: Draft, resource: Resource): StandardOperation | undefined {
   if (!d.shape) return undefined;
   const mine = (c: string | undefined) => c !== undefined && scope.resources.get(c) === d.resource;
   const success = d.bodies.success;
-  const takesIt = requestFits(scope, d.op, resource);
   const item = d.shape.param !== undefined;
+  const takesIt = requestFits(scope, d.op, resource, d.op.method === 'post' && !item);
   switch (d.op.method) {
     case 'get':
       if (!item && success?.array && mine(success.component)) return 'list';
@@ -254,7 +254,9 @@ function candidateOf(scope: SchemaScope, d: Draft, resource: Resource): Standard
     case 'post':
       return !item && takesIt ? 'create' : undefined;
     case 'put':
-      return item && takesIt ? 'replace' : undefined;
+      // Some of the fields only: a partial update under PUT (requestWhole says why).
+      if (!item || !takesIt) return undefined;
+      return requestWhole(scope, d.op, resource) ? 'replace' : 'update';
     case 'patch':
       return item && takesIt ? 'update' : undefined;
     case 'delete':
@@ -262,14 +264,6 @@ function candidateOf(scope: SchemaScope, d: Draft, resource: Resource): Standard
     default:
       return undefined;
   }
-}
-
-/** The path with the record's parameter written `{id}`, where it is the one after the main collection path. */
-function endpointPath(path: string, base: string | undefined): { path: string; idParam?: string } {
-  if (base === undefined || !path.startsWith(`${base}/`)) return { path };
-  const m = /^\/\{([^}]+)\}(\/.*)?$/.exec(path.slice(base.length));
-  if (!m) return { path };
-  return { path: `${base}/{id}${m[2] ?? ''}`, idParam: m[1] };
 }
 
 /** The name of an operation that is no standard one: its operationId, else its method and path words. */
@@ -311,19 +305,6 @@ function listQuery(scope: SchemaScope, op: Operation, resource: Resource, key: s
     });
   }
   return filters.length ? { filters, sort: [], style: 'brackets', pointer: base } : undefined;
-}
-
-/**
- * A writable `id` reads as given by the client (resources.ts), unless the create takes only
- * other fields (petstore-expanded's `NewPet`): then the service assigns it, as an integer
- * (sequence) or text (service).
- */
-function serviceIdWhenCreateOmits(r: Resource, placed: readonly Placed[]): Resource {
-  if (r.id?.assigned !== 'client') return r;
-  const create = placed.find((p) => p.endpoint.resource === r.name && p.endpoint.operation === 'create')?.endpoint;
-  if (!create || create.request.kind !== 'fields' || create.request.fields.includes(r.id.field)) return r;
-  const field = r.fields.find((f) => f.name === r.id!.field);
-  return { ...r, id: { ...r.id, assigned: field?.type === 'integer' ? 'sequence' : 'service' } };
 }
 
 /**

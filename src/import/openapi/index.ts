@@ -9,7 +9,8 @@
  *   paths                                4 endpoints (./endpoints.ts, ./bodies.ts)
  *   securitySchemes + security           5 authentication (./authentication.ts)
  *   4xx/5xx/default responses            7 errors: the shape; no codes (./errors.ts)
- *   -                                    3 states, 6 events, 8 limits, 9 versioning: gaps (./parts.ts)
+ *   list query parameters                8 limits: the pagination, where stated (./pagination.ts)
+ *   -                                    3 states, 6 events, 9 versioning (and 8 otherwise): gaps (./parts.ts)
  *
  * Nothing is supplied where the document is silent; what it says that the format cannot
  * hold, and every part left a gap, is a finding pointing into the OpenAPI document.
@@ -72,7 +73,7 @@ export async function importOpenApi(file: string, options: ImportOptions = {}): 
   const ops = operations(ctx);
   const purpose = importPurpose(ctx);
   const imported = importResources(ctx, schemaUsage(ctx, ops));
-  const { resources, endpoints, placed } = importEndpoints(imported.scope, ops, imported.resources);
+  const { resources, endpoints, placed, pagination } = importEndpoints(imported.scope, ops, imported.resources);
   const auth = importAuthentication(ctx, placed);
   const errors = importErrors(imported.scope, ops);
   const statements: Record<PartName, 'given' | 'gap'> = {
@@ -83,14 +84,15 @@ export async function importOpenApi(file: string, options: ImportOptions = {}): 
     authentication: auth.gap === undefined ? 'given' : 'gap',
     events: 'gap',
     errors: errors.gap === undefined ? 'given' : 'gap',
-    limits: 'gap',
+    // Only the pagination, where the list endpoints' parameters state it (./pagination.ts).
+    limits: pagination ? 'given' : 'gap',
     versioning: 'gap',
   };
   if (statements.resources === 'gap') reportGap(ctx, 'resources', 'it has no object schemas in components.schemas, nor operations', '');
   if (statements.endpoints === 'gap') reportGap(ctx, 'endpoints', 'it has no operations with a method the format has', '/paths');
   if (auth.gap !== undefined) reportGap(ctx, 'authentication', auth.gap, '/components');
   if (errors.gap !== undefined) reportGap(ctx, 'errors', errors.gap, '/paths');
-  reportUnsayableParts(ctx, resources, ops);
+  reportUnsayableParts(ctx, resources, ops, pagination !== undefined);
   for (const [keyword, pointers] of ctx.notCarried) report(ctx, IMPORT_CODES.notCarried, { keyword, count: pointers.size }, [...pointers][0]);
 
   const spec: Spec = {
@@ -104,7 +106,7 @@ export async function importOpenApi(file: string, options: ImportOptions = {}): 
     authentication: auth.gap === undefined ? auth.authentication : NO_AUTHENTICATION,
     events: { catalog: [] },
     errors: errors.gap === undefined ? errors.errors : NO_ERRORS,
-    limits: {},
+    limits: pagination ? { pagination } : {},
     versioning: { versions: [], pointer: pointer('versioning') },
   };
   const document = toDocument(spec);

@@ -29,7 +29,7 @@ export function reportGap(ctx: ImportContext, part: PartName, why: string, at: s
 const PAGING = /^(limit|offset|page|pages?ize|page_size|per_?page|size|cursor|after|before|start|max_?results|page_?token|next)$/i;
 const RATE = /rate.?limit|retry-after/i;
 
-export function reportUnsayableParts(ctx: ImportContext, resources: readonly Resource[], ops: readonly Operation[]): void {
+export function reportUnsayableParts(ctx: ImportContext, resources: readonly Resource[], ops: readonly Operation[], paginated = false): void {
   // 3. states: an enum named like a state may hold them, but no transition is said.
   const enums = resources.flatMap((r) => r.fields.filter((f) => /^(status|state|phase|stage)$/i.test(f.name) && f.enum).map((f) => `${r.name}.${f.name}`));
   reportGap(ctx, 'states', `OpenAPI has no states nor transitions${enums.length ? ` (the values of ${listOf(enums, 4)} may be states; which moves are allowed, and how, is not said)` : ''}`, '');
@@ -64,7 +64,8 @@ export function reportUnsayableParts(ctx: ImportContext, resources: readonly Res
     }
   }
   const seen = [params.size ? `the query parameters ${listOf([...params], 4)}` : '', headers.size ? `the headers ${listOf([...headers], 4)}` : ''].filter(Boolean);
-  reportGap(ctx, 'limits', `it states no rate, size, time-out or pagination limits${seen.length ? ` (it names ${seen.join(' and ')}, but not the values the format needs: style, default and largest page, limits per window)` : ''}`, firstAt);
+  // With the pagination read from the lists (./pagination.ts), the part is given; the rest of it is unsaid.
+  if (!paginated) reportGap(ctx, 'limits', `it states no rate, size, time-out or pagination limits${seen.length ? ` (it names ${seen.join(' and ')}, but not the values the format needs: style, default and largest page, limits per window)` : ''}`, firstAt);
 
   // 9. versioning: info.version is the document's version, not how clients select one.
   const info = isObject(ctx.doc.info) ? ctx.doc.info : {};

@@ -11,6 +11,7 @@ import { IMPORT_CODES } from '../codes.ts';
 import { componentOf, isObject, jsonContent, keyName, report, resolve, unique, type ImportContext, type Json } from './context.ts';
 import { mergeAllOf, objectFields, type SchemaScope } from './schema.ts';
 import { isErrorResponse } from './bodies.ts';
+import { envelopeOf, type Envelope } from './pages.ts';
 
 export const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -42,7 +43,10 @@ export function operations(ctx: ImportContext): Operation[] {
 export type Role = 'success' | 'request' | 'error';
 
 /** The component schema a body names, directly or as the items of an array. */
-export function bodyComponent(ctx: ImportContext, schema: unknown, at: string): { component: string; array: boolean } | undefined {
+export function bodyComponent(ctx: ImportContext, schema: unknown, at: string): { component: string; array: boolean; envelope?: Envelope } | undefined {
+  // A list envelope (`{data: [Customer], has_more}`) is a page of its records (./pages.ts).
+  const paged = envelopeOf(ctx, schema, at);
+  if (paged) return { component: paged.component, array: true, envelope: paged.envelope };
   const direct = componentOf(schema);
   if (direct !== undefined) {
     const r = resolve(ctx, schema, at);
@@ -97,11 +101,13 @@ export function importResources(ctx: ImportContext, usage: ReadonlyMap<string, R
     const isObjectSchema = node.type === 'object' || (node.type === undefined && (isObject(node.properties) || Array.isArray(node.required)));
     const hasProperties = isObject(node.properties) && Object.keys(node.properties).length > 0;
     let what: string | undefined;
-    if (roles?.has('error') && !roles.has('success') && !roles.has('request')) what = 'an error body, used only by error responses';
+    const paged = roles?.has('request') ? undefined : envelopeOf(ctx, value, at);
+    if (paged) what = `a page of ${paged.component}, its records under '${paged.envelope.items}' (the lists answering it are read as pages)`;
+    else if (roles?.has('error') && !roles.has('success') && !roles.has('request')) what = 'an error body, used only by error responses';
     else if (!isObjectSchema) what = describe(node);
     else if (!hasProperties) what = 'an object without named properties';
     if (what) {
-      report(ctx, IMPORT_CODES.schemaNotResource, { schema: name, what, use: what.startsWith('an error') ? ' (part 7 reads it)' : ' (fields that reference it take its constraints)' }, at);
+      report(ctx, IMPORT_CODES.schemaNotResource, { schema: name, what, use: what.startsWith('an error') ? ' (part 7 reads it)' : paged ? '' : ' (fields that reference it take its constraints)' }, at);
       continue;
     }
     const resource = unique(keyName(name, 'resource'), taken);
