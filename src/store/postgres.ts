@@ -15,8 +15,8 @@
  * A taken id is refused by the UNIQUE index inside the INSERT, never by a read before it.
  * A write's promise resolves after COMMIT returned: with the server's default
  * `synchronous_commit = on` the commit is on disk (WAL flushed) before it is acknowledged.
- * PostgreSQL groups the WAL flushes of concurrent commits itself (`commit_delay`), so the
- * adapter has no group commit of its own as the SQLite one does.
+ * Plain inserts (no events, no rules) of one turn are group-committed as SQLite's are: one
+ * statement per resource, each answered after it returned (./postgres-batch.ts).
  *
  * What jsonb changes: the data read back is PostgreSQL's text of the jsonb (keys in its
  * order, `": "` between a key and its value): the same JSON value, not the same bytes; and
@@ -29,6 +29,7 @@ import type { EventStore, WriteOptions } from './events.ts';
 import { postgresCredentials } from './postgres-credentials.ts';
 import { appendEvents, EVENTS_CHANNEL, postgresEvents } from './postgres-events.ts';
 import { countSql, fieldIndexColumns, fieldIndexName, indexable, listSql, quoteIdent, RECORD_COLUMNS, tableName } from './postgres-list.ts';
+import { GroupInsert, type QueuedInsert } from './postgres-batch.ts';
 import { PgRecord, type PgRow } from './postgres-record.ts';
 import { LOCK_MIGRATE, migrateSchema } from './postgres-schema.ts';
 import { runStep, syncUniqueIndexes, uniqueViolation, type TxAccess } from './postgres-domain.ts';
@@ -128,6 +129,8 @@ interface Statements {
   readonly insert: string;
   readonly update: string;
   readonly remove: string;
+  /** Several inserts in one statement (./postgres-batch.ts): their rows in their order, a skipped one (a conflict) as NULLs. */
+  readonly insertBatch: string;
 }
 
 class PostgresStoreImpl implements PostgresStore {
@@ -142,10 +145,17 @@ class PostgresStoreImpl implements PostgresStore {
   readonly #unique = new Map<string, { resource: string; name: string }>();
   #listening: Promise<{ unlisten(): Promise<void> }> | undefined;
   #closed = false;
+  /** Plain inserts of one turn, one statement per resource (./postgres-batch.ts). */
+  readonly #group: GroupInsert<StoredRecord>;
 
   constructor(sql: Sql, schema: string) {
     this.sql = sql;
     this.schema = schema;
+    this.#group = new GroupInsert<StoredRecord>({
+      one: (resource, insert) => this.#reached(() => this.#insertOne(this.sql, resource, this.#statements(resource), insert)),
+      many: (resource, inserts) => this.#reached(() => this.#insertBatch(resource, inserts)),
+      lost: (error) => error instanceof StoreUnavailableError,
+    });
     const run = <T>(work: () => Promise<T>) => this.#run(work);
     this.credentials = postgresCredentials(sql, run);
     this.events = postgresEvents(sql, run);
@@ -154,6 +164,13 @@ class PostgresStoreImpl implements PostgresStore {
   /** Runs a call: refused once closed; a lost database becomes StoreUnavailableError. */
   async #run<T>(work: () => Promise<T>): Promise<T> {
     if (this.#closed) throw new Error('the store is closed');
+    // Inserts queued in this turn go first: of two calls the first still reaches the database first.
+    this.#group.flush();
+    return this.#reached(work);
+  }
+
+  /** A lost database as StoreUnavailableError (work accepted before close runs to its end). */
+  async #reached<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
@@ -236,19 +253,32 @@ class PostgresStoreImpl implements PostgresStore {
         FROM (SELECT nextval('${sequence}') AS n) s RETURNING ${RECORD_COLUMNS}`,
       update: `UPDATE ${q} SET version = version + 1, data = $2::text::jsonb WHERE seq = $1 RETURNING ${RECORD_COLUMNS}`,
       remove: `DELETE FROM ${q} WHERE seq = $1`,
+      // nextval in input order (a scan of unnest WITH ORDINALITY), so seqs follow the calls' order;
+      // the CTE is materialized (volatile, read twice), so each input takes one number.
+      insertBatch: `WITH x AS (SELECT nextval('${sequence}') AS n, u.i, u.id, u.owner, u.data FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(id, owner, data, i)),
+        ins AS (INSERT INTO ${q} (seq, id, version, owner, data) SELECT n, coalesce(id, n::text), 1, owner, data::jsonb FROM x ORDER BY i
+          ON CONFLICT DO NOTHING RETURNING ${RECORD_COLUMNS})
+        SELECT ins.seq, ins.id, ins.version, ins.owner, ins.data FROM x LEFT JOIN ins ON ins.seq = x.n ORDER BY x.i`,
     };
     this.#resources.set(resource, s);
     return s;
   }
 
-  /** The INSERT of a record (its data as decided), a taken id or unique value refused by the database itself. */
-  async #insertOne(tx: TransactionSql | Sql, resource: string, s: Statements, record: NewRecord, data: Record<string, unknown>, index?: number): Promise<StoredRecord> {
+  /** The INSERT of a record (its data as decided, as JSON text), a taken id or unique value refused by the database itself. */
+  async #insertOne(tx: TransactionSql | Sql, resource: string, s: Statements, insert: QueuedInsert, index?: number): Promise<StoredRecord> {
     try {
-      const [row] = await this.#rows(s.insert, [record.id ?? null, record.owner ?? null, JSON.stringify(data)], tx);
+      const [row] = await this.#rows(s.insert, [insert.id, insert.owner, insert.data], tx);
       return new PgRecord(row);
     } catch (error) {
-      throw this.#conflict(error, resource, s, record.id, index);
+      throw this.#conflict(error, resource, s, insert.id ?? undefined, index);
     }
+  }
+
+  /** The INSERT of several records in one statement; a conflicting one is skipped (undefined), for the caller to send again alone. */
+  async #insertBatch(resource: string, inserts: readonly QueuedInsert[]): Promise<(StoredRecord | undefined)[]> {
+    const s = this.#statements(resource);
+    const rows = await this.#rows(s.insertBatch, [inserts.map((x) => x.id), inserts.map((x) => x.owner), inserts.map((x) => x.data)]);
+    return rows.map((row) => (row[0] === null ? undefined : new PgRecord(row)));
   }
 
   /** A unique violation as the Store's error: the id (DuplicateIdError) or a unique constraint (UniqueViolationError). */
@@ -266,11 +296,15 @@ class PostgresStoreImpl implements PostgresStore {
   async insert(resource: string, record: NewRecord, options: WriteOptions = {}): Promise<StoredRecord> {
     const s = this.#statements(resource);
     const { events, domain } = options;
-    // Without events or rules, one statement: its own transaction, no BEGIN and COMMIT round trips.
-    if (!events && !domain) return this.#run(() => this.#insertOne(this.sql, resource, s, record, record.data));
+    // Without events or rules, no transaction of its own: one statement (no BEGIN and COMMIT
+    // round trips), shared with the other plain inserts of this turn (./postgres-batch.ts).
+    if (!events && !domain) {
+      if (this.#closed) throw new Error('the store is closed');
+      return this.#group.add(resource, queued(record, record.data));
+    }
     return this.#run(() => this.#transaction(async (tx) => {
       const data = domain ? await runStep(this.#access(tx), domain, undefined, record.data) : record.data;
-      const written = await this.#insertOne(tx, resource, s, record, data ?? record.data);
+      const written = await this.#insertOne(tx, resource, s, queued(record, data ?? record.data));
       if (events) await appendEvents(tx, this.schema, events(written));
       return written;
     }));
@@ -285,7 +319,7 @@ class PostgresStoreImpl implements PostgresStore {
       for (const [index, record] of records.entries()) {
         const domain = domains?.[index];
         const data = domain ? await itemized(index, () => runStep(this.#access(tx), domain, undefined, record.data)) : record.data;
-        const r = await this.#insertOne(tx, resource, s, record, data ?? record.data, index);
+        const r = await this.#insertOne(tx, resource, s, queued(record, data ?? record.data), index);
         written.push(r);
         if (events) await appendEvents(tx, this.schema, events(r));
       }
@@ -482,12 +516,19 @@ class PostgresStoreImpl implements PostgresStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // Inserts queued or on their way are answered before the pool ends.
+    await this.#group.drain();
     this.#watchers.clear();
     const listening = this.#listening;
     this.#listening = undefined;
     if (listening) await listening.then((l) => l.unlisten()).catch(() => {});
     await this.sql.end({ timeout: 5 });
   }
+}
+
+/** An insert as it is sent: its data as JSON text, taken now. */
+function queued(record: NewRecord, data: Record<string, unknown>): QueuedInsert {
+  return { id: record.id ?? null, owner: record.owner ?? null, data: JSON.stringify(data) };
 }
 
 /** A batch item's step: its refusal, or a unique value its related writes took, names the item. */
