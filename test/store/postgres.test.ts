@@ -55,6 +55,23 @@ describe('PostgreSQL store: beyond the contract', { skip: unavailable ?? false }
     }
   });
 
+  test('a page in insertion order keeps its prepared plan: PostgreSQL does not plan it again for each page', async () => {
+    // One connection, so the statements the store prepared are this session's to read.
+    const store = await openPostgresStore({ url: freshSchemaUrl(), max: 1 });
+    try {
+      await store.migrate([{ name: 'things', indexes: ['a', 'b', 'c'] }]);
+      // Enough rows that a plan for an unknown LIMIT reckons a long scan (written directly: the store's inserts are not the point).
+      await store.sql.unsafe(`INSERT INTO res_things (seq, id, version, data) SELECT g, g::text, 1, jsonb_build_object('a', g, 'b', 'b' || g, 'c', g % 7) FROM generate_series(1, 20000) g`);
+      await store.sql.unsafe('ANALYZE res_things');
+      for (let seq = 1; seq <= 12; seq++) assert.equal((await store.list('things', { limit: 5, after: { values: [], seq } })).records[0]?.seq, seq + 1);
+      const [plans] = await store.sql.unsafe(`SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE '%FROM "res_things" WHERE seq > $1%'`);
+      assert.ok(plans, 'the page statement is prepared');
+      assert.ok(Number(plans.generic_plans) >= 6, `planned for each page: ${JSON.stringify(plans)}`);
+    } finally {
+      await store.close();
+    }
+  });
+
   test('inserts of one turn share a statement: one the database refuses is refused alone, the others commit in call order', async () => {
     const store = await openPostgresStore({ url: freshSchemaUrl(), max: 2 });
     try {
