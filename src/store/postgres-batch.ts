@@ -1,15 +1,18 @@
 /**
- * Group insert for the PostgreSQL store: the plain inserts (no events, no domain rules) of a
- * resource that arrive in one turn of the event loop are written by one statement, committed
- * once; each insert's promise settles only after that statement returned, so "a write is
- * acknowledged only after it is committed" holds for every one of them (the statement is its
- * own transaction; with `synchronous_commit = on` its COMMIT flushed the WAL).
+ * Group insert for the PostgreSQL store: the inserts without domain rules of a resource that
+ * arrive in one turn of the event loop are written by one statement, committed once; each
+ * insert's promise settles only after that COMMIT returned, so "a write is acknowledged only
+ * after it is committed" holds for every one of them (with `synchronous_commit = on` the
+ * COMMIT flushed the WAL). Without events the statement is its own transaction; with events,
+ * the batch's events are appended in the same transaction (./postgres-events.ts).
  *
  * Why: a table with field indexes (one per field a list filters or sorts by) makes an insert
  * cost several index entries, and concurrent inserts of one resource all add to the same
  * right-most pages of those indexes (the sequence number closes every key), so N backends
  * inserting at once queue on those pages' locks. One backend writing the N rows takes each page
- * once, and pays one statement, one transaction and one WAL flush instead of N.
+ * once, and pays one statement, one transaction and one WAL flush instead of N. With events
+ * it pays most: appending events takes a lock held to COMMIT (their seqs in commit order), so
+ * writers with events commit one at a time, and N of them in one transaction take it once.
  *
  * When: as src/store/sqlite-commit.ts, the first queued insert schedules the flush with
  * setImmediate, the check phase of the same turn, so every create whose body was read in this
@@ -24,7 +27,7 @@
  * own statement; one that fails because the database is gone fails every insert in it.
  * Sequence numbers a retried insert took in the batch are not reused (none ever is).
  */
-import type { PgRow } from './postgres-record.ts';
+import type { EventMaker } from './events.ts';
 
 /** Larger batches gain nothing more and make one statement's parameters large. */
 const MAX_BATCH = 256;
@@ -34,10 +37,9 @@ export interface QueuedInsert {
   readonly owner: string | null;
   /** The data as JSON text, taken when the insert was called. */
   readonly data: string;
+  /** The events of the record written, appended in its transaction. */
+  readonly events?: EventMaker;
 }
-
-/** The rows of one batch, in its order: a row, or undefined for an insert whose row was skipped (a conflict). */
-export type BatchRows = readonly (PgRow | undefined)[];
 
 export interface BatchWriter<R> {
   /** One insert alone: its record, or its own error. */
@@ -59,9 +61,11 @@ export class GroupInsert<R> {
   #queues = new Map<string, Queued<R>[]>();
   #scheduled = false;
   readonly #inFlight = new Set<Promise<void>>();
+  /** Batches with events sent and not yet settled. */
+  #withEvents = 0;
   readonly #flush = (): void => {
     this.#scheduled = false;
-    this.flush();
+    this.#send(false);
   };
 
   constructor(writer: BatchWriter<R>) {
@@ -83,11 +87,26 @@ export class GroupInsert<R> {
 
   /** Sends everything queued now, a statement per resource (and per MAX_BATCH inserts). */
   flush(): void {
+    this.#send(true);
+  }
+
+  /**
+   * Sends the queues; unless `all`, a queue with events waits while a batch with events is on
+   * its way. Those commit one at a time whatever is sent (the events lock, ./postgres-events.ts),
+   * so a second batch sent meanwhile would only queue on the lock in the database; kept here,
+   * it grows by the inserts that arrive until the first commits, and they take the lock once.
+   */
+  #send(all: boolean): void {
     const queues = this.#queues;
     if (queues.size === 0) return;
     this.#queues = new Map();
     for (const [resource, queue] of queues) {
-      for (let i = 0; i < queue.length; i += MAX_BATCH) this.#track(this.#write(resource, queue.slice(i, i + MAX_BATCH)));
+      const events = queue.some((q) => q.insert.events);
+      if (events && !all && this.#withEvents > 0) {
+        this.#queues.set(resource, queue);
+        continue;
+      }
+      for (let i = 0; i < queue.length; i += MAX_BATCH) this.#track(this.#write(resource, queue.slice(i, i + MAX_BATCH)), events);
     }
   }
 
@@ -97,9 +116,19 @@ export class GroupInsert<R> {
     while (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
   }
 
-  #track(p: Promise<void>): void {
+  #track(p: Promise<void>, events: boolean): void {
     this.#inFlight.add(p);
-    void p.finally(() => this.#inFlight.delete(p));
+    if (events) this.#withEvents++;
+    void p.finally(() => {
+      this.#inFlight.delete(p);
+      if (!events) return;
+      this.#withEvents--;
+      // What waited for this batch goes now, with what arrives in this turn.
+      if (this.#queues.size > 0 && !this.#scheduled) {
+        this.#scheduled = true;
+        setImmediate(this.#flush);
+      }
+    });
   }
 
   async #write(resource: string, batch: readonly Queued<R>[]): Promise<void> {

@@ -15,8 +15,8 @@
  * A taken id is refused by the UNIQUE index inside the INSERT, never by a read before it.
  * A write's promise resolves after COMMIT returned: with the server's default
  * `synchronous_commit = on` the commit is on disk (WAL flushed) before it is acknowledged.
- * Plain inserts (no events, no rules) of one turn are group-committed as SQLite's are: one
- * statement per resource, each answered after it returned (./postgres-batch.ts).
+ * Inserts without rules of one turn are group-committed as SQLite's are: one statement (and
+ * transaction) per resource, each answered after its COMMIT returned (./postgres-batch.ts).
  *
  * What jsonb changes: the data read back is PostgreSQL's text of the jsonb (keys in its
  * order, `": "` between a key and its value): the same JSON value, not the same bytes; and
@@ -25,7 +25,7 @@
  */
 import postgres, { type Sql, type TransactionSql } from 'postgres';
 import type { CredentialStore } from './credentials.ts';
-import type { EventStore, WriteOptions } from './events.ts';
+import type { EventMaker, EventStore, WriteOptions } from './events.ts';
 import { postgresCredentials } from './postgres-credentials.ts';
 import { appendEvents, EVENTS_CHANNEL, postgresEvents } from './postgres-events.ts';
 import { countSql, fieldIndexColumns, fieldIndexName, indexable, listSql, quoteIdent, RECORD_COLUMNS, tableName } from './postgres-list.ts';
@@ -145,14 +145,14 @@ class PostgresStoreImpl implements PostgresStore {
   readonly #unique = new Map<string, { resource: string; name: string }>();
   #listening: Promise<{ unlisten(): Promise<void> }> | undefined;
   #closed = false;
-  /** Plain inserts of one turn, one statement per resource (./postgres-batch.ts). */
+  /** Inserts without rules of one turn, one statement per resource (./postgres-batch.ts). */
   readonly #group: GroupInsert<StoredRecord>;
 
   constructor(sql: Sql, schema: string) {
     this.sql = sql;
     this.schema = schema;
     this.#group = new GroupInsert<StoredRecord>({
-      one: (resource, insert) => this.#reached(() => this.#insertOne(this.sql, resource, this.#statements(resource), insert)),
+      one: (resource, insert) => this.#reached(() => this.#insertAlone(resource, insert)),
       many: (resource, inserts) => this.#reached(() => this.#insertBatch(resource, inserts)),
       lost: (error) => error instanceof StoreUnavailableError,
     });
@@ -274,11 +274,32 @@ class PostgresStoreImpl implements PostgresStore {
     }
   }
 
-  /** The INSERT of several records in one statement; a conflicting one is skipped (undefined), for the caller to send again alone. */
+  /** An insert without rules: one statement, or with its events a transaction of its own. */
+  async #insertAlone(resource: string, insert: QueuedInsert): Promise<StoredRecord> {
+    const s = this.#statements(resource);
+    const { events } = insert;
+    if (!events) return this.#insertOne(this.sql, resource, s, insert);
+    return this.#transaction(async (tx) => {
+      const written = await this.#insertOne(tx, resource, s, insert);
+      await appendEvents(tx, this.schema, events(written));
+      return written;
+    });
+  }
+
+  /**
+   * Inserts without rules in one statement, with their events in its transaction; a
+   * conflicting one is skipped (undefined), for the caller to send again alone.
+   */
   async #insertBatch(resource: string, inserts: readonly QueuedInsert[]): Promise<(StoredRecord | undefined)[]> {
     const s = this.#statements(resource);
-    const rows = await this.#rows(s.insertBatch, [inserts.map((x) => x.id), inserts.map((x) => x.owner), inserts.map((x) => x.data)]);
-    return rows.map((row) => (row[0] === null ? undefined : new PgRecord(row)));
+    const params = [inserts.map((x) => x.id), inserts.map((x) => x.owner), inserts.map((x) => x.data)];
+    const records = (rows: PgRow[]) => rows.map((row) => (row[0] === null ? undefined : new PgRecord(row)));
+    if (!inserts.some((x) => x.events)) return records(await this.#rows(s.insertBatch, params));
+    return this.#transaction(async (tx) => {
+      const written = records(await this.#rows(s.insertBatch, params, tx));
+      await appendEvents(tx, this.schema, written.flatMap((r, i) => (r && inserts[i].events ? inserts[i].events(r) : [])));
+      return written;
+    });
   }
 
   /** A unique violation as the Store's error: the id (DuplicateIdError) or a unique constraint (UniqueViolationError). */
@@ -296,14 +317,14 @@ class PostgresStoreImpl implements PostgresStore {
   async insert(resource: string, record: NewRecord, options: WriteOptions = {}): Promise<StoredRecord> {
     const s = this.#statements(resource);
     const { events, domain } = options;
-    // Without events or rules, no transaction of its own: one statement (no BEGIN and COMMIT
-    // round trips), shared with the other plain inserts of this turn (./postgres-batch.ts).
-    if (!events && !domain) {
+    // Without rules, one statement shared with the other inserts of this turn (./postgres-batch.ts):
+    // without events, no transaction of its own (no BEGIN and COMMIT round trips).
+    if (!domain) {
       if (this.#closed) throw new Error('the store is closed');
-      return this.#group.add(resource, queued(record, record.data));
+      return this.#group.add(resource, queued(record, record.data, events));
     }
     return this.#run(() => this.#transaction(async (tx) => {
-      const data = domain ? await runStep(this.#access(tx), domain, undefined, record.data) : record.data;
+      const data = await runStep(this.#access(tx), domain, undefined, record.data);
       const written = await this.#insertOne(tx, resource, s, queued(record, data ?? record.data));
       if (events) await appendEvents(tx, this.schema, events(written));
       return written;
@@ -527,8 +548,8 @@ class PostgresStoreImpl implements PostgresStore {
 }
 
 /** An insert as it is sent: its data as JSON text, taken now. */
-function queued(record: NewRecord, data: Record<string, unknown>): QueuedInsert {
-  return { id: record.id ?? null, owner: record.owner ?? null, data: JSON.stringify(data) };
+function queued(record: NewRecord, data: Record<string, unknown>, events?: EventMaker): QueuedInsert {
+  return { id: record.id ?? null, owner: record.owner ?? null, data: JSON.stringify(data), ...(events ? { events } : {}) };
 }
 
 /** A batch item's step: its refusal, or a unique value its related writes took, names the item. */

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import postgres from 'postgres';
 import { openPostgresStore, parsePostgresUrl } from '../../src/store/postgres.ts';
 import { SCHEMA_VERSION } from '../../src/store/postgres-schema.ts';
-import { DuplicateIdError } from '../../src/store/store.ts';
+import { DuplicateIdError, type StoredRecord } from '../../src/store/store.ts';
 import { storeContract } from './contract.ts';
 import { freshSchemaUrl, postgresUnavailable, TEST_DATABASE_URL } from '../support/postgres.ts';
 
@@ -91,6 +91,12 @@ describe('PostgreSQL store: beyond the contract', { skip: unavailable ?? false }
       assert.deepEqual(listed.slice(6), [10, 11, 12, 14, 15], 'every answered insert is stored, in the order of the calls');
       const written = [...first, ...second].flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
       for (const r of written) assert.deepEqual(await store.get('things', r.id), r, 'what an insert answered is what is stored');
+      // With events, in one transaction: the events of the inserts answered, none of the refused one's.
+      const events = (record: StoredRecord) => [{ name: 'thing.created', resource: 'things', recordId: record.id, payloads: { '': record.data }, createdAt: 1 }];
+      const third = await Promise.allSettled(Array.from({ length: 4 }, (_, n) => store.insert('things', { ...(n === 1 ? { id: 'taken' } : {}), data: { n: 20 + n } }, { events })));
+      assert.deepEqual(third.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+      const logged = await store.events.after(0, 100);
+      assert.deepEqual(logged.map((e) => e.recordId), third.flatMap((r) => (r.status === 'fulfilled' ? [r.value.id] : [])), 'an event for each insert answered, in their order');
     } finally {
       await store.close();
     }
