@@ -102,6 +102,24 @@ describe('PostgreSQL store: beyond the contract', { skip: unavailable ?? false }
     }
   });
 
+  test('inserts of one turn: ids, owners and data that an array literal must escape come back as written', async () => {
+    const store = await openPostgresStore({ url: freshSchemaUrl(), max: 2 });
+    try {
+      await store.migrate([{ name: 'things', indexes: ['s'] }]);
+      const values = ['"quoted"', 'back\\slash', '{a,b}', 'comma, here', 'new\nline', 'émoji 😀', 'NULL', '', ' spaced ', "it's", '\\"both\\"', '{"x":1}'];
+      const written = await Promise.all(values.map((s, i) => store.insert('things', { ...(i % 2 ? { id: `id ${s}` } : {}), ...(i % 3 ? { owner: `o ${s}` } : {}), data: { s, nested: [s] } })));
+      for (const [i, r] of written.entries()) {
+        const read = await store.get('things', r.id);
+        assert.deepEqual(read, r);
+        assert.deepEqual(read?.data, { s: values[i], nested: [values[i]] });
+        if (i % 2) assert.equal(read?.id, `id ${values[i]}`);
+        assert.equal(read?.owner, i % 3 ? `o ${values[i]}` : undefined);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
   test('closing answers the inserts queued before it: each is committed', async () => {
     const url = freshSchemaUrl();
     const store = await openPostgresStore({ url, max: 2 });
