@@ -30,6 +30,7 @@ import { postgresCredentials } from './postgres-credentials.ts';
 import { appendEvents, EVENTS_CHANNEL, postgresEvents } from './postgres-events.ts';
 import { countSql, fieldIndexColumns, fieldIndexName, indexable, listSql, quoteIdent, RECORD_COLUMNS, tableName } from './postgres-list.ts';
 import { GroupInsert, type QueuedInsert } from './postgres-batch.ts';
+import { casParams, casRows, casStatements, type CasStatements } from './postgres-cas.ts';
 import { PgRecord, type PgRow } from './postgres-record.ts';
 import { LOCK_MIGRATE, migrateSchema } from './postgres-schema.ts';
 import { runStep, syncUniqueIndexes, uniqueViolation, type TxAccess } from './postgres-domain.ts';
@@ -131,6 +132,8 @@ interface Statements {
   readonly remove: string;
   /** Several inserts in one statement (./postgres-batch.ts): their rows in their order, a skipped one (a conflict) as NULLs. */
   readonly insertBatch: string;
+  /** An update or a removal without rules or events in one statement (./postgres-cas.ts). */
+  readonly cas: CasStatements;
 }
 
 class PostgresStoreImpl implements PostgresStore {
@@ -259,6 +262,7 @@ class PostgresStoreImpl implements PostgresStore {
         ins AS (INSERT INTO ${q} (seq, id, version, owner, data) SELECT n, coalesce(id, n::text), 1, owner, data::jsonb FROM x ORDER BY i
           ON CONFLICT DO NOTHING RETURNING ${RECORD_COLUMNS})
         SELECT ins.seq, ins.id, ins.version, ins.owner, ins.data FROM x LEFT JOIN ins ON ins.seq = x.n ORDER BY x.i`,
+      cas: casStatements(q),
     };
     this.#resources.set(resource, s);
     return s;
@@ -369,6 +373,20 @@ class PostgresStoreImpl implements PostgresStore {
   async update(resource: string, id: string, data: Record<string, unknown>, expect: Expectation = {}, options: WriteOptions = {}): Promise<ChangeResult> {
     const s = this.#statements(resource);
     const { events, domain } = options;
+    if (!events && !domain) {
+      return this.#run(async (): Promise<ChangeResult> => {
+        let row: PgRow | undefined;
+        try {
+          [row] = await this.#rows(s.cas.update, [id, ...casParams(expect), JSON.stringify(data)]);
+        } catch (error) {
+          throw this.#conflict(error, resource, s, id);
+        }
+        if (!row) return { ok: false, reason: 'missing' };
+        const { current, written } = casRows(row);
+        if (written) return { ok: true, record: new PgRecord(written) };
+        return refusal(new PgRecord(current), expect);
+      });
+    }
     return this.#run(() => this.#transaction(async (tx): Promise<ChangeResult> => {
       const [row] = await this.#rows(s.lock, [id], tx);
       if (!row) return { ok: false, reason: 'missing' };
@@ -386,6 +404,14 @@ class PostgresStoreImpl implements PostgresStore {
     if (expect.state) throw new Error('bug: remove takes no state expectation (RemoveResult has no state reason)');
     const s = this.#statements(resource);
     const { events, domain } = options;
+    if (!events && !domain) {
+      return this.#run(async (): Promise<RemoveResult> => {
+        const [row] = await this.#rows(s.cas.remove, [id, ...casParams(expect)]);
+        if (!row) return { ok: false, reason: 'missing' };
+        const { current, removed } = casRows(row);
+        return removed ? { ok: true } : (refusal(new PgRecord(current), expect) as RemoveResult);
+      });
+    }
     return this.#run(() => this.#transaction(async (tx): Promise<RemoveResult> => {
       const [row] = await this.#rows(s.lock, [id], tx);
       if (!row) return { ok: false, reason: 'missing' };
@@ -561,6 +587,13 @@ async function itemized<T>(index: number, step: () => Promise<T>): Promise<T> {
     if (error instanceof UniqueViolationError && error.index === undefined) throw new UniqueViolationError(error.resource, error.constraint, index);
     throw error;
   }
+}
+
+/** Why the one-statement write refused: check() of the row it locked (./postgres-cas.ts writes the same conditions). */
+function refusal(current: StoredRecord, expect: Expectation): Exclude<ChangeResult, { ok: true }> {
+  const refused = check(current, expect);
+  if (!refused) throw new Error('bug: the one-statement write refused a record that meets its expectation (postgres-cas.ts and check() disagree)');
+  return refused;
 }
 
 /**
