@@ -15,8 +15,8 @@
  * A taken id is refused by the UNIQUE index inside the INSERT, never by a read before it.
  * A write's promise resolves after COMMIT returned: with the server's default
  * `synchronous_commit = on` the commit is on disk (WAL flushed) before it is acknowledged.
- * PostgreSQL groups the WAL flushes of concurrent commits itself (`commit_delay`), so the
- * adapter has no group commit of its own as the SQLite one does.
+ * Inserts without rules of one turn are group-committed as SQLite's are: one statement (and
+ * transaction) per resource, each answered after its COMMIT returned (./postgres-batch.ts).
  *
  * What jsonb changes: the data read back is PostgreSQL's text of the jsonb (keys in its
  * order, `": "` between a key and its value): the same JSON value, not the same bytes; and
@@ -25,10 +25,12 @@
  */
 import postgres, { type Sql, type TransactionSql } from 'postgres';
 import type { CredentialStore } from './credentials.ts';
-import type { EventStore, WriteOptions } from './events.ts';
+import type { EventMaker, EventStore, WriteOptions } from './events.ts';
 import { postgresCredentials } from './postgres-credentials.ts';
 import { appendEvents, EVENTS_CHANNEL, postgresEvents } from './postgres-events.ts';
 import { countSql, fieldIndexColumns, fieldIndexName, indexable, listSql, quoteIdent, RECORD_COLUMNS, tableName } from './postgres-list.ts';
+import { GroupInsert, type QueuedInsert } from './postgres-batch.ts';
+import { casParams, casRows, casStatements, type CasStatements } from './postgres-cas.ts';
 import { PgRecord, type PgRow } from './postgres-record.ts';
 import { LOCK_MIGRATE, migrateSchema } from './postgres-schema.ts';
 import { runStep, syncUniqueIndexes, uniqueViolation, type TxAccess } from './postgres-domain.ts';
@@ -128,6 +130,10 @@ interface Statements {
   readonly insert: string;
   readonly update: string;
   readonly remove: string;
+  /** Several inserts in one statement (./postgres-batch.ts): their rows in their order, a skipped one (a conflict) as NULLs. */
+  readonly insertBatch: string;
+  /** An update or a removal without rules or events in one statement (./postgres-cas.ts). */
+  readonly cas: CasStatements;
 }
 
 class PostgresStoreImpl implements PostgresStore {
@@ -142,10 +148,17 @@ class PostgresStoreImpl implements PostgresStore {
   readonly #unique = new Map<string, { resource: string; name: string }>();
   #listening: Promise<{ unlisten(): Promise<void> }> | undefined;
   #closed = false;
+  /** Inserts without rules of one turn, one statement per resource (./postgres-batch.ts). */
+  readonly #group: GroupInsert<StoredRecord>;
 
   constructor(sql: Sql, schema: string) {
     this.sql = sql;
     this.schema = schema;
+    this.#group = new GroupInsert<StoredRecord>({
+      one: (resource, insert) => this.#reached(() => this.#insertAlone(resource, insert)),
+      many: (resource, inserts) => this.#reached(() => this.#insertBatch(resource, inserts)),
+      lost: (error) => error instanceof StoreUnavailableError,
+    });
     const run = <T>(work: () => Promise<T>) => this.#run(work);
     this.credentials = postgresCredentials(sql, run);
     this.events = postgresEvents(sql, run);
@@ -154,6 +167,13 @@ class PostgresStoreImpl implements PostgresStore {
   /** Runs a call: refused once closed; a lost database becomes StoreUnavailableError. */
   async #run<T>(work: () => Promise<T>): Promise<T> {
     if (this.#closed) throw new Error('the store is closed');
+    // Inserts queued in this turn go first: of two calls the first still reaches the database first.
+    this.#group.flush();
+    return this.#reached(work);
+  }
+
+  /** A lost database as StoreUnavailableError (work accepted before close runs to its end). */
+  async #reached<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
@@ -236,19 +256,54 @@ class PostgresStoreImpl implements PostgresStore {
         FROM (SELECT nextval('${sequence}') AS n) s RETURNING ${RECORD_COLUMNS}`,
       update: `UPDATE ${q} SET version = version + 1, data = $2::text::jsonb WHERE seq = $1 RETURNING ${RECORD_COLUMNS}`,
       remove: `DELETE FROM ${q} WHERE seq = $1`,
+      // nextval in input order (a scan of unnest WITH ORDINALITY), so seqs follow the calls' order;
+      // the CTE is materialized (volatile, read twice), so each input takes one number.
+      insertBatch: `WITH x AS (SELECT nextval('${sequence}') AS n, u.i, u.id, u.owner, u.data FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(id, owner, data, i)),
+        ins AS (INSERT INTO ${q} (seq, id, version, owner, data) SELECT n, coalesce(id, n::text), 1, owner, data::jsonb FROM x ORDER BY i
+          ON CONFLICT DO NOTHING RETURNING ${RECORD_COLUMNS})
+        SELECT ins.seq, ins.id, ins.version, ins.owner, ins.data FROM x LEFT JOIN ins ON ins.seq = x.n ORDER BY x.i`,
+      cas: casStatements(q),
     };
     this.#resources.set(resource, s);
     return s;
   }
 
-  /** The INSERT of a record (its data as decided), a taken id or unique value refused by the database itself. */
-  async #insertOne(tx: TransactionSql | Sql, resource: string, s: Statements, record: NewRecord, data: Record<string, unknown>, index?: number): Promise<StoredRecord> {
+  /** The INSERT of a record (its data as decided, as JSON text), a taken id or unique value refused by the database itself. */
+  async #insertOne(tx: TransactionSql | Sql, resource: string, s: Statements, insert: QueuedInsert, index?: number): Promise<StoredRecord> {
     try {
-      const [row] = await this.#rows(s.insert, [record.id ?? null, record.owner ?? null, JSON.stringify(data)], tx);
+      const [row] = await this.#rows(s.insert, [insert.id, insert.owner, insert.data], tx);
       return new PgRecord(row);
     } catch (error) {
-      throw this.#conflict(error, resource, s, record.id, index);
+      throw this.#conflict(error, resource, s, insert.id ?? undefined, index);
     }
+  }
+
+  /** An insert without rules: one statement, or with its events a transaction of its own. */
+  async #insertAlone(resource: string, insert: QueuedInsert): Promise<StoredRecord> {
+    const s = this.#statements(resource);
+    const { events } = insert;
+    if (!events) return this.#insertOne(this.sql, resource, s, insert);
+    return this.#transaction(async (tx) => {
+      const written = await this.#insertOne(tx, resource, s, insert);
+      await appendEvents(tx, this.schema, events(written));
+      return written;
+    });
+  }
+
+  /**
+   * Inserts without rules in one statement, with their events in its transaction; a
+   * conflicting one is skipped (undefined), for the caller to send again alone.
+   */
+  async #insertBatch(resource: string, inserts: readonly QueuedInsert[]): Promise<(StoredRecord | undefined)[]> {
+    const s = this.#statements(resource);
+    const params = [inserts.map((x) => x.id), inserts.map((x) => x.owner), inserts.map((x) => x.data)];
+    const records = (rows: PgRow[]) => rows.map((row) => (row[0] === null ? undefined : new PgRecord(row)));
+    if (!inserts.some((x) => x.events)) return records(await this.#rows(s.insertBatch, params));
+    return this.#transaction(async (tx) => {
+      const written = records(await this.#rows(s.insertBatch, params, tx));
+      await appendEvents(tx, this.schema, written.flatMap((r, i) => (r && inserts[i].events ? inserts[i].events(r) : [])));
+      return written;
+    });
   }
 
   /** A unique violation as the Store's error: the id (DuplicateIdError) or a unique constraint (UniqueViolationError). */
@@ -266,11 +321,15 @@ class PostgresStoreImpl implements PostgresStore {
   async insert(resource: string, record: NewRecord, options: WriteOptions = {}): Promise<StoredRecord> {
     const s = this.#statements(resource);
     const { events, domain } = options;
-    // Without events or rules, one statement: its own transaction, no BEGIN and COMMIT round trips.
-    if (!events && !domain) return this.#run(() => this.#insertOne(this.sql, resource, s, record, record.data));
+    // Without rules, one statement shared with the other inserts of this turn (./postgres-batch.ts):
+    // without events, no transaction of its own (no BEGIN and COMMIT round trips).
+    if (!domain) {
+      if (this.#closed) throw new Error('the store is closed');
+      return this.#group.add(resource, queued(record, record.data, events));
+    }
     return this.#run(() => this.#transaction(async (tx) => {
-      const data = domain ? await runStep(this.#access(tx), domain, undefined, record.data) : record.data;
-      const written = await this.#insertOne(tx, resource, s, record, data ?? record.data);
+      const data = await runStep(this.#access(tx), domain, undefined, record.data);
+      const written = await this.#insertOne(tx, resource, s, queued(record, data ?? record.data));
       if (events) await appendEvents(tx, this.schema, events(written));
       return written;
     }));
@@ -285,7 +344,7 @@ class PostgresStoreImpl implements PostgresStore {
       for (const [index, record] of records.entries()) {
         const domain = domains?.[index];
         const data = domain ? await itemized(index, () => runStep(this.#access(tx), domain, undefined, record.data)) : record.data;
-        const r = await this.#insertOne(tx, resource, s, record, data ?? record.data, index);
+        const r = await this.#insertOne(tx, resource, s, queued(record, data ?? record.data), index);
         written.push(r);
         if (events) await appendEvents(tx, this.schema, events(r));
       }
@@ -314,6 +373,20 @@ class PostgresStoreImpl implements PostgresStore {
   async update(resource: string, id: string, data: Record<string, unknown>, expect: Expectation = {}, options: WriteOptions = {}): Promise<ChangeResult> {
     const s = this.#statements(resource);
     const { events, domain } = options;
+    if (!events && !domain) {
+      return this.#run(async (): Promise<ChangeResult> => {
+        let row: PgRow | undefined;
+        try {
+          [row] = await this.#rows(s.cas.update, [id, ...casParams(expect), JSON.stringify(data)]);
+        } catch (error) {
+          throw this.#conflict(error, resource, s, id);
+        }
+        if (!row) return { ok: false, reason: 'missing' };
+        const { current, written } = casRows(row);
+        if (written) return { ok: true, record: new PgRecord(written) };
+        return refusal(new PgRecord(current), expect);
+      });
+    }
     return this.#run(() => this.#transaction(async (tx): Promise<ChangeResult> => {
       const [row] = await this.#rows(s.lock, [id], tx);
       if (!row) return { ok: false, reason: 'missing' };
@@ -331,6 +404,14 @@ class PostgresStoreImpl implements PostgresStore {
     if (expect.state) throw new Error('bug: remove takes no state expectation (RemoveResult has no state reason)');
     const s = this.#statements(resource);
     const { events, domain } = options;
+    if (!events && !domain) {
+      return this.#run(async (): Promise<RemoveResult> => {
+        const [row] = await this.#rows(s.cas.remove, [id, ...casParams(expect)]);
+        if (!row) return { ok: false, reason: 'missing' };
+        const { current, removed } = casRows(row);
+        return removed ? { ok: true } : (refusal(new PgRecord(current), expect) as RemoveResult);
+      });
+    }
     return this.#run(() => this.#transaction(async (tx): Promise<RemoveResult> => {
       const [row] = await this.#rows(s.lock, [id], tx);
       if (!row) return { ok: false, reason: 'missing' };
@@ -482,12 +563,19 @@ class PostgresStoreImpl implements PostgresStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // Inserts queued or on their way are answered before the pool ends.
+    await this.#group.drain();
     this.#watchers.clear();
     const listening = this.#listening;
     this.#listening = undefined;
     if (listening) await listening.then((l) => l.unlisten()).catch(() => {});
     await this.sql.end({ timeout: 5 });
   }
+}
+
+/** An insert as it is sent: its data as JSON text, taken now. */
+function queued(record: NewRecord, data: Record<string, unknown>, events?: EventMaker): QueuedInsert {
+  return { id: record.id ?? null, owner: record.owner ?? null, data: JSON.stringify(data), ...(events ? { events } : {}) };
 }
 
 /** A batch item's step: its refusal, or a unique value its related writes took, names the item. */
@@ -499,6 +587,13 @@ async function itemized<T>(index: number, step: () => Promise<T>): Promise<T> {
     if (error instanceof UniqueViolationError && error.index === undefined) throw new UniqueViolationError(error.resource, error.constraint, index);
     throw error;
   }
+}
+
+/** Why the one-statement write refused: check() of the row it locked (./postgres-cas.ts writes the same conditions). */
+function refusal(current: StoredRecord, expect: Expectation): Exclude<ChangeResult, { ok: true }> {
+  const refused = check(current, expect);
+  if (!refused) throw new Error('bug: the one-statement write refused a record that meets its expectation (postgres-cas.ts and check() disagree)');
+  return refused;
 }
 
 /**
