@@ -48,6 +48,11 @@ field is null. So \`self.available <= self.copies\` says nothing about a record 
 \`available\`: write \`has(self.x)\` to require a member. It keeps a rule from refusing what it
 does not speak of.
 
+**Members named as the body names them.** A field whose name CEL cannot write after a dot
+(\`@type\`, \`$kind\`; \`_links\` it can) is read by index: \`self["@type"] == "Place"\`.
+\`has()\` takes only a dotted name, so such a field's presence is stated with \`required\`, not
+with a rule.
+
 **Updates** (\`onUpdate\`) are a client's update, replace or bulk update of a record; a
 transition, an action or an effect on a related record states its own guards and is not an
 update. \`old\` is the record before, \`self\` after the change: \`old.status == "draft"\` keeps

@@ -52,6 +52,7 @@ const KEY_NAMES: readonly (readonly [RegExp, string])[] = [
 /** Key patterns of the schema said in words; others are shown as the pattern itself. */
 const PATTERN_WORDS: Readonly<Record<string, string>> = {
   '^[A-Za-z][A-Za-z0-9_-]*$': 'a letter, then letters, digits, `_` or `-`',
+  '^[A-Za-z_$@][A-Za-z0-9_-]*$': 'a letter, `_`, `$` or `@`, then letters, digits, `_` or `-` (`_links`, `@type`: a member as the body carries it)',
   '^[a-z][a-z0-9-]*$': 'kebab-case: a lower-case letter, then lower-case letters, digits or `-`',
   '^[1-5][0-9][0-9]$': 'an HTTP status code (100 to 599)',
 };

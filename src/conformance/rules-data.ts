@@ -299,7 +299,7 @@ export function countsRead(expr: Expr): string[] {
   return [...expr.source.matchAll(/\bcount\.(\w+)/g)].map((m) => m[1]);
 }
 
-/** The fields of `self` an expression reads. */
+/** The fields of `self` an expression reads: `self.name`, or `self["@type"]` for a name CEL cannot write after a dot. */
 export function selfFields(expr: Expr): string[] {
-  return [...new Set([...expr.source.matchAll(/\bself\.(\w+)/g)].map((m) => m[1]))];
+  return [...new Set([...expr.source.matchAll(/\bself(?:\s*\.\s*(\w+)|\s*\[\s*(["'])(.*?)\2\s*\])/g)].map((m) => m[1] ?? m[3]))];
 }

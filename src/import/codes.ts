@@ -97,8 +97,8 @@ export const IMPORT_CODES = {
   }),
   fieldName: defineDiagnostic({
     code: 'import-field-name', severity: 'warning', part: 'resources',
-    message: "The property '{name}' of {schema} is not a valid field name (a letter, then letters, digits, _ or -); it is left out.",
-    description: 'Field names are keys of the format and follow its naming rule. A property whose name breaks it (`@type`, `_links`, `1st`) cannot be renamed, since the name is what travels in the body.',
+    message: "The property '{name}' of {schema} is not a valid field name (a letter, _, $ or @, then letters, digits, _ or -); it is left out.",
+    description: 'Field names are keys of the format and follow its naming rule, which takes the members real APIs write (`_links`, `@type`, `$type`). A property whose name breaks it (`1st`, `a.b`, `x y`) cannot be renamed, since the name is what travels in the body.',
   }),
   formatUnknown: defineDiagnostic({
     code: 'import-format-unknown', severity: 'warning', part: 'resources',

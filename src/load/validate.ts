@@ -137,6 +137,7 @@ const PATTERN_HINTS: Record<string, string> = {
   '^[0-9]+(ms|s|m|h|d)$': 'must be a duration such as 500ms, 30s, 5m, 1h or 1d',
   '^[0-9]+(B|KB|KiB|MB|MiB)$': 'must be a size such as 512B, 64KiB or 1MiB',
   '^[A-Za-z][A-Za-z0-9_-]*$': 'must start with a letter and hold only letters, digits, - and _',
+  '^[A-Za-z_$@][A-Za-z0-9_-]*$': 'must start with a letter, _, $ or @ and hold only letters, digits, - and _',
   '^[a-z0-9][a-z0-9_-]*$': 'must be a lower-case path segment (letters, digits, - and _)',
   '^[a-z][a-z0-9-]*$': 'must be kebab-case (lower-case letters, digits and -)',
   '^/': "must start with '/'",

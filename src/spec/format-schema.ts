@@ -9,6 +9,12 @@
 import { SITUATIONS } from './http-errors.ts';
 
 const IDENT = '^[A-Za-z][A-Za-z0-9_-]*$';
+/**
+ * A field's name is also what travels in the body, so it may start as real APIs' members do:
+ * HAL's `_links`, JSON-LD's `@id` and `@type`, `$type` (issue #17). A rule reads such a field
+ * as `self["@type"]`, CEL identifiers being letters, digits and _.
+ */
+export const FIELD_IDENT = '^[A-Za-z_$@][A-Za-z0-9_-]*$';
 const DURATION = '^[0-9]+(ms|s|m|h|d)$';
 const SIZE = '^[0-9]+(B|KB|KiB|MB|MiB)$';
 
@@ -215,7 +221,7 @@ export const FORMAT_SCHEMA = {
         { type: 'object', additionalProperties: false, required: ['type'], properties: fieldProps },
       ],
     },
-    fields: { type: 'object', propertyNames: { pattern: IDENT }, additionalProperties: { $ref: '#/definitions/field' } },
+    fields: { type: 'object', propertyNames: { pattern: FIELD_IDENT }, additionalProperties: { $ref: '#/definitions/field' } },
     resource: {
       type: 'object',
       additionalProperties: false,

@@ -28,7 +28,7 @@ import { scalarOf, stringOf } from './filter-values.ts';
 import type { FieldFilter, ListQuery, ScalarValue, SortKey } from './store.ts';
 
 /** A name the format allows for a field (schema/svcspec.schema.json), safe inside a literal. */
-const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+const FIELD_NAME = /^[A-Za-z_$@][A-Za-z0-9_-]*$/;
 const RESOURCE_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 /** PostgreSQL truncates longer identifiers (NAMEDATALEN - 1). */
 const MAX_IDENT = 63;

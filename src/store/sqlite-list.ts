@@ -36,7 +36,7 @@ import { scalarOf, stringOf } from './filter-values.ts';
 import type { CountQuery, FieldFilter, ListQuery, ScalarValue, SortKey } from './store.ts';
 
 /** A name the format allows for a field (schema/svcspec.schema.json), safe inside `'$."…"'`. */
-const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+const FIELD_NAME = /^[A-Za-z_$@][A-Za-z0-9_-]*$/;
 
 /** One SELECT: its text and its arguments, the LIMIT last. */
 export interface ListStatement {
@@ -127,13 +127,15 @@ function condition(a: Args, f: FieldFilter): string {
       const op = ORDERING[f.op];
       // Numbers sort before text: '' bounds the other end of the range to the value's type,
       // so the index range holds only members of that type.
+      // The other bound is written where it stands: a field bound as an argument (a name not
+      // written into the text) takes its placeholder in the order the text has them.
       if (typeof v === 'number') {
-        const other = f.op === 'gt' || f.op === 'gte' ? ` AND ${a.value(field)} < ''` : '';
-        return `(${a.value(field)} ${op} ${a.bind(bindScalar(v))}${other} AND ${a.type(field)} IN ${NUMBER_TYPES})`;
+        const other = () => (f.op === 'gt' || f.op === 'gte' ? ` AND ${a.value(field)} < ''` : '');
+        return `(${a.value(field)} ${op} ${a.bind(bindScalar(v))}${other()} AND ${a.type(field)} IN ${NUMBER_TYPES})`;
       }
       if (typeof v === 'string') {
-        const other = f.op === 'lt' || f.op === 'lte' ? ` AND ${a.value(field)} >= ''` : '';
-        return `(${a.value(field)} ${op} ${a.bind(v)}${other} AND ${a.type(field)} = 'text')`;
+        const other = () => (f.op === 'lt' || f.op === 'lte' ? ` AND ${a.value(field)} >= ''` : '');
+        return `(${a.value(field)} ${op} ${a.bind(v)}${other()} AND ${a.type(field)} = 'text')`;
       }
       throw new TypeError(`bug: filter ${f.op} on '${field}' takes a number or a string, not ${JSON.stringify(v)}`);
     }

@@ -13,7 +13,11 @@ import type { Field, FieldType, Shape } from '../../spec/model.ts';
 import { child } from '../../spec/pointer.ts';
 import { defined } from '../../load/normalize/read.ts';
 import { IMPORT_CODES } from '../codes.ts';
-import { isObject, KEY_NAME, notCarried, report, resolve, type ImportContext, type Json } from './context.ts';
+import { isObject, notCarried, report, resolve, type ImportContext, type Json } from './context.ts';
+import { FIELD_IDENT } from '../../spec/format-schema.ts';
+
+/** What the format takes as a field's name (a member a body carries). */
+const FIELD_NAME = new RegExp(FIELD_IDENT);
 
 export interface SchemaScope {
   readonly ctx: ImportContext;
@@ -56,7 +60,7 @@ export function objectFields(scope: SchemaScope, node: Json, pointer: string, pl
   const properties = isObject(merged.properties) ? merged.properties : {};
   for (const [name, value] of Object.entries(properties)) {
     const p = child(pointer, 'properties', name);
-    if (!KEY_NAME.test(name)) {
+    if (!FIELD_NAME.test(name)) {
       report(scope.ctx, IMPORT_CODES.fieldName, { name, schema: place.label ? `field '${place.label}' of '${place.resource}'` : `'${place.resource}'` }, p);
       continue;
     }

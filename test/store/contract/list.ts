@@ -202,6 +202,23 @@ it('filters lt, lte, gt, gte compare numbers with numbers and strings with strin
   assert.deepEqual(await listIds(store, { filters: [f('v', 'gt', 'B'), f('v', 'lt', 'o')] }), ['strnull', 'strb']);
 });
 
+it('filters and sorts by members named as real APIs name them (@rank, $v) and by names the SQL text cannot hold (a space, a quote), in the order of their arguments', async (store) => {
+  for (const [id, n, s] of [['a', 1, 'x'], ['b', 5, 'm'], ['c', 9, 'c']] as const) {
+    await store.insert(R, { id, data: { '@rank': n, $v: s, "it's v": n, 'a b': s } });
+  }
+  for (const field of ['@rank', "it's v"]) {
+    assert.deepEqual(await listIds(store, { filters: [f(field, 'gte', 5)] }), ['b', 'c'], `${field} gte`);
+    assert.deepEqual(await listIds(store, { filters: [f(field, 'gt', 1), f(field, 'lt', 9)] }), ['b'], `${field} gt lt`);
+    assert.deepEqual(await listIds(store, { filters: [f(field, 'eq', 9)] }), ['c'], `${field} eq`);
+    const page = await store.list(R, { limit: 10, sort: [{ field, direction: 'desc' }] });
+    assert.deepEqual(page.records.map((r) => r.id), ['c', 'b', 'a'], `${field} sorted`);
+  }
+  for (const field of ['$v', 'a b']) {
+    assert.deepEqual(await listIds(store, { filters: [f(field, 'lte', 'm')] }), ['b', 'c'], `${field} lte`);
+    assert.deepEqual(await listIds(store, { filters: [f(field, 'prefix', 'x')] }), ['a'], `${field} prefix`);
+  }
+});
+
 it('filters in matches any of its values, each type-exact; a null among them matches null and absent', async (store) => {
   await lookalikes(store);
   assert.deepEqual(await listIds(store, { filters: [f('v', 'in', [1, 0])] }), ['num1', 'num0']);
