@@ -172,6 +172,10 @@ interface Statements {
   readonly insert: StatementSync;
   readonly update: StatementSync;
   readonly remove: StatementSync;
+  /** A related write of a domain step (compare-and-set on id and version): RETURNING (seq, owner). */
+  readonly updateIf: StatementSync;
+  /** Likewise a removal, RETURNING the record as it was. */
+  readonly removeIf: StatementSync;
 }
 
 class SqliteStoreImpl implements SqliteStore {
@@ -561,18 +565,21 @@ class SqliteStoreImpl implements SqliteStore {
         return (this.#listStatement(list.sql).all(...list.args) as unknown as Row[]).map(toRecord);
       },
       nextSequence: (name) => Number((this.#nextSequence.get(name) as { value: number }).value),
+      // One compare-and-set statement on the id and the version the step read: no read of the
+      // row again to compare (the step read it in this transaction), RETURNING what its event needs.
       apply: (write: RelatedWrite) => {
         const s = this.#statements(write.resource);
-        const row = s.get.get(write.id) as Row | undefined;
-        if (!row || row[2] !== write.version) return false;
-        let record: StoredRecord = toRecord(row);
+        let record: StoredRecord;
         try {
           if (write.kind === 'update') {
             const json = JSON.stringify(write.data);
-            s.update.run(row[2] + 1, json, row[0]);
-            record = new LazyRecord(row[0], row[1], row[2] + 1, row[3], json);
+            const row = s.updateIf.get(json, write.id, write.version) as readonly [seq: number, owner: string | null] | undefined;
+            if (!row) return false;
+            record = new LazyRecord(row[0], write.id, write.version + 1, row[1], json);
           } else {
-            s.remove.run(row[0]);
+            const row = s.removeIf.get(write.id, write.version) as Row | undefined;
+            if (!row) return false;
+            record = toRecord(row);
           }
         } catch (error) {
           throw uniqueViolation(error) ?? error;
@@ -631,6 +638,8 @@ class SqliteStoreImpl implements SqliteStore {
         insert: db.prepare(`INSERT INTO ${q} (seq, id, version, owner, data) VALUES (?, ?, 1, ?, ?) RETURNING seq`),
         update: db.prepare(`UPDATE ${q} SET version = ?, data = ? WHERE seq = ?`),
         remove: db.prepare(`DELETE FROM ${q} WHERE seq = ?`),
+        updateIf: returningArrays(db.prepare(`UPDATE ${q} SET version = version + 1, data = ? WHERE id = ? AND version = ? RETURNING seq, owner`)),
+        removeIf: returningArrays(db.prepare(`DELETE FROM ${q} WHERE id = ? AND version = ? RETURNING ${RECORD_COLUMNS}`)),
       };
     } catch (error) {
       if (/no such table/.test((error as Error).message)) throw new Error(`bug: resource '${resource}' is not migrated`, { cause: error });
