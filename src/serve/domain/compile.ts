@@ -42,6 +42,14 @@ export interface CompiledGuard {
 export interface CompiledWrite {
   /** The ref fields whose records the write reads (`refs.<field>` in any of its expressions, or an effect's `ref`): no other is read. */
   readonly refsRead: ReadonlySet<string>;
+  /**
+   * The variables its expressions name (`self`, `old`, `request`, `principal`, `refs`, `now`):
+   * a request builds only these. Read from the sources as words not after a dot, so a word in a
+   * string literal counts too: more may be built than are read, never fewer.
+   */
+  readonly uses: ReadonlySet<string>;
+  /** Whether a count's condition reads `refs`: if none does, the counts are read with the refs, in one round. */
+  readonly countsReadRefs: boolean;
   readonly counts: readonly CompiledCount[];
   readonly guards: readonly CompiledGuard[];
   readonly effects: readonly CompiledEffect[];
@@ -94,14 +102,20 @@ function program(env: Environment, expr: Expr): Program {
   };
 }
 
+/** The variables of a write's expressions that a request builds only when they are named. */
+const VARIABLES = ['self', 'old', 'request', 'principal', 'refs', 'now'] as const;
+
 function compileWrite(spec: Spec, resource: Resource, rules: WriteRules, requestFields?: readonly Field[]): CompiledWrite {
   const env = celEnvironment(spec, resource, 'write', { rules, ...(requestFields ? { requestFields } : {}) });
   const refs = refTargets(spec, resource);
   const sources = [...rules.counts.flatMap((c) => c.where.flatMap((w) => ('expr' in w ? [w.expr.source] : []))), ...rules.guards.map((g) => g.expr.source), ...rules.effects.flatMap((e) => e.set.map((x) => x.expr.source))];
   const named = sources.map((src) => refsReadBy(src));
   const refsRead = new Set([...refs.keys()].filter((f) => rules.effects.some((e) => e.ref === f) || named.some((n) => n.has(f) || n.has('*'))));
+  const countSources = rules.counts.flatMap((c) => c.where.flatMap((w) => ('expr' in w ? [w.expr.source] : [])));
   return {
     refsRead,
+    uses: new Set(sources.flatMap((src) => VARIABLES.filter((v) => new RegExp(`(?<![\\w.])${v}(?![\\w])`).test(src)))),
+    countsReadRefs: countSources.some((src) => /(?<![\w.])refs(?![\w])/.test(src)),
     counts: rules.counts.map((c) => ({
       name: c.name,
       resource: c.resource,
