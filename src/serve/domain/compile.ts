@@ -50,6 +50,15 @@ export interface CompiledWrite {
   readonly uses: ReadonlySet<string>;
   /** Whether a count's condition reads `refs`: if none does, the counts are read with the refs, in one round. */
   readonly countsReadRefs: boolean;
+  /**
+   * The fields of `self` and `old` its expressions read (`self.member`), which are all a
+   * request converts to CEL values; undefined when one reads the record whole (passes it on,
+   * indexes it, names it in a string).
+   */
+  readonly selfFields: readonly Field[] | undefined;
+  readonly oldFields: readonly Field[] | undefined;
+  /** Likewise per ref field, the fields of its record read (`refs.book.available`); a ref absent here is converted whole. */
+  readonly refFields: ReadonlyMap<string, readonly Field[]>;
   readonly counts: readonly CompiledCount[];
   readonly guards: readonly CompiledGuard[];
   readonly effects: readonly CompiledEffect[];
@@ -102,6 +111,46 @@ function program(env: Environment, expr: Expr): Program {
   };
 }
 
+/** `.name`, not called: `self.all(…)` is a macro over the record, which reads it whole. */
+const MEMBER = String.raw`\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_]|\s*\()`;
+
+/** The fields of a record variable the sources read; undefined when one reads it whole. */
+function fieldsRead(sources: readonly string[], variable: string): ReadonlySet<string> | undefined {
+  const out = new Set<string>();
+  for (const src of sources) {
+    for (const use of src.matchAll(new RegExp(`(?<![\\w.])${variable}(?![\\w])`, 'g'))) {
+      const member = new RegExp(`^${MEMBER}`).exec(src.slice((use.index ?? 0) + variable.length));
+      if (!member) return undefined;
+      out.add(member[1] as string);
+    }
+  }
+  return out;
+}
+
+/** The fields of a resource by these names; undefined (all of them) for undefined. */
+function onlyFields(resource: Resource, names: ReadonlySet<string> | undefined): readonly Field[] | undefined {
+  return names && resource.fields.filter((f) => names.has(f.name));
+}
+
+/** Per ref field, the fields of its record the sources read (`refs.book.available`); a ref read whole is left out. */
+function refFieldsRead(sources: readonly string[], refs: readonly string[]): ReadonlyMap<string, ReadonlySet<string>> {
+  const out = new Map<string, Set<string>>(refs.map((r) => [r, new Set<string>()]));
+  for (const src of sources) {
+    for (const use of src.matchAll(/(?<![\w.])refs(?![\w])/g)) {
+      const path = new RegExp(`^${MEMBER}(?:${MEMBER})?`).exec(src.slice((use.index ?? 0) + 'refs'.length));
+      // `refs` whole, or `refs.x` not followed by a member: every ref it may name is read whole.
+      if (!path?.[2]) {
+        if (path) out.delete(path[1] as string);
+        else out.clear();
+        if (!path) return out;
+        continue;
+      }
+      out.get(path[1] as string)?.add(path[2]);
+    }
+  }
+  return out;
+}
+
 /** The variables of a write's expressions that a request builds only when they are named. */
 const VARIABLES = ['self', 'old', 'request', 'principal', 'refs', 'now'] as const;
 
@@ -116,6 +165,12 @@ function compileWrite(spec: Spec, resource: Resource, rules: WriteRules, request
     refsRead,
     uses: new Set(sources.flatMap((src) => VARIABLES.filter((v) => new RegExp(`(?<![\\w.])${v}(?![\\w])`).test(src)))),
     countsReadRefs: countSources.some((src) => /(?<![\w.])refs(?![\w])/.test(src)),
+    selfFields: onlyFields(resource, fieldsRead(sources, 'self')),
+    oldFields: onlyFields(resource, fieldsRead(sources, 'old')),
+    refFields: new Map([...refFieldsRead(sources, [...refsRead])].flatMap(([ref, names]) => {
+      const target = refs.get(ref);
+      return target ? [[ref, target.fields.filter((f) => names.has(f.name))] as const] : [];
+    })),
     counts: rules.counts.map((c) => ({
       name: c.name,
       resource: c.resource,

@@ -80,14 +80,14 @@ export function domainStep(spec: Spec, domain: CompiledDomain, c: CompiledResour
       const more = firstReads(c, kind, rules, self, read, id);
       // Only a write that states guards, counts or effects reads the variables (a plain create with managed fields does not).
       let vars = built.get(read) ?? {};
-      if (rules && !built.has(read)) built.set(read, (vars = variables(spec, c, rules.uses, w, self, current, id)));
+      if (rules && !built.has(read)) built.set(read, (vars = variables(spec, c, rules, w, self, current, id)));
       if (more) {
         // Counts whose conditions do not read refs are read with the refs: one round fewer.
         const counts = rules && !rules.countsReadRefs ? countReads(domain, rules, vars, read) : undefined;
         return { more: counts ? { ...more, ...counts } : more };
       }
       if (rules) {
-        if (rules.uses.has('refs') && vars.refs === undefined) vars.refs = refsOf(spec, c, read);
+        if (rules.uses.has('refs') && vars.refs === undefined) vars.refs = refsOf(spec, c, rules, read);
         const counts = countReads(domain, rules, vars, read);
         if (counts) return { more: counts };
         vars.count = Object.fromEntries(rules.counts.map((n) => [n.name, BigInt(read.counts.get(`count:${n.name}`) ?? 0)]));
@@ -222,22 +222,23 @@ function countReads(domain: CompiledDomain, rules: CompiledWrite, vars: Record<s
  * The variables the write's expressions name (CompiledWrite.uses), but `refs`, which is set
  * once the records are read; `count` once the counts are.
  */
-function variables(spec: Spec, c: CompiledResource, uses: ReadonlySet<string>, w: WriteContext, self: Data, current: StoredRecord | undefined, id: string | undefined): Record<string, unknown> {
+function variables(spec: Spec, c: CompiledResource, rules: CompiledWrite, w: WriteContext, self: Data, current: StoredRecord | undefined, id: string | undefined): Record<string, unknown> {
+  const { uses } = rules;
   const vars: Record<string, unknown> = { count: {} };
-  if (uses.has('self')) vars.self = celRecord(spec, c.resource, id, self);
-  if (uses.has('old')) vars.old = current ? celRecord(spec, c.resource, current.id, current.data) : {};
+  if (uses.has('self')) vars.self = celRecord(spec, c.resource, id, self, rules.selfFields);
+  if (uses.has('old')) vars.old = current ? celRecord(spec, c.resource, current.id, current.data, rules.oldFields) : {};
   if (uses.has('request')) vars.request = toCelFields(w.request, w.requestFields ?? c.resource.fields, spec);
   if (uses.has('principal')) vars.principal = w.principal ? { id: w.principal.id, scopes: [...w.principal.scopes] } : {};
   if (uses.has('now')) vars.now = new Date(w.now);
   return vars;
 }
 
-/** `refs`: the records the ref fields point to, as read. */
-function refsOf(spec: Spec, c: CompiledResource, read: DomainRead): Record<string, unknown> {
+/** `refs`: the records the ref fields point to, as read (the fields the expressions read of them). */
+function refsOf(spec: Spec, c: CompiledResource, rules: CompiledWrite, read: DomainRead): Record<string, unknown> {
   const refs: Record<string, unknown> = {};
   for (const [field, target] of c.refs) {
     const record = read.records.get(refKey(field));
-    if (record) refs[field] = celRecord(spec, target, record.id, record.data);
+    if (record) refs[field] = celRecord(spec, target, record.id, record.data, rules.refFields.get(field));
   }
   return refs;
 }
