@@ -32,7 +32,7 @@ import { GroupCommit } from './sqlite-commit.ts';
 import { DatabaseFile, FILE_CHECK_MS } from './sqlite-file.ts';
 import { CREDENTIALS_DDL, sqliteCredentials } from './sqlite-credentials.ts';
 import { eventAppender, EVENTS_DDL, sqliteEvents } from './sqlite-events.ts';
-import { countSql, fieldExpression, indexable, listSql, type ListSql } from './sqlite-list.ts';
+import { countArgs, countShape, countSql, fieldExpression, indexable, listSql, type ListSql } from './sqlite-list.ts';
 import { SqliteReader } from './sqlite-reader.ts';
 import { runStep, SEQUENCES_DDL, syncUniqueIndexes, uniqueViolation, type TxAccess } from './sqlite-domain.ts';
 import type { DomainStep, RelatedWrite } from './domain.ts';
@@ -183,6 +183,8 @@ class SqliteStoreImpl implements SqliteStore {
   readonly #db: DatabaseSync;
   readonly #resources = new Map<string, Statements>();
   readonly #lists = new Map<string, StatementSync>();
+  /** Count statements of domain steps by table and shape (./sqlite-list.ts countShape). */
+  readonly #counts = new Map<string, StatementSync>();
   /** List SQL → whether it runs on the main thread (see `#inline`). */
   readonly #routes = new Map<string, boolean>();
   readonly #reader: SqliteReader | undefined;
@@ -556,9 +558,22 @@ class SqliteStoreImpl implements SqliteStore {
         return row && toRecord(row);
       },
       // On the writer, inside the transaction: the reader thread sees only what is committed.
+      // A step's counts have a few shapes, each counted again and again: the SQL text of a
+      // shape is written once (countShape), and only the arguments per count.
       count: (resource, query) => {
-        const counting = countSql(this.#statements(resource).table, query);
-        return Number((this.#listStatement(counting.sql).get(...counting.args) as unknown as [number])[0]);
+        const { table } = this.#statements(resource);
+        const shape = countShape(query);
+        if (shape === undefined) {
+          const counting = countSql(table, query);
+          return Number((this.#listStatement(counting.sql).get(...counting.args) as unknown as [number])[0]);
+        }
+        const key = `${table}\0${shape}`;
+        let statement = this.#counts.get(key);
+        if (!statement) {
+          if (this.#counts.size >= LIST_STATEMENT_CACHE) this.#counts.delete(this.#counts.keys().next().value as string);
+          this.#counts.set(key, (statement = this.#listStatement(countSql(table, query).sql)));
+        }
+        return Number((statement.get(...countArgs(query)) as unknown as [number])[0]);
       },
       list: (resource, query, limit) => {
         const list = listSql(this.#statements(resource).table, { ...query, limit });
