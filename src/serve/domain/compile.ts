@@ -74,7 +74,10 @@ export interface CompiledRule {
 export interface CompiledResource {
   readonly resource: Resource;
   readonly rules: readonly CompiledRule[];
-  readonly managed: readonly { readonly field: Field; readonly source: NonNullable<Field['managed']>; readonly program?: Program }[];
+  /** `fields`: those of the record a computed field's expression reads (undefined: all of them). */
+  readonly managed: readonly { readonly field: Field; readonly source: NonNullable<Field['managed']>; readonly program?: Program; readonly fields?: readonly Field[] }[];
+  /** The fields of the record its rules read (undefined: all of them): the ones converted to CEL values. */
+  readonly ruleFields: readonly Field[] | undefined;
   readonly unique: readonly UniqueRule[];
   readonly onCreate?: CompiledWrite;
   readonly onUpdate?: CompiledWrite;
@@ -231,7 +234,8 @@ export function compileDomain(spec: Spec): CompiledDomain {
     byResource.set(resource.name, {
       resource,
       rules: compileRules(record, resource.rules),
-      managed: managedFields(resource.fields).map((f) => ({ field: f, source: f.managed, ...(f.managed.kind === 'expr' ? { program: program(record(), f.managed.expr) } : {}) })),
+      managed: managedFields(resource.fields).map((f) => ({ field: f, source: f.managed, ...(f.managed.kind === 'expr' ? { program: program(record(), f.managed.expr), fields: onlyFields(resource, fieldsRead([f.managed.expr.source], 'self')) } : {}) })),
+      ruleFields: onlyFields(resource, fieldsRead(resource.rules.map((r) => r.expr.source), 'self')),
       unique: resource.unique,
       ...(resource.onCreate ? { onCreate: compileWrite(spec, resource, resource.onCreate) } : {}),
       ...(resource.onUpdate ? { onUpdate: compileWrite(spec, resource, resource.onUpdate) } : {}),

@@ -250,14 +250,17 @@ function manage(spec: Spec, c: CompiledResource, kind: 'create' | 'change', data
     now: w.now,
     ...(w.principal ? { principal: w.principal.id } : {}),
     sequence: (field) => read.sequences.get(`seq:${field}`),
-    evaluate: (f, sofar) => c.managed.find((m) => m.field.name === f.name)?.program?.run({ self: celRecord(spec, c.resource, id, sofar), now: new Date(w.now) }),
+    evaluate: (f, sofar) => {
+      const m = c.managed.find((x) => x.field.name === f.name);
+      return m?.program?.run({ self: celRecord(spec, c.resource, id, sofar, m.fields), now: new Date(w.now) });
+    },
   });
 }
 
 /** The first record rule the data breaks, as a refusal. */
 function firstBroken(spec: Spec, c: CompiledResource, data: Data, id: string | undefined, now: number): Refusal | undefined {
   if (!c.rules.length) return undefined;
-  const vars = { self: celRecord(spec, c.resource, id, data), now: new Date(now) };
+  const vars = { self: celRecord(spec, c.resource, id, data, c.ruleFields), now: new Date(now) };
   const broken: CompiledRule | undefined = c.rules.find((r) => r.program.run(vars) === false);
   return broken && refusal(broken.error, broken.message ?? `The ${c.resource.name} breaks the rule ${broken.program.source}.`, broken.field);
 }
