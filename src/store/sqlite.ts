@@ -63,8 +63,8 @@ export interface SqliteStoreOptions {
 /** The Store, plus a read of the connection's settings for tests and diagnostics. */
 export interface SqliteStore extends Store {
   readonly kind: 'sqlite';
-  /** The value of a PRAGMA on this store's connection (journal_mode, synchronous, busy_timeout). */
-  pragma(name: 'journal_mode' | 'synchronous' | 'busy_timeout'): string | number;
+  /** The value of a PRAGMA on this store's connection (journal_mode, synchronous, busy_timeout, temp_store). */
+  pragma(name: 'journal_mode' | 'synchronous' | 'busy_timeout' | 'temp_store'): string | number;
 }
 
 /** The layout this code reads and writes, kept in `PRAGMA user_version`. */
@@ -87,6 +87,13 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     const mode = db.prepare('PRAGMA journal_mode = WAL').get()?.journal_mode;
     if (!memory && mode !== 'wal') throw new Error(`SQLite could not put ${options.path} in WAL mode (it stays in '${String(mode)}' mode)`);
     db.exec(`PRAGMA synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
+    // The undo journal of a savepoint (a write with events or domain rules, a batch) spills to
+    // a temporary file once it passes 64 KiB (SQLITE_STMTJRNL_SPILL), about 16 pages: one
+    // record with its indexes, its events and a step's writes passes it. Each transaction then
+    // created, wrote and deleted a file in /var/tmp. Kept in memory, it is only a copy of the
+    // pages the savepoint changed, freed at its release. The writer sorts nothing large (pages
+    // that would are read on the reader thread), so this holds no other temporary data.
+    db.exec('PRAGMA temp_store = MEMORY');
     transaction(db, () => {
       const version = Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
       if (version > SCHEMA_VERSION) throw new Error(`${options.path} was written by a newer svcspec (store schema ${version}; this one reads ${SCHEMA_VERSION})`);
@@ -222,7 +229,7 @@ class SqliteStoreImpl implements SqliteStore {
     };
   }
 
-  pragma(name: 'journal_mode' | 'synchronous' | 'busy_timeout'): string | number {
+  pragma(name: 'journal_mode' | 'synchronous' | 'busy_timeout' | 'temp_store'): string | number {
     const row = this.#open().prepare(`PRAGMA ${name}`).get() ?? {};
     return Object.values(row)[0] as string | number;
   }
