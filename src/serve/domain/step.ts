@@ -82,8 +82,11 @@ export function domainStep(spec: Spec, domain: CompiledDomain, c: CompiledResour
       let vars = built.get(read) ?? {};
       if (rules && !built.has(read)) built.set(read, (vars = variables(spec, c, rules, w, self, current, id)));
       if (more) {
-        // Counts whose conditions do not read refs are read with the refs: one round fewer.
-        const counts = rules && !rules.countsReadRefs ? countReads(domain, rules, vars, read) : undefined;
+        // Counts whose conditions do not read refs are read with the refs: one round fewer. Only
+        // beside records, after which they were read before too: an adapter that locks what it
+        // reads (PostgreSQL) keeps its order of locks; with referrers or sequences to read, the
+        // counts still come in the round after them.
+        const counts = rules && !rules.countsReadRefs && !more.lists && !more.sequences ? countReads(domain, rules, vars, read) : undefined;
         return { more: counts ? { ...more, ...counts } : more };
       }
       if (rules) {
