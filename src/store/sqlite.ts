@@ -14,8 +14,11 @@
  * see the same row, in this process or any other on the same file. A write's promise
  * resolves after COMMIT returned. `node:sqlite` is synchronous, so no two transactions of
  * one store interleave; another connection waits up to the busy timeout for the lock.
- * Inserts are group-committed: those of one event-loop turn share one transaction, and
- * each is acknowledged after its COMMIT (src/store/sqlite-commit.ts).
+ * Inserts and updates (transitions, actions) are group-committed: those of one event-loop
+ * turn share one transaction, and each is acknowledged after its COMMIT
+ * (src/store/sqlite-commit.ts). Updates too: a transaction each would pay an fsync each, and
+ * write again every page the updates of one turn share (a related record an effect changes,
+ * its row and an entry in each of its indexes). Removals stay one transaction each.
  *
  * The data is stored as given: the store adds nothing to it, the id included (the id is the
  * `id` column; the API layer types it and puts it in the representation). A record read
@@ -422,7 +425,10 @@ class SqliteStoreImpl implements SqliteStore {
     const s = this.#statements(resource);
     const { domain } = options;
     const prepared = domain ? undefined : JSON.stringify(data);
-    return this.#acknowledged(transaction(this.#db, (): ChangeResult => {
+    // Group-committed as inserts are (see the header): the compare-and-set reads the row and
+    // writes it inside the group's transaction, under its write lock, so no other write comes
+    // between. With events or rules a work writes more than once: a savepoint undoes all of it.
+    const work = (): ChangeResult => {
       const row = s.get.get(id) as Row | undefined;
       if (!row) return { ok: false, reason: 'missing' };
       const current = toRecord(row);
@@ -438,7 +444,8 @@ class SqliteStoreImpl implements SqliteStore {
       const record = new LazyRecord(current.seq, current.id, version, row[3], json);
       if (options.events) this.#append(options.events(record));
       return { ok: true, record };
-    }));
+    };
+    return this.#acknowledged(await this.#group.run(options.events || domain ? () => this.#savepoint(work) : work));
   }
 
   async remove(resource: string, id: string, expect: Expectation = {}, options: WriteOptions = {}): Promise<RemoveResult> {
