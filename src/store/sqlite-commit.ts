@@ -1,8 +1,8 @@
 /**
- * Group commit for the SQLite store: the inserts that arrive in one turn of the event loop
- * are written in one transaction, committed (and, at synchronous=FULL, fsynced) once; each
- * insert's promise settles only after that COMMIT returned, so "a write is acknowledged
- * only after it is committed" holds for every one of them.
+ * Group commit for the SQLite store: the inserts and updates that arrive in one turn of the
+ * event loop are written in one transaction, committed (and, at synchronous=FULL, fsynced)
+ * once; each write's promise settles only after that COMMIT returned, so "a write is
+ * acknowledged only after it is committed" holds for every one of them.
  *
  * Why: a commit costs a WAL append of every page it touched and, at FULL, an fsync; both
  * are per transaction, not per row. Twenty concurrent creates that each commit alone pay

@@ -250,6 +250,48 @@ export function countSql(table: string, query: CountQuery): ListStatement {
   return { sql: `SELECT count(*) FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, args: a.list };
 }
 
+/**
+ * What a count's SQL text depends on besides its table, when its conditions are `eq` and
+ * `in` filters alone (a domain step's counts): the fields, the operators, the JSON type of
+ * each value. Counts of one shape share one text (one prepared statement), and only their
+ * arguments (countArgs) are made per count. Undefined for any other count.
+ */
+export function countShape(query: CountQuery): string | undefined {
+  if (query.filter !== undefined || query.owner !== undefined || query.search !== undefined || !query.filters) return undefined;
+  let shape = '';
+  for (const f of query.filters) {
+    const values = f.op === 'eq' ? [f.value] : f.op === 'in' && Array.isArray(f.value) ? (f.value as readonly unknown[]) : undefined;
+    // A name outside the format's shape binds its JSON path too (Args.value): left to countSql.
+    if (values === undefined || !indexable(f.field)) return undefined;
+    shape += `${f.field}\0${f.op}`;
+    for (const v of values) {
+      const tag = v === null ? 'z' : typeof v === 'boolean' ? 'b' : typeof v === 'number' ? 'n' : typeof v === 'string' ? 's' : undefined;
+      // A value that is no scalar: the full builder says it is a bug.
+      if (tag === undefined) return undefined;
+      shape += tag;
+    }
+    shape += '\0';
+  }
+  return shape;
+}
+
+/** The arguments of a count of a shape (countShape), in the order `condition` binds them. */
+export function countArgs(query: CountQuery): SQLInputValue[] {
+  const args: SQLInputValue[] = [];
+  for (const f of query.filters ?? []) {
+    if (f.op === 'eq') {
+      const v = scalarOf(f);
+      if (v !== null) args.push(bindScalar(v));
+      continue;
+    }
+    const values = f.value as readonly ScalarValue[];
+    for (const v of values) if (typeof v === 'number' || typeof v === 'string') args.push(bindScalar(v));
+    if (values.includes(true)) args.push(1);
+    if (values.includes(false)) args.push(0);
+  }
+  return args;
+}
+
 export function listSql(table: string, query: ListQuery): ListSql {
   check(query);
   const sort = query.sort ?? [];

@@ -14,8 +14,11 @@
  * see the same row, in this process or any other on the same file. A write's promise
  * resolves after COMMIT returned. `node:sqlite` is synchronous, so no two transactions of
  * one store interleave; another connection waits up to the busy timeout for the lock.
- * Inserts are group-committed: those of one event-loop turn share one transaction, and
- * each is acknowledged after its COMMIT (src/store/sqlite-commit.ts).
+ * Inserts and updates (transitions, actions) are group-committed: those of one event-loop
+ * turn share one transaction, and each is acknowledged after its COMMIT
+ * (src/store/sqlite-commit.ts). Updates too: a transaction each would pay an fsync each, and
+ * write again every page the updates of one turn share (a related record an effect changes,
+ * its row and an entry in each of its indexes). Removals stay one transaction each.
  *
  * The data is stored as given: the store adds nothing to it, the id included (the id is the
  * `id` column; the API layer types it and puts it in the representation). A record read
@@ -32,7 +35,7 @@ import { GroupCommit } from './sqlite-commit.ts';
 import { DatabaseFile, FILE_CHECK_MS } from './sqlite-file.ts';
 import { CREDENTIALS_DDL, sqliteCredentials } from './sqlite-credentials.ts';
 import { eventAppender, EVENTS_DDL, sqliteEvents } from './sqlite-events.ts';
-import { countSql, fieldExpression, indexable, listSql, type ListSql } from './sqlite-list.ts';
+import { countArgs, countShape, countSql, fieldExpression, indexable, listSql, type ListSql } from './sqlite-list.ts';
 import { SqliteReader } from './sqlite-reader.ts';
 import { runStep, SEQUENCES_DDL, syncUniqueIndexes, uniqueViolation, type TxAccess } from './sqlite-domain.ts';
 import type { DomainStep, RelatedWrite } from './domain.ts';
@@ -63,8 +66,8 @@ export interface SqliteStoreOptions {
 /** The Store, plus a read of the connection's settings for tests and diagnostics. */
 export interface SqliteStore extends Store {
   readonly kind: 'sqlite';
-  /** The value of a PRAGMA on this store's connection (journal_mode, synchronous, busy_timeout). */
-  pragma(name: 'journal_mode' | 'synchronous' | 'busy_timeout'): string | number;
+  /** The value of a PRAGMA on this store's connection (journal_mode, synchronous, busy_timeout, temp_store). */
+  pragma(name: 'journal_mode' | 'synchronous' | 'busy_timeout' | 'temp_store'): string | number;
 }
 
 /** The layout this code reads and writes, kept in `PRAGMA user_version`. */
@@ -87,6 +90,13 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     const mode = db.prepare('PRAGMA journal_mode = WAL').get()?.journal_mode;
     if (!memory && mode !== 'wal') throw new Error(`SQLite could not put ${options.path} in WAL mode (it stays in '${String(mode)}' mode)`);
     db.exec(`PRAGMA synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
+    // The undo journal of a savepoint (a write with events or domain rules, a batch) spills to
+    // a temporary file once it passes 64 KiB (SQLITE_STMTJRNL_SPILL), about 16 pages: one
+    // record with its indexes, its events and a step's writes passes it. Each transaction then
+    // created, wrote and deleted a file in /var/tmp. Kept in memory, it is only a copy of the
+    // pages the savepoint changed, freed at its release. The writer sorts nothing large (pages
+    // that would are read on the reader thread), so this holds no other temporary data.
+    db.exec('PRAGMA temp_store = MEMORY');
     transaction(db, () => {
       const version = Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
       if (version > SCHEMA_VERSION) throw new Error(`${options.path} was written by a newer svcspec (store schema ${version}; this one reads ${SCHEMA_VERSION})`);
@@ -172,6 +182,10 @@ interface Statements {
   readonly insert: StatementSync;
   readonly update: StatementSync;
   readonly remove: StatementSync;
+  /** A related write of a domain step (compare-and-set on id and version): RETURNING (seq, owner). */
+  readonly updateIf: StatementSync;
+  /** Likewise a removal, RETURNING the record as it was. */
+  readonly removeIf: StatementSync;
 }
 
 class SqliteStoreImpl implements SqliteStore {
@@ -179,6 +193,8 @@ class SqliteStoreImpl implements SqliteStore {
   readonly #db: DatabaseSync;
   readonly #resources = new Map<string, Statements>();
   readonly #lists = new Map<string, StatementSync>();
+  /** Count statements of domain steps by table and shape (./sqlite-list.ts countShape). */
+  readonly #counts = new Map<string, StatementSync>();
   /** List SQL → whether it runs on the main thread (see `#inline`). */
   readonly #routes = new Map<string, boolean>();
   readonly #reader: SqliteReader | undefined;
@@ -216,7 +232,7 @@ class SqliteStoreImpl implements SqliteStore {
     };
   }
 
-  pragma(name: 'journal_mode' | 'synchronous' | 'busy_timeout'): string | number {
+  pragma(name: 'journal_mode' | 'synchronous' | 'busy_timeout' | 'temp_store'): string | number {
     const row = this.#open().prepare(`PRAGMA ${name}`).get() ?? {};
     return Object.values(row)[0] as string | number;
   }
@@ -409,7 +425,10 @@ class SqliteStoreImpl implements SqliteStore {
     const s = this.#statements(resource);
     const { domain } = options;
     const prepared = domain ? undefined : JSON.stringify(data);
-    return this.#acknowledged(transaction(this.#db, (): ChangeResult => {
+    // Group-committed as inserts are (see the header): the compare-and-set reads the row and
+    // writes it inside the group's transaction, under its write lock, so no other write comes
+    // between. With events or rules a work writes more than once: a savepoint undoes all of it.
+    const work = (): ChangeResult => {
       const row = s.get.get(id) as Row | undefined;
       if (!row) return { ok: false, reason: 'missing' };
       const current = toRecord(row);
@@ -425,7 +444,8 @@ class SqliteStoreImpl implements SqliteStore {
       const record = new LazyRecord(current.seq, current.id, version, row[3], json);
       if (options.events) this.#append(options.events(record));
       return { ok: true, record };
-    }));
+    };
+    return this.#acknowledged(await this.#group.run(options.events || domain ? () => this.#savepoint(work) : work));
   }
 
   async remove(resource: string, id: string, expect: Expectation = {}, options: WriteOptions = {}): Promise<RemoveResult> {
@@ -552,27 +572,43 @@ class SqliteStoreImpl implements SqliteStore {
         return row && toRecord(row);
       },
       // On the writer, inside the transaction: the reader thread sees only what is committed.
+      // A step's counts have a few shapes, each counted again and again: the SQL text of a
+      // shape is written once (countShape), and only the arguments per count.
       count: (resource, query) => {
-        const counting = countSql(this.#statements(resource).table, query);
-        return Number((this.#listStatement(counting.sql).get(...counting.args) as unknown as [number])[0]);
+        const { table } = this.#statements(resource);
+        const shape = countShape(query);
+        if (shape === undefined) {
+          const counting = countSql(table, query);
+          return Number((this.#listStatement(counting.sql).get(...counting.args) as unknown as [number])[0]);
+        }
+        const key = `${table}\0${shape}`;
+        let statement = this.#counts.get(key);
+        if (!statement) {
+          if (this.#counts.size >= LIST_STATEMENT_CACHE) this.#counts.delete(this.#counts.keys().next().value as string);
+          this.#counts.set(key, (statement = this.#listStatement(countSql(table, query).sql)));
+        }
+        return Number((statement.get(...countArgs(query)) as unknown as [number])[0]);
       },
       list: (resource, query, limit) => {
         const list = listSql(this.#statements(resource).table, { ...query, limit });
         return (this.#listStatement(list.sql).all(...list.args) as unknown as Row[]).map(toRecord);
       },
       nextSequence: (name) => Number((this.#nextSequence.get(name) as { value: number }).value),
+      // One compare-and-set statement on the id and the version the step read: no read of the
+      // row again to compare (the step read it in this transaction), RETURNING what its event needs.
       apply: (write: RelatedWrite) => {
         const s = this.#statements(write.resource);
-        const row = s.get.get(write.id) as Row | undefined;
-        if (!row || row[2] !== write.version) return false;
-        let record: StoredRecord = toRecord(row);
+        let record: StoredRecord;
         try {
           if (write.kind === 'update') {
             const json = JSON.stringify(write.data);
-            s.update.run(row[2] + 1, json, row[0]);
-            record = new LazyRecord(row[0], row[1], row[2] + 1, row[3], json);
+            const row = s.updateIf.get(json, write.id, write.version) as readonly [seq: number, owner: string | null] | undefined;
+            if (!row) return false;
+            record = new LazyRecord(row[0], write.id, write.version + 1, row[1], json);
           } else {
-            s.remove.run(row[0]);
+            const row = s.removeIf.get(write.id, write.version) as Row | undefined;
+            if (!row) return false;
+            record = toRecord(row);
           }
         } catch (error) {
           throw uniqueViolation(error) ?? error;
@@ -631,6 +667,8 @@ class SqliteStoreImpl implements SqliteStore {
         insert: db.prepare(`INSERT INTO ${q} (seq, id, version, owner, data) VALUES (?, ?, 1, ?, ?) RETURNING seq`),
         update: db.prepare(`UPDATE ${q} SET version = ?, data = ? WHERE seq = ?`),
         remove: db.prepare(`DELETE FROM ${q} WHERE seq = ?`),
+        updateIf: returningArrays(db.prepare(`UPDATE ${q} SET version = version + 1, data = ? WHERE id = ? AND version = ? RETURNING seq, owner`)),
+        removeIf: returningArrays(db.prepare(`DELETE FROM ${q} WHERE id = ? AND version = ? RETURNING ${RECORD_COLUMNS}`)),
       };
     } catch (error) {
       if (/no such table/.test((error as Error).message)) throw new Error(`bug: resource '${resource}' is not migrated`, { cause: error });

@@ -53,6 +53,8 @@ describe('sqlite store', () => {
     assert.equal(full.pragma('journal_mode'), 'wal');
     assert.equal(full.pragma('synchronous'), 2); // FULL
     assert.equal(full.pragma('busy_timeout'), 5000);
+    // A savepoint's undo journal stays in memory: no temporary file per write with events or rules.
+    assert.equal(full.pragma('temp_store'), 2); // MEMORY
     await full.close();
     const normal = await openSqliteStore({ path: freshFile(), durability: 'normal', busyTimeoutMs: 250 });
     assert.equal(normal.pragma('journal_mode'), 'wal');

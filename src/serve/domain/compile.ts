@@ -42,6 +42,23 @@ export interface CompiledGuard {
 export interface CompiledWrite {
   /** The ref fields whose records the write reads (`refs.<field>` in any of its expressions, or an effect's `ref`): no other is read. */
   readonly refsRead: ReadonlySet<string>;
+  /**
+   * The variables its expressions name (`self`, `old`, `request`, `principal`, `refs`, `now`):
+   * a request builds only these. Read from the sources as words not after a dot, so a word in a
+   * string literal counts too: more may be built than are read, never fewer.
+   */
+  readonly uses: ReadonlySet<string>;
+  /** Whether a count's condition reads `refs`: if none does, the counts are read with the refs, in one round. */
+  readonly countsReadRefs: boolean;
+  /**
+   * The fields of `self` and `old` its expressions read (`self.member`), which are all a
+   * request converts to CEL values; undefined when one reads the record whole (passes it on,
+   * indexes it, names it in a string).
+   */
+  readonly selfFields: readonly Field[] | undefined;
+  readonly oldFields: readonly Field[] | undefined;
+  /** Likewise per ref field, the fields of its record read (`refs.book.available`); a ref absent here is converted whole. */
+  readonly refFields: ReadonlyMap<string, readonly Field[]>;
   readonly counts: readonly CompiledCount[];
   readonly guards: readonly CompiledGuard[];
   readonly effects: readonly CompiledEffect[];
@@ -57,7 +74,10 @@ export interface CompiledRule {
 export interface CompiledResource {
   readonly resource: Resource;
   readonly rules: readonly CompiledRule[];
-  readonly managed: readonly { readonly field: Field; readonly source: NonNullable<Field['managed']>; readonly program?: Program }[];
+  /** `fields`: those of the record a computed field's expression reads (undefined: all of them). */
+  readonly managed: readonly { readonly field: Field; readonly source: NonNullable<Field['managed']>; readonly program?: Program; readonly fields?: readonly Field[] }[];
+  /** The fields of the record its rules read (undefined: all of them): the ones converted to CEL values. */
+  readonly ruleFields: readonly Field[] | undefined;
   readonly unique: readonly UniqueRule[];
   readonly onCreate?: CompiledWrite;
   readonly onUpdate?: CompiledWrite;
@@ -94,14 +114,66 @@ function program(env: Environment, expr: Expr): Program {
   };
 }
 
+/** `.name`, not called: `self.all(…)` is a macro over the record, which reads it whole. */
+const MEMBER = String.raw`\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_]|\s*\()`;
+
+/** The fields of a record variable the sources read; undefined when one reads it whole. */
+function fieldsRead(sources: readonly string[], variable: string): ReadonlySet<string> | undefined {
+  const out = new Set<string>();
+  for (const src of sources) {
+    for (const use of src.matchAll(new RegExp(`(?<![\\w.])${variable}(?![\\w])`, 'g'))) {
+      const member = new RegExp(`^${MEMBER}`).exec(src.slice((use.index ?? 0) + variable.length));
+      if (!member) return undefined;
+      out.add(member[1] as string);
+    }
+  }
+  return out;
+}
+
+/** The fields of a resource by these names; undefined (all of them) for undefined. */
+function onlyFields(resource: Resource, names: ReadonlySet<string> | undefined): readonly Field[] | undefined {
+  return names && resource.fields.filter((f) => names.has(f.name));
+}
+
+/** Per ref field, the fields of its record the sources read (`refs.book.available`); a ref read whole is left out. */
+function refFieldsRead(sources: readonly string[], refs: readonly string[]): ReadonlyMap<string, ReadonlySet<string>> {
+  const out = new Map<string, Set<string>>(refs.map((r) => [r, new Set<string>()]));
+  for (const src of sources) {
+    for (const use of src.matchAll(/(?<![\w.])refs(?![\w])/g)) {
+      const path = new RegExp(`^${MEMBER}(?:${MEMBER})?`).exec(src.slice((use.index ?? 0) + 'refs'.length));
+      // `refs` whole, or `refs.x` not followed by a member: every ref it may name is read whole.
+      if (!path?.[2]) {
+        if (path) out.delete(path[1] as string);
+        else out.clear();
+        if (!path) return out;
+        continue;
+      }
+      out.get(path[1] as string)?.add(path[2]);
+    }
+  }
+  return out;
+}
+
+/** The variables of a write's expressions that a request builds only when they are named. */
+const VARIABLES = ['self', 'old', 'request', 'principal', 'refs', 'now'] as const;
+
 function compileWrite(spec: Spec, resource: Resource, rules: WriteRules, requestFields?: readonly Field[]): CompiledWrite {
   const env = celEnvironment(spec, resource, 'write', { rules, ...(requestFields ? { requestFields } : {}) });
   const refs = refTargets(spec, resource);
   const sources = [...rules.counts.flatMap((c) => c.where.flatMap((w) => ('expr' in w ? [w.expr.source] : []))), ...rules.guards.map((g) => g.expr.source), ...rules.effects.flatMap((e) => e.set.map((x) => x.expr.source))];
   const named = sources.map((src) => refsReadBy(src));
   const refsRead = new Set([...refs.keys()].filter((f) => rules.effects.some((e) => e.ref === f) || named.some((n) => n.has(f) || n.has('*'))));
+  const countSources = rules.counts.flatMap((c) => c.where.flatMap((w) => ('expr' in w ? [w.expr.source] : [])));
   return {
     refsRead,
+    uses: new Set(sources.flatMap((src) => VARIABLES.filter((v) => new RegExp(`(?<![\\w.])${v}(?![\\w])`).test(src)))),
+    countsReadRefs: countSources.some((src) => /(?<![\w.])refs(?![\w])/.test(src)),
+    selfFields: onlyFields(resource, fieldsRead(sources, 'self')),
+    oldFields: onlyFields(resource, fieldsRead(sources, 'old')),
+    refFields: new Map([...refFieldsRead(sources, [...refsRead])].flatMap(([ref, names]) => {
+      const target = refs.get(ref);
+      return target ? [[ref, target.fields.filter((f) => names.has(f.name))] as const] : [];
+    })),
     counts: rules.counts.map((c) => ({
       name: c.name,
       resource: c.resource,
@@ -162,7 +234,8 @@ export function compileDomain(spec: Spec): CompiledDomain {
     byResource.set(resource.name, {
       resource,
       rules: compileRules(record, resource.rules),
-      managed: managedFields(resource.fields).map((f) => ({ field: f, source: f.managed, ...(f.managed.kind === 'expr' ? { program: program(record(), f.managed.expr) } : {}) })),
+      managed: managedFields(resource.fields).map((f) => ({ field: f, source: f.managed, ...(f.managed.kind === 'expr' ? { program: program(record(), f.managed.expr), fields: onlyFields(resource, fieldsRead([f.managed.expr.source], 'self')) } : {}) })),
+      ruleFields: onlyFields(resource, fieldsRead(resource.rules.map((r) => r.expr.source), 'self')),
       unique: resource.unique,
       ...(resource.onCreate ? { onCreate: compileWrite(spec, resource, resource.onCreate) } : {}),
       ...(resource.onUpdate ? { onUpdate: compileWrite(spec, resource, resource.onUpdate) } : {}),

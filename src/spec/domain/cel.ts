@@ -217,9 +217,9 @@ export function toCelFields(data: Readonly<Record<string, unknown>>, fields: rea
   return out;
 }
 
-/** A record as `self`: its fields and its id. */
-export function celRecord(spec: Spec, resource: Resource, id: string | undefined, data: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out = toCelFields(data, resource.fields, spec);
+/** A record as `self`: its fields (those given: the ones an expression reads) and its id. */
+export function celRecord(spec: Spec, resource: Resource, id: string | undefined, data: Readonly<Record<string, unknown>>, fields: readonly Field[] = resource.fields): Record<string, unknown> {
+  const out = toCelFields(data, fields, spec);
   const idField = resource.id?.field ?? 'id';
   if (id !== undefined && !(idField in out)) out[idField] = idOf(resource).assigned === 'sequence' && /^[0-9]+$/.test(id) ? BigInt(id) : id;
   return out;
