@@ -11,6 +11,7 @@ import { resolveSituations, type ResolvedSituation, type Situation } from '../sp
 import { Draw } from './generate.ts';
 import { HttpClient, type Exchange, type RequestOptions } from './http.ts';
 import { QuotaLedger } from './quota.ts';
+import { parentParams } from '../spec/conventions/paths.ts';
 import type { ClientAddresses } from './sources.ts';
 
 /** What ctx.call tells the client of a request, kept with a write the run stopped waiting for (http.ts LateWrite). */
@@ -231,7 +232,7 @@ export class TestContext {
   }
 
   /** A request in the working version (or the one given), as a principal (or anonymously with null). */
-  async call(method: string, path: string, options: RequestOptions & { as?: Principal | null; version?: string | null; retry?: boolean } = {}): Promise<Exchange> {
+  async call(method: string, path: string, options: RequestOptions & { as?: Principal | null; version?: string | null; retry?: boolean; oneAddress?: boolean } = {}): Promise<Exchange> {
     const endpoint = this.quota.endpointOf(method, path);
     if (endpoint && options.as !== null && options.retry !== false && STAND_IN.has(method)) options = { ...options, as: this.standIn(endpoint, options.as ?? this.main) };
     const { url, headers } = this.address(path, options);
@@ -243,8 +244,10 @@ export class TestContext {
       if (ms > 0 && ms <= this.client.maxWaitMs) await this.client.wait(ms + 50, `${this.client.baseUrl}${url}`);
     }
     const about: LateAbout = { endpoint, as: options.as === undefined ? this.main : options.as ?? undefined };
-    // Of a limit counted by client address, the source with the most left; the rate-limit check sends from the first.
-    const source = endpoint && options.retry !== false ? this.quota.source(endpoint, who) : 0;
+    // Of a limit counted by client address, the source with the most left; the rate-limit check,
+    // and requests a promise per client address ties together (`oneAddress`: idempotency keys
+    // per address), send from the first.
+    const source = endpoint && options.retry !== false && !options.oneAddress ? this.quota.source(endpoint, who) : 0;
     const from = this.sources[source];
     const ex = await this.client.send(method, url, { ...options, headers: { ...headers, ...(options.headers ?? {}) }, about, ...(from !== undefined ? { from } : {}) }, this.waitBudgetMs);
     if (endpoint) this.quota.spent(endpoint, who, ex.response.status, ex.response.headers, source);
@@ -256,7 +259,7 @@ export class TestContext {
   /**
    * Who reads or deletes for a principal that has used half its window of the endpoint's limit:
    * another principal with the same scopes and more left, where the records are everyone's
-   * alike (no owner, visibility not through a parent), so the run need not wait out the window
+   * alike (no owner, no visibility through a parent, no parent in the path), so the run need not wait out the window
    * (helpdesk: 300 requests a minute per credential, which a run of 650 requests in a few
    * seconds meets) and the rest is kept for what only the principal may do.
    * Not a create or a change: those may record who made them (`created-by`, `updated-by`); a
@@ -268,8 +271,12 @@ export class TestContext {
     // Half the principal's window is kept for what only it may do (its own records' reads and deletes, its writes).
     const left = this.quota.left(endpoint, as.name);
     if (left >= policy.limit / 2) return as;
+    // Only a principal given to the run (not one a check made up: mangled credentials), and only
+    // where nothing decides who sees the record: no owner, no visibility, no parent in the path
+    // (a nested path answers 404 to whoever cannot see the parent).
+    if (!this.principals.includes(as)) return as;
     const resource = this.resource(endpoint.resource);
-    if (!resource || resource.owned || resource.visibility) return as;
+    if (!resource || resource.owned || resource.visibility || parentParams(endpoint).length) return as;
     const same = (p: Principal) => p.scopes === as.scopes || (p.scopes !== undefined && as.scopes !== undefined && p.scopes.length === as.scopes.length && p.scopes.every((s) => as.scopes!.includes(s)));
     const other = this.principals.filter((p) => p !== as && same(p)).reduce<Principal | undefined>((best, p) => (this.quota.left(endpoint, p.name) > (best ? this.quota.left(endpoint, best.name) : left) ? p : best), undefined);
     return other ?? as;

@@ -4,13 +4,18 @@
  * so helpdesk's 5 ticket creates a minute per address do not make a run wait minutes; with
  * `none` it sends from one and waits (here the service's clock is moved instead). And a
  * principal whose window runs low has its reads and deletes of everyone's records made by
- * another with the same scopes (TestContext.standIn), so the run waits for no credential's window.
+ * another with the same scopes (TestContext.standIn), so the run waits for no credential's window;
+ * never a principal a check made up, nor where an owner, visibility or a parent decides who sees it.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { test } from 'node:test';
 import { runConformance } from '../../src/conformance/index.ts';
+import { TestContext } from '../../src/conformance/context.ts';
 import { QuotaLedger } from '../../src/conformance/quota.ts';
+import { parentParams } from '../../src/spec/conventions/paths.ts';
+import { mustLoad } from '../support/spec.ts';
 import { clientSources } from '../../src/conformance/sources.ts';
 import { formatHuman } from '../../src/conformance/report/format.ts';
 import { exampleSpec } from '../serve/support/open-app.ts';
@@ -95,4 +100,61 @@ test('ledger: a limit counted per address is one window per source; a request go
   const read = spec.endpoints.find((e) => e.id === 'ticket.read')!;
   assert.equal(ledger.left(read, 'ann'), 300);
   assert.equal(ledger.source(read, 'ann'), 0);
+});
+
+test('auto, with idempotency keys per client address: every request of a key goes from one address, and the idempotency checks pass', { skip: MORE ? false : NO_MORE }, async (t) => {
+  const text = readFileSync(new URL('../../examples/helpdesk.yaml', import.meta.url), 'utf8');
+  const spec = mustLoad(text.replace(/idempotency: \{header: Idempotency-Key, lifetime: 24h, scope: credential\}/, 'idempotency: {header: Idempotency-Key, lifetime: 24h, scope: address}'));
+  assert.equal(spec.limits.idempotency?.scope, 'address');
+  const keyed = new Map<string, Set<string>>();
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, spec, (app) =>
+    app.addHook('onRequest', async (request) => {
+      const key = request.headers['idempotency-key'];
+      if (typeof key === 'string') keyed.set(key, (keyed.get(key) ?? new Set()).add(request.ip));
+    }),
+  );
+  const report = await runConformance({ spec, baseUrl, principals, seed: 7, sleep, now, only: ['endpoints'] });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  assert.ok(report.sources?.length, 'the run sent from several addresses');
+  for (const id of ['ticket.create.idempotency.replay', 'ticket.create.idempotency.reuse', 'ticket.create.idempotency.scope']) {
+    assert.equal(report.results.find((r) => r.id === id)?.outcome, 'pass', `${id}\n${formatHuman(report)}`);
+  }
+  for (const [key, ips] of keyed) assert.equal(ips.size, 1, `key ${key} came from ${[...ips].join(', ')}`);
+});
+
+test('standIn: a principal past half its window has its reads made by another with the same scopes, only where nothing decides who sees the record', async () => {
+  const spec = await exampleSpec('helpdesk.yaml');
+  const orders = await exampleSpec('orders.yaml');
+  const all = spec.authentication.scopes.map((s) => s.name);
+  const ann = { name: 'ann', headers: { 'x-key': 'a' }, scopes: all };
+  const bob = { name: 'bob', headers: { 'x-key': 'b' }, scopes: all };
+  const carl = { name: 'carl', headers: { 'x-key': 'c' }, scopes: [all[0]] };
+  const ctx = new TestContext({ spec, baseUrl: 'http://127.0.0.1:9', principals: [ann, bob, carl], seed: 1 });
+  const read = spec.endpoints.find((e) => e.id === 'ticket.read')!;
+  const spend = (who: string, n: number) => { for (let i = 0; i < n; i++) ctx.quota.spent(read, who, 200, {}); };
+  assert.equal(ctx.standIn(read, ann), ann, 'a full window: its own');
+  spend('ann', 151);
+  assert.equal(ctx.standIn(read, ann), bob, 'past half: the principal with the same scopes and more left');
+  assert.equal(ctx.standIn(read, carl), carl, 'no one else has carl\'s scopes');
+  const mangled = { name: 'mangled', headers: { 'x-key': 'nope' } };
+  spend('mangled', 151);
+  assert.equal(ctx.standIn(read, mangled), mangled, 'a principal a check made up is never replaced');
+  spend('bob', 200);
+  assert.equal(ctx.standIn(read, ann), ann, 'no one has more left');
+  // An owned resource (orders' saved addresses), and a path through a parent, keep their principal.
+  const oAll = orders.authentication.scopes.map((s) => s.name);
+  const oAnn = { name: 'ann', headers: {}, scopes: oAll };
+  const oBob = { name: 'bob', headers: {}, scopes: oAll };
+  const octx = new TestContext({ spec: orders, baseUrl: 'http://127.0.0.1:9', principals: [oAnn, oBob], seed: 1 });
+  const owned = orders.endpoints.find((e) => e.method === 'GET' && orders.resources.find((r) => r.name === e.resource)?.owned && e.operation === 'read')!;
+  const nested = orders.endpoints.find((e) => e.method === 'GET' && parentParams(e).length > 0 && !orders.resources.find((r) => r.name === e.resource)?.owned);
+  let held = 0;
+  for (const e of [owned, nested].filter((x) => x !== undefined)) {
+    const policy = octx.quota.policyOf(e);
+    assert.ok(policy, `${e.id} has a rate limit`);
+    held++;
+    for (let i = 0; i <= policy.limit / 2; i++) octx.quota.spent(e, 'ann', 200, {});
+    assert.equal(octx.standIn(e, oAnn), oAnn, `${e.id} keeps its principal`);
+  }
+  assert.equal(held, nested ? 2 : 1);
 });

@@ -39,7 +39,9 @@ export async function checkIdempotency(ctx: TestContext, data: DataFactory): Pro
     if (!create || !isPlain(create) || !takesIdempotencyKey(create.method) || resource.perOwner === 'one') continue;
     const as = ctx.principalFor(create);
     const key = (suffix: string) => `svcspec-${ctx.draw.seed}-${run}-${resource.name}-${++n}-${suffix}`;
-    const send = (body: Record<string, unknown>, k: string) => ctx.call(create.method, create.path, { body, as: as ?? null, headers: { [promise.header]: k } });
+    // Keys per client address are one address's: every request of a key goes from the run's first (sources.ts).
+    const oneAddress = promise.scope === 'address';
+    const send = (body: Record<string, unknown>, k: string) => ctx.call(create.method, create.path, { body, as: as ?? null, headers: { [promise.header]: k }, oneAddress });
     const idOf = (ex: Exchange) => (isObject(ex.response.json) ? ex.response.json[data.idField(resource)] : undefined);
     // Of a scarce create (helpdesk: 5 tickets a minute), the replay's first request is the one
     // the other checks send their key after: each of them still sends what it is about.
@@ -96,7 +98,7 @@ async function checkScope(ctx: TestContext, data: DataFactory, resource: Resourc
     if (resource.owned && promise.scope === 'address') throw new Skip(`${resource.name} is owned: another principal cannot be given the first principal's record`);
     // The replay check's first request, where it was the first principal's; else one sent here.
     const earlier = replayed?.as?.name === one.name ? replayed : undefined;
-    const sendAs = (as: Principal) => (b: Record<string, unknown>, key: string) => ctx.call(create.method, create.path, { body: b, as, headers: { [promise.header]: key } });
+    const sendAs = (as: Principal) => (b: Record<string, unknown>, key: string) => ctx.call(create.method, create.path, { body: b, as, headers: { [promise.header]: key }, oneAddress: promise.scope === 'address' });
     const { k, body, first } = earlier
       ? { k: earlier.key, body: JSON.parse(earlier.first.request.body ?? '{}') as Record<string, unknown>, first: earlier.first }
       : await firstOfItsKey(data, resource, () => freshBody(data, resource, one), fresh, sendAs(one));
