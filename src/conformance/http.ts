@@ -148,7 +148,7 @@ async function viaFetch(url: string, method: string, headers: Record<string, str
   return { status: response.status, headers: Object.fromEntries(response.headers), text: await response.text() };
 }
 
-/** One request on a connection of its own from `localAddress`; headers as fetch gives them (lower case, repeated ones joined). */
+/** One request on a connection of its own from `localAddress`; headers lower case, repeated ones joined with ', ' (Set-Cookie with a line break, where fetch keeps only its last). */
 function viaHttp(url: string, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal, localAddress: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const send = url.startsWith('https:') ? httpsRequest : httpRequest;

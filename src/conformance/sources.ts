@@ -14,6 +14,7 @@
  * machine's one address. A list names the addresses to send from.
  */
 import { connect } from 'node:net';
+import { TransportError } from './http.ts';
 import type { Spec } from '../spec/model.ts';
 import { ratePolicyFields } from '../spec/conventions/rate.ts';
 
@@ -28,7 +29,7 @@ const LOOPBACK_EXTRA = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
  */
 export async function clientSources(spec: Spec, baseUrl: string, choice: ClientAddresses = 'auto'): Promise<readonly (string | undefined)[]> {
   if (choice === 'none') return [undefined];
-  if (choice !== 'auto') return choice.length ? choice : [undefined];
+  if (choice !== 'auto') return given(baseUrl, choice);
   const byAddress = [...ratePolicyFields(spec).values()].some((p) => p.scope === 'address');
   if (!byAddress) return [undefined];
   let url: URL;
@@ -42,6 +43,18 @@ export async function clientSources(spec: Spec, baseUrl: string, choice: ClientA
   const extra = [];
   for (const address of LOOPBACK_EXTRA) if (await reaches(url.hostname, port, address)) extra.push(address);
   return [undefined, ...extra];
+}
+
+/** Addresses given by name: each must reach the service, else the run stops at once, naming them. */
+async function given(baseUrl: string, addresses: readonly string[]): Promise<readonly (string | undefined)[]> {
+  if (!addresses.length) return [undefined];
+  const url = new URL(baseUrl);
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const failed: string[] = [];
+  for (const address of addresses) if (!(await reaches(host, port, address))) failed.push(address);
+  if (failed.length) throw new TransportError(`the client address${failed.length > 1 ? 'es' : ''} ${failed.join(', ')} cannot reach ${url.host} (not an address of this machine, or another family than the service's): give addresses this machine has, or --client-addresses none`);
+  return addresses;
 }
 
 /** Whether a TCP connection from `localAddress` to the service opens (closed at once). */

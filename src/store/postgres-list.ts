@@ -235,12 +235,15 @@ function conditions(p: Params, query: Omit<ListQuery, 'limit'>): string[] {
  * range of the seq key (of the owner's index), so its prepared statement may keep PostgreSQL's
  * generic plan. With the LIMIT bound, the generic plan's cost is reckoned for an unknown row
  * count, never wins, and every page is planned again (the planner weighing each field index):
- * half the database's time of a page. So its LIMIT is written into the text (one statement per
- * page size, within the spec's bounded sizes). Filtered or sorted pages keep their LIMIT bound
- * and their plans made for their values.
+ * half the database's time of a page. So its LIMIT is written into the text: one prepared
+ * statement per page size, so only up to LITERAL_LIMIT (a spec with `maxSize: none` accepts any
+ * size, and a client looping over sizes must not grow every connection's statement cache).
+ * Larger, filtered or sorted pages keep their LIMIT bound and their plans made for their values.
  */
+const LITERAL_LIMIT = 100;
+
 function plainPage(query: ListQuery): boolean {
-  return (query.sort ?? []).length === 0 && !query.offset && !query.search && !(query.filters ?? []).length && Object.keys(query.filter ?? {}).length === 0;
+  return query.limit <= LITERAL_LIMIT && (query.sort ?? []).length === 0 && !query.offset && !query.search && !(query.filters ?? []).length && Object.keys(query.filter ?? {}).length === 0;
 }
 
 /** The list query: one SELECT, one more row than the page (its presence is `hasMore`). */

@@ -94,8 +94,9 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     // a temporary file once it passes 64 KiB (SQLITE_STMTJRNL_SPILL), about 16 pages: one
     // record with its indexes, its events and a step's writes passes it. Each transaction then
     // created, wrote and deleted a file in /var/tmp. Kept in memory, it is only a copy of the
-    // pages the savepoint changed, freed at its release. The writer sorts nothing large (pages
-    // that would are read on the reader thread), so this holds no other temporary data.
+    // pages the savepoint changed, freed at its release. Its other temporary data is small (pages
+    // that would sort much are read on the reader thread), except while migrate builds a new
+    // field or unique index over a large existing table: that sorter runs in memory too.
     db.exec('PRAGMA temp_store = MEMORY');
     transaction(db, () => {
       const version = Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);

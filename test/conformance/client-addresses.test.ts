@@ -73,7 +73,16 @@ test('auto sends from one address where no limit is counted per address, or the 
   const helpdesk = await exampleSpec('helpdesk.yaml');
   assert.deepEqual(await clientSources(helpdesk, 'http://example.com:8080'), [undefined]);
   assert.deepEqual(await clientSources(helpdesk, 'http://127.0.0.1:9', 'none'), [undefined]);
-  assert.deepEqual(await clientSources(helpdesk, 'http://127.0.0.1:9', ['10.0.0.5']), ['10.0.0.5']);
+  // Addresses given by name must reach the service: else the run stops at once, naming them.
+  await assert.rejects(clientSources(helpdesk, 'http://127.0.0.1:9', ['192.0.2.7']), /the client address 192\.0\.2\.7 cannot reach 127\.0\.0\.1:9/);
+  const server = createServer((s) => s.destroy());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const port = (server.address() as { port: number }).port;
+    assert.deepEqual(await clientSources(helpdesk, `http://127.0.0.1:${port}`, ['127.0.0.1']), ['127.0.0.1']);
+  } finally {
+    server.close();
+  }
   // Nothing listens on port 9: no address reaches it, so the run sends from the default one.
   assert.deepEqual(await clientSources(helpdesk, 'http://127.0.0.1:9'), [undefined]);
 });

@@ -295,6 +295,29 @@ test('import: a JSON document reads as well as YAML, with positions', async () =
   assert.ok((page?.location?.line ?? 0) > 1);
 });
 
+test('import: a PUT of the record whose body carries the record\'s own id (PUT /users/{id} with {id, name, email}) is its replace', async () => {
+  const { spec } = await run(`openapi: 3.0.3
+info: { title: U, version: '1' }
+paths:
+  /users:
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/User' } } } }
+      responses: { '201': { description: Made, content: { application/json: { schema: { $ref: '#/components/schemas/User' } } } } }
+  /users/{id}:
+    parameters: [{ name: id, in: path, required: true, schema: { type: integer } }]
+    get:
+      responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/User' } } } } }
+    put:
+      requestBody: { content: { application/json: { schema: { type: object, properties: { id: { type: integer }, name: { type: string }, email: { type: string } } } } } }
+      responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/User' } } } } }
+components:
+  schemas:
+    User: { type: object, required: [name], properties: { id: { type: integer, readOnly: true }, name: { type: string }, email: { type: string } } }
+`);
+  const put = spec.endpoints.find((e) => e.method === 'PUT');
+  assert.deepEqual([put?.id, put?.path], ['user.replace', '/users/{id}']);
+});
+
 test('import: a PUT that takes some of the writable fields is an update under PUT; one that takes them all a replace', async () => {
   const { spec, findings } = await run(`openapi: 3.0.3
 info: { title: Notes, version: '1' }
@@ -459,6 +482,20 @@ components:
     CustomerList: { type: object, properties: { ${envelope} } }
 `;
 }
+
+test('import: under a pagination stated as an envelope, a list that answers a bare array is still reported as differing', async () => {
+  const doc = envelopeShop("items: { type: array, items: { $ref: '#/components/schemas/Customer' } }, next_page_token: { type: string }", [q('page_token'), q('page_size', SIZE)]).replace(
+    'components:',
+    `  /tags:
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Tag' } } } } } } }
+components:`,
+  ).replace('    CustomerList:', '    Tag: { type: object, properties: { id: { type: string, readOnly: true }, label: { type: string } } }\n    CustomerList:');
+  const { spec, findings } = await run(doc);
+  assert.equal(spec.limits.pagination?.body.kind, 'object');
+  assert.ok(spec.endpoints.some((e) => e.id === 'tag.list'), spec.endpoints.map((e) => e.id).join(', '));
+  assert.equal(codes(findings, 'import-list-page').length, 1, findings.map((f) => f.code).join(', '));
+  assert.match(codes(findings, 'import-list-page')[0], /tag/);
+});
 
 test('import: a list envelope is a page of its records: the page body names its members; the envelope schema is no resource', async () => {
   const { spec, findings } = await run(envelopeShop("items: { type: array, items: { $ref: '#/components/schemas/Customer' } }, next_page_token: { type: string }, total_size: { type: integer }", [q('page_token'), q('page_size', SIZE)]));

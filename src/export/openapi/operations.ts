@@ -350,7 +350,9 @@ function bulkChangeBody(ctx: OpenApiContext, e: Endpoint, r: Resource, machine: 
 function expandParameter(e: Endpoint): JsonSchema {
   const fields = e.expand?.fields ?? [];
   const depth = e.expand?.depth ?? 1;
-  const item: JsonSchema = depth > 1 ? { type: 'string', pattern: `^(${fields.join('|')})(\\.[A-Za-z][A-Za-z0-9_-]*){0,${depth - 1}}$` } : { type: 'string', enum: [...fields] };
+  // Field names may hold `$` (`$owner`): escaped, and deeper segments take what a field name may be (FIELD_IDENT).
+  const names = fields.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const item: JsonSchema = depth > 1 ? { type: 'string', pattern: `^(${names.join('|')})(\\.[A-Za-z_$@][A-Za-z0-9_-]*){0,${depth - 1}}$` } : { type: 'string', enum: [...fields] };
   return {
     name: EXPAND_PARAM, in: 'query', required: false, style: 'form', explode: false,
     schema: { type: 'array', uniqueItems: true, items: item },

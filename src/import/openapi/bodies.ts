@@ -71,10 +71,12 @@ function readRequest(scope: SchemaScope, op: Operation, resource: Resource, part
   const r = resolve(ctx, json.schema, at);
   const node = r ? mergeAllOf(scope, r.node, r.pointer) : undefined;
   const names = node && isObject(node.properties) ? Object.keys(node.properties) : [];
-  // The record's id is the client's to send only on a create, and only when the client assigns
-  // it; elsewhere the id is in the path, and a body with an `id` names another record (Box's
+  // The record's id is the client's to send on a create where the client assigns it, and is
+  // the record's own in a PUT or PATCH of the record (`PUT /users/{id}` with `{id, name}`, as
+  // many documents write a replace); elsewhere a body with an `id` names another record (Box's
   // `POST /files/{file_id}/versions/current` takes the `{id, type}` of a file version).
-  const idSent = creates && resource.id?.assigned === 'client';
+  const ofTheRecord = (op.method === 'put' || op.method === 'patch') && /\{[^}/]+\}\/?$/.test(op.path.replace(/[?#].*$/, ''));
+  const idSent = (creates && resource.id?.assigned === 'client') || ofTheRecord;
   const fields = new Set(resource.fields.filter((f) => f.name !== (resource.id?.field ?? 'id') || idSent).map((f) => f.name));
   if (node && (node.type === 'object' || node.type === undefined) && names.length > 0 && names.every((n) => fields.has(n))) return { shape: { kind: 'fields', fields: names } };
   return { problem: { shape: describeSchema(json.schema, node), expected: `the resource '${resource.name}' nor some of its fields` }, at };

@@ -195,8 +195,9 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
   }
   const paging = importPagination(ctx, lists);
   for (const [op, carried] of asked) extraParameters(ctx, op, new Set([...carried, ...(paging.carried.get(op) ?? [])]));
-  // With the pagination stated, a bare array is the page body it says: no longer a difference to report.
-  if (paging.pagination) ctx.findings.splice(0, ctx.findings.length, ...ctx.findings.filter((f) => f.code !== IMPORT_CODES.listPage.code));
+  // With the pagination stated as a bare array, a bare array is the page body it says: no longer
+  // a difference to report. Under an envelope, a list answering a bare array still differs.
+  if (paging.pagination?.body.kind === 'array') ctx.findings.splice(0, ctx.findings.length, ...ctx.findings.filter((f) => f.code !== IMPORT_CODES.listPage.code));
   // Grouped by resource, in the resources' order, so the part reads resource by resource.
   const order = new Map(withPlural.map((r, i) => [r.name, i]));
   const withIds = asRefs(ctx, withPlural, nestings).map((r) => optionalWhenCreateOmits(ctx, serviceIdWhenCreateOmits(r, placed), placed));
