@@ -132,14 +132,9 @@ function order(a: unknown, b: unknown): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** Up to n distinct valid values of a field, in ascending order where they order. */
-function distinct(ctx: TestContext, field: Field, n: number): unknown[] {
-  const out: unknown[] = [];
-  for (let i = 0; i < n * 8 && out.length < n; i++) {
-    const v = ctx.draw.one(valueOf(field));
-    if (v !== null && typeof v !== 'object' && !out.some((x) => jsonEqual(x, v))) out.push(v);
-  }
-  return out.sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0));
+/** Values in ascending order where they order (numbers by value, the rest by their text). */
+function sorted(values: readonly unknown[]): unknown[] {
+  return [...values].sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0));
 }
 
 /**
@@ -148,16 +143,22 @@ function distinct(ctx: TestContext, field: Field, n: number): unknown[] {
  * field), so the records a query check makes are not refused for a rule it is not about.
  */
 async function withValues(ctx: TestContext, data: DataFactory, resource: Resource, field: Field, n: number): Promise<{ value: unknown; body: Record<string, unknown> }[]> {
+  // Drawn one at a time, in the order drawn (as `distinct` draws them), and ordered once kept:
+  // where no rule refuses one, these are the first n distinct values drawn, as before rules were kept.
   const out: { value: unknown; body: Record<string, unknown> }[] = [];
-  for (const value of distinct(ctx, field, n * 8)) {
-    if (out.length >= n) break;
+  const tried: unknown[] = [];
+  for (let i = 0; i < n * 16 && out.length < n; i++) {
+    const value = ctx.draw.one(valueOf(field));
+    if (value === null || typeof value === 'object' || tried.some((x) => jsonEqual(x, value))) continue;
+    tried.push(value);
     try {
       out.push({ value, body: await data.validBody(resource, { set: { [field.name]: value } }) });
     } catch (error) {
       if (!(error instanceof Skip)) throw error;
     }
   }
-  return out;
+  const order = sorted(out.map((o) => o.value));
+  return out.sort((a, b) => order.indexOf(a.value) - order.indexOf(b.value));
 }
 
 /** The query value for an operator around a pivot, and what a matching value is. */
