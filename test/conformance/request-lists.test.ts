@@ -13,6 +13,20 @@ import { formatHuman } from '../../src/conformance/report/format.ts';
 import { mustLoad } from '../support/spec.ts';
 import { serveForTester } from './support.ts';
 
+/** Part 7 of the fixtures: the errors the HTTP layer answers (and 501 for prose actions). */
+const ERRORS = `errors:
+  shape: problem
+  catalog:
+    validation-failed: { status: 422, title: Validation failed }
+    malformed-body: { status: 400, title: Malformed body }
+    not-found: { status: 404, title: Not found }
+    method-not-allowed: { status: 405, title: Method not allowed }
+    not-implemented: { status: 501, title: Not implemented }
+    payload-too-large: { status: 413, title: Too large }
+    unsupported-media-type: { status: 415, title: Unsupported media type }
+    internal: { status: 500, title: Internal error }
+`;
+
 const SPEC = `svcspec: 1
 purpose: { name: Notes, summary: Keeps short notes., users: [{ name: writer, tasks: [write a note] }] }
 resources:
@@ -56,18 +70,7 @@ endpoints:
     replace: { request: [heading] }
 authentication: { none: "Anyone on the machine may write notes (a test fixture)." }
 events: { none: "Notes emit no events." }
-errors:
-  shape: problem
-  catalog:
-    validation-failed: { status: 422, title: Validation failed }
-    malformed-body: { status: 400, title: Malformed body }
-    not-found: { status: 404, title: Not found }
-    method-not-allowed: { status: 405, title: Method not allowed }
-    not-implemented: { status: 501, title: Not implemented }
-    payload-too-large: { status: 413, title: Too large }
-    unsupported-media-type: { status: 415, title: Unsupported media type }
-    internal: { status: 500, title: Internal error }
-`;
+${ERRORS}`;
 
 test('conformance: an update or replace that lists its request fields is sent those only; an action on a missing record gets fitting values for its shaped parameters; nested writeOnly members are not expected back', async (t) => {
   const spec = mustLoad(SPEC);
@@ -105,17 +108,7 @@ endpoints:
     cancel: { operation: delete, path: "/customers/{customerId}/orders/{id}" }
 authentication: { none: "A test fixture." }
 events: { none: "No events." }
-errors:
-  shape: problem
-  catalog:
-    validation-failed: { status: 422, title: Validation failed }
-    malformed-body: { status: 400, title: Malformed body }
-    not-found: { status: 404, title: Not found }
-    method-not-allowed: { status: 405, title: Method not allowed }
-    payload-too-large: { status: 413, title: Too large }
-    unsupported-media-type: { status: 415, title: Unsupported media type }
-    internal: { status: 500, title: Internal error }
-`;
+${ERRORS}`;
 
 test('conformance: an update and a delete reached only through the parent are sent to the record\'s own parent', async (t) => {
   const spec = mustLoad(NESTED_ONLY);
