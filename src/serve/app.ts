@@ -149,7 +149,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   serveDocument(app, spec);
   registerHealth(app, { spec, store, now });
   // Last: every route is known, so each path's other methods get their 405 (./methods.ts).
-  answerOtherMethods(app, routeMethods);
+  answerOtherMethods(app, routeMethods, sendsAllow);
   return app;
 }
 

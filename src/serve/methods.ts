@@ -50,34 +50,60 @@ function refuse(request: FastifyRequest, allow: string, sendsAllow: boolean): Ht
  * A spec may answer an undeclared method as another situation (`for: [not-found,
  * method-not-allowed]`): `sendsAllow` false then, as Allow goes with 405 only (RFC 9110 §15.5.6).
  *
- * No route is added: a method a path does not serve finds no route (request.is404), and
+ * Mostly without routes: a method a path does not serve finds no route (request.is404), and
  * answerUnroutedMethods answers it from the paths' patterns, whichever method it is. A route
  * per path and method was a hundred router entries for a small spec, each compiling a
  * function, and a tenth of serve's start-up (issue #20).
  */
-export function answerOtherMethods(app: FastifyInstance, methods: RouteMethods): void {
-  for (const [url, routed] of methods.byUrl) {
+export function answerOtherMethods(app: FastifyInstance, methods: RouteMethods, sendsAllow = true): void {
+  // Registering routes below fires the onRoute hook; work from a copy.
+  const paths = [...methods.byUrl].map(([url, routed]) => {
     const served = new Set(routed);
     if (served.has('GET')) served.add('HEAD');
     if (!served.has('OPTIONS')) served.add('OPTIONS');
+    return { url, served, pattern: urlPattern(url) };
+  });
+  for (const { url, served, pattern } of paths) {
     const allow = [...served].join(', ');
-    // A path's own OPTIONS route (none of svcspec's own paths has one) answers for itself.
-    methods.unrouted.push({ pattern: urlPattern(url), allow, url });
+    methods.unrouted.push({ pattern, allow, url });
+    // A fixed path is matched before a templated one (OpenAPI 3.1 §4.8.8.2; the router does the
+    // same only per method): where /books/{id} takes GET, GET /books/bulk would reach it. Such
+    // methods get a 405 route on the fixed path: a handful, not one per path and method.
+    const concrete = url.replace(/:[^/.-]+/g, '\u0000');
+    const captured = [...methods.standard].filter((m) => !served.has(m) && paths.some((p) => p.url !== url && p.served.has(m) && p.pattern.test(concrete)));
+    if (captured.length === 0) continue;
+    app.route({
+      method: captured,
+      url,
+      onRequest: async (request) => {
+        throw refuse(request, allow, sendsAllow);
+      },
+      handler: async () => undefined,
+    });
   }
   // A concrete path that several patterns match (/books/bulk and /books/:id) is the most
   // specific one's, as the router would pick it: a fixed segment before a parameter.
   methods.unrouted.sort((a, b) => bySpecificity(a.url, b.url));
 }
 
-function bySpecificity(a: string, b: string): number {
+/**
+ * A total order of route URLs in which, of two that match one concrete path, the one with a
+ * fixed segment where the other has a parameter comes first: segment by segment, a fixed one
+ * before a parameter, fixed ones by their text (paths that can never match the same one just
+ * need some consistent place), then the shorter first.
+ */
+export function bySpecificity(a: string, b: string): number {
   const sa = a.split('/');
   const sb = b.split('/');
   for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
-    const pa = /[:*]/.test(sa[i] as string);
-    const pb = /[:*]/.test(sb[i] as string);
-    if (pa !== pb) return pa ? 1 : -1;
+    const x = sa[i] as string;
+    const y = sb[i] as string;
+    const px = /[:*]/.test(x);
+    const py = /[:*]/.test(y);
+    if (px !== py) return px ? 1 : -1;
+    if (!px && x !== y) return x < y ? -1 : 1;
   }
-  return 0;
+  return sa.length - sb.length;
 }
 
 /**
