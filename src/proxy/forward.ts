@@ -168,7 +168,16 @@ function relay(options: ForwardOptions, self: { url: string }, arrival: Arrival,
   }
   const kept: Buffer[] = [];
   let size = 0;
+  // The event stream is judged event by event as it passes (parts/stream.ts), never held.
+  const head: Exchange | undefined = streaming ? { request, response: { status, headers: flat(answer.headers), text: '', json: undefined }, ms: 0, at } : undefined;
+  const watch = head && options.judge.stream(arrival, head);
   answer.on('data', (c: Buffer) => {
+    if (watch && head) {
+      res.write(c);
+      const findings = watch(c);
+      if (findings.length) options.onFindings(findings, head);
+      return;
+    }
     if (hold || size <= KEEP_BYTES) kept.push(c);
     size += c.length;
     if (!hold) res.write(c);
