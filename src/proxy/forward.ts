@@ -176,6 +176,9 @@ function relay(options: ForwardOptions, self: { url: string }, arrival: Arrival,
       res.write(c);
       const findings = watch(c);
       if (findings.length) options.onFindings(findings, head);
+      // Kept as other bodies are, for a record of the traffic (--record).
+      if (size <= KEEP_BYTES) kept.push(c);
+      size += c.length;
       return;
     }
     if (hold || size <= KEEP_BYTES) kept.push(c);

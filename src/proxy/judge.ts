@@ -160,9 +160,11 @@ export class Judge {
     });
   }
 
-  /** The whole exchange at once (a replay of recorded traffic). */
+  /** The whole exchange at once (a replay of recorded traffic); a recorded event stream's text is judged as the stream was. */
   judge(exchange: Exchange): Finding[] {
-    return this.answer(this.arrive(exchange.request), exchange);
+    const arrival = this.arrive(exchange.request);
+    const stream = this.stream(arrival, exchange);
+    return [...(stream ? stream(Buffer.from(exchange.response.text)) : []), ...this.answer(arrival, exchange)];
   }
 }
 

@@ -80,6 +80,8 @@ export class ActionError extends Error {
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
+    // A subclass a user makes is told apart as classes are.
+    if (this !== ActionError) return Function.prototype[Symbol.hasInstance].call(this, value);
     return typeof value === 'object' && value !== null && (value as { [ACTION_ERROR]?: unknown })[ACTION_ERROR] === true;
   }
 }

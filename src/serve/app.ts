@@ -6,8 +6,8 @@
  *   HTTP layer  what the parser or the router refuses before any route runs (431, 414, a bad
  *               percent-encoding, a bad request line), in the declared shape (./http-layer.ts)
  *   onRequest   no Host (400) or shutting down (503) first; the time-out (8), so it covers the whole
- *               request; then versioning (9), authentication (5), rate limits (8, per
- *               credential, so after authentication); a method the path does not take, 405
+ *               request; then versioning (9); a method the path does not take (405, OPTIONS);
+ *               authentication (5), rate limits (8, per credential, so after authentication)
  *   parsing     JSON bodies only (415 otherwise), size cap (413), malformed or not I-JSON (400)
  *   handler     resources (2) and states (3) by endpoint (4), validation, ETags, idempotency;
  *               writes append their events (6) in their transactions
@@ -36,7 +36,7 @@ import { parseStrictJson } from './json-body.ts';
 import { registerRateLimits, type RateCounter } from './limits/rate.ts';
 import { abandonableStore, registerTimeouts } from './limits/timeout.ts';
 import { tableLayouts } from './list-query.ts';
-import { answerOtherMethods, answerUnroutedMethods, routeEveryMethod } from './methods.ts';
+import { answerOtherMethods, answerUnroutedMethods, refuseUnroutedMethods, routeEveryMethod } from './methods.ts';
 import { registerRoutes } from './routes.ts';
 import { closeIdleOnShutdown } from './shutdown.ts';
 import { planVersions, registerVersionedRoutes, registerVersionSelection } from './versioning/index.ts';
@@ -124,10 +124,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // ---- onRequest part modules, in this order (see the header) ----
   refuseEarly(app);
   registerTimeouts(app, ctx);
-  answerUnroutedMethods(app, routeMethods, sendsAllow);
+  answerUnroutedMethods(app, routeMethods);
   // versioning (9), then authentication (5), go here
   const versions = planVersions(ctx);
   if (versions) registerVersionSelection(app, versions);
+  refuseUnroutedMethods(app, sendsAllow);
   const eventEndpoints = serviceEndpoints(spec);
   registerAuthentication(app, ctx, eventEndpoints.values());
   registerRateLimits(app, ctx, options.rateCounter);

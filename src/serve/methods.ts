@@ -69,7 +69,8 @@ export function answerOtherMethods(app: FastifyInstance, methods: RouteMethods, 
     // A fixed path is matched before a templated one (OpenAPI 3.1 §4.8.8.2; the router does the
     // same only per method): where /books/{id} takes GET, GET /books/bulk would reach it. Such
     // methods get a 405 route on the fixed path: a handful, not one per path and method.
-    const concrete = url.replace(/:[^/.-]+/g, '\u0000');
+    // Each parameter (not `::`, a colon) as a value no fixed text holds.
+    const concrete = url.replace(/::|:[^/.:-]+/g, (m) => (m === '::' ? ':' : '\u0000'));
     const captured = [...methods.standard].filter((m) => !served.has(m) && paths.some((p) => p.url !== url && p.served.has(m) && p.pattern.test(concrete)));
     if (captured.length === 0) continue;
     app.route({
@@ -98,22 +99,43 @@ export function bySpecificity(a: string, b: string): number {
   for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
     const x = sa[i] as string;
     const y = sb[i] as string;
-    const px = /[:*]/.test(x);
-    const py = /[:*]/.test(y);
-    if (px !== py) return px ? 1 : -1;
-    if (!px && x !== y) return x < y ? -1 : 1;
+    const rx = segmentRank(x);
+    const ry = segmentRank(y);
+    if (rx !== ry) return rx - ry;
+    if (x !== y) return x < y ? -1 : 1;
   }
   return sa.length - sb.length;
 }
 
 /**
- * The answer to a method without a route on a path that exists: such a request finds no
- * route (request.is404), and this onRequest hook answers it before its body is read: OPTIONS
- * 204 with Allow, any other method 405. Register it right after the time-outs' hook (before
- * version selection, which would take an unknown path for a version's).
+ * How a segment matches, as find-my-way ranks it: fixed text (`::` is a colon, which a
+ * segment may hold, RFC 3986 §3.3) 0, a parameter with fixed text beside it (`:y-:m`,
+ * `x.:ext`) 1, a plain parameter 2, a wildcard 3.
  */
-export function answerUnroutedMethods(app: FastifyInstance, methods: RouteMethods, sendsAllow = true): void {
-  app.addHook('onRequest', (request, reply, done) => {
+function segmentRank(segment: string): number {
+  const plain = segment.replaceAll('::', '');
+  if (plain.includes('*')) return 3;
+  if (!plain.includes(':')) return 0;
+  return /^:[^:/.-]+$/.test(plain) ? 2 : 1;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The path a request that found no route is on, when the path exists with other methods (answerUnroutedMethods). */
+    unroutedPath?: { readonly allow: string };
+  }
+}
+
+/**
+ * A method without a route on a path that exists: such a request finds no route
+ * (request.is404), and this onRequest hook, right after the time-outs' (before version
+ * selection, which would take a path it finds no route for as an unknown version's), finds
+ * the path it is on. refuseUnroutedMethods answers it after version selection, so the 405 or
+ * OPTIONS of a deprecated version carries that version's fields like every other answer.
+ */
+export function answerUnroutedMethods(app: FastifyInstance, methods: RouteMethods): void {
+  app.decorateRequest('unroutedPath', undefined);
+  app.addHook('onRequest', (request, _reply, done) => {
     if (!request.is404) return done();
     const raw = request.url.split('?')[0] as string;
     let path = raw;
@@ -123,11 +145,24 @@ export function answerUnroutedMethods(app: FastifyInstance, methods: RouteMethod
       // Malformed escapes: matched as sent (and then 404).
     }
     const hit = methods.unrouted.find((u) => u.pattern.test(path) || u.pattern.test(raw));
-    if (hit && request.method === 'OPTIONS') {
+    // OPTIONS is answered here for every path (no path routes it). Another method the path's
+    // Allow names found no route only if the router and the pattern disagree: a 404 then,
+    // never "GET is not allowed; allowed: GET".
+    if (hit && (request.method === 'OPTIONS' || !hit.allow.split(', ').includes(request.method))) request.unroutedPath = hit;
+    done();
+  });
+}
+
+/** The answer to a request answerUnroutedMethods placed on a path: OPTIONS 204 with Allow, any other method 405. Register it right after version selection. */
+export function refuseUnroutedMethods(app: FastifyInstance, sendsAllow = true): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    const hit = request.unroutedPath;
+    if (!hit) return done();
+    if (request.method === 'OPTIONS') {
       void reply.code(204).header('allow', hit.allow).send();
       return;
     }
-    done(hit ? refuse(request, hit.allow, sendsAllow) : undefined);
+    done(refuse(request, hit.allow, sendsAllow));
   });
 }
 

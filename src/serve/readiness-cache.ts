@@ -2,7 +2,8 @@
  * serve's readiness verdict, kept across starts of one build for one spec text (issue #20).
  *
  * The verdict runs every `check` rule over the spec, about a fifth of a start; it is a pure
- * function of the spec's text, its file's path (the reasons name it) and svcspec's code. A
+ * function of the spec's text, its file's path as given (the reasons name it), svcspec's code
+ * and Node's version (V8 compiles the spec's patterns). A
  * restart of the same spec by the same build (a test run's servers, a process manager, a
  * container) reads it back instead. A spec edited by one character, another build, or any
  * failure to read or write the cache computes it again: the cache can only be missing, never
@@ -14,18 +15,21 @@
  */
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
-import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buildId } from '../spec/package-files.ts';
 import type { Readiness } from './readiness.ts';
 
 function folder(): string | undefined {
-  const dir = join(tmpdir(), `svcspec-cache-${userInfo().uid}`);
   try {
+    // The uid from the process, not the passwd file: a container's user often has no entry there.
+    const uid = process.getuid?.();
+    if (uid === undefined) return undefined;
+    const dir = join(tmpdir(), `svcspec-cache-${uid}`);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const info = lstatSync(dir);
     // Another user's folder of that name (made first, to plant verdicts) is not trusted.
-    if (!info.isDirectory() || info.uid !== userInfo().uid || (info.mode & 0o077) !== 0) return undefined;
+    if (!info.isDirectory() || info.uid !== uid || (info.mode & 0o077) !== 0) return undefined;
     return dir;
   } catch {
     return undefined;
@@ -43,7 +47,9 @@ export function cachedReadiness(file: string, text: string, compute: () => Readi
   if (build === undefined || process.env.SVCSPEC_NO_CACHE === '1') return compute();
   const dir = folder();
   if (!dir) return compute();
-  const key = createHash('sha256').update(`${build}\0${resolve(file)}\0`).update(text).digest('hex');
+  // The path as given (the reasons name it so), and Node's version (the patterns a check
+  // compiles are V8's: one Node may refuse what another takes).
+  const key = createHash('sha256').update(`${build}\0${process.version}\0${file}\0`).update(text).digest('hex');
   const path = join(dir, `readiness-${key}.json`);
   try {
     const kept: unknown = JSON.parse(readFileSync(path, 'utf8'));

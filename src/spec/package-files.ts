@@ -30,9 +30,9 @@ export const fromSource: boolean = import.meta.url.endsWith('.ts');
 declare const __SVCSPEC_BUILD_ID__: string | undefined;
 
 /**
- * The identity of the built code, when it runs from the CLI's bundle: a digest of every built
- * module (scripts/bundle.ts). What is cached across runs of one build (serve's readiness
- * verdict) is keyed on it; from the sources or dist/, where the code has no such identity,
- * nothing is cached.
+ * The identity of the built code, when it runs from the CLI's bundle: a digest of the
+ * bundle, its dependencies' code included (scripts/bundle.ts). What is cached across runs of
+ * one build (serve's readiness verdict) is keyed on it; from the sources or dist/, where the
+ * code has no such identity, nothing is cached.
  */
 export const buildId: string | undefined = typeof __SVCSPEC_BUILD_ID__ === 'string' ? __SVCSPEC_BUILD_ID__ : undefined;

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { envWith, footprint, nodeBinary, packAndInstall, ROOT, run, type Installed } from './support.ts';
 import { servingUrl } from '../support/child-server.ts';
+import { redisUnavailable, TEST_REDIS_URL } from '../support/postgres.ts';
 
 /** The most an install may weigh (du of the empty project's node_modules). It was 265 MB with Scalar's whole application. */
 const MAX_MEGABYTES = 60;
@@ -227,6 +228,25 @@ export default {
   const problem = (await refused.json()) as { code?: string; detail?: string };
   assert.equal(problem.detail, 'At most 100 pages are quoted.');
   assert.doesNotMatch(server.stderr(), /internal error/);
+  server.child.kill('SIGTERM');
+  await new Promise((r) => server.child.once('exit', r));
+});
+
+test('package: the installed serve counts rate limits in Redis (--redis), the client loaded from the bundle', async (t) => {
+  const skip = await redisUnavailable('the installed serve with --redis');
+  if (skip) return t.skip(skip);
+  const server = await serve(['tasks.yaml', '--port', '0', '--db', 'redis.db', '--redis', TEST_REDIS_URL]);
+  for (let i = 0; i < 50 && !/rate limits counted in Redis/.test(server.stderr()); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.match(server.stderr(), /rate limits counted in Redis/);
+  const key = svcspec(['credentials', 'create', '--spec', 'tasks.yaml', '--db', 'redis.db', '--scheme', 'key', '--scopes', 'tasks:read']);
+  assert.equal(key.status, 0, key.stderr);
+  const secret = (/^X-API-Key: (\S+)$/m.exec(key.stdout) as RegExpExecArray)[1];
+  for (let i = 0; i < 50; i++) {
+    const listed = await fetch(`${server.url}/tasks`, { headers: { 'x-api-key': secret } });
+    if (listed.status === 200) break;
+    await new Promise((r) => setTimeout(r, 100));
+    if (i === 49) assert.fail(`no 200 from the served list: ${listed.status}`);
+  }
   server.child.kill('SIGTERM');
   await new Promise((r) => server.child.once('exit', r));
 });

@@ -63,3 +63,10 @@ test('stream: only the stream is watched: another path, another status, another 
     assert.equal(judge.stream(judge.arrive(head.request), head), undefined, `${head.request.url} ${head.response.status}`);
   }
 });
+
+test('stream: a recorded stream is judged on replay as it was live', () => {
+  const judge = new Judge(SPEC);
+  judge.judge(exchange('POST', '/tasks', { ...B, 'content-type': 'application/json' }, 201, { id: 2, title: 'x', status: 'open' }));
+  const recorded: Exchange = { ...exchange('GET', '/events', A, 200, undefined, 'text/event-stream'), response: { status: 200, headers: { 'content-type': 'text/event-stream' }, text: `retry: 3000\n\n${ev('evt_1', 'task.deleted', { id: 2 })}${ev('evt_1', 'task.deleted', { id: 3 })}`, json: undefined } };
+  assert.deepEqual(judge.judge(recorded).map((f) => f.id), ['stream-visibility', 'stream-order']);
+});

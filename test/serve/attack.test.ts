@@ -161,6 +161,26 @@ test('a method a path does not take is answered for the most specific path: /boo
   assert.equal(read.headers.get('allow'), null);
 });
 
+test('a 405 or an OPTIONS of a deprecated version carries its Deprecation and Sunset, by header and by path prefix, as every answer of that version does', async (t) => {
+  const read = (name: string) => readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8');
+  const library = await run(t, read('library.yaml'));
+  for (const [method, path] of [['OPTIONS', '/books'], ['DELETE', '/books'], ['TRACE', '/books/b1'], ['GET', '/books/bulk']] as const) {
+    const r = await raw(library.port, `${method} ${path} HTTP/1.1\r\nHost: x\r\nAPI-Version: 1\r\nConnection: close\r\n\r\n`);
+    assert.equal(r.status, method === 'OPTIONS' ? 204 : 405, `${method} ${path}`);
+    assert.ok(r.headers.deprecation, `${method} ${path} in version 1: Deprecation`);
+    assert.ok(r.headers.sunset, `${method} ${path} in version 1: Sunset`);
+    assert.equal(r.headers['api-version'], '1');
+    const current = await raw(library.port, `${method} ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    assert.equal(current.headers.deprecation, undefined, `${method} ${path} in the current version: no Deprecation`);
+  }
+  const orders = await run(t, read('orders.yaml'));
+  const old = await raw(orders.port, 'DELETE /v1/orders HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  assert.equal(old.status, 405);
+  assert.ok(old.headers.deprecation && old.headers.sunset, 'DELETE /v1/orders: the deprecated version\'s fields');
+  assert.equal((await raw(orders.port, 'DELETE /orders HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).status, 405, 'no prefix: the default version\'s path, 405 too');
+  assert.equal((await raw(orders.port, 'DELETE /v9/orders HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).status, 400, 'an unknown version is refused as such');
+});
+
 test('a body that is not I-JSON is 400 malformed-body: bytes that are not UTF-8, lone surrogates escaped or in member names', async (t) => {
   const s = await run(t);
   const post = (body: string | Buffer, type = 'application/json') => fetch(`${s.base}/notes`, { method: 'POST', headers: { 'content-type': type }, body });

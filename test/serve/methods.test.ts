@@ -25,5 +25,8 @@ test('methods: of two route URLs matching one path, the fixed one comes first, i
     }),
   );
   assert.ok(bySpecificity('/commands/types', '/commands/:id') < 0);
+  // `::` is a colon, fixed text (/items/levels:trim), not a parameter; fixed text beside a parameter ranks before a plain one; a wildcard last.
+  assert.deepEqual(['/items/*', '/items/:id', '/items/:y-:m', '/items/levels::trim'].sort(bySpecificity), ['/items/levels::trim', '/items/:y-:m', '/items/:id', '/items/*']);
+  assert.deepEqual(['/items/levels::trim', '/items/:id'].sort(bySpecificity), ['/items/levels::trim', '/items/:id']);
   assert.ok(bySpecificity('/commands/:id', '/users') !== 0, 'unrelated paths still have a place');
 });

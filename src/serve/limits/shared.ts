@@ -51,8 +51,10 @@ export interface RedisCounterOptions {
 
 export async function redisCounter(options: RedisCounterOptions): Promise<RateCounter> {
   const prefix = options.prefix ?? 'svcspec:rate:';
-  // Loaded only when a Redis URL is given.
-  const { Redis } = await import('ioredis');
+  // Loaded only when a Redis URL is given. Through the default export: ioredis is CommonJS,
+  // whose module.exports is the default from dist/ and from the CLI's bundle alike (the
+  // bundle gives CommonJS no named exports); it carries the Redis class as `Redis`.
+  const { Redis } = (await import('ioredis')).default;
   const redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
   // Errors reach each command's promise; the client's own 'error' events would crash an unlistened emitter.
   redis.on('error', () => {});

@@ -137,12 +137,14 @@ export function registerVersionSelection(app: FastifyInstance, plan: VersionPlan
     app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
       const m = head.exec(request.url);
       // A route without a prefix is the default version's (there are such routes only when it is live).
-      const served = (m ? plan.live.get(m[1]) : undefined) ?? (request.is404 ? undefined : fallback);
+      // A method a path lacks finds no route, but is on a path of the API (../methods.ts): a 405 to come, in its version.
+      const routed = !request.is404 || request.unroutedPath !== undefined;
+      const served = (m ? plan.live.get(m[1]) : undefined) ?? (routed ? fallback : undefined);
       if (served !== undefined) {
         use(served, request, reply);
         return done();
       }
-      done(request.is404 ? refuse(request.url, m) : undefined);
+      done(routed ? undefined : refuse(request.url, m));
     });
     return;
   }
