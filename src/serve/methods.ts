@@ -70,7 +70,7 @@ export function answerOtherMethods(app: FastifyInstance, methods: RouteMethods, 
     // same only per method): where /books/{id} takes GET, GET /books/bulk would reach it. Such
     // methods get a 405 route on the fixed path: a handful, not one per path and method.
     // Each parameter (not `::`, a colon) as a value no fixed text holds.
-    const concrete = url.replace(/::|:[^/.:-]+/g, (m) => (m === '::' ? ':' : '\u0000'));
+    const concrete = url.replace(GROUP, '').replace(/::|:[^/.:(-]+/g, (m) => (m === '::' ? ':' : '\u0000'));
     const captured = [...methods.standard].filter((m) => !served.has(m) && paths.some((p) => p.url !== url && p.served.has(m) && p.pattern.test(concrete)));
     if (captured.length === 0) continue;
     app.route({
@@ -94,8 +94,9 @@ export function answerOtherMethods(app: FastifyInstance, methods: RouteMethods, 
  * need some consistent place), then the shorter first.
  */
 export function bySpecificity(a: string, b: string): number {
-  const sa = a.split('/');
-  const sb = b.split('/');
+  // A parameter's own pattern (`:id(^[^/:]+)`) may hold a '/': segments are cut without it.
+  const sa = a.replace(GROUP, '').split('/');
+  const sb = b.replace(GROUP, '').split('/');
   for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
     const x = sa[i] as string;
     const y = sb[i] as string;
@@ -113,11 +114,15 @@ export function bySpecificity(a: string, b: string): number {
  * `x.:ext`) 1, a plain parameter 2, a wildcard 3.
  */
 function segmentRank(segment: string): number {
-  const plain = segment.replaceAll('::', '');
+  // A colon of the text stays text: `:id::archive` is a parameter and fixed text.
+  const plain = segment.replaceAll('::', '\u0001');
   if (plain.includes('*')) return 3;
   if (!plain.includes(':')) return 0;
-  return /^:[^:/.-]+$/.test(plain) ? 2 : 1;
+  return /^:\w+$/.test(plain) ? 2 : 1;
 }
+
+/** A parameter's own pattern, `(…)` after its name (./routes.ts). */
+const GROUP = /\((?:[^()\\]|\\.)*\)/g;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -166,6 +171,17 @@ export function refuseUnroutedMethods(app: FastifyInstance, sendsAllow = true): 
   });
 }
 
+/** The index of the ')' that closes the '(' at `open`, escapes and nested groups skipped. */
+function closing(url: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < url.length; i++) {
+    if (url[i] === '\\') i++;
+    else if (url[i] === '(') depth++;
+    else if (url[i] === ')' && --depth === 0) return i;
+  }
+  return url.length - 1;
+}
+
 /** A route's URL as find-my-way reads it (`:name` a parameter up to `/`, `-` or `.`; `::` a colon) as a regular expression. */
 function urlPattern(url: string): RegExp {
   let out = '';
@@ -175,7 +191,9 @@ function urlPattern(url: string): RegExp {
       out += ':';
       i++;
     } else if (c === ':') {
-      while (i + 1 < url.length && !'/-.'.includes(url[i + 1])) i++;
+      while (i + 1 < url.length && !'/-.('.includes(url[i + 1])) i++;
+      // A parameter's own pattern (`:id(^[^/:]+)`, ./routes.ts): a value up to the next '/' all the same.
+      if (url[i + 1] === '(') i = closing(url, i + 1);
       out += '[^/]+?';
     } else if (c === '*') {
       out += '.*';

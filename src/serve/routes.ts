@@ -15,9 +15,14 @@ import { pathParamsGuard } from './path-params.ts';
 import { resourceHandler } from './resources.ts';
 import { transitionHandler } from './states.ts';
 
-/** `/loans/{id}/approve` -> `/loans/:id/approve`; a literal colon (`/levels:trim`) is `::` to find-my-way, not a parameter. */
+/**
+ * `/loans/{id}/approve` -> `/loans/:id/approve`; a literal colon (`/levels:trim`) is `::` to
+ * find-my-way, not a parameter. A parameter right before a colon (`/items/{id}:archive`, the
+ * custom methods of Google's API design guide) is given its pattern, `:id(^[^/:]+)`, as
+ * find-my-way reads a name up to `/`, `-` or `.` only and would take `id::archive` for one.
+ */
 export function routePath(template: string): string {
-  return template.replaceAll(':', '::').replace(/\{(\w+)\}/g, ':$1');
+  return template.replaceAll(':', '::').replace(/\{(\w+)\}(?=::)/g, ':$1(^[^/:]+)').replace(/\{(\w+)\}/g, ':$1');
 }
 
 export function handlerFor(ctx: ServeContext, endpoint: Endpoint): RouteHandlerMethod {
