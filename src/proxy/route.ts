@@ -33,7 +33,9 @@ export class Router {
 
   constructor(spec: Spec) {
     this.#spec = spec;
-    // Literal templates first, so `/books/search` wins over `/books/{id}`.
+    // Literal templates first, so `/books/search` wins over `/books/{id}`; of as many
+    // parameters, more fixed text first, so `/items/{id}:archive` wins over `/items/{id}`.
+    const fixed = (path: string) => path.replace(/\{[^}]*\}/g, '').length;
     this.#compiled = spec.endpoints
       .map((endpoint) => {
         const names: string[] = [];
@@ -45,7 +47,7 @@ export class Router {
         }).join('');
         return { endpoint, re: new RegExp(`^${source}/?$`), names };
       })
-      .sort((a, b) => a.names.length - b.names.length);
+      .sort((a, b) => a.names.length - b.names.length || fixed(b.endpoint.path) - fixed(a.endpoint.path));
     const select = spec.versioning.select;
     if (select?.by === 'path') {
       const [before, after = ''] = select.prefix.split('{version}');

@@ -139,3 +139,26 @@ test('judge: the path of a request URL is what URL parsing makes of it, on the f
   ];
   for (const url of urls) assert.equal(pathOf(url), parsed(url), url);
 });
+
+test('the router: of templates with as many parameters, the one with more fixed text is the path (/items/{id}:archive, not /items/{id})', async () => {
+  const { Router } = await import('../../src/proxy/route.ts');
+  const spec = mustLoad(`svcspec: 1
+purpose: {name: Items, summary: Keeps items., users: [{name: a, tasks: [b]}]}
+resources:
+  item: {plural: items, fields: {id: {type: string, readOnly: true}, name: {type: string}}}
+states: {none: No life cycle.}
+endpoints:
+  item:
+    read: {}
+    archive: {operation: action, method: POST, path: "/items/{id}:archive", behaviour: Archives it.}
+authentication: {none: Open.}
+events: {none: None.}
+errors: {shape: problem, catalog: {not-found: {status: 404, title: Not found}}}
+limits: {none: None.}
+versioning: {none: One.}
+`);
+  const router = new Router(spec);
+  assert.equal(router.route('POST', '/items/7:archive').endpoint?.id, 'item.archive');
+  assert.deepEqual(router.route('POST', '/items/7:archive').params, { id: '7' });
+  assert.equal(router.route('GET', '/items/7').endpoint?.id, 'item.read');
+});
