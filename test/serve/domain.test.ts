@@ -98,9 +98,16 @@ test('guards with related records and effects on them: approve takes a copy, ret
   const m2 = await member('b@example.org');
   const l1 = (await loan(b.id, m1.id)).body;
   const l2 = (await loan(b.id, m2.id)).body;
+  await new Promise((r) => setTimeout(r, 5));
   const ok = await call('POST', `/loans/${l1.id}/approve`, { dueDate: '2027-02-01' });
   assert.equal(ok.status, 200, JSON.stringify(ok.body));
-  assert.equal((await call('GET', `/books/${b.id}`)).body.available, 0);
+  const taken = (await call('GET', `/books/${b.id}`)).body;
+  assert.equal(taken.available, 0);
+  // The book the effect changed is written like any change: its updated-at moves, its created-at stays;
+  // the loan's own managed fields are set on create only, so the transition keeps them.
+  assert.ok(Date.parse(taken.updatedAt) > Date.parse(b.updatedAt), 'updated-at of the record an effect changes moves');
+  assert.equal(taken.createdAt, b.createdAt);
+  assert.deepEqual([ok.body.requestedAt, ok.body.renewals], [l1.requestedAt, l1.renewals]);
   const none = await call('POST', `/loans/${l2.id}/approve`, { dueDate: '2027-02-01' });
   assert.equal(none.status, 409);
   assert.equal(none.body.code, 'book-unavailable');

@@ -7,7 +7,7 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import type { Endpoint, Expr, Field, RecordRule, RefDeletion, Resource, Spec, UniqueRule, WriteRules } from '../../spec/model.ts';
 import { celEnvironment, celErrorOf, itemRefTargets, refsReadBy, refTargets } from '../../spec/domain/cel.ts';
-import { managedFields } from '../../spec/domain/managed.ts';
+import { managedFields, setsOn } from '../../spec/domain/managed.ts';
 import { SetupError } from '../errors.ts';
 
 /** A compiled expression. Evaluation that errs (a member it reads is absent) gives `undefined`. */
@@ -76,6 +76,12 @@ export interface CompiledResource {
   readonly rules: readonly CompiledRule[];
   /** `fields`: those of the record a computed field's expression reads (undefined: all of them). */
   readonly managed: readonly { readonly field: Field; readonly source: NonNullable<Field['managed']>; readonly program?: Program; readonly fields?: readonly Field[] }[];
+  /**
+   * The managed fields a create, and a change, sets (src/spec/domain/managed.ts setsOn), in
+   * field order: a write passes only these to applyManaged, and a change that sets none (a
+   * loan's transition: its managed fields are set on create) skips it.
+   */
+  readonly managedOn: { readonly create: readonly Field[]; readonly change: readonly Field[] };
   /** The fields of the record its rules read (undefined: all of them): the ones converted to CEL values. */
   readonly ruleFields: readonly Field[] | undefined;
   readonly unique: readonly UniqueRule[];
@@ -235,6 +241,7 @@ export function compileDomain(spec: Spec): CompiledDomain {
       resource,
       rules: compileRules(record, resource.rules),
       managed: managedFields(resource.fields).map((f) => ({ field: f, source: f.managed, ...(f.managed.kind === 'expr' ? { program: program(record(), f.managed.expr), fields: onlyFields(resource, fieldsRead([f.managed.expr.source], 'self')) } : {}) })),
+      managedOn: { create: managedFields(resource.fields).filter((f) => setsOn(f.managed, 'create')), change: managedFields(resource.fields).filter((f) => setsOn(f.managed, 'change')) },
       ruleFields: onlyFields(resource, fieldsRead(resource.rules.map((r) => r.expr.source), 'self')),
       unique: resource.unique,
       ...(resource.onCreate ? { onCreate: compileWrite(spec, resource, resource.onCreate) } : {}),

@@ -248,8 +248,9 @@ function refsOf(spec: Spec, c: CompiledResource, rules: CompiledWrite, read: Dom
 
 /** Sets the managed fields a write of this kind sets (src/spec/domain/managed.ts applyManaged). */
 function manage(spec: Spec, c: CompiledResource, kind: 'create' | 'change', data: Data, id: string | undefined, w: WriteContext, read: DomainRead): void {
-  if (!c.managed.length) return;
-  applyManaged(c.resource.fields, kind, data, {
+  const fields = c.managedOn[kind];
+  if (!fields.length) return;
+  applyManaged(fields, kind, data, {
     now: w.now,
     ...(w.principal ? { principal: w.principal.id } : {}),
     sequence: (field) => read.sequences.get(`seq:${field}`),
