@@ -35,13 +35,15 @@ import { GroupCommit } from './sqlite-commit.ts';
 import { DatabaseFile, FILE_CHECK_MS } from './sqlite-file.ts';
 import { CREDENTIALS_DDL, sqliteCredentials } from './sqlite-credentials.ts';
 import { eventAppender, EVENTS_DDL, sqliteEvents } from './sqlite-events.ts';
-import { countArgs, countShape, countSql, fieldExpression, indexable, listSql, type ListSql } from './sqlite-list.ts';
+import { countArgs, countShape, countSql, listSql, type ListSql } from './sqlite-list.ts';
 import { SqliteReader } from './sqlite-reader.ts';
-import { runStep, SEQUENCES_DDL, syncUniqueIndexes, uniqueViolation, type TxAccess } from './sqlite-domain.ts';
+import { runStep, SEQUENCES_DDL, uniqueViolation, type TxAccess } from './sqlite-domain.ts';
 import type { DomainStep, RelatedWrite } from './domain.ts';
 import { sweepInBatches } from './sqlite-sweep.ts';
 import { LazyRecord } from './lazy-record.ts';
-import { fieldIndexName, ownerIndexName, quoteIdent, RECORD_COLUMNS, tableName, transaction } from './sqlite-sql.ts';
+import { PageRecord, prepareStatements, returningArrays, toRecord, type Row, type Statements } from './sqlite-record.ts';
+import { migrateTables } from './sqlite-schema.ts';
+import { RECORD_COLUMNS, transaction } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
 import type { EventStore, WriteOptions } from './events.ts';
 import { DomainRefusedError, DuplicateIdError, StoreUnavailableError, UniqueViolationError, type BatchChange, type BatchResult, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type NewRecord, type RemoveResult, type Store, type StoreHealth, type StoredRecord, type TableLayout } from './store.ts';
@@ -134,68 +136,6 @@ function isUniqueViolation(error: unknown): boolean {
  * A row of RECORD_COLUMNS (seq, id, version, owner, data). Record statements return arrays
  * (setReturnArrays): no object with named members is built per row, only to be copied.
  */
-type Row = readonly [seq: number, id: string, version: number, owner: string | null, data: string];
-
-function toRecord(row: Row): StoredRecord {
-  return new LazyRecord(row[0], row[1], row[2], row[3], row[4]);
-}
-
-/**
- * A record of a list page: the same members, but `data` a getter of the class, not an own
- * accessor. A page makes up to a hundred records that are presented and dropped, never
- * spread or compared, and defining an own property on each is a measurable part of a page.
- */
-class PageRecord implements StoredRecord {
-  readonly id: string;
-  readonly seq: number;
-  readonly version: number;
-  declare readonly owner?: string;
-  readonly #json: string;
-  #data: Record<string, unknown> | undefined = undefined;
-
-  constructor(row: Row) {
-    this.seq = row[0];
-    this.id = row[1];
-    this.version = row[2];
-    if (row[3] !== null) (this as { owner?: string }).owner = row[3];
-    this.#json = row[4];
-  }
-
-  get json(): string {
-    return this.#json;
-  }
-
-  get data(): Readonly<Record<string, unknown>> {
-    return (this.#data ??= JSON.parse(this.#json) as Record<string, unknown>);
-  }
-}
-
-function returningArrays(statement: StatementSync): StatementSync {
-  statement.setReturnArrays(true);
-  return statement;
-}
-
-/** The prepared statements of one resource table. */
-interface Statements {
-  readonly table: string;
-  readonly get: StatementSync;
-  readonly nextSeq: StatementSync;
-  readonly insert: StatementSync;
-  readonly update: StatementSync;
-  readonly remove: StatementSync;
-  /** A related write of a domain step (compare-and-set on id and version): RETURNING (seq, owner). */
-  readonly updateIf: StatementSync;
-  /** Likewise a removal, RETURNING the record as it was. */
-  readonly removeIf: StatementSync;
-  /**
-   * The same two without RETURNING, for a related write that triggers no event (nothing to
-   * build from the row): SQLite gathers RETURNING rows in a table of their own before the
-   * first is read, which is a tenth of a one-row update's cost; here `changes` says enough.
-   */
-  readonly updateIfQuiet: StatementSync;
-  readonly removeIfQuiet: StatementSync;
-}
-
 class SqliteStoreImpl implements SqliteStore {
   readonly kind = 'sqlite' as const;
   readonly #db: DatabaseSync;
@@ -246,67 +186,9 @@ class SqliteStoreImpl implements SqliteStore {
   }
 
   async migrate(resources: readonly (string | TableLayout)[]): Promise<void> {
-    const db = this.#open();
-    const layouts = resources.map((r): TableLayout => (typeof r === 'string' ? { name: r } : r));
-    const tables = layouts.map((l) => tableName(l.name));
-    transaction(db, () => {
-      // Table names are case-insensitive in SQLite: `Books` and `books` would share a table.
-      const taken = new Map<string, string>();
-      const existing = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'res\\_%' ESCAPE '\\'").all() as unknown as { name: string }[];
-      for (const { name } of existing) taken.set(name.toLowerCase(), name);
-      const asked = new Map<string, string>();
-      for (const t of tables) {
-        const other = asked.get(t.toLowerCase()) ?? taken.get(t.toLowerCase());
-        if (other !== undefined && other !== t) throw new Error(`resources '${t.slice(4)}' and '${other.slice(4)}' differ only in case; SQLite cannot keep them apart`);
-        asked.set(t.toLowerCase(), t);
-      }
-      for (const [i, t] of tables.entries()) {
-        const layout = layouts[i];
-        db.exec(`CREATE TABLE IF NOT EXISTS ${quoteIdent(t)} (
-          seq INTEGER PRIMARY KEY AUTOINCREMENT,
-          id TEXT UNIQUE NOT NULL,
-          version INTEGER NOT NULL,
-          owner TEXT,
-          data TEXT NOT NULL
-        )`);
-        // Lists of an owner's records (object-level authorization) are the common filtered read.
-        // Partial: records without an owner (resources that are not owned) cost no index upkeep.
-        db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(ownerIndexName(layout.name))} ON ${quoteIdent(t)} (owner, seq) WHERE owner IS NOT NULL`);
-        this.#fieldIndexes(t, layout);
-        syncUniqueIndexes(db, t, layout.name, layout.unique ?? []);
-      }
-    });
+    migrateTables(this.#open(), resources);
     // Plans change with the indexes: every page's route is decided again.
     this.#routes.clear();
-    // No ANALYZE: statistics taken at start-up (an empty table, often) would mislead the
-    // planner later; without them it takes an equality on an index as selective and prefers
-    // an index that gives the order to a sort, which is what a page of a list needs.
-  }
-
-  /**
-   * An index per field lists filter or sort by, on the expression the list SQL writes
-   * (src/store/sqlite-list.ts), in (value, seq) order, seq breaking ties; an owned resource's lead with
-   * the owner, which every list of it names. Indexes of fields no longer listed are dropped:
-   * each costs every write.
-   */
-  #fieldIndexes(table: string, layout: TableLayout): void {
-    const db = this.#db;
-    const owned = layout.owned === true;
-    const wanted = new Map<string, string>();
-    for (const field of new Set(layout.indexes ?? [])) {
-      // A name outside the format's shape is queried by a bound path, which no index serves.
-      if (!indexable(field)) continue;
-      wanted.set(fieldIndexName(layout.name, field, owned), field);
-    }
-    const prefix = fieldIndexName(layout.name, '', false);
-    const present = (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?").all(table) as unknown as { name: string }[]).map((r) => r.name).filter((n) => n.startsWith(prefix));
-    for (const name of present) if (!wanted.has(name)) db.exec(`DROP INDEX ${quoteIdent(name)}`);
-    for (const [name, field] of wanted) {
-      // No `seq` column: seq is the rowid, which every index entry ends with, so the index is
-      // already in (value, seq) order, the order of ties (https://sqlite.org/queryplanner.html).
-      const columns = `${owned ? 'owner, ' : ''}${fieldExpression(field)}`;
-      db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(name)} ON ${quoteIdent(table)} (${columns})${owned ? ' WHERE owner IS NOT NULL' : ''}`);
-    }
   }
 
   async insert(resource: string, record: NewRecord, options: WriteOptions = {}): Promise<StoredRecord> {
@@ -666,29 +548,11 @@ class SqliteStoreImpl implements SqliteStore {
 
   /** The statements of a resource, prepared on first use (its table exists once migrated, here or by an earlier start). */
   #statements(resource: string): Statements {
+    // Open first: a closed store, or one whose file is lost, refuses even a prepared statement.
     const db = this.#open();
     const known = this.#resources.get(resource);
     if (known) return known;
-    const table = tableName(resource);
-    const q = quoteIdent(table);
-    let statements: Statements;
-    try {
-      statements = {
-        table,
-        get: returningArrays(db.prepare(`SELECT ${RECORD_COLUMNS} FROM ${q} WHERE id = ?`)),
-        nextSeq: db.prepare(`SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), coalesce((SELECT max(seq) FROM ${q}), 0)) + 1 AS next`),
-        insert: db.prepare(`INSERT INTO ${q} (seq, id, version, owner, data) VALUES (?, ?, 1, ?, ?) RETURNING seq`),
-        update: db.prepare(`UPDATE ${q} SET version = ?, data = ? WHERE seq = ?`),
-        remove: db.prepare(`DELETE FROM ${q} WHERE seq = ?`),
-        updateIf: returningArrays(db.prepare(`UPDATE ${q} SET version = version + 1, data = ? WHERE id = ? AND version = ? RETURNING seq, owner`)),
-        removeIf: returningArrays(db.prepare(`DELETE FROM ${q} WHERE id = ? AND version = ? RETURNING ${RECORD_COLUMNS}`)),
-        updateIfQuiet: db.prepare(`UPDATE ${q} SET version = version + 1, data = ? WHERE id = ? AND version = ?`),
-        removeIfQuiet: db.prepare(`DELETE FROM ${q} WHERE id = ? AND version = ?`),
-      };
-    } catch (error) {
-      if (/no such table/.test((error as Error).message)) throw new Error(`bug: resource '${resource}' is not migrated`, { cause: error });
-      throw error;
-    }
+    const statements = prepareStatements(db, resource);
     this.#resources.set(resource, statements);
     return statements;
   }

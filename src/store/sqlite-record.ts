@@ -1,0 +1,95 @@
+/**
+ * The SQLite adapter's rows as records (./sqlite.ts): a row read whole, a list page's lighter
+ * record, and the prepared statements of one resource table.
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { LazyRecord } from './lazy-record.ts';
+import { quoteIdent, RECORD_COLUMNS, tableName } from './sqlite-sql.ts';
+import type { StoredRecord } from './store.ts';
+
+export type Row = readonly [seq: number, id: string, version: number, owner: string | null, data: string];
+
+export function toRecord(row: Row): StoredRecord {
+  return new LazyRecord(row[0], row[1], row[2], row[3], row[4]);
+}
+
+/**
+ * A record of a list page: the same members, but `data` a getter of the class, not an own
+ * accessor. A page makes up to a hundred records that are presented and dropped, never
+ * spread or compared, and defining an own property on each is a measurable part of a page.
+ */
+export class PageRecord implements StoredRecord {
+  readonly id: string;
+  readonly seq: number;
+  readonly version: number;
+  declare readonly owner?: string;
+  readonly #json: string;
+  #data: Record<string, unknown> | undefined = undefined;
+
+  constructor(row: Row) {
+    this.seq = row[0];
+    this.id = row[1];
+    this.version = row[2];
+    if (row[3] !== null) (this as { owner?: string }).owner = row[3];
+    this.#json = row[4];
+  }
+
+  get json(): string {
+    return this.#json;
+  }
+
+  get data(): Readonly<Record<string, unknown>> {
+    return (this.#data ??= JSON.parse(this.#json) as Record<string, unknown>);
+  }
+}
+
+export function returningArrays(statement: StatementSync): StatementSync {
+  statement.setReturnArrays(true);
+  return statement;
+}
+
+/** The prepared statements of one resource table. */
+export interface Statements {
+  readonly table: string;
+  readonly get: StatementSync;
+  readonly nextSeq: StatementSync;
+  readonly insert: StatementSync;
+  readonly update: StatementSync;
+  readonly remove: StatementSync;
+  /** A related write of a domain step (compare-and-set on id and version): RETURNING (seq, owner). */
+  readonly updateIf: StatementSync;
+  /** Likewise a removal, RETURNING the record as it was. */
+  readonly removeIf: StatementSync;
+  /**
+   * The same two without RETURNING, for a related write that triggers no event (nothing to
+   * build from the row): SQLite gathers RETURNING rows in a table of their own before the
+   * first is read, which is a tenth of a one-row update's cost; here `changes` says enough.
+   */
+  readonly updateIfQuiet: StatementSync;
+  readonly removeIfQuiet: StatementSync;
+}
+
+/** The statements of a resource table (it exists once migrated, here or by an earlier start). */
+export function prepareStatements(db: DatabaseSync, resource: string): Statements {
+  const table = tableName(resource);
+  const q = quoteIdent(table);
+  let statements: Statements;
+  try {
+    statements = {
+      table,
+      get: returningArrays(db.prepare(`SELECT ${RECORD_COLUMNS} FROM ${q} WHERE id = ?`)),
+      nextSeq: db.prepare(`SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), coalesce((SELECT max(seq) FROM ${q}), 0)) + 1 AS next`),
+      insert: db.prepare(`INSERT INTO ${q} (seq, id, version, owner, data) VALUES (?, ?, 1, ?, ?) RETURNING seq`),
+      update: db.prepare(`UPDATE ${q} SET version = ?, data = ? WHERE seq = ?`),
+      remove: db.prepare(`DELETE FROM ${q} WHERE seq = ?`),
+      updateIf: returningArrays(db.prepare(`UPDATE ${q} SET version = version + 1, data = ? WHERE id = ? AND version = ? RETURNING seq, owner`)),
+      removeIf: returningArrays(db.prepare(`DELETE FROM ${q} WHERE id = ? AND version = ? RETURNING ${RECORD_COLUMNS}`)),
+      updateIfQuiet: db.prepare(`UPDATE ${q} SET version = version + 1, data = ? WHERE id = ? AND version = ?`),
+      removeIfQuiet: db.prepare(`DELETE FROM ${q} WHERE id = ? AND version = ?`),
+    };
+  } catch (error) {
+    if (/no such table/.test((error as Error).message)) throw new Error(`bug: resource '${resource}' is not migrated`, { cause: error });
+    throw error;
+  }
+  return statements;
+}
