@@ -17,7 +17,6 @@
  * Upgrade is not relayed (the request is forwarded without it), as http-core.ts does.
  */
 import { createRequire } from 'node:module';
-import { STATUS_CODES } from 'node:http';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { type Answer, type Core, fieldOf, type Forwarding, type Handler, HOP_BY_HOP, KEEP_BYTES } from './core.ts';
 
@@ -40,6 +39,9 @@ interface ParserClass {
   readonly kOnMessageComplete: number;
 }
 type OnHeadersComplete = (major: number, minor: number, fields: string[] | undefined, method: number | undefined, url: string | undefined, status: number, text: string, upgrade: boolean, keepAlive: boolean) => number;
+
+// getBuiltinModule, not an ES import of node:http, whose ES facade loads undici (see src/serve/events/delivery.ts).
+const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
 let binding: { HTTPParser: ParserClass; methods: readonly string[] } | null | undefined;
 /** node's llhttp binding when it is there and has the shape used here; null otherwise. */
@@ -321,7 +323,9 @@ class Connection {
       e.size += chunk.length;
       if (e.hold) return;
       if (e.chunked) this.#write(e, `${chunk.length.toString(16)}${CRLF}`);
-      if (!this.#write(e, chunk) || (e.chunked && !this.#write(e, CRLF))) {
+      let flowing = this.#write(e, chunk);
+      if (e.chunked) flowing = this.#write(e, CRLF) && flowing;
+      if (!flowing) {
         // The client reads slower than the upstream sends: the upstream waits (TCP's own flow control does the rest).
         up.pause();
         this.#client.once('drain', () => up.resume());
