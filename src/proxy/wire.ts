@@ -16,47 +16,14 @@
  * itself, as node:http does, and does not forward it). CONNECT is not served, and an
  * Upgrade is not relayed (the request is forwarded without it), as http-core.ts does.
  */
-import { createRequire } from 'node:module';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { type Answer, type Core, fieldOf, type Forwarding, type Handler, HOP_BY_HOP, KEEP_BYTES } from './core.ts';
+import { type Llhttp, type OnHeadersComplete, type Parser, wireParser } from './llhttp.ts';
 
-/** The part of node's binding of llhttp used here (lib/_http_common.js, src/node_http_parser.cc). */
-interface Parser {
-  initialize(type: number, resource: object, maxHeaderSize: number, lenient: number): void;
-  execute(data: Buffer): number | Error;
-  finish(): number | Error | undefined;
-  free(): void;
-  close(): void;
-  [key: number]: unknown;
-}
-interface ParserClass {
-  new (): Parser;
-  readonly REQUEST: number;
-  readonly RESPONSE: number;
-  readonly kOnHeaders: number;
-  readonly kOnHeadersComplete: number;
-  readonly kOnBody: number;
-  readonly kOnMessageComplete: number;
-}
-type OnHeadersComplete = (major: number, minor: number, fields: string[] | undefined, method: number | undefined, url: string | undefined, status: number, text: string, upgrade: boolean, keepAlive: boolean) => number;
+export { wireParser } from './llhttp.ts';
 
 // getBuiltinModule, not an ES import of node:http, whose ES facade loads undici (see src/serve/events/delivery.ts).
 const { STATUS_CODES } = process.getBuiltinModule('node:http');
-
-let binding: { HTTPParser: ParserClass; methods: readonly string[] } | null | undefined;
-/** node's llhttp binding when it is there and has the shape used here; null otherwise. */
-export function wireParser(): { HTTPParser: ParserClass; methods: readonly string[] } | null {
-  if (binding !== undefined) return binding;
-  try {
-    const common = createRequire(import.meta.url)('_http_common') as { HTTPParser?: ParserClass; methods?: readonly string[] };
-    const P = common.HTTPParser;
-    const ok = P && Array.isArray(common.methods) && [P.kOnHeaders, P.kOnHeadersComplete, P.kOnBody, P.kOnMessageComplete].every((k) => typeof k === 'number');
-    binding = ok ? { HTTPParser: P, methods: common.methods as readonly string[] } : null;
-  } catch {
-    binding = null;
-  }
-  return binding;
-}
 
 /** Connections idle this long are closed (node:http's keepAliveTimeout, as http-core.ts sets it). */
 const IDLE_MS = 5000;
@@ -127,7 +94,7 @@ interface Entry {
 class Connection {
   readonly #client: Socket;
   readonly #options: WireOptions;
-  readonly #binding: { HTTPParser: ParserClass; methods: readonly string[] };
+  readonly #binding: Llhttp;
   readonly #requests: Parser;
   readonly #queue: Entry[] = [];
   #up: Socket | undefined;
@@ -142,7 +109,7 @@ class Connection {
   #partial: string[] = [];
   #partialUrl = '';
 
-  constructor(binding: { HTTPParser: ParserClass; methods: readonly string[] }, options: WireOptions, client: Socket) {
+  constructor(binding: Llhttp, options: WireOptions, client: Socket) {
     this.#binding = binding;
     this.#options = options;
     this.#client = client;
@@ -294,6 +261,7 @@ class Connection {
     p.initialize(P.RESPONSE, {}, 0, 0);
     let fieldsSoFar: string[] = [];
     let interim = false;
+    let closes = false;
     const current = (): Entry | undefined => {
       for (const e of this.#queue) if (e.socket === up && !e.done) return e;
       return undefined;
@@ -311,7 +279,7 @@ class Connection {
       e.text = text;
       e.fields = all;
       e.noBody = e.method === 'HEAD' || status === 204 || status === 304;
-      if (!keepAlive) (up as Socket & { closeAfter?: boolean }).closeAfter = true;
+      if (!keepAlive) closes = true;
       e.hold = (e.forwarding as Forwarding).hold(status, all);
       if (!e.hold) this.#streamHead(e);
       return e.method === 'HEAD' ? 1 : 0;
@@ -350,7 +318,8 @@ class Connection {
         f.done(e.status, e.fields, body, e.size);
       }
       this.#finish(e);
-      if ((up as Socket & { closeAfter?: boolean }).closeAfter && !current()) up.end();
+      // The upstream said it closes this connection (RFC 9112 §9.6): the next request goes on a new one.
+      if (closes && !current()) up.end();
     };
     up.on('data', (data: Buffer) => {
       this.#client.cork();
