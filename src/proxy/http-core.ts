@@ -82,11 +82,12 @@ function serve(options: HttpCoreOptions, agent: Agent, req: IncomingMessage, res
     }
     if (f.body.length) headers['content-length'] = String(f.body.length);
     const up = httpRequest({ agent, hostname: options.upstream.hostname, port: options.upstream.port, method: req.method, path: req.url, headers });
-    up.on('error', (error) => (res.headersSent ? res.destroy() : send(res, f.failed(error))));
-    // A client that leaves before its answer is whole: the upstream's answer is let go too.
+    // A client that leaves before its answer is whole: the upstream's answer is let go too, and that is no failure of the upstream's.
+    let left = false;
     res.on('close', () => {
-      if (!res.writableFinished) up.destroy();
+      if (!res.writableFinished) (left = true), up.destroy();
     });
+    up.on('error', (error) => (left ? undefined : res.headersSent ? res.destroy() : send(res, f.failed(error))));
     up.on('response', (answer) => relay(f, req.method === 'HEAD', answer, res));
     up.end(f.body.length ? f.body : undefined);
   });

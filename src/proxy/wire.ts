@@ -163,6 +163,9 @@ class Connection {
     });
     client.on('error', () => this.destroy());
     client.once('close', () => {
+      // The client is gone: what it waited for is let go, and is no failure of the upstream's.
+      this.#closing = true;
+      this.#queue.length = 0;
       this.#up?.destroy();
       p.free();
       setImmediate(() => p.close());
@@ -176,6 +179,7 @@ class Connection {
 
   destroy(): void {
     this.#closing = true;
+    this.#queue.length = 0;
     this.#client.destroy();
     this.#up?.destroy();
   }

@@ -86,12 +86,18 @@ function upstreamServer(): Server {
         res.writeHead(200, { 'content-type': 'text/plain' });
         res.write('first part');
         res.on('close', () => slowClosed.resolve());
+      } else if (path === '/stall') {
+        // Never answers: the client leaves first.
+        res.on('close', () => stallClosed.resolve());
+        stallSeen.resolve();
       } else res.writeHead(200, { 'content-type': 'text/plain', 'x-many': 'a' }).end(`path ${req.url}`);
     });
   });
 }
 /** Resolves when the upstream sees the client of /slow gone. */
 let slowClosed = resolvable();
+let stallSeen = resolvable();
+let stallClosed = resolvable();
 function resolvable(): { promise: Promise<void>; resolve: () => void } {
   let resolve = () => {};
   const promise = new Promise<void>((r) => (resolve = r));
@@ -143,9 +149,10 @@ for (const core of CORES) {
     let proxy: RunningProxy;
     let url = '';
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const upstreamErrors: string[] = [];
     before(async () => {
       upstream = upstreamServer();
-      proxy = await startProxy({ spec: SPEC, upstream: await listenOn(upstream), core });
+      proxy = await startProxy({ spec: SPEC, upstream: await listenOn(upstream), core, onUpstreamError: (m) => upstreamErrors.push(m) });
       url = proxy.url;
     });
     after(async () => {
@@ -254,6 +261,7 @@ for (const core of CORES) {
       });
       await slowClosed.promise;
       assert.equal((await send(url, '/still')).body.toString(), 'path /still');
+      assert.deepEqual(upstreamErrors, [], 'a client leaving is no failure of the upstream');
     });
 
     // node:http (no 'upgrade' listener) answers the request but reads nothing more on that connection.
@@ -279,6 +287,18 @@ for (const core of CORES) {
       } finally {
         await proxied.close();
       }
+    });
+
+    test('a client that leaves before its answer began: the upstream connection is let go, and no upstream failure is reported', async () => {
+      [stallSeen, stallClosed] = [resolvable(), resolvable()];
+      const req = request(`${url}/stall`, { agent: false });
+      req.on('error', () => undefined);
+      req.end();
+      await stallSeen.promise;
+      req.destroy();
+      await stallClosed.promise;
+      assert.equal((await send(url, '/still')).body.toString(), 'path /still');
+      assert.deepEqual(upstreamErrors, []);
     });
 
     test('a malformed request is answered 400 and the connection closed', async () => {
