@@ -17,8 +17,10 @@
  *         reads its traffic can be cheaper
  * On a machine of few cores the load generator, the proxy and the service share them, so an
  * extra process costs throughput whatever it does; what svcspec proxy costs beyond the wire
- * floor is its judging. Each process's CPU time per request (from /proc, user + system) is
- * printed too: it moves far less with the machine's other load than requests/s do.
+ * floor is its judging. svcspec proxy also runs on its node:http core (http-core), the path it
+ * had before the wire core, judging alike. Each process's CPU time per request (from /proc,
+ * user + system) is printed too: it moves far less with the machine's other load than
+ * requests/s do.
  *
  * Every side takes turns a second at a time, after a 1 s warm-up each, so whatever else the
  * machine runs weighs on all alike. A miss is reported, not failed; a
@@ -65,9 +67,10 @@ export async function proxyBench(): Promise<BenchOutcome> {
   const dir = await mkdtemp(join(tmpdir(), 'svcspec-bench-proxy-'));
   const profileDir = process.env.SVCSPEC_BENCH_PROFILE ? resolve(process.env.SVCSPEC_BENCH_PROFILE) : undefined;
   const profiled = (name: string) => (profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : []);
-  const served = [0, ...FLOORS.map(() => 0), 0];
+  const served = [0, ...FLOORS.map(() => 0), 0, 0];
   let service: ServerProcess | undefined;
   let proxy: ServerProcess | undefined;
+  let proxyHttp: ServerProcess | undefined;
   const floors: { short: string; about: string; process: ServerProcess }[] = [];
   try {
     const records = seedRecords().slice(0, RECORDS);
@@ -78,6 +81,8 @@ export async function proxyBench(): Promise<BenchOutcome> {
     if (profileDir) await mkdir(profileDir, { recursive: true });
     service = await startServer({ name: 'svcspec serve', args: [SVCSPEC_SERVER, SPEC, db, 'normal'], readyFrom: portLine });
     proxy = await startServer({ name: 'svcspec proxy', args: [...profiled('proxy'), PROXY_SERVER, SPEC, service.url], readyFrom: portLine });
+    // The same proxy on its node:http core (what it ran on before the wire core), for the difference in the same turns.
+    proxyHttp = await startServer({ name: 'svcspec proxy, http core', args: [...profiled('proxy-http'), PROXY_SERVER, SPEC, service.url], env: { ...process.env, SVCSPEC_PROXY_CORE: 'http' }, readyFrom: portLine });
     for (const f of FLOORS) floors.push({ ...f, process: await startServer({ name: f.name, args: [...profiled(f.short), f.script, service.url], readyFrom: portLine }) });
     const ids = records.map((r) => r.id);
     const read = (url: string, connections: number): LoadOptions => ({ url, method: 'GET', path: () => `/items/${ids[Math.floor(Math.random() * ids.length)]}`, expect: 200, connections });
@@ -89,7 +94,7 @@ export async function proxyBench(): Promise<BenchOutcome> {
     const problems: string[] = [];
     const misses: string[] = [];
     const serviceProcess = service;
-    const sides = [service, ...floors.map((f) => f.process), proxy];
+    const sides = [service, ...floors.map((f) => f.process), proxyHttp, proxy];
     const measure = async (name: string, load: (url: string) => LoadOptions) => {
       const warm: Sample[][] = sides.map(() => []);
       const runs: Sample[][] = sides.map(() => []);
@@ -123,21 +128,23 @@ export async function proxyBench(): Promise<BenchOutcome> {
     const latency = await measure('read, 1 connection', (url) => read(url, 1));
     const readLoad = await measure('read, 50 connections', (url) => read(url, 50));
     const listLoad = await measure('list, 20 connections', (url) => list(url, 20));
-    const short = ['bare', ...floors.slice(1).map((f) => f.short), 'proxied'];
+    const short = ['bare', ...floors.slice(1).map((f) => f.short), 'http-core', 'proxied'];
     console.log(textTable(['operation', 'direct req/s', ...short.map((n) => `${n}/direct`), 'direct p50 ms', ...short.map((n) => `${n} +p50 ms`)], rows));
     console.log('\nCPU per request in each process, µs (from /proc: user + system, during its measured samples)');
     console.log(textTable(['operation', 'service (direct)', ...short], cpuRows));
-    console.log(floors.map((f) => `${f.short}: ${f.about}`).join('\n'));
+    console.log([...floors.map((f) => `${f.short}: ${f.about}`), 'http-core: svcspec proxy on its node:http core (SVCSPEC_PROXY_CORE=http), judging as proxied does', 'proxied: svcspec proxy as it runs (the wire core)'].join('\n'));
     if (latency.added > TARGET_ADDED_P50_MS) misses.push(`p50 added ${latency.added.toFixed(3)} ms on loopback, target at most ${TARGET_ADDED_P50_MS} ms`);
     for (const [name, r] of [['read', readLoad], ['list', listLoad]] as const) if (r.ratio < TARGET_RATIO) misses.push(`${name} throughput ${r.ratio.toFixed(2)}x direct, target at least ${TARGET_RATIO}x`);
     console.log(misses.length ? `TARGET MISSED: ${misses.join('; ')}` : `targets met: p50 added ≤ ${TARGET_ADDED_P50_MS} ms (${latency.added.toFixed(3)} ms), throughput ≥ ${TARGET_RATIO}x (read ${readLoad.ratio.toFixed(2)}x, list ${listLoad.ratio.toFixed(2)}x)`);
-    await proxy.stop();
-    const found = /findings: (\d+)(.*)/.exec(proxy.stderr());
-    if (!found || found[1] !== '0') problems.push(`the proxy found something in a service that keeps the spec: ${found ? found[0] : proxy.stderr()}`);
+    for (const p of [proxy, proxyHttp]) {
+      await p.stop();
+      const found = /findings: (\d+)(.*)/.exec(p.stderr());
+      if (!found || found[1] !== '0') problems.push(`${p.name} found something in a service that keeps the spec: ${found ? found[0] : p.stderr()}`);
+    }
     for (const f of floors) await f.process.stop();
     if (profileDir) {
-      for (const [i, name] of [...FLOORS.map((f) => f.short), 'proxy'].entries()) {
-        console.log(`\n${name === 'proxy' ? 'svcspec proxy' : FLOORS[i].name}: CPU per request (${served[i + 1].toLocaleString('en')} requests)`);
+      for (const [i, name] of [...FLOORS.map((f) => f.short), 'proxy-http', 'proxy'].entries()) {
+        console.log(`\n${name === 'proxy' ? 'svcspec proxy' : name === 'proxy-http' ? 'svcspec proxy on the http core' : FLOORS[i].name}: CPU per request (${served[i + 1].toLocaleString('en')} requests)`);
         console.log(summarizeProfile(join(profileDir, `${name}.cpuprofile`), { requests: served[i + 1], top: 20 }).text);
       }
     }
@@ -146,6 +153,7 @@ export async function proxyBench(): Promise<BenchOutcome> {
   } finally {
     for (const f of floors) await f.process.stop();
     await proxy?.stop();
+    await proxyHttp?.stop();
     await service?.stop();
     await rm(dir, { recursive: true, force: true });
   }
