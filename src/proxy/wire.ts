@@ -230,8 +230,9 @@ class Connection {
   /** The proxy's own answer to a request. */
   #local(entry: Entry, answer: Answer): void {
     entry.status = answer.status;
-    this.#write(entry, head(answer.status, '', answer.fields, entry, Buffer.byteLength(answer.body)));
-    if (entry.method !== 'HEAD') this.#write(entry, answer.body);
+    const body = bytes(answer.body);
+    this.#write(entry, head(answer.status, '', answer.fields, entry, body.length));
+    if (entry.method !== 'HEAD') this.#write(entry, body);
     this.#finish(entry);
   }
 
@@ -314,9 +315,9 @@ class Connection {
       if (e.hold) {
         const answer = f.done(e.status, e.fields, body, e.size) ?? { status: e.status, fields: e.fields, body };
         const fields = answer.fields.filter((_v, i, all) => !HOP_BY_HOP.has(all[i - (i % 2)].toLowerCase()));
-        const length = e.noBody ? undefined : Buffer.byteLength(answer.body);
-        this.#write(e, head(answer.status, answer.status === e.status ? e.text : '', fields, e, length));
-        if (!e.noBody) this.#write(e, answer.body);
+        const sent = bytes(answer.body);
+        this.#write(e, head(answer.status, answer.status === e.status ? e.text : '', fields, e, e.noBody ? undefined : sent.length));
+        if (!e.noBody) this.#write(e, sent);
       } else {
         if (e.chunked) this.#write(e, `0${CRLF}${CRLF}`);
         f.done(e.status, e.fields, body, e.size);
@@ -413,6 +414,9 @@ class Connection {
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/** A body as bytes: text is UTF-8 (strings written to the socket as they are go out as Latin-1, the encoding of a head). */
+const bytes = (body: Buffer | string): Buffer => (typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
 
 /** A status line and fields, with the framing the entry needs (fields past hop-by-hop filtering; Content-Length replaced when given). */
 function head(status: number, text: string, fields: readonly string[], e: Entry, length?: number, chunked = false): string {

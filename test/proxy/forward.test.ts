@@ -279,6 +279,11 @@ for (const core of CORES) {
         const refused = await send(proxied.url, '/tasks/1');
         assert.equal(refused.status, 401);
         assert.match(String(refused.headers['svcspec-findings']), /./);
+        // The proxy's own answer is UTF-8, its length counted in bytes (the value it names is not ASCII).
+        const invalid = await send(proxied.url, '/tasks', { method: 'POST', headers: { 'x-key': 'k', 'content-type': 'application/json' }, body: JSON.stringify({ title: ['é'] }) });
+        assert.ok(invalid.status >= 400, String(invalid.status));
+        assert.equal(Number(invalid.headers['content-length']), invalid.body.length);
+        assert.match(invalid.body.toString('utf8'), /é/);
         const held = await raw(proxied.url, 'GET /chunked HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
         assert.match(held, /^HTTP\/1\.1 200 /);
         assert.match(held, /Content-Length: 11\r\n/i);
