@@ -5,7 +5,9 @@
  *   svcspec --help                        against `node -e 0`, Node's own start
  *   svcspec serve examples/library.yaml   until its first 200 (GET /books), against
  *                                         Fastify + node:sqlite with one route (the floor,
- *                                         plain JavaScript too)
+ *                                         plain JavaScript too); a restart of the same spec
+ *                                         (its readiness verdict read back), and the first
+ *                                         start after an edit (every check rule runs)
  * The bench polls each server from this process (every 2 ms) from its spawn to its first
  * 200, then kills it. Each command is started RUNS times in turns with its baseline, after
  * one warm-up each (Node's compile cache and the OS's file cache filled); the medians, the
@@ -16,7 +18,7 @@
  * wall times move with its load: the ratios to the baselines of the same run say more.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -101,6 +103,7 @@ export async function startupBench(): Promise<BenchOutcome> {
   try {
     const cwd = installed.project;
     copyFileSync(SPEC, join(cwd, 'library.yaml'));
+    const specText = readFileSync(SPEC, 'utf8');
     const bin = join(installed.packageDir, 'bin/svcspec.js');
     let n = 0;
     const db = (name: string) => join(dir, `${name}-${++n}.db`);
@@ -113,6 +116,16 @@ export async function startupBench(): Promise<BenchOutcome> {
       {
         label: 'svcspec serve, first 200', target: 300, base: 'Fastify + node:sqlite',
         run: (flags: string[] = []) => firstOk((port) => [...flags, bin, 'serve', 'library.yaml', '--port', String(port), '--db', db('serve'), '--quiet'], '/books', cwd),
+        baseRun: (flags: string[] = []) => firstOk((port) => [...flags, FLOOR, db('floor'), String(port)], '/items', cwd),
+      },
+      {
+        // The first start after an edit: serve's readiness verdict, kept across starts of one
+        // spec text (src/serve/readiness-cache.ts), is computed again: every check rule runs.
+        label: 'svcspec serve, first 200, spec just edited', target: 300, base: 'Fastify + node:sqlite',
+        run: (flags: string[] = []) => {
+          writeFileSync(join(cwd, 'edited.yaml'), `${specText}\n# edit ${++n}\n`);
+          return firstOk((port) => [...flags, bin, 'serve', 'edited.yaml', '--port', String(port), '--db', db('edited'), '--quiet'], '/books', cwd);
+        },
         baseRun: (flags: string[] = []) => firstOk((port) => [...flags, FLOOR, db('floor'), String(port)], '/items', cwd),
       },
     ];

@@ -59,5 +59,10 @@ if (!useSource) {
   });
 }
 
-const { run } = await import(useSource ? source.href : new URL('../dist/cli/main.js', import.meta.url).href);
+// The installed package runs the command line's bundle (scripts/bundle.ts, made at pack time):
+// a few dozen files to load instead of ~530 (issue #20); dist/cli/main.js where there is none
+// (a checkout built with `npm run build` only).
+const bundled = new URL('../dist/bundle/main.js', import.meta.url);
+const built = existsSync(fileURLToPath(bundled)) ? bundled : new URL('../dist/cli/main.js', import.meta.url);
+const { run } = await import(useSource ? source.href : built.href);
 await run(process.argv.slice(2));

@@ -1,4 +1,5 @@
-/** The package version, read once from package.json (works from src/ and from dist/). */
+/** The package version, read once from package.json (from src/, dist/ and the CLI's bundle alike). */
 import { readFileSync } from 'node:fs';
+import { packageFile } from './spec/package-files.ts';
 
-export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const VERSION: string = (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;

@@ -27,6 +27,7 @@ const handler: Handler = {
         fields,
         body: request.body,
         hold: () => false,
+        chunk: () => false,
         done: () => undefined,
         failed: () => ({ status: 502, fields: [], body: '' }),
       },

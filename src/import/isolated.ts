@@ -13,6 +13,7 @@
  * thread stays small. A library caller who wants the model calls `importOpenApi` itself.
  */
 import { Worker } from 'node:worker_threads';
+import { fromSource, packageFile } from '../spec/package-files.ts';
 import type { Diagnostic, Result } from '../spec/diagnostics.ts';
 import type { ImportOptions } from './openapi/index.ts';
 
@@ -40,7 +41,7 @@ import(workerData.module).then(async ({ importOpenApi }) => {
 `;
 
 export function importOpenApiText(file: string, options: ImportOptions = {}): Promise<Result<ImportedText | undefined>> {
-  const module = new URL(`./index${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
+  const module = packageFile(fromSource ? 'src/import/index.ts' : 'dist/import/index.js').href;
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,

@@ -37,12 +37,17 @@ export async function readSourceFile(file: string): Promise<string | Diagnostic>
 }
 
 export async function loadSpec(file: string): Promise<Result<Spec | undefined>> {
+  return (await readSpec(file)).loaded;
+}
+
+/** loadSpec, and the text it read (for a caller that keys something on exactly that text). */
+export async function readSpec(file: string): Promise<{ loaded: Result<Spec | undefined>; text?: string }> {
   const whole = { file, line: 1, column: 1 };
   const kind = kindOf(file);
   const text = await readSourceFile(file);
-  if (typeof text !== 'string') return fail(text);
-  if (!kind) return fail(diagnostic(LOAD_CODES.fileType, { file }, { location: whole }));
-  return loadSpecText(text, { file, kind });
+  if (typeof text !== 'string') return { loaded: fail(text) };
+  if (!kind) return { loaded: fail(diagnostic(LOAD_CODES.fileType, { file }, { location: whole })) };
+  return { loaded: loadSpecText(text, { file, kind }), text };
 }
 
 export function loadSpecText(text: string, options: { file: string; kind: SourceKind }): Result<Spec | undefined> {

@@ -75,7 +75,8 @@ export function parseMarkdownSpec(text: string, options: { file: string; sourceM
   const { file, sourceMap } = options;
   // The Markdown parser (about 40 modules) is loaded with the first Markdown spec, not with the
   // loader (issue #20, start-up); synchronously, as loading is (require of an ES module, Node ≥ 22.12).
-  const { fromMarkdown } = createRequire(import.meta.url)('mdast-util-from-markdown') as typeof import('mdast-util-from-markdown');
+  // The CLI's bundle has a `require` in scope and bundles the literal call, evaluated on first use (src/spec/domain/cel.ts).
+  const { fromMarkdown } = (typeof require === 'function' ? require('mdast-util-from-markdown') : createRequire(import.meta.url)('mdast-util-from-markdown')) as typeof import('mdast-util-from-markdown');
   const tree = fromMarkdown(text);
   const diagnostics: Diagnostic[] = [];
   const lines = lineStarts(text);

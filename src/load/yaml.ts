@@ -42,7 +42,9 @@ let yamlModule: YamlModule | undefined;
  * refuses, an anchor — not with the loader: serving or testing a clean spec never needs it
  * (issue #20, start-up). Synchronously, as the position look-up is; `yaml` ships CommonJS.
  */
-const yaml = (): YamlModule => (yamlModule ??= createRequire(import.meta.url)('yaml') as YamlModule);
+const yaml = (): YamlModule =>
+  // The CLI's bundle has a `require` in scope and bundles the literal call, evaluated on first use (src/spec/domain/cel.ts).
+  (yamlModule ??= (typeof require === 'function' ? require('yaml') : createRequire(import.meta.url)('yaml')) as YamlModule);
 
 export function parseYaml(text: string, options: ParseOptions): Parsed {
   if (!ANCHOR.test(text)) {

@@ -32,6 +32,11 @@ export interface Forwarding {
   /** At the answer's head: whether to hold it whole until judged (else it streams through). */
   hold(status: number, fields: readonly string[]): boolean;
   /**
+   * A chunk of a streamed answer, once written to the client. True when the handler took it
+   * (the event stream, judged event by event as it flows): the core then keeps no copy.
+   */
+  chunk(data: Buffer): boolean;
+  /**
    * The answer is complete. `body` is what was kept: the whole body when held, else up to
    * KEEP_BYTES of it (`size` says how much there was). A held answer is sent as returned.
    */

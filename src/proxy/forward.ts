@@ -99,11 +99,27 @@ function decide(options: ForwardOptions, self: { url: string }, req: CoreRequest
   // A subscription the proxy made to its relay address is shown to the client with the receiver's URL it asked for.
   const relayed = options.receiver ? `${self.url}${RELAY_PATH}?to=` : '';
   let held = false;
+  // The event stream is judged event by event as it passes (parts/stream.ts), never held.
+  let watch: ((chunk: Buffer) => Finding[]) | undefined;
+  let head: Exchange | undefined;
   return {
     forward: {
       fields: out,
       body: raw,
-      hold: (_status, fields) => (held = (options.mode === 'strict' || relayed !== '') && !(fieldOf(fields, 'content-type') ?? '').startsWith('text/event-stream')),
+      hold: (status, fields) => {
+        const streaming = (fieldOf(fields, 'content-type') ?? '').startsWith('text/event-stream');
+        if (streaming) {
+          head = { request, response: { status, headers: flat(fields), text: '', json: undefined }, ms: 0, at };
+          watch = options.judge.stream(arrival, head);
+        }
+        return (held = (options.mode === 'strict' || relayed !== '') && !streaming);
+      },
+      chunk: (data) => {
+        if (!watch || !head) return false;
+        const findings = watch(data);
+        if (findings.length) options.onFindings(findings, head);
+        return true;
+      },
       failed: (error) => {
         options.onUpstreamError?.(`${request.method} ${request.url}: ${error.message}`);
         const e = options.judge.errors.body('unavailable', `the proxy could not reach the service at ${options.upstream.origin}: ${error.message}`);

@@ -109,9 +109,12 @@ function relay(f: Forwarding, head: boolean, answer: IncomingMessage, res: Serve
   const kept: Buffer[] = [];
   let size = 0;
   answer.on('data', (c: Buffer) => {
+    if (!whole) {
+      res.write(c);
+      if (f.chunk(c)) return;
+    }
     if (whole || size + c.length <= KEEP_BYTES) kept.push(c);
     size += c.length;
-    if (!whole) res.write(c);
   });
   answer.on('error', () => res.destroy());
   answer.on('end', () => {

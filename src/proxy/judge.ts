@@ -23,6 +23,7 @@ import { EventJudge } from './parts/events.ts';
 import { LimitJudge } from './parts/limits.ts';
 import { PromiseJudge } from './parts/promises.ts';
 import { RecordJudge } from './parts/records.ts';
+import { StreamWatch } from './parts/stream.ts';
 import { deprecationFindings, versionProblems } from './parts/versioning.ts';
 import { Router } from './route.ts';
 import { principalOf, type Found, type Seen } from './seen.ts';
@@ -52,7 +53,7 @@ export class Judge {
   readonly #tokens = new BoundedMap<string, string>(10_000);
   #seq = 0;
   /** Exchanges judged, and requests outside the spec (a client's doing, not the service's). */
-  readonly counts = { exchanges: 0, outside: 0, refused: 0, deliveries: 0 };
+  readonly counts = { exchanges: 0, outside: 0, refused: 0, deliveries: 0, streamEvents: 0 };
 
   constructor(spec: Spec, options: { readonly webhookSecret?: string } = {}) {
     this.spec = spec;
@@ -119,6 +120,32 @@ export class Judge {
       const { pointer, text, ...rest } = f;
       const location = locate(this.spec, pointer);
       return { seq: arrival.seq, ...rest, rule: { pointer, ...(location ? { location } : {}), text }, exchange };
+    });
+  }
+
+  /**
+   * The event stream, when the exchange is one: the spec's stream path answered 200 with
+   * text/event-stream. Fed each chunk as it passes, it gives the findings of the events the
+   * chunk completed (parts/stream.ts); undefined for any other exchange.
+   */
+  stream(arrival: Arrival, exchange: Exchange): ((chunk: Buffer) => Finding[]) | undefined {
+    const path = this.spec.events.stream?.path;
+    const type = exchange.response.headers['content-type'] ?? '';
+    if (!path || exchange.request.method !== 'GET' || exchange.response.status !== 200 || !type.startsWith('text/event-stream')) return undefined;
+    if (arrival.seen.route.path.replace(/\/$/, '') !== path) return undefined;
+    const lastEventId = exchange.request.headers['last-event-id'] ?? arrival.seen.route.query.get('lastEventId') ?? undefined;
+    const watch = new StreamWatch({
+      spec: this.spec,
+      events: this.events,
+      ownerOf: (resource, id) => this.#records.ownerOf(resource, id),
+      ...(arrival.seen.principal ? { principal: arrival.seen.principal } : {}),
+      ...(arrival.seen.version ? { version: arrival.seen.version } : {}),
+      ...(lastEventId ? { lastEventId } : {}),
+    });
+    return (chunk) => watch.feed(chunk, () => this.counts.streamEvents++).map((f) => {
+      const { pointer, text, ...rest } = f;
+      const location = locate(this.spec, pointer);
+      return { seq: arrival.seq, ...rest, endpoint: 'events.stream', rule: { pointer, ...(location ? { location } : {}), text }, exchange };
     });
   }
 

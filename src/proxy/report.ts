@@ -20,6 +20,7 @@ export interface ProxyCounts {
   readonly refused: number;
   /** Webhook deliveries relayed and judged. */
   readonly deliveries?: number;
+  readonly streamEvents?: number;
 }
 
 export function findingLine(f: Finding): string {
@@ -35,7 +36,7 @@ export function findingJson(f: Finding): string {
 export function summaryText(findings: readonly Finding[], counts: ProxyCounts, upstream: string): string {
   const byRule = new Map<string, number>();
   for (const f of findings) byRule.set(`${f.part}/${f.id}`, (byRule.get(`${f.part}/${f.id}`) ?? 0) + 1);
-  const lines = [`svcspec proxy -> ${upstream}: ${counts.exchanges.toLocaleString('en')} exchanges judged, ${findings.length} finding${findings.length === 1 ? '' : 's'}; ${counts.outside} request${counts.outside === 1 ? '' : 's'} outside the spec${counts.refused ? ` (${counts.refused} refused by the proxy)` : ''}${counts.deliveries ? `; ${counts.deliveries} webhook deliver${counts.deliveries === 1 ? 'y' : 'ies'} judged` : ''}`];
+  const lines = [`svcspec proxy -> ${upstream}: ${counts.exchanges.toLocaleString('en')} exchanges judged, ${findings.length} finding${findings.length === 1 ? '' : 's'}; ${counts.outside} request${counts.outside === 1 ? '' : 's'} outside the spec${counts.refused ? ` (${counts.refused} refused by the proxy)` : ''}${counts.deliveries ? `; ${counts.deliveries} webhook deliver${counts.deliveries === 1 ? 'y' : 'ies'} judged` : ''}${counts.streamEvents ? `; ${counts.streamEvents} stream event${counts.streamEvents === 1 ? '' : 's'} judged` : ''}`];
   for (const [rule, n] of [...byRule].sort((a, b) => b[1] - a[1])) lines.push(`  ${String(n).padStart(5)}  ${rule}`);
   return `${lines.join('\n')}\n`;
 }

@@ -292,12 +292,18 @@ class Connection {
     p[P.kOnBody] = (chunk: Buffer) => {
       const e = current();
       if (!e) return;
-      if (e.hold || e.size + chunk.length <= KEEP_BYTES) e.kept.push(chunk);
-      e.size += chunk.length;
-      if (e.hold) return;
+      if (e.hold) {
+        e.kept.push(chunk);
+        e.size += chunk.length;
+        return;
+      }
       if (e.chunked) this.#write(e, `${chunk.length.toString(16)}${CRLF}`);
       let flowing = this.#write(e, chunk);
       if (e.chunked) flowing = this.#write(e, CRLF) && flowing;
+      if (!(e.forwarding as Forwarding).chunk(chunk)) {
+        if (e.size + chunk.length <= KEEP_BYTES) e.kept.push(chunk);
+        e.size += chunk.length;
+      }
       if (!flowing) {
         // The client reads slower than the upstream sends: the upstream waits (TCP's own flow control does the rest).
         up.pause();

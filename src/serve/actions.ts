@@ -60,15 +60,27 @@ export type ActionHandler = (input: ActionInput) => unknown;
 
 export type ActionHandlers = Readonly<Record<string, ActionHandler>>;
 
+/**
+ * Marks an ActionError across copies of this module: a handlers module imports the class from
+ * `svcspec/serve` (dist/), while the installed CLI runs its own bundled copy of it
+ * (scripts/bundle.ts); a plain instanceof would tell them apart and answer 500.
+ */
+const ACTION_ERROR = Symbol.for('svcspec.ActionError');
+
 /** Thrown by a handler to answer one of the errors the endpoint declares. */
 export class ActionError extends Error {
   readonly code: string;
   readonly detail?: string;
+  readonly [ACTION_ERROR] = true;
   constructor(code: string, detail?: string) {
     super(detail ?? code);
     this.name = 'ActionError';
     this.code = code;
     if (detail !== undefined) this.detail = detail;
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as { [ACTION_ERROR]?: unknown })[ACTION_ERROR] === true;
   }
 }
 

@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { packageFile } from '../spec/package-files.ts';
 import type { Spec } from '../spec/model.ts';
 
 export const DOCS_PATH = '/docs';
@@ -34,8 +35,8 @@ export const SCALAR_PATH = `${DOCS_PATH}/scalar.js`;
 export const SPEC_DOCUMENT_PATH = `${DOCS_PATH}/spec`;
 
 const SCALAR_MODULE = '@scalar/api-reference/browser/standalone.js';
-/** From src/serve/ and from dist/serve/ alike, the package's vendor/ folder. */
-const SCALAR_VENDORED = new URL('../../vendor/scalar/standalone.js', import.meta.url);
+/** The package's vendor/ folder (scripts/vendor.ts fills it at pack time). */
+const SCALAR_VENDORED = 'vendor/scalar/standalone.js';
 const JSON_TYPE = 'application/json; charset=utf-8';
 const HTML_TYPE = 'text/html; charset=utf-8';
 
@@ -89,7 +90,7 @@ interface Bundle {
 
 /** Scalar's standalone browser bundle, read once on first use; undefined when the package is not installed. */
 function scalarBundle(): (() => Promise<Bundle>) | undefined {
-  let file = fileURLToPath(SCALAR_VENDORED);
+  let file = fileURLToPath(packageFile(SCALAR_VENDORED));
   if (!existsSync(file)) {
     try {
       file = fileURLToPath(import.meta.resolve(SCALAR_MODULE));

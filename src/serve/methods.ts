@@ -21,7 +21,7 @@ export interface RouteMethods {
   /** The methods Fastify routes by default (GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS). */
   readonly standard: ReadonlySet<string>;
   /** Each path's pattern and Allow, for the methods answered without a route (see answerUnroutedMethods). */
-  readonly unrouted: { readonly pattern: RegExp; readonly allow: string }[];
+  readonly unrouted: { readonly pattern: RegExp; readonly allow: string; readonly url: string }[];
 }
 
 /** Every method the parser reads that Fastify does not route by default, made routable. Call before registering routes. */
@@ -50,22 +50,30 @@ function refuse(request: FastifyRequest, allow: string, sendsAllow: boolean): Ht
  * A spec may answer an undeclared method as another situation (`for: [not-found,
  * method-not-allowed]`): `sendsAllow` false then, as Allow goes with 405 only (RFC 9110 §15.5.6).
  *
- * The methods Fastify routes by default get a route per path; the other 27 the parser reads
- * (TRACE, PROPFIND, QUERY, …) are answered by answerUnroutedMethods from the paths' patterns:
- * a route for each of them on each path was a thousand router entries for a small spec, each
- * compiling a function, and a tenth of serve's start-up (issue #20).
+ * Mostly without routes: a method a path does not serve finds no route (request.is404), and
+ * answerUnroutedMethods answers it from the paths' patterns, whichever method it is. A route
+ * per path and method was a hundred router entries for a small spec, each compiling a
+ * function, and a tenth of serve's start-up (issue #20).
  */
 export function answerOtherMethods(app: FastifyInstance, methods: RouteMethods, sendsAllow = true): void {
   // Registering routes below fires the onRoute hook; work from a copy.
-  for (const [url, served] of [...methods.byUrl].map(([u, m]) => [u, new Set(m)] as const)) {
+  const paths = [...methods.byUrl].map(([url, routed]) => {
+    const served = new Set(routed);
     if (served.has('GET')) served.add('HEAD');
-    const allow = [...served, ...(served.has('OPTIONS') ? [] : ['OPTIONS'])].join(', ');
-    if (!served.has('OPTIONS')) app.route({ method: 'OPTIONS', url, handler: async (_request, reply) => reply.code(204).header('allow', allow).send() });
-    if (app.supportedMethods.some((m) => !served.has(m) && !methods.standard.has(m))) methods.unrouted.push({ pattern: urlPattern(url), allow });
-    const others = app.supportedMethods.filter((m) => !served.has(m) && m !== 'OPTIONS' && methods.standard.has(m));
-    if (others.length === 0) continue;
+    if (!served.has('OPTIONS')) served.add('OPTIONS');
+    return { url, served, pattern: urlPattern(url) };
+  });
+  for (const { url, served, pattern } of paths) {
+    const allow = [...served].join(', ');
+    methods.unrouted.push({ pattern, allow, url });
+    // A fixed path is matched before a templated one (OpenAPI 3.1 §4.8.8.2; the router does the
+    // same only per method): where /books/{id} takes GET, GET /books/bulk would reach it. Such
+    // methods get a 405 route on the fixed path: a handful, not one per path and method.
+    const concrete = url.replace(/:[^/.-]+/g, '\u0000');
+    const captured = [...methods.standard].filter((m) => !served.has(m) && paths.some((p) => p.url !== url && p.served.has(m) && p.pattern.test(concrete)));
+    if (captured.length === 0) continue;
     app.route({
-      method: others,
+      method: captured,
       url,
       onRequest: async (request) => {
         throw refuse(request, allow, sendsAllow);
@@ -73,18 +81,41 @@ export function answerOtherMethods(app: FastifyInstance, methods: RouteMethods, 
       handler: async () => undefined,
     });
   }
+  // A concrete path that several patterns match (/books/bulk and /books/:id) is the most
+  // specific one's, as the router would pick it: a fixed segment before a parameter.
+  methods.unrouted.sort((a, b) => bySpecificity(a.url, b.url));
 }
 
 /**
- * The 405 of a method without a route on a path that exists: such a request finds no route
- * (request.is404), and this onRequest hook answers it before its body is read. Register it
- * right after the time-outs' hook, where the per-path routes' 405 comes in the order of the
- * hooks too (before version selection, which would take an unknown path for a version's).
+ * A total order of route URLs in which, of two that match one concrete path, the one with a
+ * fixed segment where the other has a parameter comes first: segment by segment, a fixed one
+ * before a parameter, fixed ones by their text (paths that can never match the same one just
+ * need some consistent place), then the shorter first.
+ */
+export function bySpecificity(a: string, b: string): number {
+  const sa = a.split('/');
+  const sb = b.split('/');
+  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+    const x = sa[i] as string;
+    const y = sb[i] as string;
+    const px = /[:*]/.test(x);
+    const py = /[:*]/.test(y);
+    if (px !== py) return px ? 1 : -1;
+    if (!px && x !== y) return x < y ? -1 : 1;
+  }
+  return sa.length - sb.length;
+}
+
+/**
+ * The answer to a method without a route on a path that exists: such a request finds no
+ * route (request.is404), and this onRequest hook answers it before its body is read: OPTIONS
+ * 204 with Allow, any other method 405. Register it right after the time-outs' hook (before
+ * version selection, which would take an unknown path for a version's).
  */
 export function answerUnroutedMethods(app: FastifyInstance, methods: RouteMethods, sendsAllow = true): void {
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (!request.is404 || methods.standard.has(request.method)) return done();
-    const raw = request.url.split('?')[0];
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.is404) return done();
+    const raw = request.url.split('?')[0] as string;
     let path = raw;
     try {
       path = decodeURI(raw);
@@ -92,6 +123,10 @@ export function answerUnroutedMethods(app: FastifyInstance, methods: RouteMethod
       // Malformed escapes: matched as sent (and then 404).
     }
     const hit = methods.unrouted.find((u) => u.pattern.test(path) || u.pattern.test(raw));
+    if (hit && request.method === 'OPTIONS') {
+      void reply.code(204).header('allow', hit.allow).send();
+      return;
+    }
     done(hit ? refuse(request, hit.allow, sendsAllow) : undefined);
   });
 }

@@ -5,7 +5,7 @@
 import { dirname, join, basename, extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { loadSpec } from '../load/index.ts';
+import { loadSpec, readSpec } from '../load/index.ts';
 import type { Diagnostic } from '../spec/diagnostics.ts';
 import type { Endpoint, Spec } from '../spec/model.ts';
 import { describeTarget, isDatabaseUrl, openStore } from '../store/open.ts';
@@ -17,6 +17,7 @@ import type { ActionHandlers } from './actions.ts';
 import { createApp, DOCS_PATH } from './app.ts';
 import { SetupError } from './errors.ts';
 import { readiness, type Readiness } from './readiness.ts';
+import { cachedReadiness } from './readiness-cache.ts';
 
 export interface ServerOptions {
   readonly file: string;
@@ -46,10 +47,10 @@ export function defaultDbPath(specFile: string): string {
 }
 
 export async function startServer(options: ServerOptions): Promise<StartResult> {
-  const loaded = await loadSpec(options.file);
-  if (!loaded.value) return { ok: false, diagnostics: loaded.diagnostics, reasons: ['The spec could not be read.'] };
+  const { loaded, text } = await readSpec(options.file);
+  if (!loaded.value || text === undefined) return { ok: false, diagnostics: loaded.diagnostics, reasons: ['The spec could not be read.'] };
   const spec = loaded.value;
-  const ready = readiness(spec, loaded.diagnostics);
+  const ready = cachedReadiness(options.file, text, () => readiness(spec, loaded.diagnostics));
   if (!ready.ok) return { ok: false, diagnostics: [], reasons: ready.reasons };
   let handlers: ActionHandlers | undefined;
   if (options.handlers !== undefined) {

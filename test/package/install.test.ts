@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -170,6 +170,74 @@ test('package: every command runs from the installed package', async () => {
   assert.equal(bundle.status, 200);
   assert.ok((await bundle.arrayBuffer()).byteLength > 1_000_000);
   docs.child.kill('SIGTERM');
+});
+
+/** A prose action whose handler, a user's module, answers a declared error with svcspec/serve's ActionError. */
+const QUOTES = `svcspec: 1
+purpose: { name: Prices, summary: Quotes prices., users: [{ name: buyer, tasks: [ask a price] }] }
+resources:
+  item:
+    plural: items
+    id: { field: id, assigned: uuid }
+    fields:
+      id: { type: string, format: uuid, readOnly: true }
+      name: { type: string, required: true }
+states: { none: No life cycle. }
+endpoints:
+  item:
+    create: {}
+    quote:
+      operation: action
+      path: /items/quote
+      request: { fields: { pages: { type: integer, minimum: 1, required: true } } }
+      response: { fields: { price: { type: number, required: true } } }
+      errors: [validation-failed, too-long]
+      behaviour: Five cents a page; over 100 pages is too long to quote.
+authentication: { none: A local test service. }
+events: { none: No events. }
+errors:
+  shape: problem
+  catalog:
+    validation-failed: { status: 422, title: Validation failed }
+    too-long: { status: 409, title: Too long to quote, raisedBy: implementation }
+limits: { none: A local test service. }
+versioning: { none: One version. }
+`;
+
+test('package: a handlers module throws svcspec/serve\'s ActionError and the installed serve answers the declared error', async () => {
+  writeFileSync(join(installed.project, 'quotes.yaml'), QUOTES);
+  // The user's module takes ActionError from the package's library entry (dist/), while the
+  // installed command runs its bundle (dist/bundle/): two copies of the class.
+  writeFileSync(join(installed.project, 'quotes.js'), `import { ActionError } from 'svcspec/serve';
+export default {
+  'item.quote': async ({ body }) => {
+    if (body.pages > 100) throw new ActionError('too-long', 'At most 100 pages are quoted.');
+    return { price: body.pages * 0.05 };
+  },
+};
+`);
+  const server = await serve(['quotes.yaml', '--port', '0', '--quiet', '--db', ':memory:', '--handlers', 'quotes.js']);
+  const ask = (pages: number) => fetch(`${server.url}/items/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pages }) });
+  const quoted = await ask(10);
+  assert.equal(quoted.status, 200, await quoted.clone().text());
+  assert.deepEqual(await quoted.json(), { price: 0.5 });
+  const refused = await ask(500);
+  assert.equal(refused.status, 409, await refused.clone().text());
+  assert.match(refused.headers.get('content-type') ?? '', /^application\/problem\+json/);
+  const problem = (await refused.json()) as { code?: string; detail?: string };
+  assert.equal(problem.detail, 'At most 100 pages are quoted.');
+  assert.doesNotMatch(server.stderr(), /internal error/);
+  server.child.kill('SIGTERM');
+  await new Promise((r) => server.child.once('exit', r));
+});
+
+test('package: the installed command runs its bundle, a few files, not the ~500 modules of dist/', () => {
+  const count = `data:text/javascript,${encodeURIComponent("import { registerHooks } from 'node:module'; let n = 0; registerHooks({ load(url, context, next) { if (url.includes('/node_modules/svcspec/')) n++; return next(url, context); } }); process.on('exit', () => process.stderr.write(`files: ${n}\\n`));")}`;
+  const r = run(process.execPath, ['--import', count, installed.bin, 'check', 'tasks.yaml', '--allow-gaps'], { cwd: installed.project });
+  assert.equal(r.status, 0, r.stderr);
+  const files = Number(/files: (\d+)/.exec(r.stderr)?.[1]);
+  // svcspec's own files: bin/svcspec.js, the bundle's entry and the chunks `check` needs (dist/ was ~250).
+  assert.ok(files > 2 && files < 40, `files of svcspec loaded: ${files}`);
 });
 
 test('package: SIGTERM to `npx svcspec serve` stops the server (npm does not pass it on)', async () => {

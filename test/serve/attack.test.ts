@@ -131,6 +131,36 @@ test('a method a served path does not take is 405 with Allow, for every method t
   assertProblem(await raw(s.port, 'PROPFIND /nowhere HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'), 404, 'not-found');
 });
 
+test('a method a path does not take is answered for the most specific path: /books/bulk, not /books/{id}, whatever the method', async (t) => {
+  const s = await run(t, readFileSync(new URL('../../examples/library.yaml', import.meta.url), 'utf8'));
+  const allowOf = async (method: string, path: string) => {
+    const r = await raw(s.port, `${method} ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    if (method !== 'OPTIONS') assertProblem(r, 405, 'method-not-allowed');
+    else assert.equal(r.status, 204);
+    // Allow is a set (RFC 9110 §10.2.1): compared in one order.
+    return String(r.headers.allow).split(', ').sort().join(', ');
+  };
+  // Fixed segments win over a parameter at the same depth, for every method without a route.
+  assert.equal(await allowOf('PUT', '/books/bulk'), 'OPTIONS, POST');
+  assert.equal(await allowOf('OPTIONS', '/books/bulk'), 'OPTIONS, POST');
+  assert.equal(await allowOf('PUT', '/books/bulk-delete'), 'OPTIONS, POST');
+  assert.equal(await allowOf('PUT', '/books/b1'), 'DELETE, GET, HEAD, OPTIONS, PATCH');
+  assert.equal(await allowOf('TRACE', '/books/b1'), 'DELETE, GET, HEAD, OPTIONS, PATCH');
+  assert.equal(await allowOf('PUT', '/loans/l1/approve'), 'OPTIONS, POST');
+  assert.equal(await allowOf('DELETE', '/members/m1/loans'), 'GET, HEAD, OPTIONS, POST');
+  // A fixed path is matched before a templated one (OpenAPI 3.1 §4.8.8.2), whatever the method:
+  // GET /books/bulk is /books/bulk's 405, not the read of a book 'bulk' through /books/{id}.
+  assert.equal(await allowOf('GET', '/books/bulk'), 'OPTIONS, POST');
+  assert.equal(await allowOf('DELETE', '/books/bulk-delete'), 'OPTIONS, POST');
+  const head = await raw(s.port, 'HEAD /books/bulk HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  assert.equal(head.status, 405);
+  assert.equal(head.headers.allow, 'POST, OPTIONS');
+  // The templated path keeps its own: the read of a book that is not there.
+  const read = await fetch(`${s.base}/books/b1`);
+  assert.equal(read.status, 404);
+  assert.equal(read.headers.get('allow'), null);
+});
+
 test('a body that is not I-JSON is 400 malformed-body: bytes that are not UTF-8, lone surrogates escaped or in member names', async (t) => {
   const s = await run(t);
   const post = (body: string | Buffer, type = 'application/json') => fetch(`${s.base}/notes`, { method: 'POST', headers: { 'content-type': type }, body });

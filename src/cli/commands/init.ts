@@ -2,11 +2,12 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineCommand } from 'citty';
+import { packageFile } from '../../spec/package-files.ts';
 import { NEW_SPEC } from '../../spec/template.ts';
 import { CliError, EXIT } from '../errors.ts';
 
-/** The format's JSON Schema in this install of svcspec (src/cli/commands and dist/cli/commands alike). */
-const SCHEMA = fileURLToPath(new URL('../../../schema/svcspec.schema.json', import.meta.url));
+/** The format's JSON Schema in this install of svcspec. */
+const SCHEMA = fileURLToPath(packageFile('schema/svcspec.schema.json'));
 
 /**
  * The yaml-language-server modeline (read by the YAML extension of VS Code, and by every editor

@@ -7,7 +7,7 @@
  * catalog, of the record's resource, carrying only what the payload declares, no writeOnly
  * field, and, of a record the proxy saw change once, the values that change left.
  */
-import type { Spec } from '../../spec/model.ts';
+import type { EventDef, Spec } from '../../spec/model.ts';
 import { signatureProblem } from '../../conformance/signature.ts';
 import { EVENT_TIME } from '../../conformance/parts/events-payload.ts';
 import { BoundedMap } from '../bounded.ts';
@@ -80,25 +80,37 @@ export class EventJudge {
     const event = this.#spec.events.catalog.find((e) => e.name === body.type);
     if (!event) return [...out, { ...base, id: 'delivery-type-undeclared', message: `the delivery's type ${JSON.stringify(body.type)} is no event of the catalog`, pointer: this.#spec.parts.events.pointer, text: `events: ${this.#spec.events.catalog.map((e) => e.name).join(', ')}` }];
     const resource = this.#spec.resources.find((r) => r.name === event.trigger.resource);
-    const data = body.data;
-    const rule = { pointer: event.pointer, text: `${event.name}: on ${event.trigger.on}, payload ${event.payload.kind === 'resource' ? 'resource' : `[${event.payload.fields.join(', ')}]`}` };
     if (!resource) return out;
     if (cloud && body.source !== `/${resource.plural}`) out.push({ ...base, id: 'delivery-envelope', message: `source is ${JSON.stringify(body.source)}, not /${resource.plural}`, pointer, text });
-    if (!isObject(data)) return [...out, { ...base, id: 'delivery-payload', message: `'data' is ${JSON.stringify(data)}, not an object`, ...rule }];
+    return [...out, ...this.payload(event, body.data, 'delivery-payload', body.subject)];
+  }
+
+  /**
+   * An event's payload (a delivery's `data`, a stream event's `data:` line) against the
+   * change that caused it: an object, carrying only what the payload declares, no writeOnly
+   * field, and, of a record the proxy saw change once, the values that change left.
+   */
+  payload(event: EventDef, data: unknown, id: string, subject?: unknown): Found[] {
+    const resource = this.#spec.resources.find((r) => r.name === event.trigger.resource);
+    if (!resource) return [];
+    const base = { part: 'events' as const };
+    const rule = { pointer: event.pointer, text: `${event.name}: on ${event.trigger.on}, payload ${event.payload.kind === 'resource' ? 'resource' : `[${event.payload.fields.join(', ')}]`}` };
+    if (!isObject(data)) return [{ ...base, id, message: `'data' is ${JSON.stringify(data)}, not an object`, ...rule }];
+    const out: Found[] = [];
     const declared = event.payload.kind === 'fields' ? event.payload.fields : undefined;
     for (const key of Object.keys(data)) {
       const field = resource.fields.find((f) => f.name === key);
-      if (field?.writeOnly) out.push({ ...base, id: 'delivery-payload', message: `'data' leaks the writeOnly field '${key}'`, ...rule });
-      else if (declared && !declared.includes(key) && key !== (resource.id?.field ?? 'id')) out.push({ ...base, id: 'delivery-payload', message: `'data' carries '${key}', which the payload [${declared.join(', ')}] does not list`, ...rule });
-      else if (!declared && !field && resource.unknownFields === 'refuse') out.push({ ...base, id: 'delivery-payload', message: `'data' carries '${key}', which ${resource.name} does not declare`, ...rule });
+      if (field?.writeOnly) out.push({ ...base, id, message: `'data' leaks the writeOnly field '${key}'`, ...rule });
+      else if (declared && !declared.includes(key) && key !== (resource.id?.field ?? 'id')) out.push({ ...base, id, message: `'data' carries '${key}', which the payload [${declared.join(', ')}] does not list`, ...rule });
+      else if (!declared && !field && resource.unknownFields === 'refuse') out.push({ ...base, id, message: `'data' carries '${key}', which ${resource.name} does not declare`, ...rule });
     }
-    const id = data[resource.id?.field ?? 'id'] ?? body.subject;
-    const change = id === undefined ? undefined : this.#changes.get(`${resource.name}\u0000${id}`);
+    const recordId = data[resource.id?.field ?? 'id'] ?? subject;
+    const change = recordId === undefined ? undefined : this.#changes.get(`${resource.name}\u0000${recordId}`);
     // Only a record the proxy saw change once: a later change makes an earlier event's values stale, not wrong.
     if (change && change.count === 1 && event.trigger.action === 'created') {
       for (const [key, value] of Object.entries(data)) {
         if (key in change.record && JSON.stringify(change.record[key]) !== JSON.stringify(value)) {
-          out.push({ ...base, id: 'delivery-payload', message: `'data.${key}' is ${JSON.stringify(value)}; the change that caused ${event.name} left ${JSON.stringify(change.record[key])}`, ...rule });
+          out.push({ ...base, id, message: `'data.${key}' is ${JSON.stringify(value)}; the change that caused ${event.name} left ${JSON.stringify(change.record[key])}`, ...rule });
           break;
         }
       }

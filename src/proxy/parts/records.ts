@@ -53,6 +53,11 @@ export class RecordJudge {
   /** Resources whose state field an effect of some write sets. */
   readonly #volatile = new Set<string>();
 
+  /** Who created a record, as far as the traffic showed (a create by a principal of an owned resource). */
+  ownerOf(resource: string, id: unknown): string | undefined {
+    return typeof id === 'string' || typeof id === 'number' ? this.#records.get(`${resource}\u0000${id}`)?.owner : undefined;
+  }
+
   constructor(spec: Spec) {
     this.#spec = spec;
     for (const m of spec.states) this.#machines.set(m.resource, m);

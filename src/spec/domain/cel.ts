@@ -38,7 +38,10 @@ import { idOf } from '../conventions/ids.ts';
  * fields never loads it, and serve starts without its 14 modules (issue #20).
  */
 let loaded: typeof import('@marcbachmann/cel-js') | undefined;
-const celModule = () => (loaded ??= createRequire(import.meta.url)('@marcbachmann/cel-js') as typeof import('@marcbachmann/cel-js'));
+// In the CLI's bundle a `require` is in scope (scripts/bundle.ts), and esbuild bundles the
+// literal require call as a module it evaluates on that first call: one chunk, not 14 files.
+const celModule = () =>
+  (loaded ??= (typeof require === 'function' ? require('@marcbachmann/cel-js') : createRequire(import.meta.url)('@marcbachmann/cel-js')) as typeof import('@marcbachmann/cel-js'));
 
 export type CelKind = 'record' | 'write';
 

@@ -1,0 +1,69 @@
+/** The format schema's definitions of part 2, resources (src/spec/format-schema.ts assembles them). */
+import { IDENT, FIELD_IDENT, text, none, shapeProps, fieldProps, boundRule, writeRuleProps } from './common.ts';
+
+export const RESOURCES_DEFINITIONS = {
+  shape: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['type'],
+    properties: shapeProps,
+  },
+  field: {
+    description: 'A field: a type name (`title: string`) or an object.',
+    anyOf: [
+      { enum: ['string', 'integer', 'number', 'boolean', 'object', 'array'], description: 'Short form: only the type.' },
+      { type: 'object', additionalProperties: false, required: ['type'], properties: fieldProps },
+    ],
+  },
+  fields: { type: 'object', propertyNames: { pattern: FIELD_IDENT }, additionalProperties: { $ref: '#/definitions/field' } },
+  resource: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      plural: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]*$', description: 'The collection name and path segment (`books`).' },
+      description: text('What a record of this resource is.'),
+      id: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['field', 'assigned'],
+        description: 'Which field is the id and how it is assigned.',
+        properties: {
+          field: text('The id field (one of `fields`).'),
+          assigned: { enum: ['uuid', 'sequence', 'client', 'service'], description: 'uuid: a random UUID from the service; sequence: increasing integers from the service; client: sent by the client on create; service: an opaque text the service chooses (json-server\'s random ids, `cus_…`).' },
+        },
+      },
+      owned: { type: 'boolean', description: 'Records belong to the principal that created them: other principals neither see nor change them.' },
+      unknownFields: { enum: ['refuse', 'keep'], description: 'A member a request sends that the fields do not declare: refused (the default), or kept, stored and returned as sent (an open record, as json-server keeps whatever it is given).' },
+      readOnlyFields: { enum: ['refuse', 'ignore'], description: 'A member a request sends that the service sets itself (a readOnly field, a service-assigned id, the state): refused (the default), or dropped and the request served without it (OpenAPI\'s reading of readOnly).' },
+      perOwner: { enum: ['one'], description: '`one`: each owner has at most one record of this (owned) resource, a singleton read and replaced through an endpoint with `select: caller` (`/me`). A second create is refused with 409.' },
+      visibility: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['parent'],
+        description: 'Whose records a caller sees: `{ parent: <ref field> }` — a record is visible exactly when the record its ref field points to is (the parent\'s owner, when the parent resource is owned).',
+        properties: { parent: text('The ref field naming the parent record.') },
+      },
+      fields: { $ref: '#/definitions/fields', description: 'The fields, keyed by name.' },
+      unique: {
+        type: 'array',
+        description: 'Values no two records may share, each enforced by the store itself (a unique index) and answered with its error: `- { fields: [email], error: email-taken }`. A record with any of the fields null or absent conflicts with none.',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['fields', 'error'],
+          properties: {
+            fields: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'Top-level fields whose values together are unique.' },
+            where: { type: 'object', additionalProperties: { anyOf: [{ type: ['string', 'number', 'boolean'] }, { type: 'array', minItems: 1, items: { type: ['string', 'number', 'boolean'] } }] }, description: 'Only among records whose fields hold these literal values (one open loan per member and book: `{ status: [requested, active, overdue] }`).' },
+            ignoreCase: { type: 'boolean', description: 'Strings compared without case.' },
+            error: text('The catalog code answered when a write would break it.'),
+            name: { type: 'string', pattern: IDENT, description: 'A name for the constraint (the fields joined with `+` otherwise).' },
+          },
+        },
+      },
+      rules: { type: 'array', items: boundRule('the record is valid', { field: text('The field a violation points at.') }), description: 'Conditions over the whole record, in CEL, checked after every write (create, update, replace, transition, effect): `self.end > self.start`, `self.status != "cancelled" || has(self.reason)`. A rule that reads an absent field holds (write `has(self.x)` to require it). date-time fields are timestamps, integers ints, numbers doubles.' },
+      onCreate: { type: 'object', additionalProperties: false, properties: writeRuleProps, description: 'Guards and effects of every create of a record (by any endpoint that creates one).' },
+      onUpdate: { type: 'object', additionalProperties: false, properties: writeRuleProps, description: 'Guards and effects of every update of a record by a client (update, replace, bulk update; not a transition, an action or an effect, which state their own): `old` is the record before, `self` after (`old.status == "draft"`). A guard with `each` checks every item of the record after the change, whether or not the request sent them (write `!has(request.lines) || …` to check only what is sent).' },
+      onDelete: { type: 'object', additionalProperties: false, properties: writeRuleProps, description: 'Guards and effects of every delete of a record.' },
+    },
+  },
+} as const;
