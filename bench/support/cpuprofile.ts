@@ -66,8 +66,8 @@ export interface SummaryOptions {
   readonly top?: number;
 }
 
-/** Node's HTTP server taking a request: its first sample ends the start-up. */
-const isRequest = (frame: CallFrame) => frame.functionName === 'parserOnIncoming' && frame.url === 'node:_http_server';
+/** An HTTP server taking a request (node's, or the proxy's wire core reading one): its first sample ends the start-up. */
+const isRequest = (frame: CallFrame) => (frame.functionName === 'parserOnIncoming' && frame.url === 'node:_http_server') || (frame.url.endsWith('/src/proxy/wire.ts') && /request/i.test(frame.functionName));
 
 export function summarizeProfile(file: string, options: SummaryOptions = {}): ProfileSummary {
   const top = options.top ?? 25;

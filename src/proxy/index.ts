@@ -36,6 +36,8 @@ export interface ProxyOptions {
   readonly receiver?: string;
   /** The secret of a subscription the operator configured (with `subscriptions: api`, the proxy reads it from the answer). */
   readonly webhookSecret?: string;
+  /** The forwarding core (default: wire, where this Node's llhttp binding is as it expects; else node:http). */
+  readonly core?: 'wire' | 'http';
 }
 
 export interface RunningProxy {
@@ -64,6 +66,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     ...(options.onUpstreamError ? { onUpstreamError: options.onUpstreamError } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.receiver ? { receiver: options.receiver } : {}),
+    ...(options.core ? { core: options.core } : {}),
   }, options.port ?? 0, options.host ?? '127.0.0.1');
   return { url: forwarder.url, judge, findings, close: () => forwarder.close() };
 }

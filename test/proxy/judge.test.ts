@@ -162,3 +162,13 @@ versioning: {none: One.}
   assert.deepEqual(router.route('POST', '/items/7:archive').params, { id: '7' });
   assert.equal(router.route('GET', '/items/7').endpoint?.id, 'item.read');
 });
+
+test('judge: the records of an answer, each member of its declared type and enum, never null where not nullable', () => {
+  const judged = replay(SPEC, [
+    ex('GET', '/tasks', 200, { items: [task(1, 'open'), { id: 2, title: 3, status: 'open' }, { id: 3, title: 't', status: 'gone' }, { id: 4, title: null, status: 'done' }], next: null }),
+    ex('GET', '/tasks/5', 200, { id: 5, title: 't', status: 'done' }),
+  ]).findings;
+  assert.deepEqual(judged.map((f) => `${f.part}/${f.id}#${f.seq}`), ['resources/record-value#1', 'resources/record-value#1', 'resources/record-value#1']);
+  assert.deepEqual(judged.map((f) => f.message.replace(/^\S+ /, '')), ['/items/1/title is 3, not a string', '/items/2/status is "gone", not one of "open", "done"', '/items/3/title is null, which it does not allow']);
+  assert.deepEqual(judged.map((f) => f.rule.text), ['task.title: type string', 'task.status: enum [open, done]', 'task.title: not nullable']);
+});

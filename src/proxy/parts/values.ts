@@ -78,7 +78,12 @@ export function objectProblems(fields: readonly Field[], value: Record<string, u
       if (ask.required && f.required) out.push({ at: `${at}/${f.name}`, message: `${at}/${f.name} is required and absent`, pointer: f.pointer, text: `${label}.${f.name}: required` });
       continue;
     }
-    out.push(...valueProblems(f, value[f.name], `${at}/${f.name}`, `${label}.${f.name}`, full, ask.expanded?.has(f.name) ?? false));
+    const v = value[f.name];
+    const expanded = ask.expanded?.has(f.name) ?? false;
+    // An answer's scalar of its type (most members of most records): passed before its path and label are made.
+    if (!full && v !== null && f.type !== 'object' && f.type !== 'array' && fitsType(f, v, expanded) && (!f.enum || f.enum.includes(v as never))) continue;
+    const found = valueProblems(f, v, `${at}/${f.name}`, `${label}.${f.name}`, full, expanded);
+    if (found.length) out.push(...found);
   }
   if (ask.undeclared) {
     const names = namesOf(fields);

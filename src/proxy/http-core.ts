@@ -1,0 +1,133 @@
+/**
+ * The node:http forwarding core: a node:http server relays each request over a keep-alive
+ * Agent and relays the answer back, status, fields and body as they come. The proxy runs on
+ * it where node's llhttp binding is not as wire.ts expects (wireParser() is null), or when
+ * asked (`core: 'http'`). Both cores pass the same contract suite (test/proxy/forward.test.ts).
+ */
+import type { Agent, IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Answer, type Core, fieldOf, type Forwarding, type Handler, HOP_BY_HOP, KEEP_BYTES } from './core.ts';
+
+// getBuiltinModule, not an ES import of node:http, whose ES facade loads undici (see src/serve/events/delivery.ts).
+const { Agent: AgentClass, createServer, request: httpRequest } = process.getBuiltinModule('node:http');
+
+const EMPTY = Buffer.alloc(0);
+
+export interface HttpCoreOptions {
+  readonly handler: Handler;
+  readonly upstream: URL;
+  readonly port: number;
+  readonly host: string;
+}
+
+export async function listenHttp(options: HttpCoreOptions): Promise<Core> {
+  // Nagle's algorithm off on both sides (RFC 896; with delayed ACKs, RFC 1122 §4.2.3.2, a small write can wait 40 ms).
+  const agent = new AgentClass({ keepAlive: true, maxSockets: 256, maxFreeSockets: 256, noDelay: true } as ConstructorParameters<typeof AgentClass>[0]);
+  const server = createServer({ keepAlive: true, noDelay: true }, (req, res) => serve(options, agent, req, res));
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => (server.off('error', reject), resolve()));
+  });
+  const address = server.address() as AddressInfo;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shown}:${address.port}`,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+      agent.destroy();
+      setTimeout(() => server.closeAllConnections(), 1000).unref();
+    }),
+  };
+}
+
+/** Fields less the hop-by-hop ones and those the core frames itself. */
+function relayed(fields: readonly string[], drop: readonly string[] = []): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < fields.length; i += 2) {
+    const k = fields[i].toLowerCase();
+    if (!HOP_BY_HOP.has(k) && !drop.includes(k)) out.push(fields[i], fields[i + 1]);
+  }
+  return out;
+}
+
+function send(res: ServerResponse, answer: Answer): void {
+  if (res.destroyed) return;
+  res.writeHead(answer.status, [...relayed(answer.fields, ['content-length']), 'content-length', String(Buffer.byteLength(answer.body))]);
+  res.end(answer.body);
+}
+
+function serve(options: HttpCoreOptions, agent: Agent, req: IncomingMessage, res: ServerResponse): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('error', () => res.destroy());
+  req.on('end', () => {
+    const body = chunks.length === 1 ? chunks[0] : chunks.length === 0 ? EMPTY : Buffer.concat(chunks);
+    const decision = options.handler.request({ method: req.method ?? 'GET', url: req.url ?? '/', fields: req.rawHeaders, body });
+    if ('answer' in decision) {
+      const a = decision.answer;
+      if (a instanceof Promise) void a.then((answer) => send(res, answer), (error: Error) => send(res, { status: 500, fields: [], body: error.message }));
+      else send(res, a);
+      return;
+    }
+    const f = decision.forward;
+    // As an object: node:http frames a body by the Content-Length it finds there (a list of fields, it would chunk the body too).
+    const headers: Record<string, string | string[]> = {};
+    const list = relayed(f.fields, ['content-length', 'expect']);
+    for (let i = 0; i < list.length; i += 2) {
+      const k = list[i].toLowerCase();
+      const had = headers[k];
+      headers[k] = had === undefined ? list[i + 1] : [...(Array.isArray(had) ? had : [had]), list[i + 1]];
+    }
+    if (f.body.length) headers['content-length'] = String(f.body.length);
+    const up = httpRequest({ agent, hostname: options.upstream.hostname, port: options.upstream.port, method: req.method, path: req.url, headers });
+    // A client that leaves before its answer is whole: the upstream's answer is let go too, and that is no failure of the upstream's.
+    let left = false;
+    res.on('close', () => {
+      if (!res.writableFinished) (left = true), up.destroy();
+    });
+    up.on('error', (error) => (left ? undefined : res.headersSent ? res.destroy() : send(res, f.failed(error))));
+    up.on('response', (answer) => relay(f, req.method === 'HEAD', answer, res));
+    up.end(f.body.length ? f.body : undefined);
+  });
+}
+
+function relay(f: Forwarding, head: boolean, answer: IncomingMessage, res: ServerResponse): void {
+  const fields = answer.rawHeaders;
+  const status = answer.statusCode ?? 502;
+  const hold = f.hold(status, fields);
+  const streaming = (fieldOf(fields, 'content-type') ?? '').startsWith('text/event-stream');
+  // A body of a known length is sent with the fields in one write when it is whole (fewer
+  // system calls than a write per chunk); a stream, or a body of unknown length, flows.
+  const length = Number(fieldOf(fields, 'content-length'));
+  const whole = hold || (!streaming && Number.isFinite(length) && length <= KEEP_BYTES);
+  if (!whole) {
+    res.writeHead(status, relayed(fields));
+    if (streaming) res.flushHeaders();
+  }
+  const kept: Buffer[] = [];
+  let size = 0;
+  answer.on('data', (c: Buffer) => {
+    if (!whole) {
+      res.write(c);
+      if (f.chunk(c)) return;
+    }
+    if (whole || size + c.length <= KEEP_BYTES) kept.push(c);
+    size += c.length;
+  });
+  answer.on('error', () => res.destroy());
+  answer.on('end', () => {
+    const body = kept.length === 1 ? kept[0] : kept.length === 0 ? EMPTY : Buffer.concat(kept);
+    if (!hold) {
+      if (whole) res.writeHead(status, relayed(fields)).end(body);
+      else res.end();
+      f.done(status, fields, body, size);
+      return;
+    }
+    const a = f.done(status, fields, body, size) ?? { status, fields, body };
+    // HEAD's answer, 204 and 304 carry their fields as they came, no body (node:http writes none).
+    if (head || status === 204 || status === 304) res.writeHead(a.status, relayed(a.fields)).end();
+    else send(res, a);
+  });
+}

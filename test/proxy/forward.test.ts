@@ -1,0 +1,348 @@
+/**
+ * The forwarding cores' contract (core.ts): wire.ts and http-core.ts each pass every case,
+ * over real loopback sockets, in front of a hand-written upstream. HTTP/1.1 framing as RFC
+ * 9112 draws it: keep-alive and pipelining in order, chunked and close-delimited answers,
+ * HEAD, 204 and 304 with no body, large bodies both ways, a chunked request, Expect:
+ * 100-continue, an HTTP/1.0 client, an upstream that closes its connection, a client that
+ * leaves mid-answer, an upstream that is down (502 in the declared error shape), a malformed
+ * request. Judging is the judge's tests' business; here the proxy runs in report mode.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { Agent, createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { connect, createServer as createTcpServer, type AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { startProxy, type RunningProxy } from '../../src/proxy/index.ts';
+import { wireParser } from '../../src/proxy/wire.ts';
+import { mustLoad } from '../support/spec.ts';
+
+const SPEC = mustLoad(`svcspec: 1
+purpose: {name: Tasks, summary: Keeps tasks., users: [{name: a, tasks: [b]}]}
+resources:
+  task:
+    plural: tasks
+    id: {field: id, assigned: sequence}
+    owned: true
+    fields:
+      id: {type: integer, readOnly: true}
+      title: {type: string, required: true, maxLength: 20}
+      status: {type: string, enum: [open, done], readOnly: true}
+states:
+  task:
+    field: status
+    initial: open
+    transitions:
+      finish: {from: open, to: done}
+endpoints:
+  task: [create, read, delete, list, finish]
+authentication:
+  schemes: {key: {type: apiKey, in: header, name: X-Key}}
+  scopes: {tasks: Keep tasks.}
+  default: {scopes: [tasks]}
+events: {none: "No events."}
+errors:
+  shape: problem
+  catalog:
+    not-found: {status: 404, title: Not found}
+    rate-limited: {status: 429, title: Too many requests}
+limits:
+  rate: {limit: 10, window: 1m, scope: credential, headers: ratelimit}
+  pagination: {style: cursor, defaultSize: 2, maxSize: 2, overMax: clamp}
+versioning:
+  select: {header: API-Version}
+  default: "2"
+  versions:
+    "1": {status: retired, released: "2020-01-01"}
+    "2": {status: current, released: "2024-01-01"}
+`);
+
+const BIG = 5 * 1024 * 1024 + 17;
+const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+const bigBody = Buffer.alloc(BIG, 'abcdefghij');
+
+/** The upstream: each path answers one way. */
+function upstreamServer(): Server {
+  return createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const path = (req.url ?? '/').split('?')[0];
+      if (path === '/chunked') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('hello ');
+        setTimeout(() => res.end('world'), 20);
+      } else if (path === '/head') res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '5' }).end(req.method === 'HEAD' ? undefined : 'hello');
+      else if (path === '/204') res.writeHead(204, { 'x-kind': 'none' }).end();
+      else if (path === '/304') res.writeHead(304, { etag: '"v1"' }).end();
+      else if (path === '/echo') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: req.method, url: req.url, length: body.length, sha: sha(body), headers: req.headers }));
+      else if (path === '/big') res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(BIG) }).end(bigBody);
+      else if (path === '/big-chunked') {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        for (let at = 0; at < BIG; at += 1024 * 1024) res.write(bigBody.subarray(at, Math.min(BIG, at + 1024 * 1024)));
+        res.end();
+      } else if (path === '/close') res.writeHead(200, { 'content-type': 'text/plain', connection: 'close' }).end('bye');
+      else if (path === '/slow') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('first part');
+        res.on('close', () => slowClosed.resolve());
+      } else if (path === '/stall') {
+        // Never answers: the client leaves first.
+        res.on('close', () => stallClosed.resolve());
+        stallSeen.resolve();
+      } else res.writeHead(200, { 'content-type': 'text/plain', 'x-many': 'a' }).end(`path ${req.url}`);
+    });
+  });
+}
+/** Resolves when the upstream sees the client of /slow gone. */
+let slowClosed = resolvable();
+let stallSeen = resolvable();
+let stallClosed = resolvable();
+function resolvable(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+async function listenOn(server: Server | ReturnType<typeof createTcpServer>): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Sends bytes as they are and reads until the proxy closes the connection. */
+function raw(url: string, text: string | Buffer, { end = false } = {}): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => (end ? socket.end(text) : socket.write(text)));
+    let got = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (d: string) => (got += d));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(got));
+  });
+}
+
+interface Got {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  reused: boolean;
+}
+function send(url: string, path: string, options: { method?: string; body?: Buffer | string; headers?: Record<string, string>; agent?: Agent } = {}): Promise<Got> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}${path}`, { method: options.method ?? 'GET', headers: options.headers, agent: options.agent ?? false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), reused: req.reusedSocket }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+const CORES = (['wire', 'http'] as const).filter((c) => c === 'http' || wireParser());
+
+for (const core of CORES) {
+  describe(`proxy forwarding on the ${core} core`, () => {
+    let upstream: Server;
+    let proxy: RunningProxy;
+    let url = '';
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const upstreamErrors: string[] = [];
+    before(async () => {
+      upstream = upstreamServer();
+      proxy = await startProxy({ spec: SPEC, upstream: await listenOn(upstream), core, onUpstreamError: (m) => upstreamErrors.push(m) });
+      url = proxy.url;
+    });
+    after(async () => {
+      agent.destroy();
+      await proxy.close();
+      upstream.closeAllConnections();
+      await new Promise((resolve) => upstream.close(resolve));
+    });
+
+    test('keep-alive: requests one after another share the client connection', async () => {
+      const first = await send(url, '/one', { agent });
+      const second = await send(url, '/two', { agent });
+      assert.equal(first.body.toString(), 'path /one');
+      assert.equal(second.body.toString(), 'path /two');
+      assert.equal(second.reused, true);
+      assert.equal(first.headers['x-many'], 'a');
+    });
+
+    test('pipelined requests are answered in order, and Connection: close closes after its answer', async () => {
+      const got = await raw(url, 'GET /a HTTP/1.1\r\nHost: x\r\n\r\nHEAD /head HTTP/1.1\r\nHost: x\r\n\r\nGET /204 HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      const statuses = [...got.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((m) => m[1]);
+      assert.deepEqual(statuses, ['200', '200', '204', '200'], got);
+      assert.ok(got.indexOf('path /a') < got.indexOf('path /b'));
+      assert.match(got, /Connection: close\r\n/i);
+    });
+
+    test('a chunked answer streams through whole', async () => {
+      const got = await send(url, '/chunked', { agent });
+      assert.equal(got.body.toString(), 'hello world');
+      assert.equal(got.headers['transfer-encoding'], 'chunked');
+    });
+
+    test('HEAD: the fields of the GET, no body, and the connection goes on', async () => {
+      const head = await send(url, '/head', { method: 'HEAD', agent });
+      assert.equal(head.headers['content-length'], '5');
+      assert.equal(head.body.length, 0);
+      const next = await send(url, '/head', { agent });
+      assert.equal(next.body.toString(), 'hello');
+      assert.equal(next.reused, true);
+    });
+
+    test('204 and 304 carry no body, and the connection goes on', async () => {
+      const none = await send(url, '/204', { agent });
+      assert.equal(none.status, 204);
+      assert.equal(none.headers['x-kind'], 'none');
+      const same = await send(url, '/304', { agent });
+      assert.equal(same.status, 304);
+      assert.equal(same.headers.etag, '"v1"');
+      const next = await send(url, '/after', { agent });
+      assert.equal(next.body.toString(), 'path /after');
+    });
+
+    test('large bodies both ways, past what is kept for judging', async () => {
+      const echoed = JSON.parse((await send(url, '/echo', { method: 'POST', body: bigBody, headers: { 'content-type': 'application/octet-stream' } })).body.toString()) as { length: number; sha: string };
+      assert.deepEqual([echoed.length, echoed.sha], [BIG, sha(bigBody)]);
+      for (const path of ['/big', '/big-chunked']) {
+        const got = await send(url, path, { agent });
+        assert.equal(got.body.length, BIG, path);
+        assert.equal(sha(got.body), sha(bigBody), path);
+      }
+    });
+
+    test('the upstream gets the fields less the hop-by-hop ones, Host as its own, a chunked body framed by its length', async () => {
+      const target = new URL(url);
+      const text = `POST /echo?q=1 HTTP/1.1\r\nHost: ${target.host}\r\nTransfer-Encoding: chunked\r\nKeep-Alive: timeout=5\r\nProxy-Authorization: Basic eDp5\r\nX-Custom: kept\r\nConnection: close\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n`;
+      const got = await raw(url, text);
+      const echoed = JSON.parse(got.slice(got.indexOf('\r\n\r\n') + 4).replace(/^[0-9a-f]+\r\n|\r\n0\r\n\r\n$/g, '')) as { url: string; length: number; headers: Record<string, string> };
+      assert.equal(echoed.url, '/echo?q=1');
+      assert.equal(echoed.length, 11);
+      assert.equal(echoed.headers['content-length'], '11');
+      assert.equal(echoed.headers['transfer-encoding'], undefined);
+      assert.equal(echoed.headers['proxy-authorization'], undefined);
+      assert.equal(echoed.headers['keep-alive'], undefined);
+      assert.equal(echoed.headers['x-custom'], 'kept');
+      assert.notEqual(echoed.headers.host, target.host);
+    });
+
+    test('Expect: 100-continue is answered, and the body forwarded', async () => {
+      const got = await raw(url, 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nExpect: 100-continue\r\nConnection: close\r\n\r\nabc');
+      assert.match(got, /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
+      assert.match(got, /"length":3/);
+    });
+
+    test('an HTTP/1.0 client gets its answer with a length, and the connection closed', async () => {
+      const got = await raw(url, 'GET /chunked HTTP/1.0\r\nHost: x\r\n\r\n');
+      assert.match(got, /^HTTP\/1\.1 200 /);
+      assert.doesNotMatch(got, /transfer-encoding/i);
+      assert.ok(got.endsWith('hello world'), got);
+    });
+
+    test('an upstream that closes its connection after an answer: the next request goes on a new one', async () => {
+      const first = await send(url, '/close', { agent });
+      assert.equal(first.body.toString(), 'bye');
+      const next = await send(url, '/after-close', { agent });
+      assert.equal(next.body.toString(), 'path /after-close');
+    });
+
+    test('a client that leaves mid-answer: the upstream connection is let go, the proxy serves on', async () => {
+      slowClosed = resolvable();
+      await new Promise<void>((resolve, reject) => {
+        const req = request(`${url}/slow`, { agent: false }, (res) => res.once('data', () => (req.destroy(), resolve())));
+        req.on('error', () => undefined);
+        req.on('close', () => resolve());
+        req.setTimeout(5000, () => reject(new Error('no first part')));
+        req.end();
+      });
+      await slowClosed.promise;
+      assert.equal((await send(url, '/still')).body.toString(), 'path /still');
+      assert.deepEqual(upstreamErrors, [], 'a client leaving is no failure of the upstream');
+    });
+
+    // node:http (no 'upgrade' listener) answers the request but reads nothing more on that connection.
+    const upgradeSkip = core === 'http' ? 'node:http reads nothing after an Upgrade request on its connection' : false;
+    test('an Upgrade is not relayed: the request is answered as HTTP/1.1, and the connection goes on', { skip: upgradeSkip }, async () => {
+      const got = await raw(url, 'GET /up HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\nGET /next HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      assert.deepEqual([...got.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((m) => m[1]), ['200', '200'], got);
+      assert.ok(got.includes('path /up') && got.includes('path /next'), got);
+    });
+
+    test('strict mode: a refused request is answered by the proxy, a held chunked answer goes out whole with its length', async () => {
+      const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+      const proxied = await startProxy({ spec: SPEC, upstream: upstreamUrl, core, mode: 'strict' });
+      try {
+        const refused = await send(proxied.url, '/tasks/1');
+        assert.equal(refused.status, 401);
+        assert.match(String(refused.headers['svcspec-findings']), /./);
+        // The proxy's own answer is UTF-8, its length counted in bytes (the value it names is not ASCII).
+        const invalid = await send(proxied.url, '/tasks', { method: 'POST', headers: { 'x-key': 'k', 'content-type': 'application/json' }, body: JSON.stringify({ title: ['é'] }) });
+        assert.ok(invalid.status >= 400, String(invalid.status));
+        assert.equal(Number(invalid.headers['content-length']), invalid.body.length);
+        assert.match(invalid.body.toString('utf8'), /é/);
+        const held = await raw(proxied.url, 'GET /chunked HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+        assert.match(held, /^HTTP\/1\.1 200 /);
+        assert.match(held, /Content-Length: 11\r\n/i);
+        assert.doesNotMatch(held, /transfer-encoding/i);
+        assert.ok(held.endsWith('hello world'), held);
+      } finally {
+        await proxied.close();
+      }
+    });
+
+    test('a client that leaves before its answer began: the upstream connection is let go, and no upstream failure is reported', async () => {
+      [stallSeen, stallClosed] = [resolvable(), resolvable()];
+      const req = request(`${url}/stall`, { agent: false });
+      req.on('error', () => undefined);
+      req.end();
+      await stallSeen.promise;
+      req.destroy();
+      await stallClosed.promise;
+      assert.equal((await send(url, '/still')).body.toString(), 'path /still');
+      assert.deepEqual(upstreamErrors, []);
+    });
+
+    test('a malformed request is answered 400 and the connection closed', async () => {
+      const got = await raw(url, 'GET / HTTP/1.1\r\nHost x\r\n\r\n');
+      assert.match(got, /^HTTP\/1\.1 400 /);
+    });
+
+    test('an answer delimited by the close of its connection reaches the client whole', async () => {
+      const eof = createTcpServer((s) => s.once('data', () => s.end('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nuntil the end')));
+      const behind = await startProxy({ spec: SPEC, upstream: await listenOn(eof), core });
+      try {
+        const got = await send(behind.url, '/x');
+        assert.equal(got.body.toString(), 'until the end');
+      } finally {
+        await behind.close();
+        await new Promise((resolve) => eof.close(resolve));
+      }
+    });
+
+    test('the upstream down: 502 in the declared error shape, and the client connection goes on', async () => {
+      const gone = createTcpServer();
+      const address = await listenOn(gone);
+      await new Promise((resolve) => gone.close(resolve));
+      const errors: string[] = [];
+      const down = await startProxy({ spec: SPEC, upstream: address, core, onUpstreamError: (m) => errors.push(m) });
+      const downAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const got = await send(down.url, '/things/1', { agent: downAgent });
+        assert.equal(got.status, 502);
+        assert.match(String(got.headers['content-type']), /json/);
+        assert.match(got.body.toString(), /could not reach the service/);
+        const again = await send(down.url, '/things/2', { agent: downAgent });
+        assert.equal(again.status, 502);
+        assert.equal(again.reused, true);
+        assert.equal(errors.length, 2);
+      } finally {
+        downAgent.destroy();
+        await down.close();
+      }
+    });
+  });
+}
