@@ -132,7 +132,15 @@ export { valueProblems };
 
 /** A list's answer: a page, or (`unpaged: all`, no position asked) every record as a bare array. */
 export function readList(spec: Spec, query: URLSearchParams, body: unknown, link: string | undefined): ReadPage | string {
+  // Three parts read each list answer (endpoints, records, promises), one after the other:
+  // the page is read once (the answer's values do not change while it is judged).
+  if (last && last.spec === spec && last.query === query && last.body === body && last.link === link) return last.page;
   const settings = pageSettings(spec);
-  if (settings.unpaged === 'all' && !query.has(settings.positionParam)) return Array.isArray(body) ? { items: body, next: null } : 'the list asked for without a position is not a bare JSON array of every record, as the spec declares (unpaged: all)';
-  return readPage(settings, body, link);
+  const page = settings.unpaged === 'all' && !query.has(settings.positionParam)
+    ? Array.isArray(body) ? { items: body, next: null } : 'the list asked for without a position is not a bare JSON array of every record, as the spec declares (unpaged: all)'
+    : readPage(settings, body, link);
+  last = { spec, query, body, link, page };
+  return page;
 }
+
+let last: { spec: Spec; query: URLSearchParams; body: unknown; link: string | undefined; page: ReadPage | string } | undefined;
