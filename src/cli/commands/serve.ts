@@ -1,8 +1,9 @@
 import { flushCompileCache } from 'node:module';
 import { defineCommand } from 'citty';
 import { handlerProblems } from '../../serve/app.ts';
-import { loadSpec } from '../../load/index.ts';
+import { readSpec } from '../../load/index.ts';
 import { readiness } from '../../serve/readiness.ts';
+import { cachedReadiness } from '../../serve/readiness-cache.ts';
 import { endpointLines, eventLines, startServer } from '../../serve/server.ts';
 import { describeTarget, isDatabaseUrl } from '../../store/open.ts';
 import { databaseOf, DB_HELP, redisOf } from '../database.ts';
@@ -68,8 +69,10 @@ export default defineCommand({
     const code = await watchSpec(file, async () => {
       // The new spec is judged before the running service is touched: a broken one is refused
       // and the last good one goes on serving, with the same data.
-      const loaded = await loadSpec(file);
-      const ready = loaded.value ? readiness(loaded.value, loaded.diagnostics) : undefined;
+      const { loaded, text } = await readSpec(file);
+      const spec = loaded.value;
+      // Kept as serve's start keeps it: the start below reads this verdict back, not the rules again.
+      const ready = spec && text !== undefined ? cachedReadiness(file, text, () => readiness(spec, loaded.diagnostics)) : undefined;
       const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
       // The handlers of --handlers must still name actions of the changed spec, or it could not start.
       const misfits = loaded.value ? handlerProblems(loaded.value, current.handlers) : [];
