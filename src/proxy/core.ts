@@ -68,3 +68,13 @@ export function fieldOf(fields: readonly string[], name: string): string | undef
   for (let i = 0; i < fields.length; i += 2) if (fields[i].length === name.length && fields[i].toLowerCase() === name) return fields[i + 1];
   return undefined;
 }
+
+/** Listens on the port and host asked for (0: any free port) and says where, as `http://host:port` (IPv6 in brackets). */
+export async function listening(server: import('node:net').Server, port: number, host: string): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => (server.off('error', reject), resolve()));
+  });
+  const address = server.address() as import('node:net').AddressInfo;
+  return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+}

@@ -5,8 +5,7 @@
  * asked (`core: 'http'`). Both cores pass the same contract suite (test/proxy/forward.test.ts).
  */
 import type { Agent, IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { type Answer, type Core, fieldOf, type Forwarding, type Handler, HOP_BY_HOP, KEEP_BYTES } from './core.ts';
+import { type Answer, type Core, fieldOf, type Forwarding, type Handler, HOP_BY_HOP, KEEP_BYTES, listening } from './core.ts';
 
 // getBuiltinModule, not an ES import of node:http, whose ES facade loads undici (see src/serve/events/delivery.ts).
 const { Agent: AgentClass, createServer, request: httpRequest } = process.getBuiltinModule('node:http');
@@ -25,14 +24,9 @@ export async function listenHttp(options: HttpCoreOptions): Promise<Core> {
   const agent = new AgentClass({ keepAlive: true, maxSockets: 256, maxFreeSockets: 256, noDelay: true } as ConstructorParameters<typeof AgentClass>[0]);
   const server = createServer({ keepAlive: true, noDelay: true }, (req, res) => serve(options, agent, req, res));
   server.keepAliveTimeout = 5000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => (server.off('error', reject), resolve()));
-  });
-  const address = server.address() as AddressInfo;
-  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = await listening(server, options.port, options.host);
   return {
-    url: `http://${shown}:${address.port}`,
+    url,
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();

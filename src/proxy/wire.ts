@@ -16,8 +16,8 @@
  * itself, as node:http does, and does not forward it). CONNECT is not served, and an
  * Upgrade is not relayed (the request is forwarded without it), as http-core.ts does.
  */
-import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
-import { type Answer, type Core, fieldOf, type Forwarding, type Handler, HOP_BY_HOP, KEEP_BYTES } from './core.ts';
+import { connect, createServer, type Socket } from 'node:net';
+import { type Answer, type Core, fieldOf, type Forwarding, type Handler, HOP_BY_HOP, KEEP_BYTES, listening } from './core.ts';
 import { type Llhttp, type OnHeadersComplete, type Parser, wireParser } from './llhttp.ts';
 
 export { wireParser } from './llhttp.ts';
@@ -48,14 +48,9 @@ export async function listenWire(options: WireOptions): Promise<Core> {
     connections.add(c);
     socket.once('close', () => connections.delete(c));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => (server.off('error', reject), resolve()));
-  });
-  const address = server.address() as AddressInfo;
-  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = await listening(server, options.port, options.host);
   return {
-    url: `http://${shown}:${address.port}`,
+    url,
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       for (const c of connections) c.closeIfIdle();

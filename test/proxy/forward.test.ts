@@ -8,6 +8,7 @@
  * request. Judging is the judge's tests' business; here the proxy runs in report mode.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { Agent, createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, createServer as createTcpServer, type AddressInfo } from 'node:net';
@@ -16,45 +17,7 @@ import { startProxy, type RunningProxy } from '../../src/proxy/index.ts';
 import { wireParser } from '../../src/proxy/wire.ts';
 import { mustLoad } from '../support/spec.ts';
 
-const SPEC = mustLoad(`svcspec: 1
-purpose: {name: Tasks, summary: Keeps tasks., users: [{name: a, tasks: [b]}]}
-resources:
-  task:
-    plural: tasks
-    id: {field: id, assigned: sequence}
-    owned: true
-    fields:
-      id: {type: integer, readOnly: true}
-      title: {type: string, required: true, maxLength: 20}
-      status: {type: string, enum: [open, done], readOnly: true}
-states:
-  task:
-    field: status
-    initial: open
-    transitions:
-      finish: {from: open, to: done}
-endpoints:
-  task: [create, read, delete, list, finish]
-authentication:
-  schemes: {key: {type: apiKey, in: header, name: X-Key}}
-  scopes: {tasks: Keep tasks.}
-  default: {scopes: [tasks]}
-events: {none: "No events."}
-errors:
-  shape: problem
-  catalog:
-    not-found: {status: 404, title: Not found}
-    rate-limited: {status: 429, title: Too many requests}
-limits:
-  rate: {limit: 10, window: 1m, scope: credential, headers: ratelimit}
-  pagination: {style: cursor, defaultSize: 2, maxSize: 2, overMax: clamp}
-versioning:
-  select: {header: API-Version}
-  default: "2"
-  versions:
-    "1": {status: retired, released: "2020-01-01"}
-    "2": {status: current, released: "2024-01-01"}
-`);
+const SPEC = mustLoad(readFileSync(new URL('./fixtures/tasks.yaml', import.meta.url), 'utf8'));
 
 const BIG = 5 * 1024 * 1024 + 17;
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');

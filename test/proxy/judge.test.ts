@@ -7,51 +7,14 @@
  * a record twice. And the same history, told correctly, finds nothing.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { Exchange } from '../../src/conformance/http.ts';
 import { replay } from '../../src/proxy/index.ts';
 import { pathOf } from '../../src/proxy/judge.ts';
 import { mustLoad } from '../support/spec.ts';
 
-const SPEC = mustLoad(`svcspec: 1
-purpose: {name: Tasks, summary: Keeps tasks., users: [{name: a, tasks: [b]}]}
-resources:
-  task:
-    plural: tasks
-    id: {field: id, assigned: sequence}
-    owned: true
-    fields:
-      id: {type: integer, readOnly: true}
-      title: {type: string, required: true, maxLength: 20}
-      status: {type: string, enum: [open, done], readOnly: true}
-states:
-  task:
-    field: status
-    initial: open
-    transitions:
-      finish: {from: open, to: done}
-endpoints:
-  task: [create, read, delete, list, finish]
-authentication:
-  schemes: {key: {type: apiKey, in: header, name: X-Key}}
-  scopes: {tasks: Keep tasks.}
-  default: {scopes: [tasks]}
-events: {none: "No events."}
-errors:
-  shape: problem
-  catalog:
-    not-found: {status: 404, title: Not found}
-    rate-limited: {status: 429, title: Too many requests}
-limits:
-  rate: {limit: 10, window: 1m, scope: credential, headers: ratelimit}
-  pagination: {style: cursor, defaultSize: 2, maxSize: 2, overMax: clamp}
-versioning:
-  select: {header: API-Version}
-  default: "2"
-  versions:
-    "1": {status: retired, released: "2020-01-01"}
-    "2": {status: current, released: "2024-01-01"}
-`);
+const SPEC = mustLoad(readFileSync(new URL('./fixtures/tasks.yaml', import.meta.url), 'utf8'));
 
 let clock = 1_700_000_000_000;
 function ex(method: string, path: string, status: number, body: unknown, options: { key?: string; send?: unknown; headers?: Record<string, string> } = {}): Exchange {
@@ -105,7 +68,7 @@ test('judge: a retired version answering 2xx, a request without a credential ser
   ]).findings;
   assert.deepEqual(found.map((f) => `${f.part}/${f.id}#${f.seq}`), ['versioning/accepted-version-retired#1', 'authentication/accepted-credential-missing#2', 'resources/accepted-request-invalid#3']);
   assert.match(found[2].message, /\/title has 30 characters, more than 20/);
-  assert.equal(found[2].rule.location?.line, 10, 'the rule is the field, at its line of the spec');
+  assert.equal(found[2].rule.location?.line, 12, 'the rule is the field, at its line of the spec (fixtures/tasks.yaml)');
 });
 
 test('judge: a 429 while the quota said requests remained; the remaining quota growing within a window', () => {
