@@ -25,7 +25,8 @@ export interface ForwardOptions {
   readonly judge: Judge;
   readonly upstream: URL;
   readonly mode: Mode;
-  readonly onFindings: (findings: readonly Finding[], exchange: Exchange) => void;
+  /** `partial`: findings of an exchange still under way (an event stream's), not its record. */
+  readonly onFindings: (findings: readonly Finding[], exchange: Exchange, partial?: boolean) => void;
   /** The upstream could not be reached or broke off. */
   readonly onUpstreamError?: (message: string) => void;
   /** The clock exchanges are stamped with (default: this machine's); tests that move the service's clock pass the same one. */
@@ -67,7 +68,11 @@ function decide(options: ForwardOptions, self: { url: string }, req: CoreRequest
     const v = given[i + 1];
     const had = headers[k];
     headers[k] = had === undefined ? v : `${had}${k === 'set-cookie' ? '\n' : ', '}${v}`;
-    if (k === 'host') out.push(given[i], options.upstream.host);
+    if (k === 'host') {
+      // RFC 9112 §3.2: a request with more than one Host is answered 400 (and would be two Hosts upstream).
+      if (had !== undefined) return { answer: { status: 400, fields: ['content-type', 'text/plain; charset=utf-8'], body: 'A request carries one Host field (RFC 9112 §3.2); this one has more.' } };
+      out.push(given[i], options.upstream.host);
+    }
     else if (!HOP_BY_HOP.has(k)) out.push(given[i], v);
   }
   if (headers.host === undefined) out.push('host', options.upstream.host);
@@ -112,12 +117,16 @@ function decide(options: ForwardOptions, self: { url: string }, req: CoreRequest
           head = { request, response: { status, headers: flat(fields), text: '', json: undefined }, ms: 0, at };
           watch = options.judge.stream(arrival, head);
         }
-        return (held = (options.mode === 'strict' || relayed !== '') && !streaming);
+        // With a receiver, an answer may name the relay address (a subscription's): such
+        // answers are JSON of a known, bounded length, held to be rewritten; the rest flow.
+        const length = Number(fieldOf(fields, 'content-length'));
+        const rewritable = relayed !== '' && /json/i.test(fieldOf(fields, 'content-type') ?? '') && Number.isFinite(length) && length <= KEEP_BYTES;
+        return (held = (options.mode === 'strict' || rewritable) && !streaming);
       },
       chunk: (data) => {
         if (!watch || !head) return false;
         const findings = watch(data);
-        if (findings.length) options.onFindings(findings, head);
+        if (findings.length) options.onFindings(findings, head, true);
         // Judged live, and not kept: a stream ends when its client leaves, and such an exchange
         // is neither judged again nor recorded (--record keeps no stream; --replay judges a
         // stream's text where a record has one).

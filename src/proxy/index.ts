@@ -56,12 +56,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     judge,
     upstream,
     mode: options.mode ?? 'report',
-    onFindings: (found, exchange) => {
+    onFindings: (found, exchange, partial) => {
       for (const f of found) {
         findings.push(f);
         options.onFinding?.(f);
       }
-      options.onExchange?.(exchange, found);
+      // An exchange is told (and recorded, --record) once, when it is complete.
+      if (!partial) options.onExchange?.(exchange, found);
     },
     ...(options.onUpstreamError ? { onUpstreamError: options.onUpstreamError } : {}),
     ...(options.now ? { now: options.now } : {}),

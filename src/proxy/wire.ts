@@ -68,6 +68,8 @@ interface Entry {
   /** The client wants the connection closed after this answer (or cannot keep it: HTTP/1.0 and no length). */
   closeAfter: boolean;
   readonly http10: boolean;
+  /** The request came with a Content-Length or Transfer-Encoding (its body framed, maybe empty). */
+  readonly framed: boolean;
   readonly forwarding?: Forwarding;
   /** The upstream socket it went out on. */
   socket?: Socket;
@@ -93,6 +95,9 @@ class Connection {
   readonly #requests: Parser;
   readonly #queue: Entry[] = [];
   #up: Socket | undefined;
+  /** Requests to forward, in order; one is on the upstream connection at a time (see #pump). */
+  readonly #toSend: { readonly entry: Entry; readonly f: Forwarding }[] = [];
+  #inFlight: Entry | undefined;
   #closing = false;
   // The request being read.
   #method = '';
@@ -115,13 +120,16 @@ class Connection {
       this.#partial.push(...fields);
       this.#partialUrl += url;
     };
-    p[P.kOnHeadersComplete] = ((major, minor, fields, method, url, _status, _text, _upgrade, keepAlive) => {
+    p[P.kOnHeadersComplete] = ((major, minor, fields, method, url, _status, _text, upgrade, keepAlive) => {
       this.#fields = fields ?? this.#partial;
       this.#url = url ?? this.#partialUrl;
       this.#partial = [];
       this.#partialUrl = '';
       this.#method = binding.methods[method ?? 0] ?? 'GET';
-      this.#keepAlive = keepAlive;
+      // After an Upgrade request llhttp reads no more of the connection as HTTP (it expects
+      // another protocol): the request is answered, not upgraded, and the connection closed,
+      // as node:http does, so nothing after it is left unread or unrefused.
+      this.#keepAlive = keepAlive && !upgrade;
       this.#http10 = major === 1 && minor === 0;
       this.#body = [];
       if (this.#method === 'CONNECT') {
@@ -148,7 +156,8 @@ class Connection {
       for (let at = 0; at < data.length && !this.#closing;) {
         const r = p.execute(at ? data.subarray(at) : data);
         if (typeof r !== 'number') return this.#refuseMalformed(r);
-        if (r === 0) return;
+        // Nothing read of what is left: the parser will read no more of this connection.
+        if (r === 0) return this.#closing ? undefined : this.#refuseMalformed(new Error('unreadable'));
         at += r;
       }
     });
@@ -161,6 +170,7 @@ class Connection {
       // The client is gone: what it waited for is let go, and is no failure of the upstream's.
       this.#closing = true;
       this.#queue.length = 0;
+      this.#toSend.length = 0;
       this.#up?.destroy();
       p.free();
       setImmediate(() => p.close());
@@ -197,6 +207,7 @@ class Connection {
       url: this.#url,
       closeAfter: !this.#keepAlive,
       http10: this.#http10,
+      framed: fieldOf(fields, 'content-length') !== undefined || fieldOf(fields, 'transfer-encoding') !== undefined,
       pending: [],
       done: false,
       status: 0,
@@ -231,7 +242,25 @@ class Connection {
     this.#finish(entry);
   }
 
+  /**
+   * Requests go upstream one at a time, the next once the one before it is answered: an
+   * upstream may close its connection after any answer (RFC 9112 §9.6), and requests already
+   * sent behind that answer would be lost, and the service blamed. Pipelining clients still
+   * get their answers in order.
+   */
   #send(entry: Entry, f: Forwarding): void {
+    this.#toSend.push({ entry, f });
+    this.#pump();
+  }
+
+  #pump(): void {
+    if (this.#inFlight && !this.#inFlight.done) return;
+    const next = this.#toSend.shift();
+    this.#inFlight = next?.entry;
+    if (next) this.#forward(next.entry, next.f);
+  }
+
+  #forward(entry: Entry, f: Forwarding): void {
     let up = this.#up;
     if (!up || up.destroyed || !up.writable) up = this.#connect();
     entry.socket = up;
@@ -241,7 +270,9 @@ class Connection {
       if (HOP_BY_HOP.has(name) || name === 'content-length' || name === 'expect') continue;
       text += `${f.fields[i]}: ${f.fields[i + 1]}${CRLF}`;
     }
-    if (f.body.length) text += `Content-Length: ${f.body.length}${CRLF}`;
+    // A body's length; 0 where the client framed an empty one, or a method that carries one
+    // sends none (as node:http does: some servers answer 411 without it).
+    if (f.body.length || entry.framed || entry.method === 'POST' || entry.method === 'PUT' || entry.method === 'PATCH') text += `Content-Length: ${f.body.length}${CRLF}`;
     text += CRLF;
     if (f.body.length) {
       up.cork();
@@ -299,7 +330,7 @@ class Connection {
         if (e.size + chunk.length <= KEEP_BYTES) e.kept.push(chunk);
         e.size += chunk.length;
       }
-      if (!flowing) {
+      if (!flowing && !up.isPaused()) {
         // The client reads slower than the upstream sends: the upstream waits (TCP's own flow control does the rest).
         up.pause();
         this.#client.once('drain', () => up.resume());
@@ -325,7 +356,11 @@ class Connection {
       }
       this.#finish(e);
       // The upstream said it closes this connection (RFC 9112 §9.6): the next request goes on a new one.
-      if (closes && !current()) up.end();
+      if (closes) {
+        if (this.#up === up) this.#up = undefined;
+        up.end();
+      }
+      this.#pump();
     };
     up.on('data', (data: Buffer) => {
       this.#client.cork();
@@ -356,7 +391,8 @@ class Connection {
   /** The upstream connection failed: each request sent on it still unanswered gets the proxy's answer, unless its answer had begun. */
   #upstreamGone(up: Socket, error: Error): void {
     if (this.#up === up) this.#up = undefined;
-    for (const e of this.#queue) {
+    // A copy: answering an entry (#local, #finish) takes it off the queue.
+    for (const e of [...this.#queue]) {
       if (e.socket !== up || e.done) continue;
       if (e.headSent) {
         this.destroy();
@@ -367,6 +403,7 @@ class Connection {
       e.status = 0;
       this.#local(e, (e.forwarding as Forwarding).failed(error));
     }
+    this.#pump();
   }
 
   /** The head of a streamed answer: its fields as they came less hop-by-hop ones, and the framing the client can read. */
