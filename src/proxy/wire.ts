@@ -27,6 +27,8 @@ const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
 /** Connections idle this long are closed (node:http's keepAliveTimeout, as http-core.ts sets it). */
 const IDLE_MS = 5000;
+/** As node:http's requestTimeout: from a request's first byte to its last. */
+const REQUEST_MS = 300_000;
 /** Past this many requests waiting for their answers, the client's connection is read no further until some are answered. */
 const MAX_WAITING = 64;
 const CRLF = '\r\n';
@@ -37,6 +39,8 @@ export interface WireOptions {
   readonly upstream: URL;
   readonly port: number;
   readonly host: string;
+  /** From a request's first byte to its last (default REQUEST_MS). */
+  readonly requestTimeoutMs?: number;
 }
 
 export async function listenWire(options: WireOptions): Promise<Core> {
@@ -108,6 +112,8 @@ class Connection {
   #http10 = false;
   #partial: string[] = [];
   #partialUrl = '';
+  /** Ends a request that takes longer than REQUEST_MS from its first byte to its last. */
+  #requestTimer: NodeJS.Timeout | undefined;
 
   constructor(binding: Llhttp, options: WireOptions, client: Socket) {
     this.#binding = binding;
@@ -143,6 +149,8 @@ class Connection {
     p[P.kOnBody] = (chunk: Buffer) => void this.#body.push(chunk);
     p[P.kOnMessageComplete] = () => {
       if (this.#partial.length) this.#partial = []; // trailer fields: not relayed
+      clearTimeout(this.#requestTimer);
+      this.#requestTimer = undefined;
       this.#request();
     };
     this.#requests = p;
@@ -151,6 +159,9 @@ class Connection {
       if (this.#queue.length === 0) this.destroy();
     });
     client.on('data', (data: Buffer) => {
+      // A request has REQUEST_MS from its first byte to its last, however its bytes trickle in
+      // (the idle time-out alone lets a byte every few seconds hold a connection for good).
+      this.#requestTimer ??= setTimeout(() => this.#tooSlow(), options.requestTimeoutMs ?? REQUEST_MS).unref();
       // llhttp stops after an Upgrade request (it expects another protocol to follow); the
       // Upgrade is not relayed, so HTTP/1.1 goes on with the rest of what was read.
       for (let at = 0; at < data.length && !this.#closing;) {
@@ -167,6 +178,7 @@ class Connection {
     });
     client.on('error', () => this.destroy());
     client.once('close', () => {
+      clearTimeout(this.#requestTimer);
       // The client is gone: what it waited for is let go, and is no failure of the upstream's.
       this.#closing = true;
       this.#queue.length = 0;
@@ -187,6 +199,13 @@ class Connection {
     this.#queue.length = 0;
     this.#client.destroy();
     this.#up?.destroy();
+  }
+
+  /** A request not whole within REQUEST_MS: 408 (RFC 9110 §15.5.9) and the connection closed, as node:http's requestTimeout does. */
+  #tooSlow(): void {
+    this.#closing = true;
+    if (this.#queue.length === 0) this.#client.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else this.#client.destroy();
   }
 
   /** A message llhttp cannot read: 400 (431 when its fields are too large, RFC 6585 §5), and the connection closed, as node:http does. */

@@ -333,3 +333,26 @@ for (const core of CORES) {
     });
   });
 }
+
+test('wire core: a request that trickles in past its time is answered 408 and its connection closed', { skip: wireParser() ? false : 'no llhttp binding on this Node' }, async () => {
+  const { listenWire } = await import('../../src/proxy/wire.ts');
+  const core = await listenWire({ handler: { request: () => ({ answer: { status: 200, fields: [], body: 'ok' } }) }, upstream: new URL('http://127.0.0.1:9'), port: 0, host: '127.0.0.1', requestTimeoutMs: 300 });
+  try {
+    const { hostname, port } = new URL(core.url);
+    const got = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ host: hostname, port: Number(port) });
+      let text = '';
+      socket.on('data', (c: Buffer) => (text += c.toString('latin1')));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+      // A byte at a time, each well within the idle time-out, never the whole head.
+      const bytes = 'GET /slow HTTP/1.1\r\nHost: x\r\nX-Slow: ';
+      let i = 0;
+      const timer = setInterval(() => (i < bytes.length ? socket.write(bytes[i++]) : socket.write('a')), 40);
+      socket.on('close', () => clearInterval(timer));
+    });
+    assert.match(got, /^HTTP\/1\.1 408 Request Timeout\r\n/);
+  } finally {
+    await core.close();
+  }
+});
