@@ -33,9 +33,10 @@ export class Router {
 
   constructor(spec: Spec) {
     this.#spec = spec;
-    // Literal templates first, so `/books/search` wins over `/books/{id}`; of as many
-    // parameters, more fixed text first, so `/items/{id}:archive` wins over `/items/{id}`.
-    const fixed = (path: string) => path.replace(/\{[^}]*\}/g, '').length;
+    // The most specific template first, as a router picks (find-my-way, and serve through
+    // it): segment by segment, fixed text before a parameter with fixed text beside it
+    // (`{id}:archive`) before a plain parameter, so `/books/search` wins over `/books/{id}` and
+    // `/items/{id}:archive` over `/items/{id}`.
     this.#compiled = spec.endpoints
       .map((endpoint) => {
         const names: string[] = [];
@@ -47,7 +48,7 @@ export class Router {
         }).join('');
         return { endpoint, re: new RegExp(`^${source}/?$`), names };
       })
-      .sort((a, b) => a.names.length - b.names.length || fixed(b.endpoint.path) - fixed(a.endpoint.path));
+      .sort((a, b) => bySpecificity(a.endpoint.path, b.endpoint.path));
     const select = spec.versioning.select;
     if (select?.by === 'path') {
       const [before, after = ''] = select.prefix.split('{version}');
@@ -106,4 +107,24 @@ export class Router {
     const d = this.#spec.versioning.default;
     return this.#spec.versioning.versions.find((v) => v.name === d) ?? this.#spec.versioning.versions.find((v) => v.status === 'current');
   }
+}
+
+/** A segment of a path template: 0 fixed text, 1 a parameter with fixed text beside it, 2 a parameter alone. */
+function rank(segment: string): number {
+  if (!segment.includes('{')) return 0;
+  return /^\{[^}]*\}$/.test(segment) ? 2 : 1;
+}
+
+/** A total order of path templates, most specific first, segment by segment (then by text, then the shorter). */
+export function bySpecificity(a: string, b: string): number {
+  const sa = a.split('/');
+  const sb = b.split('/');
+  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+    const x = sa[i] as string;
+    const y = sb[i] as string;
+    const d = rank(x) - rank(y);
+    if (d !== 0) return d;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return sa.length - sb.length;
 }

@@ -114,6 +114,8 @@ endpoints:
   item:
     read: {}
     archive: {operation: action, method: POST, path: "/items/{id}:archive", behaviour: Archives it.}
+    verb: {operation: action, method: POST, path: "/items/{id}:{verb}", behaviour: Any verb.}
+    search: {operation: action, method: POST, path: "/items/search", behaviour: Searches.}
 authentication: {none: Open.}
 events: {none: None.}
 errors: {shape: problem, catalog: {not-found: {status: 404, title: Not found}}}
@@ -124,6 +126,9 @@ versioning: {none: One.}
   assert.equal(router.route('POST', '/items/7:archive').endpoint?.id, 'item.archive');
   assert.deepEqual(router.route('POST', '/items/7:archive').params, { id: '7' });
   assert.equal(router.route('GET', '/items/7').endpoint?.id, 'item.read');
+  // Segment by segment, as the router of a service picks: fixed text beside a parameter before a parameter alone.
+  assert.equal(router.route('POST', '/items/7:go').endpoint?.id, 'item.verb');
+  assert.equal(router.route('POST', '/items/search').endpoint?.id, 'item.search');
 });
 
 test('judge: the records of an answer, each member of its declared type and enum, never null where not nullable', () => {
