@@ -83,7 +83,6 @@ const SVCSPEC_SERVER = here('./servers/svcspec.ts');
 const RECEIVER = here('./servers/receiver.ts');
 
 type Kind = 'no events' | 'events, no sub' | 'events + webhook';
-const KINDS: readonly Kind[] = ['no events', 'events, no sub', 'events + webhook'];
 
 interface Server {
   readonly kind: Kind;

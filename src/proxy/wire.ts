@@ -18,7 +18,7 @@
  */
 import { connect, createServer, type Socket } from 'node:net';
 import { type Answer, type Core, fieldOf, type Forwarding, type Handler, HOP_BY_HOP, KEEP_BYTES, listening } from './core.ts';
-import { type Llhttp, type OnHeadersComplete, type Parser, wireParser } from './llhttp.ts';
+import { type Llhttp, type OnHeadersComplete, wireParser } from './llhttp.ts';
 
 export { wireParser } from './llhttp.ts';
 
@@ -96,7 +96,6 @@ class Connection {
   readonly #client: Socket;
   readonly #options: WireOptions;
   readonly #binding: Llhttp;
-  readonly #requests: Parser;
   readonly #queue: Entry[] = [];
   #up: Socket | undefined;
   /** Requests to forward, in order; one is on the upstream connection at a time (see #pump). */
@@ -153,7 +152,6 @@ class Connection {
       this.#requestTimer = undefined;
       this.#request();
     };
-    this.#requests = p;
     client.setNoDelay(true);
     client.setTimeout(IDLE_MS, () => {
       if (this.#queue.length === 0) this.destroy();

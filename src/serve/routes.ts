@@ -6,7 +6,6 @@
 import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
 import type { Endpoint } from '../spec/model.ts';
 import type { ServeContext } from './context.ts';
-import { HttpError } from './errors.ts';
 import { actionHandler } from './actions.ts';
 import { bulkHandler } from './bulk.ts';
 import { bulkChangeHandler } from './bulk-change.ts';

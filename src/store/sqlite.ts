@@ -43,7 +43,7 @@ import { sweepInBatches } from './sqlite-sweep.ts';
 import { LazyRecord } from './lazy-record.ts';
 import { PageRecord, prepareStatements, returningArrays, toRecord, type Row, type Statements } from './sqlite-record.ts';
 import { migrateTables } from './sqlite-schema.ts';
-import { RECORD_COLUMNS, transaction } from './sqlite-sql.ts';
+import { transaction } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
 import type { EventStore, WriteOptions } from './events.ts';
 import { DomainRefusedError, DuplicateIdError, StoreUnavailableError, UniqueViolationError, type BatchChange, type BatchResult, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type NewRecord, type RemoveResult, type Store, type StoreHealth, type StoredRecord, type TableLayout } from './store.ts';

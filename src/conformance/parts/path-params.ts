@@ -5,7 +5,7 @@
  * refused with validation-failed at `/path/<name>` (src/spec/conventions/paths.ts).
  */
 import { fillPath, pathPointer } from '../../spec/conventions/paths.ts';
-import type { Endpoint, Field } from '../../spec/model.ts';
+import type { Field } from '../../spec/model.ts';
 import { Failure, type TestContext } from '../context.ts';
 import { expectError } from '../expect.ts';
 import { breaches, valueOf } from '../generate.ts';

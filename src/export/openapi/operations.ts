@@ -9,7 +9,7 @@ import { isBulk, type Endpoint, type Resource, type StateMachine, type WriteRule
 import { writeRulesExtensions, writeRulesWords } from '../../spec/domain/words.ts';
 import { idOf } from '../../spec/conventions/ids.ts';
 import { recordSchema, requestBodyOf, transitionSentence } from '../records.ts';
-import { members, pascal, type JsonSchema } from '../schema.ts';
+import { pascal, type JsonSchema } from '../schema.ts';
 import { schemaRef, type OpenApiContext } from './context.ts';
 import { parametersOf } from './parameters.ts';
 import { bulkChangeBody, bulkRequestSchema, expandableSchema, JSON_TYPE, responsesOf } from './responses.ts';

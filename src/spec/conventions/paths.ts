@@ -9,7 +9,7 @@
  *   `params:`         declares a binding: `{ ref: <field> }` a parent, `id` the record's own
  *                     id, or a shape (`{ type: string, format: date }`) a value of its own
  */
-import type { Endpoint, ParamBinding, PathParam, Resource } from '../model.ts';
+import type { Endpoint, ParamBinding, Resource } from '../model.ts';
 
 /** Where a violation of a shaped path parameter is reported: `/path/<name>` (as the query's are at `/query/<name>`). */
 export function pathPointer(name: string): string {

@@ -4,7 +4,6 @@
  * (src/spec/format-schema.ts assembles the schema from src/spec/format-schema/<part>.ts).
  */
 
-import { SITUATIONS } from '../http-errors.ts';
 
 export const IDENT = '^[A-Za-z][A-Za-z0-9_-]*$';
 /**

@@ -1,5 +1,5 @@
 /** The format schema's definitions of part 4, endpoints (src/spec/format-schema.ts assembles them). */
-import { IDENT, text, positive, none, shapeProps, writeRuleProps } from './common.ts';
+import { IDENT, text, positive, shapeProps, writeRuleProps } from './common.ts';
 
 export const ENDPOINTS_DEFINITIONS = {
   ownShape: {

@@ -1,5 +1,5 @@
 /** The format schema's definitions of part 6, events (src/spec/format-schema.ts assembles them). */
-import { text, duration, positive, none } from './common.ts';
+import { text, duration, positive } from './common.ts';
 
 export const EVENTS_DEFINITIONS = {
   events: {

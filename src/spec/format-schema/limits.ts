@@ -1,5 +1,5 @@
 /** The format schema's definitions of part 8, limits (src/spec/format-schema.ts assembles them). */
-import { SIZE, text, duration, count, positive, none } from './common.ts';
+import { SIZE, text, duration, positive, none } from './common.ts';
 
 export const LIMITS_DEFINITIONS = {
   rate: {

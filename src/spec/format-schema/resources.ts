@@ -1,5 +1,5 @@
 /** The format schema's definitions of part 2, resources (src/spec/format-schema.ts assembles them). */
-import { IDENT, FIELD_IDENT, text, none, shapeProps, fieldProps, boundRule, writeRuleProps } from './common.ts';
+import { IDENT, FIELD_IDENT, text, shapeProps, fieldProps, boundRule, writeRuleProps } from './common.ts';
 
 export const RESOURCES_DEFINITIONS = {
   shape: {

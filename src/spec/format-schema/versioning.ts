@@ -1,5 +1,5 @@
 /** The format schema's definitions of part 9, versioning (src/spec/format-schema.ts assembles them). */
-import { text, none } from './common.ts';
+import { text } from './common.ts';
 
 export const VERSIONING_DEFINITIONS = {
   versioning: {

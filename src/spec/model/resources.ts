@@ -1,6 +1,5 @@
 /** The normalized Spec, part 2. resources (src/spec/model.ts gathers the parts). */
 import type { ManagedSource, RecordRule, RefDeletion, UniqueRule, WriteRules } from './rules.ts';
-import type { Version } from './versioning.ts';
 
 export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'ref'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];

@@ -1,7 +1,7 @@
 /** Store contract cases: migrate, insert, get, update, remove, the JSON documents. */
 import assert from 'node:assert/strict';
-import { DuplicateIdError, type Store } from '../../../src/store/store.ts';
-import { define, ids, insertAll, R, seqs, type Case } from './case.ts';
+import { DuplicateIdError } from '../../../src/store/store.ts';
+import { define, insertAll, R, seqs, type Case } from './case.ts';
 
 export const recordCases: Case[] = [];
 const it = define(recordCases);
