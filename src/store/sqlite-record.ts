@@ -19,12 +19,14 @@ export function toRecord(row: Row): StoredRecord {
  * spread or compared, and defining an own property on each is a measurable part of a page.
  */
 export class PageRecord implements StoredRecord {
-  readonly id: string;
-  readonly seq: number;
-  readonly version: number;
+  // Declared, not defined: a class field is defined on every instance before the constructor
+  // runs (a keyed define each), and a page makes up to a hundred of these.
+  declare readonly id: string;
+  declare readonly seq: number;
+  declare readonly version: number;
   declare readonly owner?: string;
   readonly #json: string;
-  #data: Record<string, unknown> | undefined = undefined;
+  #data: Record<string, unknown> | undefined;
 
   constructor(row: Row) {
     this.seq = row[0];
@@ -67,6 +69,17 @@ export interface Statements {
    */
   readonly updateIfQuiet: StatementSync;
   readonly removeIfQuiet: StatementSync;
+  /**
+   * The plain pages (insertion order; no filter, search, sort or offset), prepared on first
+   * use, by slot: 1 with an owner, + 2 after a position (./sqlite.ts #plainPage). Emptied when
+   * the tables are migrated again.
+   */
+  readonly plain: (PlainPage | null | undefined)[];
+}
+
+/** A plain page's statement; null in its slot when such a page goes to the reader thread instead. */
+export interface PlainPage {
+  readonly statement: StatementSync;
 }
 
 /** The statements of a resource table (it exists once migrated, here or by an earlier start). */
@@ -86,6 +99,7 @@ export function prepareStatements(db: DatabaseSync, resource: string): Statement
       removeIf: returningArrays(db.prepare(`DELETE FROM ${q} WHERE id = ? AND version = ? RETURNING ${RECORD_COLUMNS}`)),
       updateIfQuiet: db.prepare(`UPDATE ${q} SET version = version + 1, data = ? WHERE id = ? AND version = ?`),
       removeIfQuiet: db.prepare(`DELETE FROM ${q} WHERE id = ? AND version = ?`),
+      plain: [],
     };
   } catch (error) {
     if (/no such table/.test((error as Error).message)) throw new Error(`bug: resource '${resource}' is not migrated`, { cause: error });

@@ -41,7 +41,7 @@ import { runStep, SEQUENCES_DDL, uniqueViolation, type TxAccess } from './sqlite
 import type { DomainStep, RelatedWrite } from './domain.ts';
 import { sweepInBatches } from './sqlite-sweep.ts';
 import { LazyRecord } from './lazy-record.ts';
-import { PageRecord, prepareStatements, returningArrays, toRecord, type Row, type Statements } from './sqlite-record.ts';
+import { PageRecord, prepareStatements, returningArrays, toRecord, type PlainPage, type Row, type Statements } from './sqlite-record.ts';
 import { migrateTables } from './sqlite-schema.ts';
 import { transaction } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
@@ -189,6 +189,7 @@ class SqliteStoreImpl implements SqliteStore {
     migrateTables(this.#open(), resources);
     // Plans change with the indexes: every page's route is decided again.
     this.#routes.clear();
+    for (const s of this.#resources.values()) s.plain.length = 0;
   }
 
   async insert(resource: string, record: NewRecord, options: WriteOptions = {}): Promise<StoredRecord> {
@@ -356,8 +357,14 @@ class SqliteStoreImpl implements SqliteStore {
 
   async list(resource: string, query: ListQuery): Promise<ListResult> {
     const s = this.#statements(resource);
-    const list = listSql(s.table, query);
     const want = query.limit + 1;
+    const plain = this.#plainPage(s, query);
+    if (plain) {
+      const { owner, after } = query;
+      const rows = (owner === undefined ? (after ? plain.statement.all(after.seq, want) : plain.statement.all(want)) : after ? plain.statement.all(owner, after.seq, want) : plain.statement.all(owner, want)) as unknown as Row[];
+      return page(rows, query.limit);
+    }
+    const list = listSql(s.table, query);
     let rows: Row[];
     if (this.#reader && !this.#inline(list, query)) rows = await this.#reader.read(list, want);
     else {
@@ -369,10 +376,27 @@ class SqliteStoreImpl implements SqliteStore {
         rows = rows.concat(this.#listStatement(rest.sql).all(...rest.args) as unknown as Row[]);
       }
     }
-    const count = Math.min(rows.length, query.limit);
-    const records: StoredRecord[] = new Array(count);
-    for (let i = 0; i < count; i++) records[i] = new PageRecord(rows[i]);
-    return { records, hasMore: rows.length > query.limit };
+    return page(rows, query.limit);
+  }
+
+  /**
+   * The statement of a plain page (insertion order: no filter, search, sort or offset), the
+   * page of every walk through a collection: prepared once per shape, so such a page costs
+   * its query and no SQL text, cache look-up or plan check. Undefined for any other page, a
+   * page past INLINE_OFFSET records, and a position that does not fit (listSql refuses it as
+   * a bug); null where such a page is read on the reader thread (never, with SQLite's plans).
+   */
+  #plainPage(s: Statements, query: ListQuery): PlainPage | null | undefined {
+    if (query.limit > INLINE_OFFSET || query.sort?.length || query.filters?.length || query.search !== undefined || query.offset || (query.after && query.after.values.length) || !isEmpty(query.filter)) return undefined;
+    const slot = (query.owner === undefined ? 0 : 1) + (query.after ? 2 : 0);
+    const known = s.plain[slot];
+    if (known !== undefined) return known;
+    // The statement listSql writes for this shape (its arguments: owner, position, LIMIT).
+    const shape: ListQuery = { limit: query.limit, ...(query.owner === undefined ? {} : { owner: query.owner }), ...(query.after ? { after: query.after } : {}) };
+    const list = listSql(s.table, shape);
+    const plain = !this.#reader || this.#inline(list, shape) ? { statement: this.#listStatement(list.sql) } : null;
+    s.plain[slot] = plain;
+    return plain;
   }
 
   async count(resource: string, query: CountQuery): Promise<number> {
@@ -594,3 +618,16 @@ function check(current: StoredRecord, expect: Expectation): Exclude<ChangeResult
   return undefined;
 }
 
+/** A page of `limit` records from its rows (one more than the limit says a page follows). */
+function page(rows: readonly Row[], limit: number): ListResult {
+  const count = Math.min(rows.length, limit);
+  const records: StoredRecord[] = new Array(count);
+  for (let i = 0; i < count; i++) records[i] = new PageRecord(rows[i]);
+  return { records, hasMore: rows.length > limit };
+}
+
+function isEmpty(filter: ListQuery['filter']): boolean {
+  if (filter === undefined) return true;
+  for (const _ in filter) return false;
+  return true;
+}

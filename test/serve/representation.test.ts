@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { hash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { decodeCursor, encodeCursor } from '../../src/serve/cursor.ts';
-import { declareView, present, presentJson } from '../../src/serve/representation.ts';
+import { declareView, jsonString, present, presentJson, presentJsonList } from '../../src/serve/representation.ts';
 import type { Resource } from '../../src/spec/model.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
 import type { StoredRecord } from '../../src/store/store.ts';
@@ -61,6 +61,9 @@ describe('presentJson', () => {
     ['an integer id', 'counted', { title: 't' }],
     ['writeOnly fields left out', 'hidden', { title: 't', secret: 's' }, 'h'],
     ['a member named like the id (an old record) as present() shows it', 'plain', { id: 'stale', title: 't' }, 'id-3'],
+    ['a member named like the id deeper down, and one whose name ends like it', 'plain', { title: 'grid', tags: ['"id":'], paid: true, nested: { id: 'x' } }, 'id-4'],
+    ['an id with a quote, a backslash and a control character', 'plain', { title: 't' }, 'a "b" \\ c\u0001'],
+    ['an id with a character pair outside the BMP', 'plain', { title: 't' }, 'id-\u{1F600}'],
   ];
   for (const [what, name, data, id] of cases) {
     test(`is JSON.stringify(present()) byte for byte: ${what}`, async () => {
@@ -69,6 +72,21 @@ describe('presentJson', () => {
       assert.equal(presentJson(resource(name), record), JSON.stringify(present(resource(name), record)));
     });
   }
+
+  test('a page of records is each record as presentJson gives it, comma-separated', async () => {
+    const store = await openSqliteStore({ path: ':memory:' });
+    await store.migrate(['plain']);
+    for (const [id, data] of [['p1', { title: 'one' }], ['p2', { id: 'stale', title: 'two' }], ['p3', {}]] as const) await store.insert('plain', { id, data });
+    const { records } = await store.list('plain', { limit: 10 });
+    await store.close();
+    assert.equal(records.length, 3);
+    assert.equal(presentJsonList(resource('plain'), records), records.map((r) => JSON.stringify(present(resource('plain'), r))).join(','));
+    assert.equal(presentJsonList(resource('plain'), []), '');
+  });
+
+  test('jsonString is JSON.stringify for every string', () => {
+    for (const s of ['', 'plain', 'a"b', 'a\\b', '\u0000', '\u001f', '\u007f', '\u2028', '\ud800', 'x\udc00', '\u{1F600}', 'é']) assert.equal(jsonString(s), JSON.stringify(s), JSON.stringify(s));
+  });
 
   test('a record without its text (another store) is serialized', () => {
     const record: StoredRecord = { id: 'p', seq: 1, version: 1, data: { title: 't' } };
