@@ -92,7 +92,9 @@ export function prepareStatements(db: DatabaseSync, resource: string): Statement
       table,
       get: returningArrays(db.prepare(`SELECT ${RECORD_COLUMNS} FROM ${q} WHERE id = ?`)),
       nextSeq: db.prepare(`SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), coalesce((SELECT max(seq) FROM ${q}), 0)) + 1 AS next`),
-      insert: db.prepare(`INSERT INTO ${q} (seq, id, version, owner, data) VALUES (?, ?, 1, ?, ?) RETURNING seq`),
+      // No RETURNING: the seq is the rowid, which `run` gives as lastInsertRowid, and RETURNING
+      // gathers its rows in a table of their own first (callgrind: ~20K instructions an insert).
+      insert: db.prepare(`INSERT INTO ${q} (seq, id, version, owner, data) VALUES (?, ?, 1, ?, ?)`),
       update: db.prepare(`UPDATE ${q} SET version = ?, data = ? WHERE seq = ?`),
       remove: db.prepare(`DELETE FROM ${q} WHERE seq = ?`),
       updateIf: returningArrays(db.prepare(`UPDATE ${q} SET version = version + 1, data = ? WHERE id = ? AND version = ? RETURNING seq, owner`)),

@@ -282,8 +282,7 @@ class SqliteStoreImpl implements SqliteStore {
       if (given !== undefined) {
         // The UNIQUE constraint refuses a taken id inside the INSERT itself.
         try {
-          const inserted = s.insert.get(null, given, owner, data) as { seq: number };
-          return new LazyRecord(inserted.seq, given, 1, owner, data);
+          return new LazyRecord(Number(s.insert.run(null, given, owner, data).lastInsertRowid), given, 1, owner, data);
         } catch (error) {
           const unique = uniqueViolation(error);
           if (unique) throw unique;
@@ -298,8 +297,7 @@ class SqliteStoreImpl implements SqliteStore {
       // A resource that mixes given and sequence ids can meet a taken id here too.
       if (s.get.get(id) !== undefined) throw new DuplicateIdError(resource, id);
       try {
-        const inserted = s.insert.get(seq, id, owner, data) as { seq: number };
-        return new LazyRecord(inserted.seq, id, 1, owner, data);
+        return new LazyRecord(Number(s.insert.run(seq, id, owner, data).lastInsertRowid), id, 1, owner, data);
       } catch (error) {
         throw uniqueViolation(error) ?? error;
       }
