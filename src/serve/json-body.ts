@@ -42,6 +42,10 @@ export function parseStrictJson(app: FastifyInstance): void {
     }
     parse(request, text, (error: Error | null, value?: unknown) => {
       if (error) return done(error);
+      // Neither defect fits in most bodies, and the walk builds a pointer per member: a depth
+      // past MAX_DEPTH takes an opening and a closing bracket a level, and a lone surrogate
+      // comes only from a \u escape (the fatal decoder above never makes one).
+      if (text.length < 2 * (MAX_DEPTH + 1) && !text.includes('\\u')) return done(null, value);
       const defect = notIJson(value, MAX_DEPTH);
       if (defect === undefined) return done(null, value);
       const detail = defect.kind === 'depth'

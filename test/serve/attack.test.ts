@@ -216,6 +216,9 @@ test('a body nested 4,000 levels deep with an Idempotency-Key is 400 malformed-b
     const deep = await fetch(`${s.base}/notes`, { method: 'POST', headers, body: nested(4000) });
     const problem = assertProblem({ status: deep.status, headers: deep.headers, body: await deep.text() }, 400, 'malformed-body');
     assert.match(String(problem.detail), /deeper than 1000 levels/);
+    // One level past the bound, the shortest such body (2,011 bytes) is refused too.
+    const over = await fetch(`${s.base}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: nested(1001) });
+    assertProblem({ status: over.status, headers: over.headers, body: await over.text() }, 400, 'malformed-body');
     // At the bound the body is read, and validated like any other.
     const bound = await fetch(`${s.base}/notes`, { method: 'POST', headers, body: nested(1000) });
     const invalid = assertProblem({ status: bound.status, headers: bound.headers, body: await bound.text() }, 422, 'validation-failed');
