@@ -58,7 +58,8 @@ export async function listen(options: ForwardOptions, port: number, host: string
   return { url: running.url, core, close: () => running.close() };
 }
 
-function decide(options: ForwardOptions, self: { url: string }, req: CoreRequest): Decision {
+/** What to do with a request (exported for the proxy bench's judging harness, bench/proxy-judge.bench.ts). */
+export function decide(options: ForwardOptions, self: { url: string }, req: CoreRequest): Decision {
   const started = performance.now();
   const at = options.now ? options.now() : Date.now();
   let raw = req.body;
