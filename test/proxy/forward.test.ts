@@ -43,6 +43,11 @@ const upstreamSeen: { path: string; length: number; sha: string }[] = [];
 /** The upstream: each path answers one way. */
 function upstreamServer(): Server {
   return createServer((req, res) => {
+    if ((req.url ?? '').startsWith('/early')) {
+      // Answers before reading the body (as a service past its own size limit does); node:http then reads the rest and drops it.
+      res.writeHead(413, { 'content-type': 'text/plain' }).end('too large');
+      return;
+    }
     if ((req.url ?? '').startsWith('/sink')) {
       // A body counted and digested as it comes, never held: what a body too large to hold reached the upstream as.
       const hash = createHash('sha256');
@@ -371,6 +376,23 @@ for (const core of CORES) {
       }
       // The connection's next request is read as one (the framing kept).
       assert.equal((await send(url, '/after-sink')).body.toString(), 'path /after-sink');
+    });
+
+    test('a request pipelined behind a body streaming through is read and answered after it, in order', async () => {
+      const size = 2 * 1024 * 1024;
+      const chunk = Buffer.alloc(64 * 1024, 'q');
+      let body = '';
+      for (let at = 0; at < size; at += chunk.length) body += `${chunk.length.toString(16)}\r\n${chunk.toString('latin1')}\r\n`;
+      const got = await raw(url, `POST /sink HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${body}0\r\n\r\nGET /behind HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      assert.deepEqual([...got.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((m) => m[1]), ['200', '200'], got.slice(0, 400));
+      assert.ok(got.indexOf(`"length":${size}`) > 0 && got.indexOf(`"length":${size}`) < got.indexOf('path /behind'), got.slice(0, 400));
+    });
+
+    test('a service that refuses a body streaming through before reading it: its answer reaches the client, and the proxy serves on', async () => {
+      const got = await streamBody(url, '/early', 8 * 1024 * 1024);
+      assert.equal(got.status, 413);
+      assert.equal(got.body.toString(), 'too large');
+      assert.equal((await send(url, '/after-early')).body.toString(), 'path /after-early');
     });
 
     test('report mode, a declared limit: a body over it is forwarded intact, and the service serving it is a finding', async () => {
