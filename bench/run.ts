@@ -15,6 +15,7 @@ import { importBench } from './import.bench.ts';
 import { listsBench } from './lists.bench.ts';
 import { postgresBench } from './postgres.bench.ts';
 import { proxyBench } from './proxy.bench.ts';
+import { proxyJudgeBench } from './proxy-judge.bench.ts';
 import { rulesBench } from './rules.bench.ts';
 import { serveBench } from './serve.bench.ts';
 import { startupBench } from './startup.bench.ts';
@@ -37,6 +38,7 @@ const BENCHES: readonly { readonly name: string; readonly run: () => Promise<Ben
   { name: 'rules', run: rulesBench },
   { name: 'import', run: importBench },
   { name: 'proxy', run: proxyBench },
+  { name: 'proxy-judge', run: proxyJudgeBench },
 ];
 
 async function main(): Promise<number> {

@@ -18,6 +18,7 @@ if (!upstreamArg) {
 }
 const upstream = new URL(upstreamArg);
 const handler: Handler = {
+  bodyCap: 1_048_576,
   request: (request) => {
     const fields: string[] = [];
     for (let i = 0; i < request.fields.length; i += 2) if (request.fields[i].toLowerCase() !== 'host') fields.push(request.fields[i], request.fields[i + 1]);

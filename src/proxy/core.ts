@@ -6,14 +6,22 @@
  * judges each answer. Fields travel as the flat list of names and values they came as.
  */
 
-/** A request, whole (the proxy reads a request's body before it decides). */
+/**
+ * A request: whole when its body is at most the handler's `bodyCap` (the proxy reads such a
+ * body before it decides); else `beyond`, handed over as soon as the body is known to be
+ * larger (by its Content-Length, or once more than the cap has come), with no body: a
+ * forwarded one then streams to the upstream as it comes, held by no one.
+ */
 export interface CoreRequest {
   readonly method: string;
   /** The request target as sent (origin form: path and query). */
   readonly url: string;
   /** Field names and values in turn, in order and spelling as they came. */
   readonly fields: readonly string[];
+  /** The body, whole; empty when `beyond`. */
   readonly body: Buffer;
+  /** The body is larger than `bodyCap` and is not held: a forwarded request's body streams through; the proxy's own answer closes the connection after it (the rest of the body is read and dropped). */
+  readonly beyond?: boolean;
 }
 
 /** An answer the proxy gives itself (a refusal, the upstream down, a relayed delivery). */
@@ -37,8 +45,11 @@ export interface Forwarding {
    */
   chunk(data: Buffer): boolean;
   /**
-   * The answer is complete. `body` is what was kept: the whole body when held, else up to
-   * KEEP_BYTES of it (`size` says how much there was). A held answer is sent as returned.
+   * The answer is complete. `body` is what was kept: the whole body when held, else the
+   * whole body when it was at most KEEP_BYTES (`size` says how much there was; past
+   * KEEP_BYTES the body is not kept). A held answer is sent as returned. A held answer that
+   * grows past KEEP_BYTES is let go: the core sends its head and what it held, streams the
+   * rest, and calls `done` with `size` past KEEP_BYTES, the return ignored.
    */
   done(status: number, fields: readonly string[], body: Buffer, size: number): Answer | undefined;
   /** The upstream could not be reached or broke off before answering: what to answer instead. */
@@ -48,6 +59,8 @@ export interface Forwarding {
 export type Decision = { readonly forward: Forwarding } | { readonly answer: Answer | Promise<Answer> };
 
 export interface Handler {
+  /** The largest request body held whole before `request` is called; a larger one is `beyond`. */
+  readonly bodyCap: number;
   request(request: CoreRequest): Decision;
 }
 
@@ -57,7 +70,11 @@ export interface Core {
   close(): Promise<void>;
 }
 
-/** Bodies kept for judging up to this size; a larger one streams through unjudged (its shape). */
+/**
+ * Answers' bodies are kept for judging, or held (strict mode), up to this size; a larger one
+ * streams through, its body unjudged. The spec states no size of answers: this bounds what
+ * one answer can make the proxy hold (docs/proxy.md, "Limits of the proxy itself").
+ */
 export const KEEP_BYTES = 4 * 1024 * 1024;
 
 /** RFC 9110 §7.6.1: fields meant for one connection, never relayed. */

@@ -1,14 +1,18 @@
 /**
  * What the proxy does with each request and its answer, whichever core frames them (core.ts):
  * wire.ts (llhttp on plain sockets, the default) or http-core.ts (node:http). A request is
- * read whole and judged on arrival; in strict mode one the spec refuses is answered by the
- * proxy with the declared error. Otherwise it is forwarded with every field but the
- * hop-by-hop ones (RFC 9110 §7.6.1), Host as the upstream's own. In report mode the answer
- * streams through and is judged once it has gone out; in strict mode an answer is held
- * until judged, so a violating one can be marked (the `Svcspec-Findings` field names what it
- * broke) before the client sees it.
+ * read whole, up to the body size limit (src/spec/conventions/body.ts: the declared one, else
+ * the runtime's safety default), and judged on arrival; a larger body is not held, its
+ * request judged without it (over a declared limit, it is one the spec refuses). In strict
+ * mode a request the spec refuses is answered by the proxy with the declared error.
+ * Otherwise it is forwarded with every field but the hop-by-hop ones (RFC 9110 §7.6.1), Host
+ * as the upstream's own, a body too large to hold streaming through as it comes. In report
+ * mode the answer streams through and is judged once it has gone out; in strict mode an
+ * answer is held until judged (up to KEEP_BYTES), so a violating one can be marked (the
+ * `Svcspec-Findings` field names what it broke) before the client sees it.
  */
 import type { Exchange } from '../conformance/http.ts';
+import { bodyLimit } from '../spec/conventions/body.ts';
 import { type Answer, type Core, type CoreRequest, type Decision, fieldOf, HOP_BY_HOP, type Handler, KEEP_BYTES } from './core.ts';
 import type { Finding } from './finding.ts';
 import { listenHttp } from './http-core.ts';
@@ -45,7 +49,7 @@ export interface Forwarder {
 
 export async function listen(options: ForwardOptions, port: number, host: string): Promise<Forwarder> {
   const self = { url: '' };
-  const handler: Handler = { request: (request) => decide(options, self, request) };
+  const handler: Handler = { bodyCap: bodyLimit(options.judge.spec).maxBytes, request: (request) => decide(options, self, request) };
   // SVCSPEC_PROXY_CORE=http: the node:http core, should the wire core ever misbehave on some Node.
   const asked = options.core ?? (process.env.SVCSPEC_PROXY_CORE === 'http' ? 'http' : 'wire');
   const core = asked === 'wire' && !wireParser() ? 'http' : asked;
@@ -54,7 +58,8 @@ export async function listen(options: ForwardOptions, port: number, host: string
   return { url: running.url, core, close: () => running.close() };
 }
 
-function decide(options: ForwardOptions, self: { url: string }, req: CoreRequest): Decision {
+/** What to do with a request (exported for the proxy bench's judging harness, bench/proxy-judge.bench.ts). */
+export function decide(options: ForwardOptions, self: { url: string }, req: CoreRequest): Decision {
   const started = performance.now();
   const at = options.now ? options.now() : Date.now();
   let raw = req.body;
@@ -81,11 +86,13 @@ function decide(options: ForwardOptions, self: { url: string }, req: CoreRequest
     // The receiver the subscription named travels in the relay address; only one under the given receiver is relayed to.
     const to = new URLSearchParams(url.split('?')[1] ?? '').get('to') ?? options.receiver;
     if (!to.startsWith(options.receiver)) return { answer: { status: 404, fields: [], body: '' } };
+    // A delivery is judged and relayed whole: one larger than the proxy holds is refused (RFC 9110 §15.5.14).
+    if (req.beyond) return { answer: { status: 413, fields: ['content-type', 'text/plain; charset=utf-8'], body: `A delivery through the proxy is at most ${bodyLimit(options.judge.spec).maxBytes} bytes.` } };
     return { answer: deliver(options, to, headers, raw, at, started) };
   }
   // A subscription to the receiver is made to the proxy's relay address, so its deliveries pass through the proxy.
   const hooks = options.judge.spec.events.webhooks;
-  if (options.receiver && hooks?.path && req.method === 'POST' && options.judge.router.route('POST', url).path.replace(/\/$/, '') === hooks.path) {
+  if (options.receiver && hooks?.path && req.method === 'POST' && !req.beyond && options.judge.router.route('POST', url).path.replace(/\/$/, '') === hooks.path) {
     try {
       const body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
       if (body && typeof body.url === 'string' && body.url.startsWith(options.receiver)) raw = Buffer.from(JSON.stringify({ ...body, url: `${self.url}${RELAY_PATH}?to=${encodeURIComponent(body.url)}` }));
@@ -94,7 +101,7 @@ function decide(options: ForwardOptions, self: { url: string }, req: CoreRequest
     }
   }
   const request: Exchange['request'] = { method: req.method, url: `${options.upstream.origin}${url}`, headers, ...(raw.length ? { body: raw.toString('utf8') } : {}) };
-  const arrival = options.judge.arrive(request);
+  const arrival = options.judge.arrive(request, req.beyond);
   const refusal = options.mode === 'strict' ? arrival.problems[0] : undefined;
   if (refusal) {
     const error = options.judge.errors.body(refusal.situation, refusal.message, refusal.at !== undefined ? arrival.problems.filter((p) => p.at !== undefined).map((p) => ({ pointer: p.at as string, message: p.message })) : undefined);
@@ -121,7 +128,8 @@ function decide(options: ForwardOptions, self: { url: string }, req: CoreRequest
         // answers are JSON of a known, bounded length, held to be rewritten; the rest flow.
         const length = Number(fieldOf(fields, 'content-length'));
         const rewritable = relayed !== '' && /json/i.test(fieldOf(fields, 'content-type') ?? '') && Number.isFinite(length) && length <= KEEP_BYTES;
-        return (held = (options.mode === 'strict' || rewritable) && !streaming);
+        // Held up to KEEP_BYTES: an answer that says it is larger streams from its start (one that grows larger is let go by the core).
+        return (held = (rewritable || (options.mode === 'strict' && !(length > KEEP_BYTES))) && !streaming);
       },
       chunk: (data) => {
         if (!watch || !head) return false;
@@ -139,20 +147,23 @@ function decide(options: ForwardOptions, self: { url: string }, req: CoreRequest
       },
       done: (status, fields, body, size) => {
         const ms = performance.now() - started;
+        // A body past KEEP_BYTES was not kept: the answer's status and fields are judged, not its body.
+        const unread = size > KEEP_BYTES;
         const judge = (text: string) => {
           const exchange: Exchange = { request, response: { status, headers: flat(fields), text, json: parseJson(text, fieldOf(fields, 'content-type')) }, ms, at };
-          return { exchange, findings: options.judge.answer(arrival, exchange) };
+          return { exchange, findings: options.judge.answer(arrival, exchange, unread) };
         };
-        if (!held) {
-          // The answer went out as it came, and is judged once this turn's answers have gone
-          // out (decoding and parsing its body included), in the order they completed.
+        if (!held || unread) {
+          // The answer went out as it came (or was let go, too large to hold), and is judged once
+          // this turn's answers have gone out (decoding and parsing its body included), in the
+          // order they completed.
           later(() => {
-            const { exchange, findings } = judge(size > KEEP_BYTES ? '' : body.toString('utf8'));
+            const { exchange, findings } = judge(unread ? '' : body.toString('utf8'));
             options.onFindings(findings, exchange);
           });
           return undefined;
         }
-        let text = size > KEEP_BYTES ? '' : body.toString('utf8');
+        let text = body.toString('utf8');
         let sent = body;
         if (relayed && text.includes(relayed)) {
           text = text.replace(new RegExp(`${relayed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^"]*)`, 'g'), (_all, to: string) => decodeURIComponent(to));

@@ -3,6 +3,9 @@
  * Agent and relays the answer back, status, fields and body as they come. The proxy runs on
  * it where node's llhttp binding is not as wire.ts expects (wireParser() is null), or when
  * asked (`core: 'http'`). Both cores pass the same contract suite (test/proxy/forward.test.ts).
+ * As in wire.ts, a request body larger than the handler's cap is not held: it is piped
+ * upstream as it comes, or dropped after the proxy's own answer, the connection then closed;
+ * a held answer is let go past KEEP_BYTES.
  */
 import type { Agent, IncomingMessage, ServerResponse } from 'node:http';
 import { type Answer, type Core, fieldOf, type Forwarding, type Handler, HOP_BY_HOP, KEEP_BYTES, listening } from './core.ts';
@@ -11,6 +14,8 @@ import { type Answer, type Core, fieldOf, type Forwarding, type Handler, HOP_BY_
 const { Agent: AgentClass, createServer, request: httpRequest } = process.getBuiltinModule('node:http');
 
 const EMPTY = Buffer.alloc(0);
+/** After refusing a request whose body it does not read, the rest is read and dropped this long at most before the connection is cut (as wire.ts). */
+const LINGER_MS = 5000;
 
 export interface HttpCoreOptions {
   readonly handler: Handler;
@@ -23,6 +28,8 @@ export async function listenHttp(options: HttpCoreOptions): Promise<Core> {
   // Nagle's algorithm off on both sides (RFC 896; with delayed ACKs, RFC 1122 §4.2.3.2, a small write can wait 40 ms).
   const agent = new AgentClass({ keepAlive: true, maxSockets: 256, maxFreeSockets: 256, noDelay: true } as ConstructorParameters<typeof AgentClass>[0]);
   const server = createServer({ keepAlive: true, noDelay: true }, (req, res) => serve(options, agent, req, res));
+  // Expect: 100-continue (RFC 9110 §10.1.1) answered here, not by node:http, so a body the proxy refuses is not asked for.
+  server.on('checkContinue', (req, res) => serve(options, agent, req, res, true));
   server.keepAliveTimeout = 5000;
   const url = await listening(server, options.port, options.host);
   return {
@@ -52,11 +59,26 @@ function send(res: ServerResponse, answer: Answer): void {
   res.end(answer.body);
 }
 
-function serve(options: HttpCoreOptions, agent: Agent, req: IncomingMessage, res: ServerResponse): void {
+function serve(options: HttpCoreOptions, agent: Agent, req: IncomingMessage, res: ServerResponse, expectsContinue = false): void {
+  const cap = options.handler.bodyCap;
   const chunks: Buffer[] = [];
-  req.on('data', (c: Buffer) => chunks.push(c));
+  let size = 0;
   req.on('error', () => res.destroy());
-  req.on('end', () => {
+  // A body its Content-Length says is larger than the cap is decided on at once, before it comes.
+  if (Number(req.headers['content-length']) > cap) {
+    if (!beyond(options, agent, req, res, chunks) && expectsContinue) res.writeContinue();
+    return;
+  }
+  if (expectsContinue) res.writeContinue();
+  const onData = (c: Buffer) => {
+    chunks.push(c);
+    if ((size += c.length) <= cap) return;
+    // Past the cap (a chunked body): decided on now, the rest not held. Still within this 'data' event, so nothing is missed.
+    req.off('data', onData);
+    req.off('end', onEnd);
+    beyond(options, agent, req, res, chunks);
+  };
+  const onEnd = () => {
     const body = chunks.length === 1 ? chunks[0] : chunks.length === 0 ? EMPTY : Buffer.concat(chunks);
     const decision = options.handler.request({ method: req.method ?? 'GET', url: req.url ?? '/', fields: req.rawHeaders, body });
     if ('answer' in decision) {
@@ -65,26 +87,69 @@ function serve(options: HttpCoreOptions, agent: Agent, req: IncomingMessage, res
       else send(res, a);
       return;
     }
-    const f = decision.forward;
-    // As an object: node:http frames a body by the Content-Length it finds there (a list of fields, it would chunk the body too).
-    const headers: Record<string, string | string[]> = {};
-    const list = relayed(f.fields, ['content-length', 'expect']);
-    for (let i = 0; i < list.length; i += 2) {
-      const k = list[i].toLowerCase();
-      const had = headers[k];
-      headers[k] = had === undefined ? list[i + 1] : [...(Array.isArray(had) ? had : [had]), list[i + 1]];
-    }
-    if (f.body.length) headers['content-length'] = String(f.body.length);
-    const up = httpRequest({ agent, hostname: options.upstream.hostname, port: options.upstream.port, method: req.method, path: req.url, headers });
-    // A client that leaves before its answer is whole: the upstream's answer is let go too, and that is no failure of the upstream's.
-    let left = false;
-    res.on('close', () => {
-      if (!res.writableFinished) (left = true), up.destroy();
-    });
-    up.on('error', (error) => (left ? undefined : res.headersSent ? res.destroy() : send(res, f.failed(error))));
-    up.on('response', (answer) => relay(f, req.method === 'HEAD', answer, res));
-    up.end(f.body.length ? f.body : undefined);
+    forward(options, agent, req, res, decision.forward);
+  };
+  req.on('data', onData);
+  req.on('end', onEnd);
+}
+
+/** A request whose body is larger than the cap: forwarded with the body piped through as it comes, or answered by the proxy (true) with the rest dropped and the connection closed. */
+function beyond(options: HttpCoreOptions, agent: Agent, req: IncomingMessage, res: ServerResponse, waiting: Buffer[]): boolean {
+  const decision = options.handler.request({ method: req.method ?? 'GET', url: req.url ?? '/', fields: req.rawHeaders, body: EMPTY, beyond: true });
+  if ('forward' in decision) {
+    forward(options, agent, req, res, decision.forward, waiting);
+    return false;
+  }
+  waiting.length = 0;
+  // Read and dropped a while (the client may read the answer only once it has sent all), then cut.
+  req.resume();
+  res.shouldKeepAlive = false;
+  res.on('finish', () => setTimeout(() => req.socket.destroy(), LINGER_MS).unref());
+  const a = decision.answer;
+  if (a instanceof Promise) void a.then((answer) => send(res, answer), (error: Error) => send(res, { status: 500, fields: [], body: error.message }));
+  else send(res, a);
+  return true;
+}
+
+/** A request upstream: its body whole, or (`waiting`, a body too large to hold) what came of it so far and the rest piped as it comes, framed as the client framed it. */
+function forward(options: HttpCoreOptions, agent: Agent, req: IncomingMessage, res: ServerResponse, f: import('./core.ts').Forwarding, waiting?: Buffer[]): void {
+  // As an object: node:http frames a body by the Content-Length it finds there (a list of fields, it would chunk the body too).
+  const headers: Record<string, string | string[]> = {};
+  const list = relayed(f.fields, ['content-length', 'expect']);
+  for (let i = 0; i < list.length; i += 2) {
+    const k = list[i].toLowerCase();
+    const had = headers[k];
+    headers[k] = had === undefined ? list[i + 1] : [...(Array.isArray(had) ? had : [had]), list[i + 1]];
+  }
+  const given = req.headers['content-length'];
+  if (waiting) {
+    if (given !== undefined) headers['content-length'] = given;
+    else headers['transfer-encoding'] = 'chunked';
+  } else if (f.body.length) headers['content-length'] = String(f.body.length);
+  const up = httpRequest({ agent, hostname: options.upstream.hostname, port: options.upstream.port, method: req.method, path: req.url, headers });
+  // A client that leaves before its answer is whole: the upstream's answer is let go too, and that is no failure of the upstream's.
+  let left = false;
+  res.on('close', () => {
+    if (!res.writableFinished) (left = true), up.destroy();
   });
+  up.on('error', (error) => {
+    if (waiting) {
+      // The rest of the body has nowhere to go: dropped as it comes.
+      req.unpipe(up);
+      req.resume();
+    }
+    if (left) return;
+    if (res.headersSent) res.destroy();
+    else send(res, f.failed(error));
+  });
+  up.on('response', (answer) => relay(f, req.method === 'HEAD', answer, res));
+  if (!waiting) {
+    up.end(f.body.length ? f.body : undefined);
+    return;
+  }
+  for (const chunk of waiting.splice(0)) up.write(chunk);
+  if (req.readableEnded) up.end();
+  else req.pipe(up);
 }
 
 function relay(f: Forwarding, head: boolean, answer: IncomingMessage, res: ServerResponse): void {
@@ -95,14 +160,22 @@ function relay(f: Forwarding, head: boolean, answer: IncomingMessage, res: Serve
   // A body of a known length is sent with the fields in one write when it is whole (fewer
   // system calls than a write per chunk); a stream, or a body of unknown length, flows.
   const length = Number(fieldOf(fields, 'content-length'));
-  const whole = hold || (!streaming && Number.isFinite(length) && length <= KEEP_BYTES);
+  let whole = hold || (!streaming && Number.isFinite(length) && length <= KEEP_BYTES);
   if (!whole) {
     res.writeHead(status, relayed(fields));
     if (streaming) res.flushHeaders();
   }
   const kept: Buffer[] = [];
   let size = 0;
+  let held = hold;
   answer.on('data', (c: Buffer) => {
+    if (held && size + c.length > KEEP_BYTES) {
+      // Larger than an answer may make the proxy hold: let go, its head and what was held sent as they came, the rest streamed (not judged, not marked).
+      held = false;
+      whole = false;
+      res.writeHead(status, relayed(fields));
+      for (const k of kept.splice(0)) res.write(k);
+    }
     if (!whole) {
       res.write(c);
       if (f.chunk(c)) return;
@@ -113,7 +186,7 @@ function relay(f: Forwarding, head: boolean, answer: IncomingMessage, res: Serve
   answer.on('error', () => res.destroy());
   answer.on('end', () => {
     const body = kept.length === 1 ? kept[0] : kept.length === 0 ? EMPTY : Buffer.concat(kept);
-    if (!hold) {
+    if (!held) {
       if (whole) res.writeHead(status, relayed(fields)).end(body);
       else res.end();
       f.done(status, fields, body, size);

@@ -4,8 +4,9 @@
  * (forward.ts) and a replay of a recorded traffic (replay.ts) feed it the same values.
  *
  *   request allowed?    route.ts (path, method, version), parts/authentication.ts (a
- *                       credential of a declared scheme), parts/endpoints.ts (the body),
- *                       parts/versioning.ts (a declared, live version)
+ *                       credential of a declared scheme), parts/limits.ts (the body's
+ *                       size), parts/endpoints.ts (the body), parts/versioning.ts (a
+ *                       declared, live version)
  *   answer declared?    parts/endpoints.ts (status, content type, body), parts/errors.ts
  *                       (error shape and code), parts/limits.ts (ETag, RateLimit fields),
  *                       parts/versioning.ts (deprecation fields)
@@ -20,7 +21,7 @@ import { authProblems, issuedToken } from './parts/authentication.ts';
 import { bodyProblems, resourceFor, successFindings } from './parts/endpoints.ts';
 import { ErrorJudge } from './parts/errors.ts';
 import { EventJudge } from './parts/events.ts';
-import { LimitJudge } from './parts/limits.ts';
+import { LimitJudge, sizeProblem } from './parts/limits.ts';
 import { PromiseJudge } from './parts/promises.ts';
 import { RecordJudge } from './parts/records.ts';
 import { StreamWatch } from './parts/stream.ts';
@@ -65,8 +66,12 @@ export class Judge {
     this.#promises = new PromiseJudge(spec);
   }
 
-  /** A request arrives: which endpoint it is, who sent it, and what in it the spec does not allow. */
-  arrive(request: Request): Arrival {
+  /**
+   * A request arrives: which endpoint it is, who sent it, and what in it the spec does not
+   * allow. `unheld`: its body was too large for the proxy to hold (src/spec/conventions/body.ts),
+   * so it is not judged, and is over the declared size limit where the spec declares one.
+   */
+  arrive(request: Request, unheld = false): Arrival {
     const seq = ++this.#seq;
     const path = pathOf(request.url);
     const route = this.router.withHeaderVersion(this.router.route(request.method, path), request.headers);
@@ -77,8 +82,10 @@ export class Judge {
     const problems: RequestProblem[] = [...versionProblems(this.spec, route)];
     if (endpoint) {
       problems.push(...authProblems(this.spec, endpoint, request.headers, route.query));
-      const resource = resourceFor(this.spec, endpoint.resource, version?.name);
-      problems.push(...bodyProblems(this.spec, endpoint, resource, request.headers, request.body, body));
+      // A body over the size limit is refused before it is read: its content is no matter.
+      const size = sizeProblem(this.spec, endpoint, request.body, unheld);
+      if (size) problems.push(size);
+      else if (!unheld) problems.push(...bodyProblems(this.spec, endpoint, resourceFor(this.spec, endpoint.resource, version?.name), request.headers, request.body, body));
     } else if (route.otherMethods) {
       problems.push({ part: 'endpoints', id: 'method-undeclared', situation: 'method-not-allowed', message: `${request.method} is not declared on ${route.path} (declared: ${route.otherMethods.join(', ')})`, pointer: this.spec.parts.endpoints.pointer, text: `endpoints: ${route.otherMethods.join(', ')} ${route.path}` });
     }
@@ -87,8 +94,12 @@ export class Judge {
     return { seq, seen, problems };
   }
 
-  /** The answer came back: every finding of the exchange, and of what it adds to what came before. */
-  answer(arrival: Arrival, exchange: Exchange): Finding[] {
+  /**
+   * The answer came back: every finding of the exchange, and of what it adds to what came
+   * before. `unread`: its body was too large to keep (KEEP_BYTES, core.ts), so only its
+   * status and fields are judged.
+   */
+  answer(arrival: Arrival, exchange: Exchange, unread = false): Finding[] {
     this.counts.exchanges++;
     const status = exchange.response.status;
     const x: Seen = { ...arrival.seen, exchange, ok: status >= 200 && status < 300 };
@@ -99,7 +110,7 @@ export class Judge {
     if (x.endpoint || x.route.otherMethods) {
       // A request the spec refuses must be refused, not served.
       if (x.ok) for (const p of arrival.problems) found.push({ part: p.part, id: `accepted-${p.id}`, ...(x.endpoint ? { endpoint: x.endpoint.id } : {}), message: `answered ${status} to a request the spec refuses (${p.situation}): ${p.message}`, pointer: p.pointer, text: p.text });
-      if (status >= 400) found.push(...this.errors.findings(x));
+      if (status >= 400 && !unread) found.push(...this.errors.findings(x));
       // A request with one thing the spec refuses is answered with that situation's error (another limit, 429 or 503, may come first).
       const only = arrival.problems.length === 1 ? arrival.problems[0] : undefined;
       if (only && status >= 400 && !FIRST.has(status)) {
@@ -108,7 +119,7 @@ export class Judge {
         if (status !== want.status && !(either && LATER.has(status))) found.push({ part: 'errors', id: 'wrong-error', ...(x.endpoint ? { endpoint: x.endpoint.id } : {}), message: `answered ${status} to a request the spec answers with ${want.status} (${want.code}): ${only.message}`, pointer: only.pointer, text: only.text });
       }
       if (x.ok && x.endpoint && !arrival.problems.length) {
-        found.push(...successFindings(this.spec, x, x.endpoint));
+        found.push(...successFindings(this.spec, x, x.endpoint, unread));
         found.push(...deprecationFindings(x));
       }
       found.push(...this.#limits.findings(x));

@@ -8,9 +8,15 @@
  *
  * A request is read whole, then handed to the handler; a forwarded one is sent with its
  * fields less the hop-by-hop ones (RFC 9110 §7.6.1) and its body framed by Content-Length.
- * An answer's fields go back as they came less the hop-by-hop ones; its body streams, by
- * Content-Length when it has one, else chunked (RFC 9112 §7.1), or whole when held. What
- * one read from the upstream yields goes out in one write (the socket is corked meanwhile).
+ * A body larger than the handler's cap (by its Content-Length, or once more has come) is
+ * not held: the handler decides on the head, and the body streams upstream as it comes
+ * (framed as it came: by its length, else chunked), the client read no faster than the
+ * upstream takes it; or, refused by the proxy, it is dropped as it comes and the connection
+ * closed after the answer (RFC 9110 §15.5.14). An answer's fields go back as they came less
+ * the hop-by-hop ones; its body streams, by Content-Length when it has one, else chunked
+ * (RFC 9112 §7.1), or whole when held (up to KEEP_BYTES: past it, it is let go and streams
+ * on). What one read from the upstream yields goes out in one write (the socket is corked
+ * meanwhile).
  * No body follows a HEAD's answer, a 204 or a 304 (RFC 9110 §6.4.1); 1xx interim answers
  * are not relayed (the proxy has read the whole request: it answers Expect: 100-continue
  * itself, as node:http does, and does not forward it). CONNECT is not served, and an
@@ -31,6 +37,8 @@ const IDLE_MS = 5000;
 const REQUEST_MS = 300_000;
 /** Past this many requests waiting for their answers, the client's connection is read no further until some are answered. */
 const MAX_WAITING = 64;
+/** After refusing a request whose body it does not read, the rest is read and dropped this long at most before the connection is cut (the client may not read the answer until it has sent all). */
+const LINGER_MS = 5000;
 const CRLF = '\r\n';
 const CONTINUE = 'HTTP/1.1 100 Continue\r\n\r\n';
 
@@ -65,6 +73,20 @@ export async function listenWire(options: WireOptions): Promise<Core> {
   };
 }
 
+/** A request body too large to hold (CoreRequest.beyond), on its way upstream as it comes. */
+interface Upload {
+  /** What came before the request could go upstream: at most the cap, and what one read brought past it. */
+  readonly waiting: Buffer[];
+  /** The client's Content-Length, by which it goes upstream; undefined: chunked (RFC 9112 §7.1). */
+  readonly length: string | undefined;
+  /** Its head has gone upstream: chunks go straight after it. */
+  started: boolean;
+  /** The client has sent the whole body. */
+  complete: boolean;
+  /** Nowhere to send the rest (the upstream's connection is gone or ended): dropped as it comes. */
+  dropped: boolean;
+}
+
 /** One request, from its arrival to its answer's last byte. */
 interface Entry {
   readonly method: string;
@@ -75,6 +97,10 @@ interface Entry {
   /** The request came with a Content-Length or Transfer-Encoding (its body framed, maybe empty). */
   readonly framed: boolean;
   readonly forwarding?: Forwarding;
+  /** Its body, too large to hold, streaming upstream. */
+  upload?: Upload;
+  /** Its body too large to hold, and the proxy answers it: the rest is dropped, the connection closed after the answer. */
+  drop?: boolean;
   /** The upstream socket it went out on. */
   socket?: Socket;
   /** Output waiting for the entries before this one to be done. */
@@ -107,6 +133,11 @@ class Connection {
   #url = '';
   #fields: string[] = [];
   #body: Buffer[] = [];
+  #bodySize = 0;
+  /** The request being read whose body is beyond the cap: its chunks stream upstream or are dropped. */
+  #over: Entry | undefined;
+  /** The client is paused until an upload can go on (its turn upstream, or the upstream's drain). */
+  #uploadWaits = false;
   #keepAlive = true;
   #http10 = false;
   #partial: string[] = [];
@@ -137,20 +168,37 @@ class Connection {
       this.#keepAlive = keepAlive && !upgrade;
       this.#http10 = major === 1 && minor === 0;
       this.#body = [];
+      this.#bodySize = 0;
       if (this.#method === 'CONNECT') {
         // Not a proxy for tunnels: node:http without a 'connect' listener closes the connection too.
         this.destroy();
         return 2;
       }
-      if (!this.#http10 && this.#queue.length === 0 && /^100-continue$/i.test(fieldOf(this.#fields, 'expect') ?? '')) client.write(CONTINUE);
+      const first = this.#queue.length === 0;
+      // A body its Content-Length says is larger than the cap is decided on before it comes (no 100 Continue for one the proxy refuses).
+      const length = fieldOf(this.#fields, 'content-length');
+      const refused = length !== undefined && Number(length) > options.handler.bodyCap && this.#request(true).drop;
+      if (!refused && !this.#http10 && first && /^100-continue$/i.test(fieldOf(this.#fields, 'expect') ?? '')) client.write(CONTINUE);
       return 0;
     }) satisfies OnHeadersComplete;
-    p[P.kOnBody] = (chunk: Buffer) => void this.#body.push(chunk);
+    p[P.kOnBody] = (chunk: Buffer) => {
+      if (this.#over) return this.#upload(this.#over, chunk);
+      this.#body.push(chunk);
+      // Past the cap (a chunked body, or one longer than its Content-Length said is refused by llhttp): decided on now, not held.
+      if ((this.#bodySize += chunk.length) > options.handler.bodyCap) this.#request(true);
+    };
     p[P.kOnMessageComplete] = () => {
       if (this.#partial.length) this.#partial = []; // trailer fields: not relayed
       clearTimeout(this.#requestTimer);
       this.#requestTimer = undefined;
-      this.#request();
+      const over = this.#over;
+      if (!over) return this.#request();
+      this.#over = undefined;
+      const u = over.upload;
+      if (!u) return;
+      if (over.closeAfter) this.#closing = true;
+      u.complete = true;
+      if (u.started && !u.dropped && u.length === undefined) over.socket?.write(`0${CRLF}${CRLF}`, 'latin1');
     };
     client.setNoDelay(true);
     client.setTimeout(IDLE_MS, () => {
@@ -181,6 +229,7 @@ class Connection {
       this.#closing = true;
       this.#queue.length = 0;
       this.#toSend.length = 0;
+      this.#over = undefined;
       this.#up?.destroy();
       p.free();
       setImmediate(() => p.close());
@@ -214,11 +263,13 @@ class Connection {
     else this.#client.destroy();
   }
 
-  #request(): void {
-    const body = this.#body.length === 1 ? this.#body[0] : this.#body.length === 0 ? EMPTY : Buffer.concat(this.#body);
+  /** The request read (or, `beyond`, its head: its body larger than the cap), handed to the handler, and queued for its answer. */
+  #request(beyond = false): Entry {
+    const body = beyond ? EMPTY : this.#body.length === 1 ? this.#body[0] : this.#body.length === 0 ? EMPTY : Buffer.concat(this.#body);
+    const held = this.#body;
     this.#body = [];
     const fields = this.#fields;
-    const decision = this.#options.handler.request({ method: this.#method, url: this.#url, fields, body });
+    const decision = this.#options.handler.request({ method: this.#method, url: this.#url, fields, body, ...(beyond ? { beyond } : {}) });
     const entry: Entry = {
       method: this.#method,
       url: this.#url,
@@ -238,16 +289,67 @@ class Connection {
       headSent: false,
       ...('forward' in decision ? { forwarding: decision.forward } : {}),
     };
-    if (!this.#keepAlive) this.#closing = true;
+    if (beyond) {
+      this.#over = entry;
+      if ('forward' in decision) entry.upload = { waiting: held, length: fieldOf(fields, 'content-length'), started: false, complete: false, dropped: false };
+      else entry.closeAfter = entry.drop = true;
+    }
+    // The connection reads no more requests after this one; one whose body streams upstream is read to its end first.
+    if (entry.closeAfter && !entry.upload) this.#closing = true;
     this.#queue.push(entry);
     if (this.#queue.length >= MAX_WAITING) this.#client.pause();
     if ('answer' in decision) {
       const a = decision.answer;
       if (a instanceof Promise) void a.then((answer) => this.#local(entry, answer), (error: Error) => this.#local(entry, { status: 500, fields: [], body: error.message }));
       else this.#local(entry, a);
-      return;
+      return entry;
     }
     this.#send(entry, decision.forward);
+    return entry;
+  }
+
+  /** A chunk of a body too large to hold: upstream when its request is there, else kept until it is (the client paused); dropped when there is nowhere to send it. */
+  #upload(e: Entry, chunk: Buffer): void {
+    const u = e.upload;
+    if (!u || u.dropped) return;
+    if (!u.started) {
+      u.waiting.push(chunk);
+      this.#pauseFor();
+      return;
+    }
+    const up = e.socket as Socket;
+    if (!up.writable) {
+      u.dropped = true;
+      return;
+    }
+    if (!this.#uploadChunk(u, up, chunk)) {
+      // The upstream reads slower than the client sends: the client waits (TCP's flow control does the rest).
+      if (!this.#uploadWaits) up.once('drain', () => this.#resumeFor());
+      this.#pauseFor();
+    }
+  }
+
+  /** Writes a chunk of an upload, framed as it goes; false when the upstream's buffer is full. */
+  #uploadChunk(u: Upload, up: Socket, chunk: Buffer): boolean {
+    if (u.length !== undefined) return up.write(chunk);
+    up.write(`${chunk.length.toString(16)}${CRLF}`, 'latin1');
+    up.write(chunk);
+    return up.write(CRLF, 'latin1');
+  }
+
+  #pauseFor(): void {
+    this.#uploadWaits = true;
+    this.#client.pause();
+  }
+
+  #resumeFor(): void {
+    this.#uploadWaits = false;
+    this.#resume();
+  }
+
+  /** Reads the client again, unless an upload or too many requests waiting hold it. */
+  #resume(): void {
+    if (!this.#uploadWaits && this.#queue.length < MAX_WAITING && this.#client.isPaused()) this.#client.resume();
   }
 
   /** The proxy's own answer to a request. */
@@ -286,6 +388,21 @@ class Connection {
       const name = f.fields[i].toLowerCase();
       if (HOP_BY_HOP.has(name) || name === 'content-length' || name === 'expect') continue;
       text += `${f.fields[i]}: ${f.fields[i + 1]}${CRLF}`;
+    }
+    const u = entry.upload;
+    if (u) {
+      // A body too large to hold: framed as the client framed it, sent as it comes.
+      text += u.length !== undefined ? `Content-Length: ${u.length}${CRLF}${CRLF}` : `Transfer-Encoding: chunked${CRLF}${CRLF}`;
+      up.cork();
+      up.write(text, 'latin1');
+      u.started = true;
+      let flowing = true;
+      for (const chunk of u.waiting.splice(0)) flowing = this.#uploadChunk(u, up, chunk);
+      if (u.complete && u.length === undefined) up.write(`0${CRLF}${CRLF}`, 'latin1');
+      up.uncork();
+      if (flowing) this.#resumeFor();
+      else up.once('drain', () => this.#resumeFor());
+      return;
     }
     // A body's length; 0 where the client framed an empty one, or a method that carries one
     // sends none (as node:http does: some servers answer 411 without it).
@@ -336,13 +453,18 @@ class Connection {
       const e = current();
       if (!e) return;
       if (e.hold) {
-        e.kept.push(chunk);
-        e.size += chunk.length;
-        return;
+        if (e.size + chunk.length <= KEEP_BYTES) {
+          e.kept.push(chunk);
+          e.size += chunk.length;
+          return;
+        }
+        // Larger than an answer may make the proxy hold: let go, its head and what was held sent as they came, the rest streamed (not judged, not marked).
+        e.hold = false;
+        this.#streamHead(e);
+        for (const held of e.kept) this.#bodyOut(e, held);
+        e.kept = [];
       }
-      if (e.chunked) this.#write(e, `${chunk.length.toString(16)}${CRLF}`);
-      let flowing = this.#write(e, chunk);
-      if (e.chunked) flowing = this.#write(e, CRLF) && flowing;
+      let flowing = this.#bodyOut(e, chunk);
       if (!(e.forwarding as Forwarding).chunk(chunk)) {
         if (e.size + chunk.length <= KEEP_BYTES) e.kept.push(chunk);
         e.size += chunk.length;
@@ -418,9 +540,21 @@ class Connection {
       e.kept = [];
       e.hold = true;
       e.status = 0;
+      // The rest of a body streaming upstream has nowhere to go: dropped as it comes.
+      if (e.upload) e.upload.dropped = true;
       this.#local(e, (e.forwarding as Forwarding).failed(error));
     }
+    // An upload that waited for this connection's drain waits no more.
+    if (this.#uploadWaits) this.#resumeFor();
     this.#pump();
+  }
+
+  /** A chunk of a streamed answer to the client, chunk-framed where the answer is; false when the client's buffer is full. */
+  #bodyOut(e: Entry, chunk: Buffer): boolean {
+    if (!e.chunked) return this.#write(e, chunk);
+    this.#write(e, `${chunk.length.toString(16)}${CRLF}`);
+    this.#write(e, chunk);
+    return this.#write(e, CRLF);
   }
 
   /** The head of a streamed answer: its fields as they came less hop-by-hop ones, and the framing the client can read. */
@@ -458,12 +592,17 @@ class Connection {
         this.#queue.length = 0;
         this.#client.end();
         this.#up?.end();
+        // A refused body still coming is read and dropped a while (the client may read the answer only once it has sent all), then cut.
+        if (done.drop) {
+          clearTimeout(this.#requestTimer);
+          setTimeout(() => this.#client.destroy(), LINGER_MS).unref();
+        }
         return;
       }
       const next = this.#queue[0];
       if (next) for (const data of next.pending.splice(0)) typeof data === 'string' ? this.#client.write(data, 'latin1') : this.#client.write(data);
     }
-    if (this.#queue.length < MAX_WAITING && this.#client.isPaused()) this.#client.resume();
+    this.#resume();
     if (this.#queue.length === 0 && this.#closing) this.#client.end();
   }
 }

@@ -18,7 +18,7 @@
  */
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Endpoint, Spec } from '../spec/model.ts';
-import { SAFETY } from '../spec/defaults.ts';
+import { bodyLimit as bodyLimitOf } from '../spec/conventions/body.ts';
 import { StoreUnavailableError, type Store } from '../store/store.ts';
 import { registerAuthentication } from './auth/index.ts';
 import { planEmitting } from './events/emit.ts';
@@ -75,7 +75,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const now = options.now ?? Date.now;
   checkHandlers(spec, options.handlers);
   const ctx = createContext(spec, abandonableStore(store), now, planEmitting(spec, now), options.handlers);
-  const bodyLimit = spec.limits.body?.maxBytes ?? SAFETY.bodyMaxBytes;
+  const bodyLimit = bodyLimitOf(spec).maxBytes;
   const app = Fastify({
     logger: options.logger ?? false,
     // One line per request, written by the onResponse hook below, instead of Fastify's two.

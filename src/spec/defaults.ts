@@ -45,7 +45,7 @@ export const SAFETY_DEFAULTS: readonly SafetyDefault[] = [
   },
   {
     part: 'limits', key: 'limits.body.maxSize', value: formatSize(SAFETY.bodyMaxBytes),
-    why: 'An unbounded request body would let one client exhaust the service; the spec gives no size limit.',
+    why: 'An unbounded request body would let one client exhaust the service; the spec gives no size limit. serve refuses a larger body with 413; svcspec proxy judges a body up to it and relays a larger one as it comes, unjudged and not refused (src/spec/conventions/body.ts).',
     applies: (spec) => spec.limits.body === undefined && hasBodies(spec),
   },
   {

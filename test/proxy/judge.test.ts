@@ -140,3 +140,25 @@ test('judge: the records of an answer, each member of its declared type and enum
   assert.deepEqual(judged.map((f) => f.message.replace(/^\S+ /, '')), ['/items/1/title is 3, not a string', '/items/2/status is "gone", not one of "open", "done"', '/items/3/title is null, which it does not allow']);
   assert.deepEqual(judged.map((f) => f.rule.text), ['task.title: type string', 'task.status: enum [open, done]', 'task.title: not nullable']);
 });
+
+test('judge: a body over the declared size limit is refused by the spec (served, a finding), and not judged further; the safety default is no rule', () => {
+  const text = readFileSync(new URL('./fixtures/tasks.yaml', import.meta.url), 'utf8');
+  const limited = mustLoad(text.replace('limits:\n', 'limits:\n  body: {maxSize: 1KiB}\n'));
+  const big = { title: 'é'.repeat(600) }; // 600 characters, 1,200 bytes of UTF-8 and more
+  const history = [ex('POST', '/tasks', 201, task(1, 'open'), { send: big })];
+  assert.deepEqual(replay(limited, history).findings.map((f) => `${f.part}/${f.id}`), ['limits/accepted-payload-too-large']);
+  // The spec silent: only the field's own rule (maxLength 20) is broken.
+  assert.deepEqual(replay(SPEC, history).findings.map((f) => `${f.part}/${f.id}`), ['resources/accepted-request-invalid']);
+  // A request whose body the proxy did not hold, over a declared limit: refused for its size alone.
+  const judge = replay(limited, []).judge;
+  const { body: _unheld, ...request } = history[0].request;
+  assert.deepEqual(judge.arrive(request, true).problems.map((p) => p.id), ['payload-too-large']);
+  assert.deepEqual(replay(SPEC, []).judge.arrive(request, true).problems, []);
+});
+
+test('judge: an answer whose body was too large to keep is judged by its status and fields alone', () => {
+  const judge = replay(SPEC, []).judge;
+  const read = ex('GET', '/tasks/1', 200, undefined);
+  assert.deepEqual(judge.answer(judge.arrive(read.request), read, true).map((f) => f.id), []);
+  assert.deepEqual(judge.answer(judge.arrive(read.request), read).map((f) => f.id), ['record-shape']);
+});

@@ -14,7 +14,7 @@ import { successStatuses } from '../../conformance/expect.ts';
 import { mediaTypeOf } from '../../conformance/http.ts';
 import type { RequestProblem } from '../finding.ts';
 import type { Found, Seen } from '../seen.ts';
-import { isObject, objectProblems, valueProblems, type ValueProblem } from './values.ts';
+import { isObject, objectFits, objectProblems, valueProblems, type ValueProblem } from './values.ts';
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json$/;
 
@@ -58,8 +58,8 @@ export function bodyProblems(spec: Spec, endpoint: Endpoint, resource: Resource 
   return found.map((v) => ({ part: 'resources', id: 'request-invalid', situation: 'validation-failed', message: v.message, pointer: v.pointer || resource.pointer, text: v.text, at: v.at }));
 }
 
-/** The answer of a success: a declared status, JSON where it has a body, the declared body. */
-export function successFindings(spec: Spec, x: Seen, endpoint: Endpoint): Found[] {
+/** The answer of a success: a declared status, JSON where it has a body, the declared body (unless `unread`: too large to keep). */
+export function successFindings(spec: Spec, x: Seen, endpoint: Endpoint, unread = false): Found[] {
   const out: Found[] = [];
   const ex = x.exchange;
   const status = ex.response.status;
@@ -69,7 +69,7 @@ export function successFindings(spec: Spec, x: Seen, endpoint: Endpoint): Found[
   if (!allowed.includes(status)) out.push({ ...at, id: 'status-undeclared', message: `${endpoint.id} answered ${status}; the spec declares ${allowed.join(' or ')}`, text: `${endpoint.id}: responds ${allowed.join(', ')}` });
   const declared = endpoint.responses.find((r) => r.status === status);
   const kind = declared?.body ?? (endpoint.operation === 'delete' ? 'none' : endpoint.operation === 'list' ? 'page' : endpoint.action?.response.kind ?? 'resource');
-  if (status === 204 || kind === 'none' || kind === 'error') return out;
+  if (status === 204 || kind === 'none' || kind === 'error' || unread) return out;
   if (!JSON_TYPE.test(mediaTypeOf(ex))) {
     out.push({ ...at, id: 'content-type', message: `${endpoint.id} answered with content type '${ex.response.headers['content-type'] ?? '(none)'}', not JSON`, text: `${endpoint.id}: a JSON body` });
     return out;
@@ -78,21 +78,23 @@ export function successFindings(spec: Spec, x: Seen, endpoint: Endpoint): Found[
   if (!resource) return out;
   const expanded = new Set((x.route.query.get(EXPAND_PARAM) ?? '').split(',').map((s) => s.split('.')[0]).filter(Boolean));
   const body = ex.response.json;
-  const records: { value: unknown; at: string }[] = [];
+  // The records the answer carries, where they stand in it (made into a path only for a record with a finding).
+  let records: readonly unknown[] = [];
+  let prefix = '';
   if (kind === 'page') {
     const page = readList(spec, x.route.query, body, ex.response.headers.link);
     if (typeof page === 'string') out.push({ ...at, id: 'page-shape', message: `${endpoint.id}: ${page}`, pointer: spec.limits.pagination?.pointer ?? endpoint.pointer, text: 'limits.pagination: the page body' });
-    else page.items.forEach((value, i) => records.push({ value, at: `/items/${i}` }));
+    else (records = page.items), (prefix = '/items');
   } else if (kind === 'items') {
     const items = isObject(body) ? body[BULK_ITEMS] : undefined;
     if (!Array.isArray(items)) out.push({ ...at, id: 'body-shape', message: `${endpoint.id}: the answer has no '${BULK_ITEMS}' list`, text: `${endpoint.id}: { ${BULK_ITEMS}: [records] }` });
-    else items.forEach((value, i) => records.push({ value, at: `/${BULK_ITEMS}/${i}` }));
+    else (records = items), (prefix = `/${BULK_ITEMS}`);
   } else if (kind === 'shape') {
     const fields = endpoint.action?.response.kind === 'shape' ? endpoint.action.response.fields : [];
     if (!isObject(body)) out.push({ ...at, id: 'body-shape', message: `${endpoint.id}: the answer is not a JSON object`, text: `${endpoint.id}: response shape` });
     else for (const p of objectProblems(fields, body, '', endpoint.id, false, { required: true, undeclared: true })) out.push({ ...at, id: 'body-shape', message: `${endpoint.id}: ${p.message}`, pointer: p.pointer || endpoint.pointer, text: p.text });
-  } else records.push({ value: body, at: '' });
-  for (const r of records) out.push(...recordFindings(resource, r.value, r.at, endpoint, expanded));
+  } else return recordFits(resource, body, expanded) ? out : [...out, ...recordFindings(resource, body, '', endpoint, expanded)];
+  for (let i = 0; i < records.length; i++) if (!recordFits(resource, records[i], expanded)) out.push(...recordFindings(resource, records[i], `${prefix}/${i}`, endpoint, expanded));
   return out;
 }
 
@@ -100,17 +102,29 @@ export function successFindings(spec: Spec, x: Seen, endpoint: Endpoint): Found[
 export function recordFindings(resource: Resource, value: unknown, at: string, endpoint: Endpoint, expanded: ReadonlySet<string>): Found[] {
   const base = { part: 'resources' as const, endpoint: endpoint.id };
   if (!isObject(value)) return [{ ...base, id: 'record-shape', message: `${endpoint.id}: ${at || 'the body'} is not a ${resource.name} record (a JSON object)`, pointer: resource.pointer, text: `${resource.name}: a record` }];
-  const out: Found[] = [];
   const { readable, writeOnly } = fieldsOf(resource);
+  const ask = { required: false, undeclared: resource.unknownFields === 'refuse', expanded };
+  const out: Found[] = [];
   for (const f of writeOnly) {
     if (f.name in value) out.push({ ...base, id: 'write-only-leak', message: `${endpoint.id}: writeOnly '${f.name}' came back at ${at}/${f.name}`, pointer: f.pointer, text: `${resource.name}.${f.name}: writeOnly` });
   }
-  for (const p of objectProblems(readable, value, at, resource.name, false, { required: false, undeclared: resource.unknownFields === 'refuse', expanded })) {
+  for (const p of objectProblems(readable, value, at, resource.name, false, ask)) {
     const hidden = resource.fields.find((f) => f.writeOnly && p.at === `${at}/${f.name}`);
     if (hidden) continue;
     out.push({ ...base, id: p.message.endsWith('is not declared') ? 'record-undeclared-member' : 'record-value', message: `${endpoint.id}: ${p.message}`, pointer: p.pointer || resource.pointer, text: p.text });
   }
   return out;
+}
+
+/**
+ * Whether recordFindings finds nothing in a record: the compiled check (values.ts objectFits),
+ * which makes no finding, path or list, for the records of every answer, most of them fine.
+ */
+export function recordFits(resource: Resource, value: unknown, expanded: ReadonlySet<string>): boolean {
+  if (!isObject(value)) return false;
+  const { readable, writeOnly } = fieldsOf(resource);
+  for (const f of writeOnly) if (f.name in value) return false;
+  return objectFits(readable, value, { required: false, undeclared: resource.unknownFields === 'refuse', expanded });
 }
 
 /** A resource's fields a client may read, and those it must never see, split once per resource (not per record of every answer). */

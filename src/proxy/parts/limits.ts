@@ -5,12 +5,15 @@
  * answers agree with the counts the proxy saw: within one announced window the remaining
  * quota never grows, never exceeds the declared limit, and a 429 never comes while the last
  * answer said quota remained for more requests than were made since. A record answer
- * carries the validators the spec promises (RFC 9110 §8.8): an ETag.
+ * carries the validators the spec promises (RFC 9110 §8.8): an ETag. A request body stays
+ * within the declared size (sizeProblem).
  */
 import { BoundedMap } from '../bounded.ts';
 import { ratePolicyFields, type RatePolicyFields } from '../../spec/conventions/rate.ts';
 import { conditionalPromise, rateHeadersPromise } from '../../spec/conventions/promises.ts';
-import type { Spec } from '../../spec/model.ts';
+import type { Endpoint, Spec } from '../../spec/model.ts';
+import { formatSize } from '../../spec/units.ts';
+import type { RequestProblem } from '../finding.ts';
 import { readRateLimit } from '../../conformance/quota.ts';
 import { EXPAND_PARAM } from '../../spec/conventions/expand.ts';
 import type { Found, Seen } from '../seen.ts';
@@ -94,4 +97,20 @@ export class LimitJudge {
   #key(policy: RatePolicyFields, principal: string | undefined): string {
     return `${policy.name}\u0000${policy.scope === 'credential' ? (principal ?? '') : 'address'}`;
   }
+}
+
+/**
+ * A request body over the declared size limit (`limits.body.maxSize`; RFC 9110 §15.5.14):
+ * the service answers it 413. `unheld`: the proxy did not hold the body, being larger than
+ * what it holds (the declared limit, where there is one: so it is over it). Where the spec
+ * is silent, no size breaks it (the runtime's safety default is no rule of the spec's).
+ */
+export function sizeProblem(spec: Spec, endpoint: Endpoint, body: string | undefined, unheld: boolean): RequestProblem | undefined {
+  const limit = spec.limits.body;
+  if (!limit || endpoint.request.kind === 'none') return undefined;
+  const max = limit.maxBytes;
+  // A string's UTF-8 length is between its length and three times it: bytes counted only where that does not settle it.
+  const over = unheld || (body !== undefined && (body.length > max || (body.length * 3 > max && Buffer.byteLength(body) > max)));
+  if (!over) return undefined;
+  return { part: 'limits', id: 'payload-too-large', situation: 'payload-too-large', message: `the body is larger than the declared limit of ${formatSize(max)} (${max} bytes)`, pointer: limit.pointer, text: `limits.body.maxSize: ${formatSize(max)}` };
 }

@@ -191,7 +191,11 @@ export class RecordJudge {
     if (typeof page === 'string') return [];
     const out: Found[] = [];
     const idField = resource.id?.field ?? 'id';
-    const ids = page.items.flatMap((item) => (isObject(item) && (typeof item[idField] === 'string' || typeof item[idField] === 'number') ? [String(item[idField])] : []));
+    const ids: string[] = [];
+    for (const item of page.items) {
+      const id = isObject(item) ? item[idField] : undefined;
+      if (typeof id === 'string' || typeof id === 'number') ids.push(String(id));
+    }
     // Who sees what: every record of an owned resource in a list is the caller's own.
     if (resource.owned && x.principal) {
       for (const rid of ids) {
@@ -199,11 +203,15 @@ export class RecordJudge {
         if (owner && owner !== x.principal) out.push({ part: 'authentication', id: 'owner-leak', endpoint: endpoint.id, message: `${endpoint.id} listed ${resource.name} ${rid} to a principal other than the one that created it`, pointer: resource.pointer, text: `${resource.name}: owned` });
       }
     }
-    const query = new URLSearchParams(x.route.query);
-    const position = query.get(settings.positionParam);
-    query.delete(settings.positionParam);
-    query.sort();
-    const walkKey = `${x.principal ?? ''}\u0000${x.route.path}\u0000${query}`;
+    // A walk is one principal's pages of one path with the same query but the position (the parameters in order of name, as URLSearchParams.sort has them).
+    let position: string | null = null;
+    const rest: [string, string][] = [];
+    for (const [name, value] of x.route.query) {
+      if (name !== settings.positionParam) rest.push([name, value]);
+      else position ??= value;
+    }
+    if (rest.length > 1) rest.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    const walkKey = `${x.principal ?? ''}\u0000${x.route.path}\u0000${JSON.stringify(rest)}`;
     const writes = this.#writes.get(resource.name) ?? 0;
     let walk = this.#walks.get(walkKey);
     if (position === null || !walk || walk.writes !== writes) {

@@ -99,3 +99,80 @@ function namesOf(fields: readonly Field[]): ReadonlySet<string> {
   if (!names) declaredNames.set(fields, (names = new Set(fields.map((f) => f.name))));
   return names;
 }
+
+/**
+ * Whether an answer's object has no problem at all by `objectProblems(fields, value, …,
+ * full: false, ask)`: the same reading, compiled once per list of fields into checks that
+ * make no path, label or list, since most records of most answers are fine. Where it is
+ * false, objectProblems says what is wrong.
+ */
+export function objectFits(fields: readonly Field[], value: Record<string, unknown>, ask: { required: boolean; undeclared: boolean; expanded?: ReadonlySet<string> }): boolean {
+  const members = membersOf(fields);
+  const expanded = ask.expanded?.size ? ask.expanded : undefined;
+  for (const m of members) {
+    // No JSON value is undefined: undefined is absent (a name on the object's prototype reads as present, as `in` has it, and objectProblems says what of it).
+    const v = value[m.name];
+    if (v === undefined && !(m.name in value)) {
+      if (ask.required && m.required) return false;
+      continue;
+    }
+    if (!m.fits(v, expanded?.has(m.name) ?? false)) return false;
+  }
+  if (ask.undeclared) {
+    const names = namesOf(fields);
+    for (const name in value) if (!names.has(name)) return false;
+  }
+  return true;
+}
+
+type Fits = (v: unknown, expanded: boolean) => boolean;
+interface Member {
+  readonly name: string;
+  readonly required: boolean;
+  readonly fits: Fits;
+}
+
+const compiledMembers = new WeakMap<readonly Field[], readonly Member[]>();
+function membersOf(fields: readonly Field[]): readonly Member[] {
+  let members = compiledMembers.get(fields);
+  if (!members) compiledMembers.set(fields, (members = fields.map((f) => ({ name: f.name, required: f.required === true, fits: fitsOf(f) }))));
+  return members;
+}
+
+/** A value of the shape's type (fitsType), as a check of that type alone. */
+function typeOf(s: Shape): Fits {
+  switch (s.type) {
+    case 'string':
+      return (v) => typeof v === 'string';
+    case 'integer':
+      return (v) => Number.isInteger(v);
+    case 'number':
+      return (v) => typeof v === 'number';
+    case 'boolean':
+      return (v) => typeof v === 'boolean';
+    default:
+      return (v, expanded) => fitsType(s, v, expanded);
+  }
+}
+
+/** `valueProblems(s, v, …, full: false, expanded)` finding nothing, as one check: null where nullable, the type, the enum, and an object's members or an array's items alike. */
+function fitsOf(s: Shape): Fits {
+  const nullable = s.nullable === true;
+  const values = s.enum;
+  const properties = s.type === 'object' && s.properties ? s.properties : undefined;
+  const items = s.type === 'array' && s.items ? fitsOf(s.items) : undefined;
+  const nested = { required: false, undeclared: false };
+  const typed = typeOf(s);
+  // A scalar's type, alone (most fields): null is no string, no number, no boolean.
+  if (!nullable && !values && !properties && !items) return typed;
+  return (v, expanded) => {
+    if (v === null) return nullable;
+    if (!typed(v, expanded)) return false;
+    if (values && !values.some((e) => e === v)) return false;
+    if (properties) return objectFits(properties, v as Record<string, unknown>, nested);
+    if (items) {
+      for (const item of v as unknown[]) if (!items(item, false)) return false;
+    }
+    return true;
+  };
+}
