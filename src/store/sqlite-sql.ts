@@ -50,7 +50,12 @@ export function bindScalar(value: ScalarValue): SQLInputValue {
   return value;
 }
 
-export const RECORD_COLUMNS = 'seq, id, version, owner, data';
+/**
+ * A record's columns. `live` holds the values of its effect fields (TableLayout
+ * `effectFields`) written by related writes since its data was last written whole, NULL when
+ * none was: the record is `data` with those members put in (./sqlite-record.ts withLive).
+ */
+export const RECORD_COLUMNS = 'seq, id, version, owner, data, live';
 
 /** Runs work in one write transaction: committed if it returns, rolled back if it throws. */
 export function transaction<T>(db: DatabaseSync, work: () => T): T {
