@@ -8,10 +8,12 @@
  *   valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file=out.%p \
  *     node bench/support/rules-count.ts
  *
- * With CPU=1 it prints the process's CPU time per request over the second half of the loan
- * creates and of the approvals (not under callgrind: a count that a loaded machine moves less
- * than wall time).
+ * With CPU=1 it prints, per request over the second half of the loan creates and of the
+ * approvals, the process's CPU time and its write calls and bytes (/proc/self/io: the
+ * database's and the HTTP exchange's; not under callgrind): counts a loaded machine moves less
+ * than wall time.
  */
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,14 +57,23 @@ for (let b = 0; b < Math.ceil(LOANS / 500); b++) books.push((await call('POST', 
 const members: unknown[] = [];
 await run(MEMBERS, async (i) => members.push((await call('POST', '/members', { name: 'M', email: `m${i}@example.org`, pin: '1234', maxLoans: 50 }, 201)).id));
 const loans: string[] = [];
+/** /proc/self/io: write calls and bytes (files and sockets alike; Linux). */
+function procIo(): { syscw: number; wchar: number } {
+  const text = readFileSync('/proc/self/io', 'utf8');
+  const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+  return { syscw: field('syscw'), wchar: field('wchar') };
+}
 /** CPU time of the process (all its threads) per request over the second half of a phase (the first half warms V8). */
 async function timed(name: string, count: number, request: (i: number) => Promise<unknown>): Promise<void> {
   const half = Math.floor(count / 2);
   await run(half, request);
   const cpu = process.cpuUsage();
+  const io = procIo();
   await run(count - half, (i) => request(half + i));
   const used = process.cpuUsage(cpu);
-  if (process.env.CPU) console.log(`${process.env.SERVICE ?? 'rules'} ${name}: ${((used.user + used.system) / (count - half)).toFixed(1)} µs CPU a request (user ${(used.user / (count - half)).toFixed(1)})`);
+  const wrote = procIo();
+  const n = count - half;
+  if (process.env.CPU) console.log(`${process.env.SERVICE ?? 'rules'} ${name}: ${((used.user + used.system) / n).toFixed(1)} µs CPU a request (user ${(used.user / n).toFixed(1)}); write calls ${((wrote.syscw - io.syscw) / n).toFixed(2)}, KiB written ${((wrote.wchar - io.wchar) / n / 1024).toFixed(2)} a request (the HTTP exchange's included)`);
 }
 await timed('loan create', LOANS, async (i) => loans.push((await call('POST', '/loans', { book: books[i % books.length], member: members[i % members.length], dueDate: '2027-01-01' }, 201)).id as string));
 await timed('approval', APPROVALS, (i) => call('POST', `/loans/${loans[i]}/approve`, { dueDate: '2027-02-01' }, 200));
