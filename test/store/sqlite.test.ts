@@ -355,6 +355,29 @@ describe('sqlite store', () => {
     }
   });
 
+  test('a second start with the same layouts changes no index (an effect field\'s index included): none is dropped and made again', async () => {
+    const path = freshFile();
+    const layouts = [{ name: 'books', indexes: ['title', 'available'], effectFields: ['available'] }, { name: 'mine', owned: true, indexes: ['price'] }];
+    const version = () => {
+      const db = new DatabaseSync(path, { readOnly: true });
+      try {
+        return (db.prepare('PRAGMA schema_version').get() as { schema_version: number }).schema_version;
+      } finally {
+        db.close();
+      }
+    };
+    for (let start = 0; start < 2; start++) {
+      const store = await openSqliteStore({ path });
+      await store.migrate(layouts);
+      await store.close();
+    }
+    const before = version();
+    const store = await openSqliteStore({ path });
+    await store.migrate(layouts);
+    await store.close();
+    assert.equal(version(), before);
+  });
+
   test('a database of schema 4 gains the live column, and its records read as before', async () => {
     const path = freshFile();
     const old = new DatabaseSync(path);
