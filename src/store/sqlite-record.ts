@@ -10,7 +10,10 @@ import type { StoredRecord } from './store.ts';
 export type Row = readonly [seq: number, id: string, version: number, owner: string | null, data: string, live: string | null];
 
 export function toRecord(row: Row): StoredRecord {
-  return new LazyRecord(row[0], row[1], row[2], row[3], row[5] === null ? row[4] : withLive(row[4], row[5]));
+  if (row[5] === null) return new LazyRecord(row[0], row[1], row[2], row[3], row[4]);
+  // Merged, the record is parsed already: it is handed on, not parsed again when read (a step reads it).
+  const data = mergeLive(row[4], row[5]);
+  return new LazyRecord(row[0], row[1], row[2], row[3], JSON.stringify(data), data);
 }
 
 /**
@@ -21,10 +24,15 @@ export function toRecord(row: Row): StoredRecord {
  * last, and `live` lists its members in the record's order.
  */
 export function withLive(data: string, live: string): string {
+  return JSON.stringify(mergeLive(data, live));
+}
+
+/** The record withLive writes, as an object. */
+function mergeLive(data: string, live: string): Record<string, unknown> {
   const record = JSON.parse(data) as Record<string, unknown>;
   const values = JSON.parse(live) as Record<string, unknown>;
   for (const key of Object.keys(values)) record[key] = values[key];
-  return JSON.stringify(record);
+  return record;
 }
 
 /** The members of a record's data that go to `live` (see withLive): its effect fields present, in the record's order. */
