@@ -117,7 +117,8 @@ export function tableLayouts(ctx: ServeContext): TableLayout[] {
   for (const r of ctx.spec.resources) for (const f of ctx.domain.indexedBy(r.name)) indexes.set(r.name, (indexes.get(r.name) ?? new Set<string>()).add(f));
   return ctx.spec.resources.map((r) => {
     const unique = ctx.domain.uniqueOf(r.name);
-    return { name: r.name, owned: r.owned, ...(indexes.has(r.name) ? { indexes: [...(indexes.get(r.name) as Set<string>)] } : {}), ...(unique.length ? { unique } : {}) };
+    const effectFields = ctx.domain.effectFieldsOf(r.name);
+    return { name: r.name, owned: r.owned, ...(indexes.has(r.name) ? { indexes: [...(indexes.get(r.name) as Set<string>)] } : {}), ...(unique.length ? { unique } : {}), ...(effectFields.length ? { effectFields } : {}) };
   });
 }
 

@@ -42,7 +42,13 @@ export interface DomainRead {
 
 /** A change of another record made with the write (an effect, a cascade), compare-and-set on the version read. */
 export type RelatedWrite =
-  | { readonly kind: 'update'; readonly resource: string; readonly id: string; readonly version: number; readonly data: Record<string, unknown>; readonly events?: EventMaker }
+  /**
+   * `data` is the whole record as written; `changes`, when given, names every field in which it
+   * differs from the record read (an effect's fields and the managed fields it sets), so an
+   * adapter that keeps a resource's effect fields apart (TableLayout `effectFields`) writes
+   * only those.
+   */
+  | { readonly kind: 'update'; readonly resource: string; readonly id: string; readonly version: number; readonly data: Record<string, unknown>; readonly changes?: readonly string[]; readonly events?: EventMaker }
   | { readonly kind: 'remove'; readonly resource: string; readonly id: string; readonly version: number; readonly events?: EventMaker };
 
 export type DomainDecision =

@@ -16,12 +16,14 @@ export class LazyRecord implements StoredRecord {
   readonly #json: string;
   #data: Record<string, unknown> | undefined = undefined;
 
-  constructor(seq: number, id: string, version: number, owner: string | null, json: string) {
+  /** `parsed`: the data `json` says, when the caller has it already (it is then not parsed again). */
+  constructor(seq: number, id: string, version: number, owner: string | null, json: string, parsed?: Record<string, unknown>) {
     this.id = id;
     this.seq = seq;
     this.version = version;
     if (owner !== null) (this as { owner?: string }).owner = owner;
     this.#json = json;
+    if (parsed !== undefined) this.#data = parsed;
     Object.defineProperty(this, 'data', LazyRecord.#lazyData);
   }
 

@@ -31,7 +31,7 @@
  * the first does not fill the page.
  */
 import type { SQLInputValue } from 'node:sqlite';
-import { bindScalar, jsonPath, quoteIdent, RECORD_COLUMNS } from './sqlite-sql.ts';
+import { bindScalar, jsonPath, PAGE_COLUMNS, quoteIdent, RECORD_COLUMNS } from './sqlite-sql.ts';
 import { scalarOf, stringOf } from './filter-values.ts';
 import type { CountQuery, FieldFilter, ListQuery, ScalarValue, SortKey } from './store.ts';
 
@@ -54,15 +54,33 @@ export function indexable(field: string): boolean {
   return FIELD_NAME.test(field);
 }
 
-/** The expression an index on a field is built on, exactly as queries spell it. */
-export function fieldExpression(field: string): string {
+/** No effect fields kept apart (TableLayout `effectFields`). */
+export const NO_LIVE: ReadonlySet<string> = new Set();
+
+/**
+ * The expression an index on a field is built on, exactly as queries spell it. An effect
+ * field kept apart (`live`, ./sqlite-sql.ts RECORD_COLUMNS) is read from `live` where it is
+ * there, else from `data`.
+ */
+export function fieldExpression(field: string, live: ReadonlySet<string> = NO_LIVE): string {
   if (!indexable(field)) throw new Error(`bug: '${field}' is not a field name that can be indexed (${FIELD_NAME})`);
-  return `json_extract(data, '${jsonPath(field)}')`;
+  const path = `'${jsonPath(field)}'`;
+  return live.has(field) ? liveValue(path, path, path) : `json_extract(data, ${path})`;
+}
+
+/** An effect field's value: `live`'s member where it has one (a JSON null included), else `data`'s. */
+function liveValue(p1: string, p2: string, p3: string): string {
+  return `CASE WHEN json_type(live, ${p1}) IS NULL THEN json_extract(data, ${p2}) ELSE json_extract(live, ${p3}) END`;
 }
 
 /** Collects arguments in the order their placeholders are written (template literals evaluate left to right). */
 class Args {
   readonly list: SQLInputValue[] = [];
+  /** The table's effect fields kept apart in `live`. */
+  readonly live: ReadonlySet<string>;
+  constructor(live: ReadonlySet<string>) {
+    this.live = live;
+  }
   /** A bound value: '?'. */
   bind(value: SQLInputValue): string {
     this.list.push(value);
@@ -70,11 +88,16 @@ class Args {
   }
   /** The member's value: the literal path when the name allows it, else a bound one. */
   value(field: string): string {
-    return indexable(field) ? fieldExpression(field) : `json_extract(data, ${this.bind(jsonPath(field))})`;
+    if (indexable(field)) return fieldExpression(field, this.live);
+    if (!this.live.has(field)) return `json_extract(data, ${this.bind(jsonPath(field))})`;
+    return liveValue(this.bind(jsonPath(field)), this.bind(jsonPath(field)), this.bind(jsonPath(field)));
   }
   /** The member's JSON type ('integer', 'real', 'text', 'true', 'false', 'null', 'object', 'array'; NULL if absent). */
   type(field: string): string {
-    return indexable(field) ? `json_type(data, '${jsonPath(field)}')` : `json_type(data, ${this.bind(jsonPath(field))})`;
+    const path = indexable(field) ? `'${jsonPath(field)}'` : this.bind(jsonPath(field));
+    if (!this.live.has(field)) return `json_type(data, ${path})`;
+    // json_type is NULL only for an absent member ('null' for a JSON null): live's, else data's.
+    return `coalesce(json_type(live, ${path}), json_type(data, ${indexable(field) ? path : this.bind(jsonPath(field))}))`;
   }
 }
 
@@ -210,7 +233,7 @@ function afterAll(a: Args, sort: readonly SortKey[], values: readonly ScalarValu
   const disjuncts: string[] = [];
   for (let i = 0; i <= sort.length; i++) {
     // Each disjunct collects its arguments apart: one that turns out empty leaves none behind.
-    const d = new Args();
+    const d = new Args(a.live);
     const parts: string[] = [];
     for (let j = 0; j < i; j++) parts.push(same(d, sort[j].field, values[j]));
     const after = i === sort.length ? `seq > ${d.bind(seq)}` : beyond(d, sort[i], values[i]);
@@ -240,9 +263,9 @@ function check(query: ListQuery): void {
  * statement) SQLite walks the table in `seq` order to honour the ORDER BY instead of using a
  * field's index, and a count reads every row of the table: a guard's count grew with it.
  */
-export function countSql(table: string, query: CountQuery): ListStatement {
+export function countSql(table: string, query: CountQuery, live: ReadonlySet<string> = NO_LIVE): ListStatement {
   check({ ...query, limit: 1 });
-  const a = new Args();
+  const a = new Args(live);
   const filters: FieldFilter[] = [...Object.entries(query.filter ?? {}).map(([field, value]): FieldFilter => ({ field, op: 'eq', value })), ...(query.filters ?? [])];
   const where = filters.map((f) => condition(a, f));
   if (query.owner !== undefined) where.push(`owner = ${a.bind(query.owner)}`);
@@ -292,7 +315,7 @@ export function countArgs(query: CountQuery): SQLInputValue[] {
   return args;
 }
 
-export function listSql(table: string, query: ListQuery): ListSql {
+export function listSql(table: string, query: ListQuery, live: ReadonlySet<string> = NO_LIVE): ListSql {
   check(query);
   const sort = query.sort ?? [];
   const { limit, offset = 0 } = query;
@@ -300,7 +323,7 @@ export function listSql(table: string, query: ListQuery): ListSql {
 
   /** One SELECT over the filters, the owner and `extra` (conditions written into `a` after them), at the offset. */
   const statement = (extra: (a: Args) => string[], firstKeyNull = false): ListStatement => {
-    const a = new Args();
+    const a = new Args(live);
     const where = filters.map((f) => condition(a, f));
     if (query.owner !== undefined) where.push(`owner = ${a.bind(query.owner)}`);
     if (query.search) where.push(searched(a, query.search));
@@ -312,7 +335,7 @@ export function listSql(table: string, query: ListQuery): ListSql {
     // One more than asked: its presence is `hasMore`, without a second query.
     let tail = ` LIMIT ${a.bind(limit + 1)}`;
     if (offset > 0) tail += ` OFFSET ${a.bind(offset)}`;
-    const sql = `SELECT ${RECORD_COLUMNS} FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order.join(', ')}${tail}`;
+    const sql = `SELECT ${a.live.size ? RECORD_COLUMNS : PAGE_COLUMNS} FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order.join(', ')}${tail}`;
     return { sql, args: a.list };
   };
 

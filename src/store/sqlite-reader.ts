@@ -58,7 +58,7 @@ parentPort.on('message', ({ id, sql, args, rest, want }) => {
 });
 `;
 
-type Row = readonly [seq: number, id: string, version: number, owner: string | null, data: string];
+type Row = readonly [seq: number, id: string, version: number, owner: string | null, data: string, live: string | null];
 
 interface Pending {
   readonly resolve: (rows: Row[]) => void;

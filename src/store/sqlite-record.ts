@@ -7,10 +7,40 @@ import { LazyRecord } from './lazy-record.ts';
 import { quoteIdent, RECORD_COLUMNS, tableName } from './sqlite-sql.ts';
 import type { StoredRecord } from './store.ts';
 
-export type Row = readonly [seq: number, id: string, version: number, owner: string | null, data: string];
+/** A row of RECORD_COLUMNS; a list page of a table that keeps no field apart has no `live` (PAGE_COLUMNS). */
+export type Row = readonly [seq: number, id: string, version: number, owner: string | null, data: string, live?: string | null];
 
 export function toRecord(row: Row): StoredRecord {
-  return new LazyRecord(row[0], row[1], row[2], row[3], row[4]);
+  if (row.length < 6 || row[5] === null) return new LazyRecord(row[0], row[1], row[2], row[3], row[4]);
+  // Merged, the record is parsed already: it is handed on, not parsed again when read (a step reads it).
+  const data = mergeLive(row[4], row[5] as string);
+  return new LazyRecord(row[0], row[1], row[2], row[3], JSON.stringify(data), data);
+}
+
+/**
+ * The record's JSON: `data` with the members of `live` (its effect fields' values, written
+ * apart) put in, each where `data` has it, the others after, in `live`'s order. This is the
+ * text the whole record had when a related write last changed it (JSON.stringify of the data
+ * read, its effect fields set): a member already there keeps its place, a new one is added
+ * last, and `live` lists its members in the record's order.
+ */
+export function withLive(data: string, live: string): string {
+  return JSON.stringify(mergeLive(data, live));
+}
+
+/** The record withLive writes, as an object. */
+function mergeLive(data: string, live: string): Record<string, unknown> {
+  const record = JSON.parse(data) as Record<string, unknown>;
+  const values = JSON.parse(live) as Record<string, unknown>;
+  for (const key of Object.keys(values)) record[key] = values[key];
+  return record;
+}
+
+/** The members of a record's data that go to `live` (see withLive): its effect fields present, in the record's order. */
+export function liveOf(data: Readonly<Record<string, unknown>>, effectFields: ReadonlySet<string>): string {
+  const live: Record<string, unknown> = {};
+  for (const key of Object.keys(data)) if (effectFields.has(key) && data[key] !== undefined) live[key] = data[key];
+  return JSON.stringify(live);
 }
 
 /**
@@ -33,7 +63,7 @@ export class PageRecord implements StoredRecord {
     this.id = row[1];
     this.version = row[2];
     if (row[3] !== null) (this as { owner?: string }).owner = row[3];
-    this.#json = row[4];
+    this.#json = row.length < 6 || row[5] === null ? row[4] : withLive(row[4], row[5] as string);
   }
 
   get json(): string {
@@ -70,6 +100,14 @@ export interface Statements {
   readonly updateIfQuiet: StatementSync;
   readonly removeIfQuiet: StatementSync;
   /**
+   * A related write that changes effect fields only (TableLayout `effectFields`): their values
+   * go to `live`, and `data`, with every index on it, is not written (SQLite writes an
+   * expression index again whenever a column it reads is written, even to the same key).
+   * RETURNING (seq, owner), and without.
+   */
+  readonly updateLiveIf: StatementSync;
+  readonly updateLiveIfQuiet: StatementSync;
+  /**
    * The plain pages (insertion order; no filter, search, sort or offset), prepared on first
    * use, by slot: 1 with an owner, + 2 after a position (./sqlite.ts #plainPage). Emptied when
    * the tables are migrated again.
@@ -95,12 +133,15 @@ export function prepareStatements(db: DatabaseSync, resource: string): Statement
       // No RETURNING: the seq is the rowid, which `run` gives as lastInsertRowid, and RETURNING
       // gathers its rows in a table of their own first (callgrind: ~20K instructions an insert).
       insert: db.prepare(`INSERT INTO ${q} (seq, id, version, owner, data) VALUES (?, ?, 1, ?, ?)`),
-      update: db.prepare(`UPDATE ${q} SET version = ?, data = ? WHERE seq = ?`),
+      // A write of the whole record: its effect fields are in `data` again, `live` is emptied.
+      update: db.prepare(`UPDATE ${q} SET version = ?, data = ?, live = NULL WHERE seq = ?`),
       remove: db.prepare(`DELETE FROM ${q} WHERE seq = ?`),
-      updateIf: returningArrays(db.prepare(`UPDATE ${q} SET version = version + 1, data = ? WHERE id = ? AND version = ? RETURNING seq, owner`)),
+      updateIf: returningArrays(db.prepare(`UPDATE ${q} SET version = version + 1, data = ?, live = NULL WHERE id = ? AND version = ? RETURNING seq, owner`)),
       removeIf: returningArrays(db.prepare(`DELETE FROM ${q} WHERE id = ? AND version = ? RETURNING ${RECORD_COLUMNS}`)),
-      updateIfQuiet: db.prepare(`UPDATE ${q} SET version = version + 1, data = ? WHERE id = ? AND version = ?`),
+      updateIfQuiet: db.prepare(`UPDATE ${q} SET version = version + 1, data = ?, live = NULL WHERE id = ? AND version = ?`),
       removeIfQuiet: db.prepare(`DELETE FROM ${q} WHERE id = ? AND version = ?`),
+      updateLiveIf: returningArrays(db.prepare(`UPDATE ${q} SET version = version + 1, live = ? WHERE id = ? AND version = ? RETURNING seq, owner`)),
+      updateLiveIfQuiet: db.prepare(`UPDATE ${q} SET version = version + 1, live = ? WHERE id = ? AND version = ?`),
       plain: [],
     };
   } catch (error) {

@@ -5,14 +5,31 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { syncUniqueIndexes } from './sqlite-domain.ts';
-import { fieldExpression, indexable } from './sqlite-list.ts';
+import { fieldExpression, indexable, NO_LIVE } from './sqlite-list.ts';
+import { withLive } from './sqlite-record.ts';
 import { fieldIndexName, ownerIndexName, quoteIdent, tableName, transaction } from './sqlite-sql.ts';
 import type { TableLayout } from './store.ts';
 
-export function migrateTables(db: DatabaseSync, resources: readonly (string | TableLayout)[]): void {
+/** The effect fields each table keeps in `live` (./sqlite-sql.ts RECORD_COLUMNS), as last migrated. */
+export const LIVE_FIELDS_DDL = 'CREATE TABLE IF NOT EXISTS live_fields (tbl TEXT PRIMARY KEY, fields TEXT NOT NULL)';
+
+/**
+ * The effect fields a table keeps apart: those of its layout that no unique constraint
+ * reads (a unique index is on `data`, and must see every value).
+ */
+export function liveFields(layout: TableLayout): ReadonlySet<string> {
+  if (!layout.effectFields?.length) return NO_LIVE;
+  const unique = new Set((layout.unique ?? []).flatMap((c) => [...c.fields, ...(c.where ?? []).map((w) => w.field)]));
+  return new Set(layout.effectFields.filter((f) => indexable(f) && !unique.has(f)));
+}
+
+/** Creates or updates the tables and indexes; answers each resource's effect fields kept apart (liveFields). */
+export function migrateTables(db: DatabaseSync, resources: readonly (string | TableLayout)[]): Map<string, ReadonlySet<string>> {
   const layouts = resources.map((r): TableLayout => (typeof r === 'string' ? { name: r } : r));
   const tables = layouts.map((l) => tableName(l.name));
+  const lives = new Map<string, ReadonlySet<string>>();
   transaction(db, () => {
+    db.exec(LIVE_FIELDS_DDL);
     // Table names are case-insensitive in SQLite: `Books` and `books` would share a table.
     const taken = new Map<string, string>();
     const existing = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'res\\_%' ESCAPE '\\'").all() as unknown as { name: string }[];
@@ -30,15 +47,20 @@ export function migrateTables(db: DatabaseSync, resources: readonly (string | Ta
         id TEXT UNIQUE NOT NULL,
         version INTEGER NOT NULL,
         owner TEXT,
-        data TEXT NOT NULL
+        data TEXT NOT NULL,
+        live TEXT
       )`);
+      const live = liveFields(layout);
+      keepLive(db, t, live);
+      lives.set(layout.name, live);
       // Lists of an owner's records (object-level authorization) are the common filtered read.
       // Partial: records without an owner (resources that are not owned) cost no index upkeep.
       db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(ownerIndexName(layout.name))} ON ${quoteIdent(t)} (owner, seq) WHERE owner IS NOT NULL`);
-      fieldIndexes(db, t, layout);
+      fieldIndexes(db, t, layout, live);
       syncUniqueIndexes(db, t, layout.name, layout.unique ?? []);
     }
   });
+  return lives;
   // No ANALYZE: statistics taken at start-up (an empty table, often) would mislead the
   // planner later; without them it takes an equality on an index as selective and prefers
   // an index that gives the order to a sort, which is what a page of a list needs.
@@ -50,7 +72,25 @@ export function migrateTables(db: DatabaseSync, resources: readonly (string | Ta
  * the owner, which every list of it names. Indexes of fields no longer listed are dropped:
  * each costs every write.
  */
-export function fieldIndexes(db: DatabaseSync, table: string, layout: TableLayout): void {
+/**
+ * Brings a table's `live` column to its effect fields: added to a table of an earlier schema;
+ * and where the fields kept apart are not those of the last start, every record's `live`
+ * folded back into its `data` first, so that `data` holds every other field's value (list
+ * SQL reads only the fields kept apart from `live`).
+ */
+function keepLive(db: DatabaseSync, table: string, live: ReadonlySet<string>): void {
+  const q = quoteIdent(table);
+  const columns = (db.prepare(`PRAGMA table_info(${q})`).all() as unknown as { name: string }[]).map((c) => c.name);
+  if (!columns.includes('live')) db.exec(`ALTER TABLE ${q} ADD COLUMN live TEXT`);
+  const fields = JSON.stringify([...live].sort());
+  const before = (db.prepare('SELECT fields FROM live_fields WHERE tbl = ?').get(table) as { fields: string } | undefined)?.fields;
+  if (before === fields) return;
+  const fold = db.prepare(`UPDATE ${q} SET data = ?, live = NULL WHERE seq = ?`);
+  for (const row of db.prepare(`SELECT seq, data, live FROM ${q} WHERE live IS NOT NULL`).all() as unknown as { seq: number; data: string; live: string }[]) fold.run(withLive(row.data, row.live), row.seq);
+  db.prepare('INSERT INTO live_fields (tbl, fields) VALUES (?, ?) ON CONFLICT (tbl) DO UPDATE SET fields = excluded.fields').run(table, fields);
+}
+
+export function fieldIndexes(db: DatabaseSync, table: string, layout: TableLayout, live: ReadonlySet<string> = NO_LIVE): void {
   const owned = layout.owned === true;
   const wanted = new Map<string, string>();
   for (const field of new Set(layout.indexes ?? [])) {
@@ -59,12 +99,17 @@ export function fieldIndexes(db: DatabaseSync, table: string, layout: TableLayou
     wanted.set(fieldIndexName(layout.name, field, owned), field);
   }
   const prefix = fieldIndexName(layout.name, '', false);
-  const present = (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?").all(table) as unknown as { name: string }[]).map((r) => r.name).filter((n) => n.startsWith(prefix));
-  for (const name of present) if (!wanted.has(name)) db.exec(`DROP INDEX ${quoteIdent(name)}`);
-  for (const [name, field] of wanted) {
+  const present = (db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?").all(table) as unknown as { name: string; sql: string }[]).filter((r) => r.name.startsWith(prefix));
+  const statement = (name: string, field: string) => {
     // No `seq` column: seq is the rowid, which every index entry ends with, so the index is
     // already in (value, seq) order, the order of ties (https://sqlite.org/queryplanner.html).
-    const columns = `${owned ? 'owner, ' : ''}${fieldExpression(field)}`;
-    db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(name)} ON ${quoteIdent(table)} (${columns})${owned ? ' WHERE owner IS NOT NULL' : ''}`);
+    const columns = `${owned ? 'owner, ' : ''}${fieldExpression(field, live)}`;
+    return `CREATE INDEX ${quoteIdent(name)} ON ${quoteIdent(table)} (${columns})${owned ? ' WHERE owner IS NOT NULL' : ''}`;
+  };
+  // An index no longer wanted, or on another expression (a field that became, or stopped being, an effect field kept apart), goes.
+  for (const { name, sql } of present) {
+    const field = wanted.get(name);
+    if (field === undefined || statement(name, field) !== sql) db.exec(`DROP INDEX ${quoteIdent(name)}`);
   }
+  for (const [name, field] of wanted) db.exec(statement(name, field).replace('CREATE INDEX ', 'CREATE INDEX IF NOT EXISTS '));
 }

@@ -50,7 +50,19 @@ export function bindScalar(value: ScalarValue): SQLInputValue {
   return value;
 }
 
-export const RECORD_COLUMNS = 'seq, id, version, owner, data';
+/**
+ * A record's columns. `live` holds the values of its effect fields (TableLayout
+ * `effectFields`) written by related writes since its data was last written whole, NULL when
+ * none was: the record is `data` with those members put in (./sqlite-record.ts withLive).
+ */
+export const RECORD_COLUMNS = 'seq, id, version, owner, data, live';
+
+/**
+ * The columns of a list page of a table that keeps no field apart: its `live` is NULL in
+ * every row (a change of the fields kept apart folds `live` back first, ./sqlite-schema.ts),
+ * and a column read a row is a twentieth of a page's cost.
+ */
+export const PAGE_COLUMNS = 'seq, id, version, owner, data';
 
 /** Runs work in one write transaction: committed if it returns, rolled back if it throws. */
 export function transaction<T>(db: DatabaseSync, work: () => T): T {

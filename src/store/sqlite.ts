@@ -5,6 +5,7 @@
  *   res_<resource>   seq INTEGER PRIMARY KEY AUTOINCREMENT  insertion order, never reused
  *                    id TEXT UNIQUE NOT NULL                as stored; sequence ids are String(seq)
  *                    version INTEGER, owner TEXT, data TEXT (the JSON document, verbatim)
+ *                    live TEXT   the values of effect fields kept apart (./sqlite-record.ts withLive)
  *   idempotency      (scope, key) → the first response
  *   credentials      issued credentials, secrets hashed (src/store/sqlite-credentials.ts)
  *   events, webhook_*  the event log (outbox) and webhook delivery state (src/store/sqlite-events.ts)
@@ -35,13 +36,13 @@ import { GroupCommit } from './sqlite-commit.ts';
 import { DatabaseFile, FILE_CHECK_MS } from './sqlite-file.ts';
 import { CREDENTIALS_DDL, sqliteCredentials } from './sqlite-credentials.ts';
 import { eventAppender, EVENTS_DDL, sqliteEvents } from './sqlite-events.ts';
-import { countArgs, countShape, countSql, listSql, type ListSql } from './sqlite-list.ts';
+import { countArgs, countShape, countSql, listSql, NO_LIVE, type ListSql } from './sqlite-list.ts';
 import { SqliteReader } from './sqlite-reader.ts';
 import { runStep, SEQUENCES_DDL, uniqueViolation, type TxAccess } from './sqlite-domain.ts';
 import type { DomainStep, RelatedWrite } from './domain.ts';
 import { sweepInBatches } from './sqlite-sweep.ts';
 import { LazyRecord } from './lazy-record.ts';
-import { PageRecord, prepareStatements, returningArrays, toRecord, type PlainPage, type Row, type Statements } from './sqlite-record.ts';
+import { liveOf, PageRecord, prepareStatements, returningArrays, toRecord, type PlainPage, type Row, type Statements } from './sqlite-record.ts';
 import { migrateTables } from './sqlite-schema.ts';
 import { transaction } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
@@ -72,8 +73,11 @@ export interface SqliteStore extends Store {
   pragma(name: 'journal_mode' | 'synchronous' | 'busy_timeout' | 'temp_store'): string | number;
 }
 
-/** The layout this code reads and writes, kept in `PRAGMA user_version`. */
-const SCHEMA_VERSION = 4;
+/**
+ * The layout this code reads and writes, kept in `PRAGMA user_version`. 5: a record's effect
+ * fields may be in `live` rather than `data`, which an older svcspec would not read.
+ */
+const SCHEMA_VERSION = 5;
 /** List statements differ by filter fields and sort; enough for any spec, bounded for a hostile one. */
 const LIST_STATEMENT_CACHE = 256;
 /**
@@ -140,6 +144,8 @@ class SqliteStoreImpl implements SqliteStore {
   readonly kind = 'sqlite' as const;
   readonly #db: DatabaseSync;
   readonly #resources = new Map<string, Statements>();
+  /** Per resource, the effect fields its table keeps in `live` (./sqlite-schema.ts liveFields), as migrated. */
+  #live = new Map<string, ReadonlySet<string>>();
   readonly #lists = new Map<string, StatementSync>();
   /** Count statements of domain steps by table and shape (./sqlite-list.ts countShape). */
   readonly #counts = new Map<string, StatementSync>();
@@ -186,9 +192,10 @@ class SqliteStoreImpl implements SqliteStore {
   }
 
   async migrate(resources: readonly (string | TableLayout)[]): Promise<void> {
-    migrateTables(this.#open(), resources);
-    // Plans change with the indexes: every page's route is decided again.
+    this.#live = migrateTables(this.#open(), resources);
+    // Plans change with the indexes: every page's route is decided again; counts' SQL may read `live` now.
     this.#routes.clear();
+    this.#counts.clear();
     for (const s of this.#resources.values()) s.plain.length = 0;
   }
 
@@ -356,13 +363,13 @@ class SqliteStoreImpl implements SqliteStore {
   async list(resource: string, query: ListQuery): Promise<ListResult> {
     const s = this.#statements(resource);
     const want = query.limit + 1;
-    const plain = this.#plainPage(s, query);
+    const plain = this.#plainPage(s, query, resource);
     if (plain) {
       const { owner, after } = query;
       const rows = (owner === undefined ? (after ? plain.statement.all(after.seq, want) : plain.statement.all(want)) : after ? plain.statement.all(owner, after.seq, want) : plain.statement.all(owner, want)) as unknown as Row[];
       return page(rows, query.limit);
     }
-    const list = listSql(s.table, query);
+    const list = listSql(s.table, query, this.#liveOf(resource));
     let rows: Row[];
     if (this.#reader && !this.#inline(list, query)) rows = await this.#reader.read(list, want);
     else {
@@ -384,14 +391,14 @@ class SqliteStoreImpl implements SqliteStore {
    * page past INLINE_OFFSET records, and a position that does not fit (listSql refuses it as
    * a bug); null where such a page is read on the reader thread (never, with SQLite's plans).
    */
-  #plainPage(s: Statements, query: ListQuery): PlainPage | null | undefined {
+  #plainPage(s: Statements, query: ListQuery, resource: string): PlainPage | null | undefined {
     if (query.limit > INLINE_OFFSET || query.sort?.length || query.filters?.length || query.search !== undefined || query.offset || (query.after && query.after.values.length) || !isEmpty(query.filter)) return undefined;
     const slot = (query.owner === undefined ? 0 : 1) + (query.after ? 2 : 0);
     const known = s.plain[slot];
     if (known !== undefined) return known;
     // The statement listSql writes for this shape (its arguments: owner, position, LIMIT).
     const shape: ListQuery = { limit: query.limit, ...(query.owner === undefined ? {} : { owner: query.owner }), ...(query.after ? { after: query.after } : {}) };
-    const list = listSql(s.table, shape);
+    const list = listSql(s.table, shape, this.#liveOf(resource));
     const plain = !this.#reader || this.#inline(list, shape) ? { statement: this.#listStatement(list.sql) } : null;
     s.plain[slot] = plain;
     return plain;
@@ -400,7 +407,7 @@ class SqliteStoreImpl implements SqliteStore {
   async count(resource: string, query: CountQuery): Promise<number> {
     const s = this.#statements(resource);
     // The list's own conditions, so a total always agrees with the pages it counts (./sqlite-list.ts countSql).
-    const counting = countSql(s.table, query);
+    const counting = countSql(s.table, query, this.#liveOf(resource));
     // A count reads every match: on the reader thread where there is one, never holding up requests.
     // List statements return rows as arrays (the page's fast path): the count is the first column.
     if (this.#reader) return Number(((await this.#reader.read(counting, 1)) as unknown as [[number]])[0][0]);
@@ -488,38 +495,43 @@ class SqliteStoreImpl implements SqliteStore {
       // shape is written once (countShape), and only the arguments per count.
       count: (resource, query) => {
         const { table } = this.#statements(resource);
+        const live = this.#liveOf(resource);
         const shape = countShape(query);
         if (shape === undefined) {
-          const counting = countSql(table, query);
+          const counting = countSql(table, query, live);
           return Number((this.#listStatement(counting.sql).get(...counting.args) as unknown as [number])[0]);
         }
         const key = `${table}\0${shape}`;
         let statement = this.#counts.get(key);
         if (!statement) {
           if (this.#counts.size >= LIST_STATEMENT_CACHE) this.#counts.delete(this.#counts.keys().next().value as string);
-          this.#counts.set(key, (statement = this.#listStatement(countSql(table, query).sql)));
+          this.#counts.set(key, (statement = this.#listStatement(countSql(table, query, live).sql)));
         }
         return Number((statement.get(...countArgs(query)) as unknown as [number])[0]);
       },
       list: (resource, query, limit) => {
-        const list = listSql(this.#statements(resource).table, { ...query, limit });
+        const list = listSql(this.#statements(resource).table, { ...query, limit }, this.#liveOf(resource));
         return (this.#listStatement(list.sql).all(...list.args) as unknown as Row[]).map(toRecord);
       },
       nextSequence: (name) => Number((this.#nextSequence.get(name) as { value: number }).value),
       // One compare-and-set statement on the id and the version the step read: no read of the
       // row again to compare (the step read it in this transaction), RETURNING what its event
       // needs when it triggers one (an effect on a resource that declares no event on it does not).
+      // A change of effect fields only, on a table that keeps them apart, writes `live` and not
+      // `data` (./sqlite-record.ts Statements.updateLiveIf): the record's indexes stay as they are.
       apply: (write: RelatedWrite) => {
         const s = this.#statements(write.resource);
+        const live = write.kind === 'update' ? this.#liveOf(write.resource) : NO_LIVE;
+        const apart = write.kind === 'update' && write.changes !== undefined && write.changes.length > 0 && write.changes.every((f) => live.has(f));
         let record: StoredRecord;
         try {
           if (!write.events) {
-            const done = write.kind === 'update' ? s.updateIfQuiet.run(JSON.stringify(write.data), write.id, write.version) : s.removeIfQuiet.run(write.id, write.version);
+            const done = write.kind === 'remove' ? s.removeIfQuiet.run(write.id, write.version) : apart ? s.updateLiveIfQuiet.run(liveOf(write.data, live), write.id, write.version) : s.updateIfQuiet.run(JSON.stringify(write.data), write.id, write.version);
             return Number(done.changes) === 1;
           }
           if (write.kind === 'update') {
             const json = JSON.stringify(write.data);
-            const row = s.updateIf.get(json, write.id, write.version) as readonly [seq: number, owner: string | null] | undefined;
+            const row = (apart ? s.updateLiveIf.get(liveOf(write.data, live), write.id, write.version) : s.updateIf.get(json, write.id, write.version)) as readonly [seq: number, owner: string | null] | undefined;
             if (!row) return false;
             record = new LazyRecord(row[0], write.id, write.version + 1, row[1], json);
           } else {
@@ -534,6 +546,11 @@ class SqliteStoreImpl implements SqliteStore {
         return true;
       },
     };
+  }
+
+  /** The effect fields a resource's table keeps apart; none before it is migrated. */
+  #liveOf(resource: string): ReadonlySet<string> {
+    return this.#live.get(resource) ?? NO_LIVE;
   }
 
   /** Runs work inside a savepoint of the open transaction: all of it, or none of it. */

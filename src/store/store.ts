@@ -74,6 +74,14 @@ export interface TableLayout {
   readonly owned?: boolean;
   /** Unique constraints the store itself enforces (unique indexes), kept in step as indexes are. */
   readonly unique?: readonly UniqueConstraint[];
+  /**
+   * Top-level fields that writes of other records change by their effects (a book's
+   * `available`, changed by each approved loan; its `updatedAt`). A hint: an adapter may keep
+   * their values apart from the rest of the record, so that a related write naming only these
+   * (RelatedWrite `changes`) does not write the record's other fields and their indexes
+   * again. Nothing a client reads changes: records, filters and sorts are as without it.
+   */
+  readonly effectFields?: readonly string[];
 }
 
 /**

@@ -313,6 +313,89 @@ describe('sqlite store', () => {
     }
   });
 
+  test('a related write of effect fields only writes `live`, not `data`: no index on data is written again, and lists on an effect field stay index-served', async () => {
+    const path = freshFile();
+    const store = await openSqliteStore({ path });
+    await store.migrate([{ name: 'loans' }, { name: 'books', indexes: ['title', 'pages', 'available'], effectFields: ['available', 'updatedAt'] }]);
+    const book = await store.insert('books', { data: { title: 'T', pages: 10, available: 2 } });
+    const loan = await store.insert('loans', { data: { status: 'requested' } });
+    const db = new DatabaseSync(path, { readOnly: true });
+    try {
+      const row = () => db.prepare('SELECT version, data, live FROM res_books WHERE id = ?').get(book.id) as { version: number; data: string; live: string | null };
+      const before = row();
+      const approve = { decide: (_c: StoredRecord | undefined, data: Record<string, unknown> | undefined, read: { records: ReadonlyMap<string, StoredRecord | undefined> }) => {
+        if (!read.records.has('book')) return { more: { records: [{ key: 'book', resource: 'books', id: book.id }] } };
+        const b = read.records.get('book') as StoredRecord;
+        return { data, related: [{ kind: 'update' as const, resource: 'books', id: b.id, version: b.version, data: { ...b.data, available: (b.data.available as number) - 1, updatedAt: 'now' }, changes: ['available', 'updatedAt'] }] };
+      } };
+      await store.update('loans', loan.id, { status: 'active' }, {}, { domain: approve });
+      const afterEffect = row();
+      assert.equal(afterEffect.data, before.data, 'data (and every expression index on it) is not written');
+      assert.equal(afterEffect.live, '{"available":1,"updatedAt":"now"}');
+      assert.equal(afterEffect.version, 2);
+      // The record's text is the one a whole write would have stored: members in place, a new one last.
+      assert.equal((await store.get('books', book.id))?.json, '{"title":"T","pages":10,"available":1,"updatedAt":"now"}');
+      assert.equal((await store.list('books', { limit: 5 })).records[0].json, '{"title":"T","pages":10,"available":1,"updatedAt":"now"}');
+      // The index of the effect field reads `live`, and the list SQL spells the same expression.
+      const live = new Set(['available', 'updatedAt']);
+      const plan = (query: Parameters<typeof listSql>[1]) => {
+        const { sql, args } = listSql('res_books', query, live);
+        return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail).join('; ');
+      };
+      assert.match(plan({ filter: { available: 1 }, limit: 20 }), /USING INDEX fx_books\.available/);
+      assert.match(plan({ sort: [{ field: 'available', direction: 'desc' }], limit: 20 }), /SCAN res_books USING INDEX fx_books\.available/);
+      assert.doesNotMatch(plan({ sort: [{ field: 'available', direction: 'asc' }], limit: 20 }), /TEMP B-TREE/);
+      assert.deepEqual((await store.list('books', { filter: { available: 1 }, limit: 5 })).records.map((r) => r.id), [book.id]);
+      // A whole write puts them back in data.
+      await store.update('books', book.id, { title: 'T', pages: 11, available: 5 });
+      assert.deepEqual({ ...row(), version: 0 }, { version: 0, data: '{"title":"T","pages":11,"available":5}', live: null });
+    } finally {
+      db.close();
+      await store.close();
+    }
+  });
+
+  test('a second start with the same layouts changes no index (an effect field\'s index included): none is dropped and made again', async () => {
+    const path = freshFile();
+    const layouts = [{ name: 'books', indexes: ['title', 'available'], effectFields: ['available'] }, { name: 'mine', owned: true, indexes: ['price'] }];
+    const version = () => {
+      const db = new DatabaseSync(path, { readOnly: true });
+      try {
+        return (db.prepare('PRAGMA schema_version').get() as { schema_version: number }).schema_version;
+      } finally {
+        db.close();
+      }
+    };
+    for (let start = 0; start < 2; start++) {
+      const store = await openSqliteStore({ path });
+      await store.migrate(layouts);
+      await store.close();
+    }
+    const before = version();
+    const store = await openSqliteStore({ path });
+    await store.migrate(layouts);
+    await store.close();
+    assert.equal(version(), before);
+  });
+
+  test('a database of schema 4 gains the live column, and its records read as before', async () => {
+    const path = freshFile();
+    const old = new DatabaseSync(path);
+    old.exec('CREATE TABLE res_books (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT UNIQUE NOT NULL, version INTEGER NOT NULL, owner TEXT, data TEXT NOT NULL)');
+    old.exec(`INSERT INTO res_books (id, version, data) VALUES ('b1', 3, '{"available":4}')`);
+    old.exec('PRAGMA user_version = 4');
+    old.close();
+    const store = await openSqliteStore({ path });
+    try {
+      await store.migrate([{ name: 'books', indexes: ['available'], effectFields: ['available'] }]);
+      assert.deepEqual((await store.get('books', 'b1'))?.data, { available: 4 });
+      assert.deepEqual((await store.list('books', { filter: { available: 4 }, limit: 5 })).records.map((r) => r.id), ['b1']);
+      assert.equal(store.pragma('journal_mode'), 'wal');
+    } finally {
+      await store.close();
+    }
+  });
+
   test('a database written by a newer schema is refused', async () => {
     const path = freshFile();
     const db = new DatabaseSync(path);
@@ -384,8 +467,10 @@ describe('sqlite list SQL', () => {
   });
   test('a page in insertion order is a range of the sequence, with OFFSET only for offset pages', () => {
     const keyset = listSql('res_things', { after: { values: [], seq: 40 }, limit: 20 });
+    // A table that keeps no field apart reads no `live` (always NULL there); one that does reads it.
     assert.equal(keyset.sql, 'SELECT seq, id, version, owner, data FROM "res_things" WHERE seq > ? ORDER BY seq ASC LIMIT ?');
     assert.deepEqual(keyset.args, [40, 21]);
+    assert.match(listSql('res_things', { limit: 20 }, new Set(['available'])).sql, /^SELECT seq, id, version, owner, data, live FROM/);
     const first = listSql('res_things', { limit: 20, offset: 0 });
     assert.doesNotMatch(first.sql, /OFFSET/);
     const later = listSql('res_things', { limit: 20, offset: 40 });

@@ -21,6 +21,8 @@ export interface DomainRuntime {
   uniqueOf(resource: string): readonly UniqueConstraint[];
   /** Fields the rules filter on (counts, referrers), which the store indexes. */
   indexedBy(resource: string): readonly string[];
+  /** Fields that effects of other resources' writes change (TableLayout `effectFields`), with the managed fields such a change sets. */
+  effectFieldsOf(resource: string): readonly string[];
   create(resource: Resource, request: FastifyRequest, body: Readonly<Record<string, unknown>>, id?: string): DomainStep | undefined;
   change(resource: Resource, request: FastifyRequest, body: Readonly<Record<string, unknown>>): DomainStep | undefined;
   transition(resource: Resource, transition: string, request: FastifyRequest, body: Readonly<Record<string, unknown>>): DomainStep | undefined;
@@ -63,6 +65,20 @@ export function domainRuntime(spec: Spec, now: () => number, events?: Events): D
         }
       }
       for (const c of compiled.byResource.values()) for (const r of c.referrers) if (r.resource.name === resource) fields.add(r.field.name);
+      return [...fields];
+    },
+    effectFieldsOf(resource) {
+      const fields = new Set<string>();
+      for (const c of compiled.byResource.values()) {
+        for (const w of [c.onCreate, c.onUpdate, c.onDelete, ...c.transitions.values(), ...c.actions.values()]) {
+          for (const e of w?.effects ?? []) {
+            if (e.ref === undefined || e.target.name !== resource) continue;
+            for (const x of [...e.set, ...e.increment]) fields.add(x.field.name);
+          }
+        }
+      }
+      // A related change sets the target's managed fields of a change too (its updatedAt).
+      if (fields.size) for (const f of compiled.byResource.get(resource)?.managedOn.change ?? []) fields.add(f.name);
       return [...fields];
     },
     create: (resource, request, body, id) => step(resource, 'create', compiled.byResource.get(resource.name)?.onCreate, context(request, body), id),

@@ -119,7 +119,8 @@ export function domainStep(spec: Spec, domain: CompiledDomain, c: CompiledResour
         const cascade = deletion(domain, c, current as StoredRecord, read, w, related);
         if ('refuse' in cascade || 'more' in cascade) return cascade;
       }
-      const touched = new Map<string, { resource: CompiledResource; record: StoredRecord; data: Data }>();
+      // Per ref, the record an effect changes and the fields it changes (RelatedWrite `changes`).
+      const touched = new Map<string, { resource: CompiledResource; record: StoredRecord; data: Data; changes: Set<string> }>();
       for (const effect of rules?.effects ?? []) {
         let target: Data;
         if (effect.ref === undefined) {
@@ -129,8 +130,10 @@ export function domainStep(spec: Spec, domain: CompiledDomain, c: CompiledResour
           const record = read.records.get(refKey(effect.ref));
           if (!record) continue;
           let entry = touched.get(effect.ref);
-          if (!entry) touched.set(effect.ref, (entry = { resource: domain.byResource.get(effect.target.name) as CompiledResource, record, data: { ...record.data } }));
+          if (!entry) touched.set(effect.ref, (entry = { resource: domain.byResource.get(effect.target.name) as CompiledResource, record, data: { ...record.data }, changes: new Set() }));
           target = entry.data;
+          for (const s of effect.set) entry.changes.add(s.field.name);
+          for (const inc of effect.increment) entry.changes.add(inc.field.name);
         }
         for (const s of effect.set) {
           const value = s.program.run(vars);
@@ -141,11 +144,12 @@ export function domainStep(spec: Spec, domain: CompiledDomain, c: CompiledResour
           target[inc.field.name] = (typeof now === 'number' ? now : 0) + inc.by;
         }
       }
-      for (const { resource, record, data: changed } of touched.values()) {
+      for (const { resource, record, data: changed, changes } of touched.values()) {
         manage(spec, resource, 'change', changed, record.id, w, read);
+        for (const f of resource.managedOn.change) changes.add(f.name);
         const broken = firstBroken(spec, resource, changed, record.id, w.now);
         if (broken) return { refuse: broken };
-        related.push({ kind: 'update', resource: resource.resource.name, id: record.id, version: record.version, data: changed, ...eventsOf(w, resource.resource.name, 'updated') });
+        related.push({ kind: 'update', resource: resource.resource.name, id: record.id, version: record.version, data: changed, changes: [...changes], ...eventsOf(w, resource.resource.name, 'updated') });
       }
       if (kind === 'delete') return { related };
       manage(spec, c, kind, self, id, w, read);

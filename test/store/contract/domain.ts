@@ -209,3 +209,114 @@ it('domain: a step in changeMany runs per item, and a refusal undoes the batch',
   assert.deepEqual((await store.get(R, a.id))?.data, { v: 10, checked: true });
   assert.deepEqual((await store.get(R, b.id))?.data, { v: 20 });
 });
+
+// ---- effect fields (TableLayout effectFields): an adapter may keep them apart; nothing a client reads changes ----
+
+/** The shelf's layout: lists filter and sort by `available`, `title`, `stamp`; effects change `available`, `stamp`, `late`. */
+const SHELF_LAYOUT = { name: B, indexes: ['available', 'title', 'stamp', 'late'], effectFields: ['available', 'stamp', 'late'] };
+
+/** An effect on the shelf: `available` down by one, `stamp` set (a new member at first), and `late` when asked; `changes` names them. */
+const effectOnShelf = (shelfId: string, stamp: string, late?: null | string): DomainStep =>
+  step((_current, data, read): DomainDecision => {
+    if (!read.records.has('shelf')) return { more: { records: [{ key: 'shelf', resource: B, id: shelfId }] } };
+    const shelf = read.records.get('shelf');
+    if (!shelf || (shelf.data.available as number) <= 0) return { refuse: 'unavailable' };
+    const changed: Record<string, unknown> = { ...shelf.data, available: (shelf.data.available as number) - 1, stamp };
+    if (late !== undefined) changed.late = late;
+    return { data, related: [{ kind: 'update', resource: B, id: shelf.id, version: shelf.version, data: changed, changes: ['available', 'stamp', ...(late !== undefined ? ['late'] : [])] }] };
+  });
+
+/**
+ * The record exactly. (The order of its members is the adapter's: PostgreSQL's jsonb keeps
+ * its own; SQLite's text keeps the written one, test/store/sqlite.test.ts.)
+ */
+async function assertRecord(store: Store, id: string, expected: Record<string, unknown>, version: number): Promise<void> {
+  const got = await store.get(B, id);
+  assert.ok(got);
+  assert.equal(got.version, version);
+  assert.deepEqual(got.data, expected);
+}
+
+const shelfIds = async (store: Store, query: Omit<Parameters<Store['list']>[1], 'limit'>) => (await store.list(B, { limit: 100, ...query })).records.map((r) => r.id);
+
+it('effect fields: related writes that change only them read back as whole writes would, in order, null included', async (store) => {
+  await store.migrate([{ name: R, indexes: INDEXED }, SHELF_LAYOUT]);
+  const shelf = await store.insert(B, { data: { title: 'T', available: 3, copies: 3 } });
+  const other = await store.insert(B, { data: { title: 'U', available: 3, copies: 3 } });
+  const loan = await store.insert(R, { data: { status: 'requested' } });
+  await store.update(R, loan.id, { status: 'active' }, {}, { domain: effectOnShelf(shelf.id, 's1') });
+  await assertRecord(store, shelf.id, { title: 'T', available: 2, copies: 3, stamp: 's1' }, 2);
+  await store.update(R, loan.id, { status: 'returned' }, {}, { domain: effectOnShelf(shelf.id, 's2', null) });
+  await assertRecord(store, shelf.id, { title: 'T', available: 1, copies: 3, stamp: 's2', late: null }, 3);
+  // A page reads the same records as `get`.
+  const page = (await store.list(B, { limit: 10 })).records;
+  assert.deepEqual(page.map((r) => r.data), [{ title: 'T', available: 1, copies: 3, stamp: 's2', late: null }, { title: 'U', available: 3, copies: 3 }]);
+  // Filters, sorts and counts see the values the effects wrote, null as null.
+  assert.deepEqual(await shelfIds(store, { filter: { available: 1 } }), [shelf.id]);
+  assert.deepEqual(await shelfIds(store, { filter: { available: 3 } }), [other.id]);
+  assert.deepEqual(await shelfIds(store, { filters: [{ field: 'available', op: 'lt', value: 3 }] }), [shelf.id]);
+  assert.deepEqual(await shelfIds(store, { filter: { late: null } }), [shelf.id, other.id]);
+  assert.deepEqual(await shelfIds(store, { filters: [{ field: 'stamp', op: 'eq', value: 's2' }] }), [shelf.id]);
+  assert.deepEqual(await shelfIds(store, { sort: [{ field: 'available', direction: 'asc' }] }), [shelf.id, other.id]);
+  assert.deepEqual(await shelfIds(store, { sort: [{ field: 'available', direction: 'desc' }] }), [other.id, shelf.id]);
+  assert.equal(await store.count(B, { filter: { available: 1 } }), 1);
+  // A keyset page after the first record in `available` order.
+  const first = (await store.list(B, { limit: 1, sort: [{ field: 'available', direction: 'asc' }] })).records[0];
+  assert.deepEqual((await store.list(B, { limit: 5, sort: [{ field: 'available', direction: 'asc' }], after: { values: [1], seq: first.seq } })).records.map((r) => r.id), [other.id]);
+});
+
+it('effect fields: a whole write after effect writes replaces them, and effects after it start from it', async (store) => {
+  await store.migrate([{ name: R, indexes: INDEXED }, SHELF_LAYOUT]);
+  const shelf = await store.insert(B, { data: { title: 'T', available: 3 } });
+  const loan = await store.insert(R, { data: { status: 'requested' } });
+  await store.update(R, loan.id, { status: 'active' }, {}, { domain: effectOnShelf(shelf.id, 's1') });
+  const written = await store.update(B, shelf.id, { available: 10, title: 'V' }, { version: 2 });
+  assert.ok(written.ok);
+  await assertRecord(store, shelf.id, { available: 10, title: 'V' }, 3);
+  assert.deepEqual(await shelfIds(store, { filter: { available: 2 } }), []);
+  assert.deepEqual(await shelfIds(store, { filter: { stamp: 's1' } }), [], 'the member the whole write left out is gone');
+  await store.update(R, loan.id, { status: 'returned' }, {}, { domain: effectOnShelf(shelf.id, 's2') });
+  await assertRecord(store, shelf.id, { available: 9, title: 'V', stamp: 's2' }, 4);
+  assert.deepEqual(await shelfIds(store, { filter: { available: 9 } }), [shelf.id]);
+  // A bulk change is a whole write too.
+  const batch = await store.changeMany(B, [{ kind: 'update', id: shelf.id, data: { available: 4, title: 'W' } }]);
+  assert.ok(batch.ok);
+  await assertRecord(store, shelf.id, { available: 4, title: 'W' }, 5);
+  assert.deepEqual(await shelfIds(store, { filter: { available: 4 } }), [shelf.id]);
+});
+
+it('effect fields: 16 concurrent approvals of the last copy, one wins; an event of a related write carries the whole record', async (store) => {
+  await store.migrate([{ name: R, indexes: INDEXED }, SHELF_LAYOUT]);
+  const shelf = await store.insert(B, { data: { title: 'T', available: 1 } });
+  const loans = await Promise.all(Array.from({ length: N }, () => store.insert(R, { data: { status: 'requested' } })));
+  const withEvents = (s: DomainStep): DomainStep => step((c, d, read): DomainDecision => {
+    const decided = s.decide(c, d, read);
+    if (!('related' in decided) || !decided.related) return decided;
+    return { ...decided, related: decided.related.map((w) => ({ ...w, events: (r: StoredRecord) => [{ name: 'shelf.updated', resource: B, recordId: r.id, payloads: { '': r.data }, createdAt: 1 }] })) };
+  });
+  const results = await Promise.allSettled(loans.map((l, i) => store.update(R, l.id, { status: 'active' }, { state: { field: 'status', from: ['requested'] } }, { domain: withEvents(effectOnShelf(shelf.id, `s${i}`)) })));
+  assert.equal(results.filter((x) => x.status === 'fulfilled').length, 1);
+  const winner = results.findIndex((x) => x.status === 'fulfilled');
+  await assertRecord(store, shelf.id, { title: 'T', available: 0, stamp: `s${winner}` }, 2);
+  const mine = (await store.events.after(0, 100)).filter((e) => e.name === 'shelf.updated');
+  assert.equal(mine.length, 1);
+  assert.deepEqual(mine[0].payloads, { '': { title: 'T', available: 0, stamp: `s${winner}` } });
+});
+
+it('effect fields: a layout that keeps them no longer (or others) reads every record as before', async (store) => {
+  await store.migrate([{ name: R, indexes: INDEXED }, SHELF_LAYOUT]);
+  const shelf = await store.insert(B, { data: { title: 'T', available: 3 } });
+  const loan = await store.insert(R, { data: { status: 'requested' } });
+  await store.update(R, loan.id, { status: 'active' }, {}, { domain: effectOnShelf(shelf.id, 's1') });
+  for (const effectFields of [[], ['stamp'], ['available', 'stamp', 'late']]) {
+    await store.migrate([{ name: R, indexes: INDEXED }, { ...SHELF_LAYOUT, effectFields }]);
+    await assertRecord(store, shelf.id, { title: 'T', available: 2, stamp: 's1' }, 2);
+    assert.deepEqual(await shelfIds(store, { filter: { available: 2 } }), [shelf.id], `effect fields ${JSON.stringify(effectFields)}`);
+    assert.deepEqual(await shelfIds(store, { filter: { stamp: 's1' } }), [shelf.id]);
+  }
+  // A field both an effect field and unique is read by its unique index: a duplicate is still refused.
+  await store.migrate([{ name: R, indexes: INDEXED }, { ...SHELF_LAYOUT, unique: [{ name: 'stamp', fields: ['stamp'] }] }]);
+  const second = await store.insert(B, { data: { title: 'U', available: 3 } });
+  await assert.rejects(store.update(R, loan.id, { status: 'returned' }, {}, { domain: effectOnShelf(second.id, 's1') }), UniqueViolationError);
+  await assertRecord(store, second.id, { title: 'U', available: 3 }, 1);
+});
