@@ -1,14 +1,14 @@
 /**
  * serve's readiness verdict, kept across starts of one build for one spec text (issue #20).
  *
- * The verdict runs every `check` rule over the spec, about a fifth of a start; it is a pure
- * function of the spec's text, its file's path as given (the reasons name it), svcspec's code
- * and Node's version (V8 compiles the spec's patterns). A
- * restart of the same spec by the same build (a test run's servers, a process manager, a
- * container) reads it back instead. A spec edited by one character, another build, or any
- * failure to read or write the cache computes it again: the cache can only be missing, never
- * wrong. It is kept only where the code has an identity (the installed CLI's bundle: buildId);
- * from the sources or dist/ every start computes it.
+ * The verdict runs the `check` rules that can find an error over the spec (./readiness.ts),
+ * about an eighth of a first start's CPU after an edit; it is a pure function of the spec's
+ * text, its file's path as given (the reasons name it), svcspec's code and Node's version (V8
+ * compiles the spec's patterns). A restart of the same spec by the same build (a test run's
+ * servers, a process manager, a container) reads it back instead. A spec edited by one
+ * character, another build, or any failure to read or write the cache computes it again: the
+ * cache can only be missing, never wrong. It is kept only where the code has an identity (the
+ * installed CLI's bundle: buildId); from the sources or dist/ every start computes it.
  *
  * Where: the user's cache folder (src/spec/cache-folder.ts, mode 0700); one small JSON file
  * per spec text and build. SVCSPEC_NO_CACHE=1 turns it off.
