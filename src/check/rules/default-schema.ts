@@ -2,14 +2,12 @@
  * A field's shape as a tiny JSON Schema, to check its `default` with the same validator
  * (Ajv with ajv-formats) the service uses for requests, and Ajv's findings in our words.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { FieldType, Shape } from '../../spec/model.ts';
 import { FORMAT_NAMES, TYPE_WORDS } from './support.ts';
 import { validPattern } from '../../spec/pattern.ts';
+import { ajvModules } from '../../spec/ajv.ts';
 
-// ajv-formats is CommonJS; under ESM its function is the default export's default.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
 
 let ajv: Ajv | undefined;
 /** Compiled validators by schema text: fields of one shape (and a spec checked again) share one. */
@@ -21,6 +19,7 @@ function validator(): Ajv {
   if (!ajv) {
     // validateSchema off: the schemas are built here, valid by construction, and checking them
     // compiles Ajv's meta-schema first, the larger part of `check`'s (and serve's) Ajv time.
+    const { Ajv, addFormats } = ajvModules();
     ajv = new Ajv({ allErrors: true, strict: false, logger: false, validateSchema: false });
     addFormats(ajv);
   }
