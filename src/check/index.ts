@@ -10,6 +10,7 @@ import { PARTS, type PartName } from '../spec/parts.ts';
 import { CHECK_CODES } from './codes.ts';
 import { MISSING } from './parts/index.ts';
 import type { CheckReport, PartReport, PartStatus } from './report.ts';
+import type { Rule } from './rule.ts';
 import { RULES } from './rules/index.ts';
 import { overallVerdicts, partVerdicts } from './verdict.ts';
 import { runRules } from './walk.ts';
@@ -19,6 +20,19 @@ export { exitCodeOf, type CheckOptions, type CheckReport, type PartReport, type 
 export async function checkFile(file: string): Promise<CheckReport> {
   const loaded = await loadSpec(file);
   return checkSpec(loaded.value, loaded.diagnostics, file);
+}
+
+/**
+ * The rules that can find an error (a rule declares every code it reports, with its severity).
+ * A warning never refuses a spec, so serve's readiness verdict runs only these: 77 of the 119
+ * rules, each still walking the model once (test/check/table.ts holds that they find every
+ * error the whole set finds).
+ */
+export const ERROR_RULES: readonly Rule[] = RULES.filter((r) => r.diagnostics.some((d) => d.severity === 'error'));
+
+/** The errors of a loaded spec: its load findings' and the rules', as checkSpec counts them. */
+export function specErrors(spec: Spec, loadDiagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return [...loadDiagnostics, ...runRules(spec, ERROR_RULES)].filter((d) => d.severity === 'error');
 }
 
 /** Checks a loaded spec; `spec` undefined means the file could not be read, and only its findings are reported. */

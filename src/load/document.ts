@@ -32,6 +32,12 @@ export function specFromDocument(
   data: unknown,
   sourceMap: SourceMap,
   notes: Partial<Record<PartName, PartNote>> = {},
+  sections?: {
+    /** Top-level keys whose data passed the structural validation before (./sections.ts): not validated again. */
+    readonly valid: ReadonlySet<string>;
+    /** Told whether the structural validation of the rest passed. */
+    validated(passed: boolean): void;
+  },
 ): Result<Spec | undefined> {
   const diagnostics: Diagnostic[] = [];
   if (data === undefined || data === null) data = {};
@@ -69,7 +75,11 @@ export function specFromDocument(
       delete forValidation[name];
     }
   }
-  diagnostics.push(...validateStructure(forValidation, sourceMap));
+  // The root of the format's schema constrains each top-level key alone: a section that passed stays passed.
+  for (const key of sections?.valid ?? []) delete forValidation[key];
+  const structural = validateStructure(forValidation, sourceMap);
+  sections?.validated(structural.length === 0);
+  diagnostics.push(...structural);
   return { value: normalize(raw, parts, sourceMap), diagnostics };
 }
 

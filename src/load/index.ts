@@ -10,6 +10,7 @@ import { LOAD_CODES } from './codes.ts';
 import { specFromDocument } from './document.ts';
 import { parseMarkdownSpec } from './markdown.ts';
 import { SourceMap } from './source.ts';
+import type { SectionCache } from './sections.ts';
 import { parseYaml } from './yaml.ts';
 
 export type SourceKind = SpecSource['kind'];
@@ -41,16 +42,17 @@ export async function loadSpec(file: string): Promise<Result<Spec | undefined>> 
 }
 
 /** loadSpec, and the text it read (for a caller that keys something on exactly that text). */
-export async function readSpec(file: string): Promise<{ loaded: Result<Spec | undefined>; text?: string }> {
+export async function readSpec(file: string, options: { sections?: SectionCache } = {}): Promise<{ loaded: Result<Spec | undefined>; text?: string }> {
   const whole = { file, line: 1, column: 1 };
   const kind = kindOf(file);
   const text = await readSourceFile(file);
   if (typeof text !== 'string') return { loaded: fail(text) };
   if (!kind) return { loaded: fail(diagnostic(LOAD_CODES.fileType, { file }, { location: whole })) };
-  return { loaded: loadSpecText(text, { file, kind }), text };
+  return { loaded: loadSpecText(text, { file, kind, ...options }), text };
 }
 
-export function loadSpecText(text: string, options: { file: string; kind: SourceKind }): Result<Spec | undefined> {
+/** `sections`: sections of YAML texts kept from earlier loads (./sections.ts), for serve's first start after an edit. */
+export function loadSpecText(text: string, options: { file: string; kind: SourceKind; sections?: SectionCache }): Result<Spec | undefined> {
   const { file, kind } = options;
   if (text.trim() === '') return fail(diagnostic(LOAD_CODES.fileEmpty, { file }, { location: { file, line: 1, column: 1 } }));
   const sourceMap = new SourceMap(file, kind);
@@ -59,9 +61,10 @@ export function loadSpecText(text: string, options: { file: string; kind: Source
     const built = specFromDocument(md.data, sourceMap, md.notes);
     return { value: built.value, diagnostics: byPosition([...md.diagnostics, ...built.diagnostics]) };
   }
-  const parsed = parseYaml(text, { file, language: kind === 'json' ? 'JSON' : 'YAML', sourceMap });
+  const parsed = parseYaml(text, { file, language: kind === 'json' ? 'JSON' : 'YAML', sourceMap, ...(options.sections ? { sections: options.sections } : {}) });
   if (parsed.data === undefined && parsed.diagnostics.length > 0) return { value: undefined, diagnostics: parsed.diagnostics };
-  const built = specFromDocument(parsed.data, sourceMap);
+  const { sectioned } = parsed;
+  const built = specFromDocument(parsed.data, sourceMap, {}, sectioned ? { valid: sectioned.valid, validated: (passed) => sectioned.keep(passed) } : undefined);
   return { value: built.value, diagnostics: byPosition([...parsed.diagnostics, ...built.diagnostics]) };
 }
 

@@ -15,6 +15,7 @@ import { diagnostic, type Diagnostic } from '../spec/diagnostics.ts';
 import type { Location } from '../spec/model.ts';
 import { child } from '../spec/pointer.ts';
 import { LOAD_CODES } from './codes.ts';
+import { readSections, type SectionCache, type Sectioned } from './sections.ts';
 import type { SourceMap } from './source.ts';
 
 export interface ParseOptions {
@@ -25,12 +26,16 @@ export interface ParseOptions {
   /** Prefix for every pointer (a Markdown section's part: `/resources`). */
   readonly pointerPrefix?: string;
   readonly sourceMap: SourceMap;
+  /** Sections of the text kept from earlier loads (./sections.ts): serve passes its build's. */
+  readonly sections?: SectionCache;
 }
 
 export interface Parsed {
   /** The plain data, or undefined when the text could not be parsed at all. */
   readonly data: unknown;
   readonly diagnostics: Diagnostic[];
+  /** Read section by section (options.sections): what was known of them, and how to keep what is learnt. */
+  readonly sectioned?: Sectioned;
 }
 
 const ANCHOR = /(^|[\s[{,:-])&[^\s]/m;
@@ -49,10 +54,13 @@ const yaml = (): YamlModule =>
 export function parseYaml(text: string, options: ParseOptions): Parsed {
   if (!ANCHOR.test(text)) {
     try {
-      const data = fastLoad(text, { schema: CORE_SCHEMA, filename: options.file });
+      const load = (t: string) => fastLoad(t, { schema: CORE_SCHEMA, filename: options.file });
+      // Only a whole document (not a Markdown fence) is read by sections.
+      const sectioned = options.sections && options.language === 'YAML' && options.pointerPrefix === undefined && !options.lineOffset ? readSections(text, options.sections, load) : undefined;
+      const data = sectioned ? sectioned.data : load(text);
       options.sourceMap.setData(options.pointerPrefix ?? '', data);
       options.sourceMap.defer(() => indexPositions(composeDocument(text, options), options));
-      return { data, diagnostics: [] };
+      return { data, diagnostics: [], ...(sectioned ? { sectioned } : {}) };
     } catch {
       // Fall through: `yaml` says what is wrong, in its terms and with positions.
     }

@@ -1,40 +1,24 @@
 /**
  * serve's readiness verdict, kept across starts of one build for one spec text (issue #20).
  *
- * The verdict runs every `check` rule over the spec, about a fifth of a start; it is a pure
- * function of the spec's text, its file's path as given (the reasons name it), svcspec's code
- * and Node's version (V8 compiles the spec's patterns). A
- * restart of the same spec by the same build (a test run's servers, a process manager, a
- * container) reads it back instead. A spec edited by one character, another build, or any
- * failure to read or write the cache computes it again: the cache can only be missing, never
- * wrong. It is kept only where the code has an identity (the installed CLI's bundle: buildId);
- * from the sources or dist/ every start computes it.
+ * The verdict runs the `check` rules that can find an error over the spec (./readiness.ts),
+ * about an eighth of a first start's CPU after an edit; it is a pure function of the spec's
+ * text, its file's path as given (the reasons name it), svcspec's code and Node's version (V8
+ * compiles the spec's patterns). A restart of the same spec by the same build (a test run's
+ * servers, a process manager, a container) reads it back instead. A spec edited by one
+ * character, another build, or any failure to read or write the cache computes it again: the
+ * cache can only be missing, never wrong. It is kept only where the code has an identity (the
+ * installed CLI's bundle: buildId); from the sources or dist/ every start computes it.
  *
- * Where: a folder of the OS's temporary files for this user alone (mode 0700), as Node keeps
- * its compile cache; one small JSON file per spec text and build. SVCSPEC_NO_CACHE=1 turns it off.
+ * Where: the user's cache folder (src/spec/cache-folder.ts, mode 0700); one small JSON file
+ * per spec text and build. SVCSPEC_NO_CACHE=1 turns it off.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cacheFolder } from '../spec/cache-folder.ts';
 import { buildId } from '../spec/package-files.ts';
 import type { Readiness } from './readiness.ts';
-
-function folder(): string | undefined {
-  try {
-    // The uid from the process, not the passwd file: a container's user often has no entry there.
-    const uid = process.getuid?.();
-    if (uid === undefined) return undefined;
-    const dir = join(tmpdir(), `svcspec-cache-${uid}`);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const info = lstatSync(dir);
-    // Another user's folder of that name (made first, to plant verdicts) is not trusted.
-    if (!info.isDirectory() || info.uid !== uid || (info.mode & 0o077) !== 0) return undefined;
-    return dir;
-  } catch {
-    return undefined;
-  }
-}
 
 function isReadiness(value: unknown): value is Readiness {
   const r = value as Readiness;
@@ -44,8 +28,8 @@ function isReadiness(value: unknown): value is Readiness {
 
 /** The verdict of `compute` for this spec text, from the cache when this build has one for it. */
 export function cachedReadiness(file: string, text: string, compute: () => Readiness, build: string | undefined = buildId): Readiness {
-  if (build === undefined || process.env.SVCSPEC_NO_CACHE === '1') return compute();
-  const dir = folder();
+  if (build === undefined) return compute();
+  const dir = cacheFolder();
   if (!dir) return compute();
   // The path as given (the reasons name it so), and Node's version (the patterns a check
   // compiles are V8's: one Node may refuse what another takes).

@@ -3,10 +3,11 @@
  * endpoints; any inconsistency would make the service guess, so errors refuse it too.
  * The founding document (nine gaps) gets "nothing to serve".
  */
-import { checkSpec } from '../check/index.ts';
+import { specErrors } from '../check/index.ts';
 import type { Diagnostic } from '../spec/diagnostics.ts';
+import { SAFETY_DEFAULTS } from '../spec/defaults.ts';
 import type { Spec } from '../spec/model.ts';
-import { PART_BY_NAME, type PartName } from '../spec/parts.ts';
+import { PART_BY_NAME, PARTS, type PartName } from '../spec/parts.ts';
 
 const NEEDED: readonly PartName[] = ['resources', 'endpoints'];
 
@@ -18,19 +19,25 @@ export interface Readiness {
   readonly notes: readonly string[];
 }
 
+/**
+ * What `svcspec check` would count, and no more: the errors (the rules that can find one,
+ * src/check/index.ts ERROR_RULES), the gaps and the safety defaults. The warnings and the
+ * completeness of each part never change the verdict, and are not computed (issue #20: the
+ * verdict is a fifth of a first start after an edit). test/serve/readiness.test.ts holds it
+ * equal to the verdict read from the whole check report.
+ */
 export function readiness(spec: Spec, diagnostics: readonly Diagnostic[]): Readiness {
-  const report = checkSpec(spec, diagnostics);
-  const gaps = report.parts.filter((p) => p.status === 'gap');
-  if (gaps.length === report.parts.length) return { ok: false, reasons: ['Nothing to serve: every part of the spec is not shown.'], notes: [] };
+  const gaps = PARTS.filter((p) => spec.parts[p.name].statement === 'gap');
+  if (gaps.length === PARTS.length) return { ok: false, reasons: ['Nothing to serve: every part of the spec is not shown.'], notes: [] };
   const reasons: string[] = [];
   for (const part of NEEDED) {
     if (spec.parts[part].statement !== 'given') reasons.push(`Part ${PART_BY_NAME[part].number}, ${PART_BY_NAME[part].title}, is ${spec.parts[part].statement === 'gap' ? 'not shown' : 'stated as none'}: there is nothing to serve without it.`);
   }
-  const errors = report.diagnostics.filter((d) => d.severity === 'error');
+  const errors = specErrors(spec, diagnostics);
   if (errors.length) reasons.push(`The spec has ${errors.length} error${errors.length === 1 ? '' : 's'}; run 'svcspec check ${spec.source.file}' to see them.`);
   const notes = [
     ...gaps.map((p) => `Part ${p.number}, ${p.title}: not shown, so not enforced.`),
-    ...report.defaults.map((d) => `Default ${d.key}: ${d.value} (the spec is silent).`),
+    ...SAFETY_DEFAULTS.filter((d) => d.applies(spec)).map((d) => `Default ${d.key}: ${d.value} (the spec is silent).`),
   ];
   return { ok: reasons.length === 0, reasons, notes };
 }

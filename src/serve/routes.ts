@@ -45,6 +45,21 @@ export function registerRoutes(app: FastifyInstance, ctx: ServeContext, options:
     if (!ctx.resources.has(endpoint.resource)) continue; // check reports it; nothing to serve
     // Path parameters of a shape of their own are checked before the handler (./path-params.ts).
     const guard = pathParamsGuard(ctx, endpoint);
-    app.route({ method: endpoint.method, url: prefix + routePath(endpoint.path), config: { endpoint }, ...(guard ? { preHandler: guard } : {}), handler: handler(endpoint) });
+    app.route({ method: endpoint.method, url: prefix + routePath(endpoint.path), config: { endpoint }, ...(guard ? { preHandler: guard } : {}), handler: onFirstRequest(() => handler(endpoint)) });
   }
+}
+
+/**
+ * A route's handler, made on the route's first request rather than at start-up (issue #20):
+ * making one prepares the endpoint's request validators, representation and events for each
+ * version served, a third of building the app, and a service's first request needs one
+ * endpoint's. The makers only prepare (they register nothing and refuse no spec: check and
+ * the readiness verdict did that before), so the service answers as it would with every
+ * handler made at start.
+ */
+function onFirstRequest(make: () => RouteHandlerMethod): RouteHandlerMethod {
+  let made: RouteHandlerMethod | undefined;
+  return function (this: FastifyInstance, request, reply) {
+    return (made ??= make()).call(this, request, reply);
+  };
 }

@@ -6,6 +6,7 @@ import { dirname, join, basename, extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { loadSpec, readSpec } from '../load/index.ts';
+import { sectionCache } from '../load/sections.ts';
 import type { Diagnostic } from '../spec/diagnostics.ts';
 import type { Endpoint, Spec } from '../spec/model.ts';
 import { describeTarget, isDatabaseUrl, openStore } from '../store/open.ts';
@@ -42,12 +43,19 @@ export type StartResult =
   | { readonly ok: true; readonly url: string; readonly spec: Spec; readonly db: string; readonly store: Store; /** Where rate limits are counted. */ readonly limits: string; readonly readiness: Readiness; readonly app: FastifyInstance; readonly docs?: string; readonly handlers?: ActionHandlers; close(): Promise<void> }
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly reasons: readonly string[]; /** The address could not be listened on: the user's choice, not the spec. */ readonly address?: true; /** The database given could not be opened: likewise. */ readonly database?: true };
 
+/** readSpec's options in serve: this build's kept sections, where it keeps any. */
+export function sectionsOption(): { sections?: ReturnType<typeof sectionCache> & object } {
+  const sections = sectionCache();
+  return sections ? { sections } : {};
+}
+
 export function defaultDbPath(specFile: string): string {
   return join(dirname(specFile), `${basename(specFile, extname(specFile))}.db`);
 }
 
 export async function startServer(options: ServerOptions): Promise<StartResult> {
-  const { loaded, text } = await readSpec(options.file);
+  // The sections of the spec an edit did not touch are read back, parsed and validated, from earlier starts (src/load/sections.ts).
+  const { loaded, text } = await readSpec(options.file, sectionsOption());
   if (!loaded.value || text === undefined) return { ok: false, diagnostics: loaded.diagnostics, reasons: ['The spec could not be read.'] };
   const spec = loaded.value;
   const ready = cachedReadiness(options.file, text, () => readiness(spec, loaded.diagnostics));

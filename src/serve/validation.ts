@@ -22,8 +22,7 @@
  * whose it is; nested ones as unknown members) and never required. compileValidators also takes a version by name (`since`/`until`, at
  * every depth); without one, every field of the resource it is given is in.
  */
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, ValidateFunction } from 'ajv';
 import type { Field, Resource, Shape, Spec } from '../spec/model.ts';
 import type { Store, StoredRecord } from '../store/store.ts';
 import type { ServeContext } from './context.ts';
@@ -34,9 +33,8 @@ import { outsideVersion, resourceAt } from '../spec/conventions/versions.ts';
 import { notAnObject, violationsDetail, violationsOf } from './violations.ts';
 import { child } from '../spec/pointer.ts';
 import { validPattern } from '../spec/pattern.ts';
+import { ajvModules } from '../spec/ajv.ts';
 
-// ajv-formats is CommonJS; under ESM its function is the default export's default.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
 
 type Schema = Record<string, unknown>;
 type Mode = 'full' | 'partial';
@@ -72,6 +70,7 @@ export interface CompileOptions {
 
 /** One Ajv per spec: formats and our keywords added once. */
 export function createAjv(): Ajv {
+  const { Ajv, addFormats } = ajvModules();
   const ajv = new Ajv({
     allErrors: true,
     verbose: true, // error.parentSchema carries our annotations for the wording

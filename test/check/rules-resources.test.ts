@@ -114,6 +114,13 @@ table('field-default-invalid', [
   { name: 'a string too long by one code point', patch: task({ note: { maxLength: 2, default: '😀é😀' } }), expect: [`field-default-invalid ${F}/note/default`], messages: [/at most 2 characters long/] },
   { name: 'a string matching its pattern fits', patch: task({ note: { pattern: '^\\p{Lu}', default: 'Élan' } }), expect: [] },
   { name: 'a string breaking its pattern', patch: task({ note: { pattern: '^\\p{Lu}', default: 'élan' } }), expect: [`field-default-invalid ${F}/note/default`], messages: [/must match the pattern/] },
+  // Lists of plain items too, the empty list among them (library.yaml's `books: default: []`, refs with uniqueItems).
+  { name: 'an empty list of refs with unique items fits', patch: task({ related: { uniqueItems: true, maxItems: 3, default: [] } }), expect: [] },
+  { name: 'a list of plain items at its bounds fits', patch: task({ tags: { minItems: 2, maxItems: 2, uniqueItems: undefined, default: ['a', 'b'] } }), expect: [] },
+  { name: 'a list longer than maxItems', patch: task({ tags: { maxItems: 1, uniqueItems: undefined, default: ['a', 'b'] } }), expect: [`field-default-invalid ${F}/tags/default`], messages: [/must hold at most 1 items/] },
+  { name: 'a list shorter than minItems', patch: task({ tags: { minItems: 1, default: [] } }), expect: [`field-default-invalid ${F}/tags/default`], messages: [/must hold at least 1 items/] },
+  { name: 'a list repeating an item', patch: task({ tags: { default: ['a', 'a'] } }), expect: [`field-default-invalid ${F}/tags/default`], messages: [/must not repeat items/] },
+  { name: 'a list that is not a list', patch: task({ tags: { default: 'a' } }), expect: [`field-default-invalid ${F}/tags/default`], messages: [/must be/] },
   { name: 'a number above its exclusive maximum', patch: task({ priority: { maximum: undefined, exclusiveMaximum: 5, default: 5 } }), expect: [`field-default-invalid ${F}/priority/default`], messages: [/must be less than 5/] },
 ]);
 

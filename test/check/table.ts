@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { stringify } from 'yaml';
+import { ERROR_RULES } from '../../src/check/index.ts';
 import { RULES } from '../../src/check/rules/index.ts';
 import { runRules } from '../../src/check/walk.ts';
 import type { Diagnostic } from '../../src/spec/diagnostics.ts';
@@ -171,7 +172,14 @@ export function specText(patch: Patch = {}): string {
 
 /** Every finding of the rule set on a spec text (which must load without errors). */
 export function findings(text: string): Diagnostic[] {
-  return runRules(mustLoad(text), RULES);
+  const spec = mustLoad(text);
+  const found = runRules(spec, RULES);
+  // serve's readiness verdict runs only the rules that can find an error (ERROR_RULES): on
+  // every row they must find every error the whole set finds, or a rule reports an error
+  // code it does not declare.
+  const errors = (ds: readonly Diagnostic[]) => ds.filter((d) => d.severity === 'error').map(summary).sort();
+  assert.deepEqual(errors(runRules(spec, ERROR_RULES)), errors(found), 'the error rules find every error');
+  return found;
 }
 
 export function summary(d: Diagnostic): string {

@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -249,6 +250,68 @@ test('package: the installed serve counts rate limits in Redis (--redis), the cl
   }
   server.child.kill('SIGTERM');
   await new Promise((r) => server.child.once('exit', r));
+});
+
+const NOTES = (maxLength: string) => `svcspec: 1
+purpose: { name: Notes, summary: Short notes., users: [{ name: writer, tasks: [write a note] }] }
+resources:
+  note:
+    plural: notes
+    fields:
+      id: { type: integer, readOnly: true }
+      text: { type: string, required: true, maxLength: ${maxLength} }
+states: { none: Notes have no life cycle. }
+endpoints:
+  note: [create, list]
+authentication: { none: A local test service. }
+events: { none: No events. }
+errors:
+  shape: problem
+  catalog:
+    validation-failed: { status: 422, title: Validation failed }
+limits: { none: A local test service. }
+versioning: { none: One version. }
+`;
+
+test('package: the installed serve reads back the sections an edit did not touch, and serves the edited one as edited', async () => {
+  // The sections of a spec are kept per build in the user's cache folder (src/load/sections.ts):
+  // a fresh TMPDIR holds only this test's.
+  const tmp = mkdtempSync(join(tmpdir(), 'svcspec-package-sections-'));
+  const env = envWith({ TMPDIR: tmp });
+  const sections = () => readdirSync(join(tmp, readdirSync(tmp).find((d) => d.startsWith('svcspec-cache-')) as string)).filter((f) => f.startsWith('section-')).length;
+  const start = async () => {
+    const child = spawn(process.execPath, [installed.bin, 'serve', 'notes.yaml', '--port', '0', '--quiet', '--db', ':memory:'], { cwd: installed.project, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    children.push(child);
+    const { url } = await servingUrl(child);
+    const post = (text: string) => fetch(`${url}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text }) }).then((r) => r.status);
+    const stop = async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    };
+    return { post, stop };
+  };
+  try {
+    writeFileSync(join(installed.project, 'notes.yaml'), NOTES('10'));
+    let server = await start();
+    assert.equal(await server.post('twelve chars'), 422, 'longer than maxLength 10');
+    await server.stop();
+    const kept = sections();
+    assert.equal(kept, 10, 'each top-level section kept');
+    // An edit of part 2: only its section is parsed and kept again; the service enforces the edit.
+    writeFileSync(join(installed.project, 'notes.yaml'), NOTES('20'));
+    server = await start();
+    assert.equal(await server.post('twelve chars'), 201, 'within maxLength 20: the edited section, not a kept one');
+    assert.equal(await server.post('twenty-one characters'), 422);
+    await server.stop();
+    assert.equal(sections(), kept + 1, 'only the edited section is kept anew');
+    // A structural error in the edited section refuses the start, the other sections read back as they were.
+    writeFileSync(join(installed.project, 'notes.yaml'), NOTES('lots'));
+    const refused = run(process.execPath, [installed.bin, 'serve', 'notes.yaml', '--port', '0', '--db', ':memory:'], { cwd: installed.project, env });
+    assert.ok(refused.status !== null && refused.status !== 0, `refused: status ${refused.status}, ${refused.stderr}`);
+    assert.match(refused.stderr, /The spec has 1 error/);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 });
 
 test('package: the installed command runs its bundle, a few files, not the ~500 modules of dist/', () => {

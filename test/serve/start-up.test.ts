@@ -2,7 +2,8 @@
  * What serve loads before it answers (issue #20, start-up): the parts of svcspec and the
  * packages only some requests or some specs need are loaded when first needed, not at
  * start-up — the document renderer and the exporters (the /docs routes), jose (a JWT
- * scheme's first token), `yaml` (a finding's place), the Markdown parser (a Markdown spec).
+ * scheme's first token), `yaml` (a finding's place), the Markdown parser (a Markdown spec),
+ * Ajv (the first request validator: a read compiles none).
  * A load hook in the child appends every module it loads to a file, synchronously, so the
  * file holds every module loaded before an answer was sent. No timing: which modules, not how fast.
  */
@@ -32,6 +33,8 @@ const LAZY: readonly [string, RegExp][] = [
   ['jose', /\/node_modules\/jose\//],
   ['yaml', /\/node_modules\/yaml\//],
   ['the Markdown parser', /\/node_modules\/(micromark|mdast-util-from-markdown)/],
+  // The format's generated validator needs a few of Ajv's runtime helpers, not Ajv itself.
+  ['Ajv (the first request validator compiled)', /\/node_modules\/(ajv\/dist\/(ajv|core)\.js|ajv-formats\/dist\/index\.js)/],
 ];
 
 test('serve answers its first request without loading what only some requests or specs need; /docs/spec loads the renderer then', async () => {

@@ -4,7 +4,7 @@ import { handlerProblems } from '../../serve/app.ts';
 import { readSpec } from '../../load/index.ts';
 import { readiness } from '../../serve/readiness.ts';
 import { cachedReadiness } from '../../serve/readiness-cache.ts';
-import { endpointLines, eventLines, startServer } from '../../serve/server.ts';
+import { endpointLines, eventLines, sectionsOption, startServer } from '../../serve/server.ts';
 import { describeTarget, isDatabaseUrl } from '../../store/open.ts';
 import { databaseOf, DB_HELP, redisOf } from '../database.ts';
 import { CliError, EXIT } from '../errors.ts';
@@ -69,7 +69,7 @@ export default defineCommand({
     const code = await watchSpec(file, async () => {
       // The new spec is judged before the running service is touched: a broken one is refused
       // and the last good one goes on serving, with the same data.
-      const { loaded, text } = await readSpec(file);
+      const { loaded, text } = await readSpec(file, sectionsOption());
       const spec = loaded.value;
       // Kept as serve's start keeps it: the start below reads this verdict back, not the rules again.
       const ready = spec && text !== undefined ? cachedReadiness(file, text, () => readiness(spec, loaded.diagnostics)) : undefined;

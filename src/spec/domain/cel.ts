@@ -134,33 +134,58 @@ export function itemRefTargets(spec: Spec, field: Field): Map<string, Resource> 
   return out;
 }
 
+/** What an environment declares: its variables and their types, in order. */
+type Declarations = readonly (readonly [name: string, type: SchemaType])[];
+
+function declarations(spec: Spec, resource: Resource, kind: CelKind, options: EnvOptions): Declarations {
+  const out: (readonly [string, SchemaType])[] = [['self', recordSchema(spec, resource)], ['now', TIMESTAMP]];
+  if (kind === 'record') return out;
+  out.push(['old', recordSchema(spec, resource)]);
+  const requestFields = options.requestFields ?? resource.fields;
+  out.push(['request', requestFields.length ? fieldsSchema(spec, requestFields) : { _: 'dyn' }]);
+  out.push(['principal', { id: 'string', scopes: 'list<string>' }]);
+  const refs: { [key: string]: SchemaType } = {};
+  for (const [field, target] of refTargets(spec, resource)) refs[field] = recordSchema(spec, target);
+  out.push(['refs', Object.keys(refs).length ? refs : { _: 'dyn' }]);
+  const counts: { [key: string]: SchemaType } = {};
+  for (const c of options.rules?.counts ?? []) counts[c.name] = 'int';
+  out.push(['count', Object.keys(counts).length ? counts : { _: 'int' }]);
+  if (options.each) {
+    const members = itemFields(options.each);
+    out.push(['item', members.length ? fieldsSchema(spec, members) : { _: 'dyn' }]);
+    const itemRefs: { [key: string]: SchemaType } = {};
+    for (const [member, target] of itemRefTargets(spec, options.each)) itemRefs[member] = recordSchema(spec, target);
+    out.push(['itemRefs', Object.keys(itemRefs).length ? itemRefs : { _: 'dyn' }]);
+  }
+  return out;
+}
+
+/**
+ * Environments by what they declare: check type-checks a spec's expressions and serve then
+ * evaluates them in the same process (serve's readiness verdict), each building the same
+ * environments, a registry of types per resource each (issue #20). An environment is frozen
+ * once made and keeps no expression (parsing and checking leave nothing in it), so one made
+ * for the same declarations serves both. Past 200, the map starts afresh (serve --watch).
+ */
+const environments = new Map<string, Environment>();
+
 /**
  * The environment a rule of a resource is checked and evaluated in. `record`: record rules
  * and managed expressions (self, now); `write`: guards, effects and count conditions (all
  * the variables above).
  */
 export function celEnvironment(spec: Spec, resource: Resource, kind: CelKind, options: EnvOptions = {}): Environment {
+  const declared = declarations(spec, resource, kind, options);
+  const key = JSON.stringify(declared);
+  const kept = environments.get(key);
+  if (kept) return kept;
   const env = new (celModule().Environment)({ homogeneousAggregateLiterals: false });
-  env.registerVariable({ name: 'self', schema: recordSchema(spec, resource) });
-  env.registerVariable('now', TIMESTAMP);
-  if (kind === 'record') return env;
-  env.registerVariable({ name: 'old', schema: recordSchema(spec, resource) });
-  const requestFields = options.requestFields ?? resource.fields;
-  env.registerVariable({ name: 'request', schema: requestFields.length ? fieldsSchema(spec, requestFields) : { _: 'dyn' } });
-  env.registerVariable({ name: 'principal', schema: { id: 'string', scopes: 'list<string>' } });
-  const refs: { [key: string]: SchemaType } = {};
-  for (const [field, target] of refTargets(spec, resource)) refs[field] = recordSchema(spec, target);
-  env.registerVariable({ name: 'refs', schema: Object.keys(refs).length ? refs : { _: 'dyn' } });
-  const counts: { [key: string]: SchemaType } = {};
-  for (const c of options.rules?.counts ?? []) counts[c.name] = 'int';
-  env.registerVariable({ name: 'count', schema: Object.keys(counts).length ? counts : { _: 'int' } });
-  if (options.each) {
-    const members = itemFields(options.each);
-    env.registerVariable({ name: 'item', schema: members.length ? fieldsSchema(spec, members) : { _: 'dyn' } });
-    const itemRefs: { [key: string]: SchemaType } = {};
-    for (const [member, target] of itemRefTargets(spec, options.each)) itemRefs[member] = recordSchema(spec, target);
-    env.registerVariable({ name: 'itemRefs', schema: Object.keys(itemRefs).length ? itemRefs : { _: 'dyn' } });
+  for (const [name, type] of declared) {
+    if (typeof type === 'string') env.registerVariable(name, type);
+    else env.registerVariable({ name, schema: type });
   }
+  if (environments.size >= 200) environments.clear();
+  environments.set(key, env);
   return env;
 }
 
