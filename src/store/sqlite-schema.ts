@@ -78,6 +78,17 @@ export function migrateTables(db: DatabaseSync, resources: readonly (string | Ta
  * folded back into its `data` first, so that `data` holds every other field's value (list
  * SQL reads only the fields kept apart from `live`).
  */
+/**
+ * The effect fields a table kept apart at its last migrate, by any process (live_fields):
+ * for a table this process has not migrated, whose rows may hold `live` values all the same.
+ */
+export function persistedLive(db: DatabaseSync, table: string): ReadonlySet<string> {
+  const known = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name = 'live_fields'").get();
+  if (!known) return NO_LIVE;
+  const row = db.prepare('SELECT fields FROM live_fields WHERE tbl = ?').get(table) as { fields: string } | undefined;
+  return row ? new Set(JSON.parse(row.fields) as string[]) : NO_LIVE;
+}
+
 function keepLive(db: DatabaseSync, table: string, live: ReadonlySet<string>): void {
   const q = quoteIdent(table);
   const columns = (db.prepare(`PRAGMA table_info(${q})`).all() as unknown as { name: string }[]).map((c) => c.name);

@@ -43,8 +43,8 @@ import type { DomainStep, RelatedWrite } from './domain.ts';
 import { sweepInBatches } from './sqlite-sweep.ts';
 import { LazyRecord } from './lazy-record.ts';
 import { liveOf, PageRecord, prepareStatements, returningArrays, toRecord, type PlainPage, type Row, type Statements } from './sqlite-record.ts';
-import { migrateTables } from './sqlite-schema.ts';
-import { transaction } from './sqlite-sql.ts';
+import { migrateTables, persistedLive } from './sqlite-schema.ts';
+import { tableName, transaction } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
 import type { EventStore, WriteOptions } from './events.ts';
 import { DomainRefusedError, DuplicateIdError, StoreUnavailableError, UniqueViolationError, type BatchChange, type BatchResult, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type NewRecord, type RemoveResult, type Store, type StoreHealth, type StoredRecord, type TableLayout } from './store.ts';
@@ -145,7 +145,7 @@ class SqliteStoreImpl implements SqliteStore {
   readonly #db: DatabaseSync;
   readonly #resources = new Map<string, Statements>();
   /** Per resource, the effect fields its table keeps in `live` (./sqlite-schema.ts liveFields), as migrated. */
-  #live = new Map<string, ReadonlySet<string>>();
+  readonly #live = new Map<string, ReadonlySet<string>>();
   readonly #lists = new Map<string, StatementSync>();
   /** Count statements of domain steps by table and shape (./sqlite-list.ts countShape). */
   readonly #counts = new Map<string, StatementSync>();
@@ -192,7 +192,8 @@ class SqliteStoreImpl implements SqliteStore {
   }
 
   async migrate(resources: readonly (string | TableLayout)[]): Promise<void> {
-    this.#live = migrateTables(this.#open(), resources);
+    // Added to what earlier migrates said: a migrate of some tables leaves the others as they are.
+    for (const [resource, live] of migrateTables(this.#open(), resources)) this.#live.set(resource, live);
     // Plans change with the indexes: every page's route is decided again; counts' SQL may read `live` now.
     this.#routes.clear();
     this.#counts.clear();
@@ -550,7 +551,13 @@ class SqliteStoreImpl implements SqliteStore {
 
   /** The effect fields a resource's table keeps apart; none before it is migrated. */
   #liveOf(resource: string): ReadonlySet<string> {
-    return this.#live.get(resource) ?? NO_LIVE;
+    let live = this.#live.get(resource);
+    if (live === undefined) {
+      // Not migrated by this process: what its last migrate kept apart, read once.
+      live = persistedLive(this.#open(), tableName(resource));
+      this.#live.set(resource, live);
+    }
+    return live;
   }
 
   /** Runs work inside a savepoint of the open transaction: all of it, or none of it. */
