@@ -101,7 +101,8 @@ export function decide(options: ForwardOptions, self: { url: string }, req: Core
     }
   }
   const request: Exchange['request'] = { method: req.method, url: `${options.upstream.origin}${url}`, headers, ...(raw.length ? { body: raw.toString('utf8') } : {}) };
-  const arrival = options.judge.arrive(request, req.beyond);
+  // The body's size in bytes as they came (its text may be longer: parts/limits.ts sizeProblem).
+  const arrival = options.judge.arrive(request, req.beyond, raw.length);
   const refusal = options.mode === 'strict' ? arrival.problems[0] : undefined;
   if (refusal) {
     const error = options.judge.errors.body(refusal.situation, refusal.message, refusal.at !== undefined ? arrival.problems.filter((p) => p.at !== undefined).map((p) => ({ pointer: p.at as string, message: p.message })) : undefined);

@@ -15,10 +15,10 @@
  */
 import { BoundedMap } from './bounded.ts';
 import type { Exchange } from '../conformance/http.ts';
-import type { Spec } from '../spec/model.ts';
+import { isBulk, type Spec } from '../spec/model.ts';
 import { type Finding, type RequestProblem, locate } from './finding.ts';
 import { authProblems, issuedToken } from './parts/authentication.ts';
-import { bodyProblems, resourceFor, successFindings } from './parts/endpoints.ts';
+import { bodyProblems, mediaTypeProblem, resourceFor, successFindings } from './parts/endpoints.ts';
 import { ErrorJudge } from './parts/errors.ts';
 import { EventJudge } from './parts/events.ts';
 import { LimitJudge, sizeProblem } from './parts/limits.ts';
@@ -71,7 +71,7 @@ export class Judge {
    * allow. `unheld`: its body was too large for the proxy to hold (src/spec/conventions/body.ts),
    * so it is not judged, and is over the declared size limit where the spec declares one.
    */
-  arrive(request: Request, unheld = false): Arrival {
+  arrive(request: Request, unheld = false, bytes?: number): Arrival {
     const seq = ++this.#seq;
     const path = pathOf(request.url);
     const route = this.router.withHeaderVersion(this.router.route(request.method, path), request.headers);
@@ -82,9 +82,13 @@ export class Judge {
     const problems: RequestProblem[] = [...versionProblems(this.spec, route)];
     if (endpoint) {
       problems.push(...authProblems(this.spec, endpoint, request.headers, route.query));
-      // A body over the size limit is refused before it is read: its content is no matter.
-      const size = sizeProblem(this.spec, endpoint, request.body, unheld);
-      if (size) problems.push(size);
+      // A body over the size limit is refused before it is read: its content is no matter, but
+      // its declared type is (a type the service reads no body of is 415 before any size).
+      const size = sizeProblem(this.spec, endpoint, request.body, unheld, bytes);
+      const resource = size ? resourceFor(this.spec, endpoint.resource, version?.name) : undefined;
+      const media = size && resource && !isBulk(endpoint.operation) ? mediaTypeProblem(endpoint, request.headers) : undefined;
+      if (media) problems.push(media);
+      else if (size) problems.push(size);
       else if (!unheld) problems.push(...bodyProblems(this.spec, endpoint, resourceFor(this.spec, endpoint.resource, version?.name), request.headers, request.body, body));
     } else if (route.otherMethods) {
       problems.push({ part: 'endpoints', id: 'method-undeclared', situation: 'method-not-allowed', message: `${request.method} is not declared on ${route.path} (declared: ${route.otherMethods.join(', ')})`, pointer: this.spec.parts.endpoints.pointer, text: `endpoints: ${route.otherMethods.join(', ')} ${route.path}` });

@@ -156,6 +156,21 @@ test('judge: a body over the declared size limit is refused by the spec (served,
   assert.deepEqual(replay(SPEC, []).judge.arrive(request, true).problems, []);
 });
 
+test('judge: a body is sized by its bytes as they came (not its text), and a type the service reads no body of is 415 before any size', () => {
+  const text = readFileSync(new URL('./fixtures/tasks.yaml', import.meta.url), 'utf8');
+  const judge = replay(mustLoad(text.replace('limits:\n', 'limits:\n  body: {maxSize: 1KiB}\n')), []).judge;
+  // What the body brings (the requests carry no credential, which is beside the point here).
+  const ids = (request: Parameters<typeof judge.arrive>[0], unheld: boolean, bytes?: number) => judge.arrive(request, unheld, bytes).problems.filter((p) => p.part !== 'authentication').map((p) => p.situation);
+  // 500 bytes that are not UTF-8: their text is 500 U+FFFD, 1,500 bytes once encoded again.
+  const garbled = { method: 'POST', url: 'http://upstream/tasks', headers: { 'content-type': 'application/json' }, body: Buffer.alloc(500, 0xff).toString('utf8') };
+  assert.deepEqual(ids(garbled, false, 500), ['malformed-body'], 'within the limit: malformed, as the service answers it (400)');
+  assert.deepEqual(ids(garbled, false, 2000), ['payload-too-large']);
+  // Over the limit and not JSON by its type: 415, as a service that finds no parser for the type answers it.
+  const plain = { method: 'POST', url: 'http://upstream/tasks', headers: { 'content-type': 'text/plain' } };
+  assert.deepEqual(ids(plain, true), ['unsupported-media-type']);
+  assert.deepEqual(ids({ ...plain, headers: { 'content-type': 'application/json' } }, true), ['payload-too-large']);
+});
+
 test('judge: an answer whose body was too large to keep is judged by its status and fields alone', () => {
   const judge = replay(SPEC, []).judge;
   const read = ex('GET', '/tasks/1', 200, undefined);

@@ -26,14 +26,25 @@ export function resourceFor(spec: Spec, name: string, version: string | undefine
 }
 
 /** What is wrong with a request's body, by its endpoint's request shape. */
+/**
+ * A body that is not JSON, told by its Content-Type alone (415): so also of a body too large
+ * to be held, which the service refuses by its type before it reads it (a Fastify service
+ * finds no parser for the type before it counts the bytes).
+ */
+export function mediaTypeProblem(endpoint: Endpoint, headers: Readonly<Record<string, string>>): RequestProblem | undefined {
+  const type = (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (JSON_TYPE.test(type)) return undefined;
+  return { part: 'endpoints', id: 'request-media-type', situation: 'unsupported-media-type', message: `the body is '${type || '(no content type)'}', not JSON`, pointer: endpoint.pointer, text: `${endpoint.id}: a JSON body` };
+}
+
 export function bodyProblems(spec: Spec, endpoint: Endpoint, resource: Resource | undefined, headers: Readonly<Record<string, string>>, text: string | undefined, body: unknown): RequestProblem[] {
   const request = endpoint.request;
   if (request.kind === 'none' || isBulk(endpoint.operation) || !resource) return [];
   if (text === undefined || text === '') {
     return request.kind === 'fields' && request.fields.length === 0 ? [] : [{ part: 'endpoints', id: 'request-body-missing', situation: request.kind === 'resource' && request.partial ? 'validation-failed' : 'validation-failed', message: `${endpoint.id} takes a JSON body; the request has none`, pointer: endpoint.pointer, text: `${endpoint.id}: request ${request.kind}` }];
   }
-  const type = (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (!JSON_TYPE.test(type)) return [{ part: 'endpoints', id: 'request-media-type', situation: 'unsupported-media-type', message: `the body is '${type || '(no content type)'}', not JSON`, pointer: endpoint.pointer, text: `${endpoint.id}: a JSON body` }];
+  const media = mediaTypeProblem(endpoint, headers);
+  if (media) return [media];
   if (body === undefined) return [{ part: 'endpoints', id: 'request-malformed', situation: 'malformed-body', message: 'the body is not well-formed JSON', pointer: endpoint.pointer, text: `${endpoint.id}: a JSON body` }];
   if (!isObject(body)) return [{ part: 'endpoints', id: 'request-invalid', situation: 'validation-failed', message: 'the body is not a JSON object', pointer: endpoint.pointer, text: `${endpoint.id}: a JSON object` }];
   let found: ValueProblem[];

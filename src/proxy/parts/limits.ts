@@ -105,12 +105,14 @@ export class LimitJudge {
  * what it holds (the declared limit, where there is one: so it is over it). Where the spec
  * is silent, no size breaks it (the runtime's safety default is no rule of the spec's).
  */
-export function sizeProblem(spec: Spec, endpoint: Endpoint, body: string | undefined, unheld: boolean): RequestProblem | undefined {
+export function sizeProblem(spec: Spec, endpoint: Endpoint, body: string | undefined, unheld: boolean, bytes?: number): RequestProblem | undefined {
   const limit = spec.limits.body;
   if (!limit || endpoint.request.kind === 'none') return undefined;
   const max = limit.maxBytes;
-  // A string's UTF-8 length is between its length and three times it: bytes counted only where that does not settle it.
-  const over = unheld || (body !== undefined && (body.length > max || (body.length * 3 > max && Buffer.byteLength(body) > max)));
+  // The bytes as they came, where the proxy read them: a body that is not UTF-8 reads as U+FFFD
+  // (3 bytes) per bad byte, so its text can be longer than it was. A recorded exchange keeps
+  // only the text; its UTF-8 length is the size then (between its length and three times it).
+  const over = unheld || (bytes !== undefined ? bytes > max : body !== undefined && (body.length > max || (body.length * 3 > max && Buffer.byteLength(body) > max)));
   if (!over) return undefined;
   return { part: 'limits', id: 'payload-too-large', situation: 'payload-too-large', message: `the body is larger than the declared limit of ${formatSize(max)} (${max} bytes)`, pointer: limit.pointer, text: `limits.body.maxSize: ${formatSize(max)}` };
 }
