@@ -16,8 +16,8 @@
  * an unreadable entry is a miss. Entries are read and written only with a build identity
  * (the installed CLI's bundle) and a cache folder (src/spec/cache-folder.ts).
  */
-import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { cacheFolder } from '../spec/cache-folder.ts';
@@ -83,14 +83,20 @@ export function sectionCache(build: string | undefined = buildId): SectionCache 
       }
     },
     put(text, entry) {
+      // Written beside and renamed over: a concurrent start reads a whole entry or none. The
+      // temporary name is random (pids repeat across containers sharing the folder).
+      const file = path(text);
+      const temp = `${file}.${randomBytes(6).toString('hex')}`;
       try {
-        // Written beside and renamed over: a concurrent start reads a whole entry or none.
-        const file = path(text);
-        const temp = `${file}.${process.pid}`;
-        writeFileSync(temp, Buffer.concat([Uint8Array.of(entry.valid ? 1 : 0), entry.bytes]), { mode: 0o600 });
+        writeFileSync(temp, Buffer.concat([Uint8Array.of(entry.valid ? 1 : 0), entry.bytes]), { mode: 0o600, flag: 'wx' });
         renameSync(temp, file);
       } catch {
         // Not kept: the next start parses the section again, nothing more.
+        try {
+          rmSync(temp, { force: true });
+        } catch {
+          // Left for the OS's cleaning of temporary files.
+        }
       }
     },
   };
