@@ -16,9 +16,12 @@
  * request's time-out (src/serve/limits/timeout.ts) cannot expire between the two. A write
  * queued from elsewhere (a timer, say) commits at the next check phase.
  *
- * Each queued work makes at most one write statement, its last: a work that fails (a taken
- * id, say) is undone by SQLite alone (the failing statement is backed out, the transaction
- * stays open), its promise is rejected, and the others commit. An error that makes SQLite
+ * Each queued work makes at most one write statement that can be refused, its first: a work
+ * that fails there (a taken id, say) is undone by SQLite alone (the failing statement is
+ * backed out, the transaction stays open), its promise is rejected, and the others commit.
+ * What a work writes after it (a create's events) refuses nothing, and is undone by the work
+ * itself should it fail all the same (./sqlite.ts #appendAfter); a work that writes more than
+ * that (rules, batches) writes in a savepoint. An error that makes SQLite
  * roll back the whole transaction (I/O, disk full) fails every work written so far in it;
  * the rest start a new transaction. A failed COMMIT fails the whole batch, rolled back.
  */

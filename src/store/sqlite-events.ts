@@ -61,8 +61,27 @@ function addCredentialColumn(db: DatabaseSync): void {
 /** The statement that appends one event; run inside the record write's transaction. */
 export function eventAppender(db: DatabaseSync): (events: readonly NewEvent[]) => void {
   const insert = db.prepare('INSERT INTO events (name, resource, record_id, owner, payloads, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+  const remove = db.prepare('DELETE FROM events WHERE seq = ?');
+  // All of them or none: one that fails takes those before it back out (a writer without a
+  // savepoint counts on it, ./sqlite.ts #appendAfter); if even that fails, the transaction
+  // is rolled back whole, which the group commit answers by failing every work in it.
   return (events) => {
-    for (const e of events) insert.run(e.name, e.resource, e.recordId, e.owner ?? null, JSON.stringify(e.payloads), e.createdAt);
+    let written: (number | bigint)[] | undefined;
+    try {
+      for (const e of events) {
+        const seq = insert.run(e.name, e.resource, e.recordId, e.owner ?? null, JSON.stringify(e.payloads), e.createdAt).lastInsertRowid;
+        if (events.length > 1) (written ??= []).push(seq);
+      }
+    } catch (error) {
+      if (written && db.isTransaction) {
+        try {
+          for (const seq of written) remove.run(seq);
+        } catch {
+          db.exec('ROLLBACK');
+        }
+      }
+      throw error;
+    }
   };
 }
 

@@ -88,6 +88,13 @@ describe('presentJson', () => {
     for (const s of ['', 'plain', 'a"b', 'a\\b', '\u0000', '\u001f', '\u007f', '\u2028', '\ud800', 'x\udc00', '\u{1F600}', 'é']) assert.equal(jsonString(s), JSON.stringify(s), JSON.stringify(s));
   });
 
+  test('a member named __proto__ stays a member, as JSON.parse and a spread make it', () => {
+    const data = JSON.parse('{"title":"t","__proto__":{"x":1}}') as Record<string, unknown>;
+    const shown = present(resource('plain'), { id: 'p', seq: 1, version: 1, data });
+    assert.equal(Object.getPrototypeOf(shown), Object.prototype);
+    assert.equal(JSON.stringify(shown), '{"id":"p","title":"t","__proto__":{"x":1}}');
+  });
+
   test('a record without its text (another store) is serialized', () => {
     const record: StoredRecord = { id: 'p', seq: 1, version: 1, data: { title: 't' } };
     assert.equal(presentJson(resource('plain'), record), '{"id":"p","title":"t"}');

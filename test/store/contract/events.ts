@@ -46,6 +46,17 @@ it('events: a refused write appends nothing, and a failing event maker writes no
   assert.equal(await store.get(R, 'y'), undefined, 'no record without its event');
   assert.ok(await store.get(R, 'z'));
   assert.deepEqual((await store.events.after(0, 10)).map((e) => e.recordId), ['x', 'z']);
+  // Two events of which the second cannot be written (its payload does not serialize): neither is kept, nor the record.
+  const half: EventMaker = (r) => [...made('thing.created')(r), { name: 'thing.noted', resource: R, recordId: r.id, payloads: { '': { n: 1n } }, createdAt: 1 }];
+  const [halved, beside] = await Promise.allSettled([
+    store.insert(R, { id: 'w', data: { n: 5 } }, { events: half }),
+    store.insert(R, { id: 'v', data: { n: 6 } }, { events: made('thing.created') }),
+  ]);
+  assert.equal(halved.status, 'rejected');
+  assert.equal(beside.status, 'fulfilled');
+  assert.equal(await store.get(R, 'w'), undefined);
+  assert.deepEqual((await store.events.after(0, 10)).map((e) => e.recordId), ['x', 'z', 'v']);
+  assert.deepEqual((await store.list(R, { limit: 10 })).records.map((r) => r.id), ['x', 'z', 'v']);
 });
 
 it('subscriptions: add, get, list by principal, change, remove with their deliveries', async (store) => {
