@@ -5,10 +5,9 @@
  * whole; the cache is keyed on the section's text and the build, and a damaged entry is a miss.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadSpecText } from '../../src/load/index.ts';
 import { sectionCache, sectionsOf, type SectionCache, type SectionEntry } from '../../src/load/sections.ts';
@@ -17,6 +16,7 @@ import type { Diagnostic } from '../../src/spec/diagnostics.ts';
 import type { Spec } from '../../src/spec/model.ts';
 import { RULES } from '../../src/check/rules/index.ts';
 import { runRules } from '../../src/check/walk.ts';
+import { freshTmpdirEachTest } from '../support/temp-dir.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -139,20 +139,7 @@ test('sections: the root of the format constrains each top-level key alone (what
   for (const key of Object.keys(FORMAT_SCHEMA as object)) assert.ok(allowed.has(key), `the root of the format's schema has '${key}': a section valid alone may not be valid beside others`);
 });
 
-let previous: string | undefined;
-let temp: string;
-beforeEach(() => {
-  previous = process.env.TMPDIR;
-  temp = mkdtempSync(join(tmpdir(), 'svcspec-sections-'));
-  process.env.TMPDIR = temp;
-  delete process.env.SVCSPEC_NO_CACHE;
-});
-afterEach(() => {
-  if (previous === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = previous;
-  delete process.env.SVCSPEC_NO_CACHE;
-  rmSync(temp, { recursive: true, force: true });
-});
+const tempDir = freshTmpdirEachTest('svcspec-sections-');
 
 test('sections: kept per build and section text; a damaged entry, another build or no build identity is a miss', () => {
   assert.equal(sectionCache(undefined), undefined, 'code without a build identity (the sources, dist/) keeps nothing');
@@ -163,7 +150,7 @@ test('sections: kept per build and section text; a damaged entry, another build 
   assert.deepEqual(sectionCache('build-a')?.get('svcspec: 1'), { valid: true, bytes: Buffer.from([1, 2, 3]) });
   assert.equal(sectionCache('build-b')?.get('svcspec: 1'), undefined, 'another build');
   assert.equal(a.get('svcspec: 2'), undefined, 'another text');
-  const dir = join(temp, readdirSync(temp).find((d) => d.startsWith('svcspec-cache-')) as string);
+  const dir = join(tempDir(), readdirSync(tempDir()).find((d) => d.startsWith('svcspec-cache-')) as string);
   for (const f of readdirSync(dir)) writeFileSync(join(dir, f), 'x');
   assert.equal(a.get('svcspec: 1'), undefined, 'damaged');
   // A damaged entry's data is refused by the loader too: the section is parsed again.

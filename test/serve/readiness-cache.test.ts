@@ -4,28 +4,16 @@
  * damaged file, when turned off, or in a folder another user could write.
  */
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
+import { chmodSync, readdirSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import type { Readiness } from '../../src/serve/readiness.ts';
 import { cachedReadiness } from '../../src/serve/readiness-cache.ts';
+import { freshTmpdirEachTest } from '../support/temp-dir.ts';
 
 const VERDICT: Readiness = { ok: true, reasons: [], notes: ['Part 6, Events: not shown, so not enforced.'] };
-let previous: string | undefined;
-let temp: string;
-beforeEach(() => {
-  previous = process.env.TMPDIR;
-  temp = mkdtempSync(join(tmpdir(), 'svcspec-readiness-cache-'));
-  process.env.TMPDIR = temp;
-  delete process.env.SVCSPEC_NO_CACHE;
-});
-afterEach(() => {
-  if (previous === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = previous;
-  delete process.env.SVCSPEC_NO_CACHE;
-  rmSync(temp, { recursive: true, force: true });
-});
+const tempDir = freshTmpdirEachTest('svcspec-readiness-cache-');
 
 /** cachedReadiness, counting the computations it asks for. */
 /** `build` null: code without an identity (cachedReadiness's own default, buildId, is undefined from the sources). */
@@ -52,7 +40,7 @@ test('readiness cache: the same build, file and text read the verdict back; an e
 test('readiness cache: code without a build identity (sources, dist/) and SVCSPEC_NO_CACHE=1 compute every time', () => {
   assert.equal(verdict('svcspec: 1\n', null).computed, 1);
   assert.equal(verdict('svcspec: 1\n', null).computed, 1);
-  assert.deepEqual(readdirSync(temp), [], 'nothing written');
+  assert.deepEqual(readdirSync(tempDir()), [], 'nothing written');
   verdict('svcspec: 1\n');
   process.env.SVCSPEC_NO_CACHE = '1';
   assert.equal(verdict('svcspec: 1\n').computed, 1);
@@ -60,7 +48,7 @@ test('readiness cache: code without a build identity (sources, dist/) and SVCSPE
 
 test('readiness cache: a damaged or foreign file is computed again and replaced', () => {
   verdict('svcspec: 1\n');
-  const dir = join(temp, `svcspec-cache-${userInfo().uid}`);
+  const dir = join(tempDir(), `svcspec-cache-${userInfo().uid}`);
   const [file] = readdirSync(dir);
   for (const damage of ['{"ok": tr', '{"ok": "yes", "reasons": [], "notes": []}', 'null']) {
     writeFileSync(join(dir, file as string), damage);
@@ -70,7 +58,7 @@ test('readiness cache: a damaged or foreign file is computed again and replaced'
 });
 
 test('readiness cache: a folder others may write is not trusted', () => {
-  const dir = join(temp, `svcspec-cache-${userInfo().uid}`);
+  const dir = join(tempDir(), `svcspec-cache-${userInfo().uid}`);
   verdict('svcspec: 1\n');
   chmodSync(dir, 0o777);
   assert.equal(verdict('svcspec: 1\n').computed, 1, 'not read from a folder others can write');
