@@ -77,7 +77,11 @@ export function eventAppender(db: DatabaseSync): (events: readonly NewEvent[]) =
         try {
           for (const seq of written) remove.run(seq);
         } catch {
-          db.exec('ROLLBACK');
+          try {
+            db.exec('ROLLBACK');
+          } catch {
+            // Rolled back already by SQLite: nothing of it is committed either way.
+          }
         }
       }
       throw error;
