@@ -53,7 +53,17 @@ for (const field of LISTED_FIELDS) db.exec(`CREATE INDEX IF NOT EXISTS "items.${
 
 const insert = db.prepare('INSERT INTO items (id, data) VALUES (?, ?)');
 const byId = db.prepare('SELECT rowid, data FROM items WHERE id = ?');
-const page = db.prepare('SELECT rowid, data FROM items WHERE rowid > ? ORDER BY rowid LIMIT ?');
+/**
+ * A page's statement per page size, its LIMIT written into the SQL as svcspec writes it
+ * (src/store/sqlite-list.ts): SQLite re-prepares a statement whose bound LIMIT changes value
+ * (~34K instructions a page), and a baseline that paid it would flatter svcspec.
+ */
+const pages = new Map<number, ReturnType<typeof db.prepare>>();
+const page = (size: number) => {
+  let statement = pages.get(size);
+  if (!statement) pages.set(size, (statement = db.prepare(`SELECT rowid, data FROM items WHERE rowid > ? ORDER BY rowid LIMIT ${size + 1}`)));
+  return statement;
+};
 
 /** Group commit: the inserts of one turn in one transaction, committed in the check phase. */
 const queued: { work: () => number; resolve: (rowid: number) => void; reject: (error: unknown) => void }[] = [];
@@ -126,7 +136,7 @@ app.get('/items', async (request, reply) => {
   if (!Number.isSafeInteger(after) || after < 0) return notValid(reply, 'after must be a position');
   if (!Number.isSafeInteger(limit) || limit < 1) return notValid(reply, 'limit must be a whole number from 1');
   const size = Math.min(limit, 100);
-  const rows = page.all(after, size + 1) as { rowid: number; data: string }[];
+  const rows = page(size).all(after) as { rowid: number; data: string }[];
   const more = rows.length > size;
   const shown = more ? rows.slice(0, size) : rows;
   const last = more ? String(shown[shown.length - 1]!.rowid) : undefined;

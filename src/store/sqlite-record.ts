@@ -109,10 +109,11 @@ export interface Statements {
   readonly updateLiveIfQuiet: StatementSync;
   /**
    * The plain pages (insertion order; no filter, search, sort or offset), prepared on first
-   * use, by slot: 1 with an owner, + 2 after a position (./sqlite.ts #plainPage). Emptied when
-   * the tables are migrated again.
+   * use, by page size and slot: (limit << 2) + (1 with an owner) + (2 after a position)
+   * (./sqlite.ts #plainPage; the LIMIT is written into the SQL). Emptied when the tables are
+   * migrated again.
    */
-  readonly plain: (PlainPage | null | undefined)[];
+  readonly plain: Map<number, PlainPage | null>;
 }
 
 /** A plain page's statement; null in its slot when such a page goes to the reader thread instead. */
@@ -142,7 +143,7 @@ export function prepareStatements(db: DatabaseSync, resource: string): Statement
       removeIfQuiet: db.prepare(`DELETE FROM ${q} WHERE id = ? AND version = ?`),
       updateLiveIf: returningArrays(db.prepare(`UPDATE ${q} SET version = version + 1, live = ? WHERE id = ? AND version = ? RETURNING seq, owner`)),
       updateLiveIfQuiet: db.prepare(`UPDATE ${q} SET version = version + 1, live = ? WHERE id = ? AND version = ?`),
-      plain: [],
+      plain: new Map(),
     };
   } catch (error) {
     if (/no such table/.test((error as Error).message)) throw new Error(`bug: resource '${resource}' is not migrated`, { cause: error });

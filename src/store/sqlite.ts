@@ -197,7 +197,7 @@ class SqliteStoreImpl implements SqliteStore {
     // Plans change with the indexes: every page's route is decided again; counts' SQL may read `live` now.
     this.#routes.clear();
     this.#counts.clear();
-    for (const s of this.#resources.values()) s.plain.length = 0;
+    for (const s of this.#resources.values()) s.plain.clear();
   }
 
   async insert(resource: string, record: NewRecord, options: WriteOptions = {}): Promise<StoredRecord> {
@@ -375,7 +375,7 @@ class SqliteStoreImpl implements SqliteStore {
     const plain = this.#plainPage(s, query, resource);
     if (plain) {
       const { owner, after } = query;
-      const rows = (owner === undefined ? (after ? plain.statement.all(after.seq, want) : plain.statement.all(want)) : after ? plain.statement.all(owner, after.seq, want) : plain.statement.all(owner, want)) as unknown as Row[];
+      const rows = (owner === undefined ? (after ? plain.statement.all(after.seq) : plain.statement.all()) : after ? plain.statement.all(owner, after.seq) : plain.statement.all(owner)) as unknown as Row[];
       return page(rows, query.limit);
     }
     const list = listSql(s.table, query, this.#liveOf(resource));
@@ -402,14 +402,14 @@ class SqliteStoreImpl implements SqliteStore {
    */
   #plainPage(s: Statements, query: ListQuery, resource: string): PlainPage | null | undefined {
     if (query.limit > INLINE_OFFSET || query.sort?.length || query.filters?.length || query.search !== undefined || query.offset || (query.after && query.after.values.length) || !isEmpty(query.filter)) return undefined;
-    const slot = (query.owner === undefined ? 0 : 1) + (query.after ? 2 : 0);
-    const known = s.plain[slot];
+    const slot = query.limit * 4 + (query.owner === undefined ? 0 : 1) + (query.after ? 2 : 0);
+    const known = s.plain.get(slot);
     if (known !== undefined) return known;
-    // The statement listSql writes for this shape (its arguments: owner, position, LIMIT).
+    // The statement listSql writes for this shape (its arguments: owner, position).
     const shape: ListQuery = { limit: query.limit, ...(query.owner === undefined ? {} : { owner: query.owner }), ...(query.after ? { after: query.after } : {}) };
     const list = listSql(s.table, shape, this.#liveOf(resource));
     const plain = !this.#reader || this.#inline(list, shape) ? { statement: this.#listStatement(list.sql) } : null;
-    s.plain[slot] = plain;
+    s.plain.set(slot, plain);
     return plain;
   }
 

@@ -433,7 +433,8 @@ describe('sqlite list SQL', () => {
   test('a descending key positioned on a NULL has nothing after it but its ties', () => {
     const { sql, args, rest } = listSql('res_things', { sort: [{ field: 'a', direction: 'desc' }], after: { values: [null], seq: 3 }, limit: 2 });
     assert.match(sql, /WHERE json_extract\(data, '\$\."a"'\) IS NULL AND seq > \? ORDER BY/);
-    assert.deepEqual(args, [3, 3]);
+    assert.deepEqual(args, [3]);
+    assert.match(sql, / LIMIT 3$/);
     assert.equal(rest, undefined);
   });
 
@@ -441,10 +442,10 @@ describe('sqlite list SQL', () => {
     const plain = listSql('res_things', { filters: [{ field: 'price-eur', op: 'gte', value: 5 }], sort: [{ field: 'price-eur', direction: 'asc' }], limit: 2 });
     assert.match(plain.sql, /json_extract\(data, '\$\."price-eur"'\) >= \?/);
     assert.match(plain.sql, /ORDER BY json_extract\(data, '\$\."price-eur"'\) ASC NULLS FIRST, seq ASC/);
-    assert.deepEqual(plain.args, [5, 3]);
+    assert.deepEqual(plain.args, [5]);
     const odd = listSql('res_things', { filters: [{ field: 'a.b', op: 'eq', value: 'x' }], limit: 2 });
     assert.match(odd.sql, /json_extract\(data, \?\) = \?/);
-    assert.deepEqual(odd.args, ['$."a.b"', 'x', '$."a.b"', 3]);
+    assert.deepEqual(odd.args, ['$."a.b"', 'x', '$."a.b"']);
   });
 
   test('a keyset page on a sort key starts at its position: bounded on the first key, with a second range for the NULLs beyond the bound', () => {
@@ -454,6 +455,10 @@ describe('sqlite list SQL', () => {
     const desc = listSql('res_things', { sort: [{ field: 'n', direction: 'desc' }], after: { values: [5], seq: 9 }, limit: 2 });
     assert.match(desc.sql, /WHERE json_extract\(data, '\$\."n"'\) <= \? AND/);
     assert.match(desc.rest!.sql, /WHERE json_extract\(data, '\$\."n"'\) IS NULL ORDER BY/);
+    // The second range's LIMIT is what the first left: bound, last (the store sets it per page).
+    assert.match(desc.sql, / LIMIT 3$/);
+    assert.match(desc.rest!.sql, / LIMIT \?$/);
+    assert.deepEqual(desc.rest!.args, [3]);
     const inNulls = listSql('res_things', { sort: [{ field: 'n', direction: 'asc' }], after: { values: [null], seq: 9 }, limit: 2 });
     assert.match(inNulls.sql, /WHERE json_extract\(data, '\$\."n"'\) IS NULL AND seq > \?/);
     assert.match(inNulls.rest!.sql, /WHERE json_extract\(data, '\$\."n"'\) IS NOT NULL ORDER BY/);
@@ -465,17 +470,18 @@ describe('sqlite list SQL', () => {
     assert.equal(prefixEnd('a\u{10FFFF}'), 'b');
     assert.equal(prefixEnd('\u{10FFFF}'), undefined);
   });
-  test('a page in insertion order is a range of the sequence, with OFFSET only for offset pages', () => {
+  test('a page in insertion order is a range of the sequence, with OFFSET only for offset pages; its LIMIT is written, not bound', () => {
     const keyset = listSql('res_things', { after: { values: [], seq: 40 }, limit: 20 });
     // A table that keeps no field apart reads no `live` (always NULL there); one that does reads it.
-    assert.equal(keyset.sql, 'SELECT seq, id, version, owner, data FROM "res_things" WHERE seq > ? ORDER BY seq ASC LIMIT ?');
-    assert.deepEqual(keyset.args, [40, 21]);
+    // A bound LIMIT would re-prepare the statement whenever its value changes (see listSql).
+    assert.equal(keyset.sql, 'SELECT seq, id, version, owner, data FROM "res_things" WHERE seq > ? ORDER BY seq ASC LIMIT 21');
+    assert.deepEqual(keyset.args, [40]);
     assert.match(listSql('res_things', { limit: 20 }, new Set(['available'])).sql, /^SELECT seq, id, version, owner, data, live FROM/);
     const first = listSql('res_things', { limit: 20, offset: 0 });
     assert.doesNotMatch(first.sql, /OFFSET/);
     const later = listSql('res_things', { limit: 20, offset: 40 });
-    assert.match(later.sql, /LIMIT \? OFFSET \?$/);
-    assert.deepEqual(later.args, [21, 40]);
+    assert.match(later.sql, /LIMIT 21 OFFSET \?$/);
+    assert.deepEqual(later.args, [40]);
     assert.throws(() => listSql('res_things', { after: { values: ['x'], seq: 1 }, limit: 2 }), /bug: a keyset position of 1 values for no sort keys/);
   });
 });
