@@ -57,9 +57,21 @@ export function registerRoutes(app: FastifyInstance, ctx: ServeContext, options:
  * the readiness verdict did that before), so the service answers as it would with every
  * handler made at start.
  */
-function onFirstRequest(make: () => RouteHandlerMethod): RouteHandlerMethod {
+export function onFirstRequest(make: () => RouteHandlerMethod): RouteHandlerMethod {
   let made: RouteHandlerMethod | undefined;
+  // A maker that throws is a bug: the route answers it as one (500, logged by the error
+  // handler) on every request, but the maker runs once, so a bug is not rebuilt per request.
+  let failed: { readonly error: unknown } | undefined;
   return function (this: FastifyInstance, request, reply) {
-    return (made ??= make()).call(this, request, reply);
+    if (made === undefined) {
+      if (failed) throw failed.error;
+      try {
+        made = make();
+      } catch (error) {
+        failed = { error };
+        throw error;
+      }
+    }
+    return made.call(this, request, reply);
   };
 }
