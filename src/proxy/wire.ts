@@ -21,10 +21,13 @@
  * are not relayed (the proxy has read the whole request: it answers Expect: 100-continue
  * itself, as node:http does, and does not forward it). CONNECT is not served, and an
  * Upgrade is not relayed (the request is forwarded without it), as http-core.ts does.
+ * The upstream side is ./wire-upstream.ts; a request's record and the heads, ./wire-entry.ts.
  */
-import { connect, createServer, type Socket } from 'node:net';
-import { type Answer, type Core, fieldOf, type Forwarding, type Handler, HOP_BY_HOP, KEEP_BYTES, listening } from './core.ts';
+import { createServer, type Socket } from 'node:net';
+import { type Answer, type Core, fieldOf, type Forwarding, type Handler, HOP_BY_HOP, listening } from './core.ts';
 import { type Llhttp, type OnHeadersComplete, wireParser } from './llhttp.ts';
+import { bytes, CRLF, EMPTY, type Entry, head, type Upload } from './wire-entry.ts';
+import { connectUpstream, type UpstreamSide } from './wire-upstream.ts';
 
 export { wireParser } from './llhttp.ts';
 
@@ -39,7 +42,6 @@ const REQUEST_MS = 300_000;
 const MAX_WAITING = 64;
 /** After refusing a request whose body it does not read, the rest is read and dropped this long at most before the connection is cut (the client may not read the answer until it has sent all). */
 const LINGER_MS = 5000;
-const CRLF = '\r\n';
 const CONTINUE = 'HTTP/1.1 100 Continue\r\n\r\n';
 
 export interface WireOptions {
@@ -73,50 +75,6 @@ export async function listenWire(options: WireOptions): Promise<Core> {
   };
 }
 
-/** A request body too large to hold (CoreRequest.beyond), on its way upstream as it comes. */
-interface Upload {
-  /** What came before the request could go upstream: at most the cap, and what one read brought past it. */
-  readonly waiting: Buffer[];
-  /** The client's Content-Length, by which it goes upstream; undefined: chunked (RFC 9112 §7.1). */
-  readonly length: string | undefined;
-  /** Its head has gone upstream: chunks go straight after it. */
-  started: boolean;
-  /** The client has sent the whole body. */
-  complete: boolean;
-  /** Nowhere to send the rest (the upstream's connection is gone or ended): dropped as it comes. */
-  dropped: boolean;
-}
-
-/** One request, from its arrival to its answer's last byte. */
-interface Entry {
-  readonly method: string;
-  readonly url: string;
-  /** The client wants the connection closed after this answer (or cannot keep it: HTTP/1.0 and no length). */
-  closeAfter: boolean;
-  readonly http10: boolean;
-  /** The request came with a Content-Length or Transfer-Encoding (its body framed, maybe empty). */
-  readonly framed: boolean;
-  readonly forwarding?: Forwarding;
-  /** Its body, too large to hold, streaming upstream. */
-  upload?: Upload;
-  /** Its body too large to hold, and the proxy answers it: the rest is dropped, the connection closed after the answer. */
-  drop?: boolean;
-  /** The upstream socket it went out on. */
-  socket?: Socket;
-  /** Output waiting for the entries before this one to be done. */
-  readonly pending: (string | Buffer)[];
-  done: boolean;
-  // The answer, as it comes.
-  status: number;
-  text: string;
-  fields: string[];
-  hold: boolean;
-  noBody: boolean;
-  chunked: boolean;
-  kept: Buffer[];
-  size: number;
-  headSent: boolean;
-}
 
 class Connection {
   readonly #client: Socket;
@@ -144,11 +102,25 @@ class Connection {
   #partialUrl = '';
   /** Ends a request that takes longer than REQUEST_MS from its first byte to its last. */
   #requestTimer: NodeJS.Timeout | undefined;
+  /** What the upstream connection's reader (./wire-upstream.ts) writes its answers through. */
+  readonly #side: UpstreamSide;
 
   constructor(binding: Llhttp, options: WireOptions, client: Socket) {
     this.#binding = binding;
     this.#options = options;
     this.#client = client;
+    this.#side = {
+      client,
+      queue: this.#queue,
+      write: (e, data) => this.#write(e, data),
+      bodyOut: (e, chunk) => this.#bodyOut(e, chunk),
+      finish: (e) => this.#finish(e),
+      pump: () => this.#pump(),
+      gone: (up, error) => this.#upstreamGone(up, error),
+      released: (up) => {
+        if (this.#up === up) this.#up = undefined;
+      },
+    };
     const P = binding.HTTPParser;
     const p = new P();
     p.initialize(P.REQUEST, {}, 0, 0);
@@ -381,7 +353,7 @@ class Connection {
 
   #forward(entry: Entry, f: Forwarding): void {
     let up = this.#up;
-    if (!up || up.destroyed || !up.writable) up = this.#connect();
+    if (!up || up.destroyed || !up.writable) up = this.#up = connectUpstream(this.#binding, this.#options.upstream, this.#side);
     entry.socket = up;
     let text = `${entry.method} ${entry.url} HTTP/1.1${CRLF}`;
     for (let i = 0; i < f.fields.length; i += 2) {
@@ -416,117 +388,6 @@ class Connection {
     } else up.write(text, 'latin1');
   }
 
-  /** This connection's own upstream connection, opened when a request needs it (again after the upstream closed the last one). */
-  #connect(): Socket {
-    const { HTTPParser: P } = this.#binding;
-    const { upstream } = this.#options;
-    const up = connect({ host: upstream.hostname.replace(/^\[|\]$/g, ''), port: Number(upstream.port || 80), noDelay: true });
-    this.#up = up;
-    const p = new P();
-    p.initialize(P.RESPONSE, {}, 0, 0);
-    let fieldsSoFar: string[] = [];
-    let interim = false;
-    let closes = false;
-    const current = (): Entry | undefined => {
-      for (const e of this.#queue) if (e.socket === up && !e.done) return e;
-      return undefined;
-    };
-    p[P.kOnHeaders] = (fields: string[]) => void fieldsSoFar.push(...fields);
-    p[P.kOnHeadersComplete] = ((_major, _minor, fields, _method, _url, status, text, _upgrade, keepAlive) => {
-      const all = fields ?? fieldsSoFar;
-      fieldsSoFar = [];
-      const e = current();
-      if (!e) return 0;
-      // An interim answer (RFC 9110 §15.2): not relayed; the final one follows on the same message stream.
-      interim = status >= 100 && status < 200 && status !== 101;
-      if (interim) return 0;
-      e.status = status;
-      e.text = text;
-      e.fields = all;
-      e.noBody = e.method === 'HEAD' || status === 204 || status === 304;
-      if (!keepAlive) closes = true;
-      e.hold = (e.forwarding as Forwarding).hold(status, all);
-      if (!e.hold) this.#streamHead(e);
-      return e.method === 'HEAD' ? 1 : 0;
-    }) satisfies OnHeadersComplete;
-    p[P.kOnBody] = (chunk: Buffer) => {
-      const e = current();
-      if (!e) return;
-      if (e.hold) {
-        if (e.size + chunk.length <= KEEP_BYTES) {
-          e.kept.push(chunk);
-          e.size += chunk.length;
-          return;
-        }
-        // Larger than an answer may make the proxy hold: let go, its head and what was held sent as they came, the rest streamed (not judged, not marked).
-        e.hold = false;
-        this.#streamHead(e);
-        for (const held of e.kept) this.#bodyOut(e, held);
-        e.kept = [];
-      }
-      let flowing = this.#bodyOut(e, chunk);
-      if (!(e.forwarding as Forwarding).chunk(chunk)) {
-        if (e.size + chunk.length <= KEEP_BYTES) e.kept.push(chunk);
-        e.size += chunk.length;
-      }
-      if (!flowing && !up.isPaused()) {
-        // The client reads slower than the upstream sends: the upstream waits (TCP's own flow control does the rest).
-        up.pause();
-        this.#client.once('drain', () => up.resume());
-      }
-    };
-    p[P.kOnMessageComplete] = () => {
-      fieldsSoFar = [];
-      if (interim) return void (interim = false);
-      const e = current();
-      if (!e) return;
-      const body = e.kept.length === 1 ? e.kept[0] : e.kept.length === 0 ? EMPTY : Buffer.concat(e.kept);
-      e.kept = [];
-      const f = e.forwarding as Forwarding;
-      if (e.hold) {
-        const answer = f.done(e.status, e.fields, body, e.size) ?? { status: e.status, fields: e.fields, body };
-        const fields = answer.fields.filter((_v, i, all) => !HOP_BY_HOP.has(all[i - (i % 2)].toLowerCase()));
-        const sent = bytes(answer.body);
-        this.#write(e, head(answer.status, answer.status === e.status ? e.text : '', fields, e, e.noBody ? undefined : sent.length));
-        if (!e.noBody) this.#write(e, sent);
-      } else {
-        if (e.chunked) this.#write(e, `0${CRLF}${CRLF}`);
-        f.done(e.status, e.fields, body, e.size);
-      }
-      this.#finish(e);
-      // The upstream said it closes this connection (RFC 9112 §9.6): the next request goes on a new one.
-      if (closes) {
-        if (this.#up === up) this.#up = undefined;
-        up.end();
-      }
-      this.#pump();
-    };
-    up.on('data', (data: Buffer) => {
-      this.#client.cork();
-      const r = p.execute(data);
-      this.#client.uncork();
-      if (typeof r !== 'number') {
-        up.destroy();
-        this.#upstreamGone(up, r);
-      }
-    });
-    up.on('end', () => {
-      // An answer delimited by the connection's close ends here (RFC 9112 §6.3, rule 8).
-      this.#client.cork();
-      p.finish();
-      this.#client.uncork();
-      up.end();
-    });
-    up.on('error', (error) => this.#upstreamGone(up, error));
-    up.once('close', () => {
-      this.#upstreamGone(up, new Error('the service closed the connection before it answered'));
-      if (this.#up === up) this.#up = undefined;
-      p.free();
-      setImmediate(() => p.close());
-    });
-    return up;
-  }
-
   /** The upstream connection failed: each request sent on it still unanswered gets the proxy's answer, unless its answer had begun. */
   #upstreamGone(up: Socket, error: Error): void {
     if (this.#up === up) this.#up = undefined;
@@ -555,22 +416,6 @@ class Connection {
     this.#write(e, `${chunk.length.toString(16)}${CRLF}`);
     this.#write(e, chunk);
     return this.#write(e, CRLF);
-  }
-
-  /** The head of a streamed answer: its fields as they came less hop-by-hop ones, and the framing the client can read. */
-  #streamHead(e: Entry): void {
-    const fields = e.fields.filter((_v, i, all) => !HOP_BY_HOP.has(all[i - (i % 2)].toLowerCase()));
-    if (!e.noBody) {
-      const given = fieldOf(e.fields, 'content-length');
-      // With no length, a body is chunked to an HTTP/1.1 client, and ends with the connection to an HTTP/1.0 one (RFC 9112 §6.3).
-      if (given === undefined || fieldOf(e.fields, 'transfer-encoding') !== undefined) {
-        for (let i = fields.length - 2; i >= 0; i -= 2) if (fields[i].toLowerCase() === 'content-length') fields.splice(i, 2);
-        if (e.http10) e.closeAfter = true;
-        else e.chunked = true;
-      }
-    }
-    e.headSent = true;
-    this.#write(e, head(e.status, e.text, fields, e, undefined, e.chunked));
   }
 
   /** Writes an entry's output: to the client when every answer before it is out, else kept until then. */
@@ -605,23 +450,4 @@ class Connection {
     this.#resume();
     if (this.#queue.length === 0 && this.#closing) this.#client.end();
   }
-}
-
-const EMPTY = Buffer.alloc(0);
-
-/** A body as bytes: text is UTF-8 (strings written to the socket as they are go out as Latin-1, the encoding of a head). */
-const bytes = (body: Buffer | string): Buffer => (typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
-
-/** A status line and fields, with the framing the entry needs (fields past hop-by-hop filtering; Content-Length replaced when given). */
-function head(status: number, text: string, fields: readonly string[], e: Entry, length?: number, chunked = false): string {
-  let out = `HTTP/1.1 ${status} ${text || STATUS_CODES[status] || ''}${CRLF}`;
-  for (let i = 0; i < fields.length; i += 2) {
-    if (length !== undefined && fields[i].length === 14 && fields[i].toLowerCase() === 'content-length') continue;
-    out += `${fields[i]}: ${fields[i + 1]}${CRLF}`;
-  }
-  if (length !== undefined) out += `Content-Length: ${length}${CRLF}`;
-  if (chunked) out += `Transfer-Encoding: chunked${CRLF}`;
-  if (e.closeAfter) out += `Connection: close${CRLF}`;
-  else if (e.http10) out += `Connection: keep-alive${CRLF}`;
-  return out + CRLF;
 }
