@@ -134,7 +134,7 @@ async function runAction(plan: Plan, request: FastifyRequest, reply: FastifyRepl
     const id = params[plan.idParam] ?? '';
     record = await ctx.store.get(resource.name, id);
     const owner = ownerOf(resource, request);
-    if (!record || (owner !== undefined && record.owner !== owner) || !belongsTo(bound, record.data)) throw notFound(resource.name, id);
+    if (!record || (owner !== undefined && record.owner !== owner) || !belongsTo(bound, record)) throw notFound(resource.name, id);
   }
   let body: Record<string, unknown> = {};
   if (plan.request) body = await validateBody(ctx.store, plan.request, request.body, visibleTo(ctx.resources, request));

@@ -183,7 +183,7 @@ async function visible(ctx: ServeContext, resource: Resource, ids: readonly stri
   const out: StoredRecord[] = [];
   found.forEach((record, index) => {
     // Through a parent (`/patients/{patientId}/appointments/bulk`), another parent's record is as good as none.
-    if (!record || (owner !== undefined && record.owner !== owner) || !belongsTo(bound, record.data)) violations.push(gone(resource, pointer(index)));
+    if (!record || (owner !== undefined && record.owner !== owner) || !belongsTo(bound, record)) violations.push(gone(resource, pointer(index)));
     else out.push(record);
   });
   if (violations.length) throw validationFailed(violations);

@@ -76,8 +76,10 @@ export async function boundParents(ctx: ServeContext, parents: readonly Parent[]
 }
 
 /** Whether a record's refs are the ones the path binds. */
-export function belongsTo(bound: Readonly<Record<string, ScalarValue>>, data: Readonly<Record<string, unknown>>): boolean {
-  for (const [field, value] of Object.entries(bound)) if (data[field] !== value) return false;
+export function belongsTo(bound: Readonly<Record<string, ScalarValue>>, record: { readonly data: Readonly<Record<string, unknown>> }): boolean {
+  // The record's data is read only when a parent binds a field: a stored record parses its
+  // JSON text on first read of `data`, which a read of a top-level resource never needs.
+  for (const field in bound) if (record.data[field] !== bound[field]) return false;
   return true;
 }
 

@@ -150,7 +150,7 @@ function takes(op: Operation, field: string): boolean {
 
 /** A nested path's check of a record: it belongs to the parents the path names. */
 function belongsCheck(bound: Readonly<Record<string, unknown>>): ((current: StoredRecord) => boolean) | undefined {
-  return Object.keys(bound).length ? (current) => belongsTo(bound as Record<string, string | number>, current.data) : undefined;
+  return Object.keys(bound).length ? (current) => belongsTo(bound as Record<string, string | number>, current) : undefined;
 }
 
 function outcome(op: Operation, record: StoredRecord, status = op.success.status): Outcome {
@@ -207,7 +207,7 @@ async function read(op: Operation, request: FastifyRequest): Promise<Outcome> {
   const id = await targetId(op, request);
   const record = await op.ctx.store.get(op.resource.name, id);
   const owner = ownerOf(op.resource, request);
-  if (!record || (owner !== undefined && record.owner !== owner) || !belongsTo(bound, record.data)) throw notFound(op.resource.name, id);
+  if (!record || (owner !== undefined && record.owner !== owner) || !belongsTo(bound, record)) throw notFound(op.resource.name, id);
   // `?expand=` (declared on the endpoint): another representation, so it carries no ETag of the record's.
   const paths = op.endpoint.expand ? expandPaths(op.ctx, op.endpoint, op.resource, request) : undefined;
   if (paths) {

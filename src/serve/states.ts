@@ -97,7 +97,7 @@ async function runTransition(ctx: ServeContext, plan: Plan, id: string, request:
       ifMatch: ifMatchOf(request),
       expect: { state: { field: machine.field, from: transition.from }, ...ownerExpectation(resource, request) },
       stateMismatch: (current) => invalidTransition(resource, machine, transition, current),
-      ...(Object.keys(bound).length ? { belongs: (current: StoredRecord) => belongsTo(bound, current.data) } : {}),
+      ...(Object.keys(bound).length ? { belongs: (current: StoredRecord) => belongsTo(bound, current) } : {}),
       ...(plan.events ? { events: plan.events } : {}),
       ...domainOf(ctx, resource, transition.name, request),
     },
