@@ -13,6 +13,7 @@
  * leaves the dump in the printed directory for callgrind_annotate.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,8 +40,11 @@ const receiver = await startServer({ name: 'receiver', args: [here('../servers/r
 const { spawn } = await import('node:child_process');
 const { createInterface } = await import('node:readline');
 // PROFILE=dir: a V8 CPU profile instead (no valgrind), for the JavaScript callgrind cannot name.
+// CPU=1: no valgrind either; the server's CPU time (user, system) and bytes written (/proc) a create,
+// which callgrind does not count: the kernel's part of a commit's WAL writes.
 const profile = process.env.PROFILE;
-const counter = profile ? [process.execPath, '--cpu-prof', `--cpu-prof-dir=${profile}`, `--cpu-prof-name=events-${kind}.cpuprofile`] : ['valgrind', '--tool=callgrind', '--separate-threads=yes', `--callgrind-out-file=${join(dir, 'callgrind.out.%p')}`, process.execPath];
+const plainRun = profile !== undefined || process.env.CPU === '1';
+const counter = !profile && plainRun ? [process.execPath] : profile ? [process.execPath, '--cpu-prof', `--cpu-prof-dir=${profile}`, `--cpu-prof-name=events-${kind}.cpuprofile`] : ['valgrind', '--tool=callgrind', '--separate-threads=yes', `--callgrind-out-file=${join(dir, 'callgrind.out.%p')}`, process.execPath];
 const child = spawn(counter[0]!, [...counter.slice(1), here('../servers/svcspec.ts'), spec, join(dir, 'db.sqlite'), 'normal', ...(kind === 'webhook' ? ['--allow-private-webhooks'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
 let stderr = '';
 child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
@@ -70,6 +74,15 @@ async function delivered(n: number): Promise<void> {
   if (reachedAt === null) throw new Error(`fewer than ${n} deliveries arrived`);
 }
 
+/** The server's CPU ticks (1/100 s) and its writes so far (Linux). */
+function procStat(pid: number): { user: number; system: number; wchar: number; syscw: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+  const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)`, 'm').exec(io)?.[1] ?? 0);
+  return { user: Number(fields[11]), system: Number(fields[12]), wchar: field('wchar'), syscw: field('syscw') };
+}
+
 try {
   if (kind === 'webhook') {
     const r = await fetch(`${url}/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${receiver.url}/hook`, events: ['item.created'] }) });
@@ -79,9 +92,17 @@ try {
   if (kind === 'webhook') await delivered(WARM);
   // Let the last wakes and polls of the warm-up pass before zeroing.
   await new Promise((r) => setTimeout(r, 1500));
-  if (!profile) execFileSync('callgrind_control', ['-z', String(child.pid)]);
+  if (!plainRun) execFileSync('callgrind_control', ['-z', String(child.pid)]);
+  const before = procStat(child.pid!);
   await creates(N);
   if (kind === 'webhook') await delivered(WARM + N);
+  if (plainRun && !profile) {
+    const after = procStat(child.pid!);
+    const us = (after.user - before.user) * 1e4 / N;
+    const sys = (after.system - before.system) * 1e4 / N;
+    console.log(`${kind}: ${(us + sys).toFixed(0)} µs CPU a create (user ${us.toFixed(0)}, system ${sys.toFixed(0)}), ${((after.wchar - before.wchar) / N / 1024).toFixed(1)} KiB written, ${((after.syscw - before.syscw) / N).toFixed(1)} write calls (${N} creates after ${WARM})`);
+    process.exit(0);
+  }
   if (profile) {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));

@@ -69,7 +69,7 @@ export function eventAppender(db: DatabaseSync): (events: readonly NewEvent[]) =
     let written: (number | bigint)[] | undefined;
     try {
       for (const e of events) {
-        const seq = insert.run(e.name, e.resource, e.recordId, e.owner ?? null, JSON.stringify(e.payloads), e.createdAt).lastInsertRowid;
+        const seq = insert.run(e.name, e.resource, e.recordId, e.owner ?? null, e.payloadsJson ?? JSON.stringify(e.payloads), e.createdAt).lastInsertRowid;
         if (events.length > 1) (written ??= []).push(seq);
       }
     } catch (error) {

@@ -28,6 +28,15 @@ it('events: insert, update and remove append their events in the same write, in 
   assert.deepEqual((await store.events.after(1, 1)).map((e) => e.seq), [2]);
 });
 
+it('events: a payload given as JSON text is written as it is, and read back as the payloads it says', async (store) => {
+  // What serve's maker gives (src/serve/events/emit.ts): the text, and payloads only parsed from it when asked for.
+  const text = '{"1":{"id":"a","n":1},"2":{"id":"a"}}';
+  const maker: EventMaker = (r) => [{ name: 'thing.created', resource: R, recordId: r.id, get payloads(): Record<string, unknown> { throw new Error('the store should write payloadsJson, not serialize payloads'); }, payloadsJson: text, createdAt: 5_000 }];
+  await store.insert(R, { id: 'a', data: { n: 1 } }, { events: maker });
+  const [e] = await store.events.after(0, 10);
+  assert.deepEqual(e?.payloads, { '1': { id: 'a', n: 1 }, '2': { id: 'a' } });
+});
+
 it('events: a refused write appends nothing, and a failing event maker writes no record', async (store) => {
   const a = await store.insert(R, { id: 'x', data: { n: 1 } }, { events: made('thing.created') });
   await assert.rejects(store.insert(R, { id: 'x', data: { n: 9 } }, { events: made('thing.created') }));
