@@ -142,6 +142,8 @@ test('deliveries are signed per Standard Webhooks and carry the declared payload
     return list[0]?.status === 'delivered' ? list : undefined;
   });
   assert.equal(deliveries[0].attempts, 1);
+  assert.match(deliveries[0].id, /^dlv_[0-9a-f]{12}[\w-]{16}$/, 'the time in hex (ordered as text), then 12 random bytes');
+  assert.ok(Math.abs(parseInt(deliveries[0].id.slice(4, 16), 16) - Date.now()) < 60_000);
   assert.equal(deliveries[0].eventId, got.headers['webhook-id']);
   assert.equal(deliveries[0].type, 'task.created', 'a listed delivery names its event (docs/events.md)');
 });

@@ -198,9 +198,11 @@ export class DeliveryWorker {
     for (const s of subscriptions) if (!(await this.#revoked(s))) live.push(s);
     for (const event of batch) {
       for (const s of live) {
-        if (wants(s, event) && this.#visible(event, viewerOf(s))) deliveries.push({ id: `dlv_${randomBytes(12).toString('base64url')}`, subscriptionId: s.id, eventSeq: event.seq, createdAt: now });
+        if (wants(s, event) && this.#visible(event, viewerOf(s))) deliveries.push({ id: '', subscriptionId: s.id, eventSeq: event.seq, createdAt: now });
       }
     }
+    const ids = deliveryIds(deliveries.length, now);
+    for (let i = 0; i < deliveries.length; i++) deliveries[i].id = ids[i];
     const moved = await store.events.fanOut(at, (batch.at(-1) as EventRecord).seq, deliveries);
     // Another process moved the cursor first: look again from where it is now. Moved by us: more
     // only if the batch was full; an event appended since rings the bus, which runs #run again
@@ -309,6 +311,22 @@ export class DeliveryWorker {
     const full = Math.min(p.maxDelayMs, p.backoff === 'fixed' ? p.initialDelayMs : p.initialDelayMs * 2 ** (n - 1));
     return Math.round(full / 2 + (this.#o.random() * full) / 2);
   }
+}
+
+/**
+ * Ids of new deliveries: `dlv_`, the time in hex (12 digits, ordered as text), and 12 random
+ * bytes. Ordered by time, a fan-out's ids go at the end of the deliveries' primary key index,
+ * on the pages the last fan-outs wrote, rather than on a random page each (a page written to
+ * the WAL per delivery, as the table grows); the random part keeps two processes' ids apart.
+ * The random bytes of a fan-out are drawn at once.
+ */
+function deliveryIds(n: number, now: number): string[] {
+  if (n === 0) return [];
+  const random = randomBytes(12 * n);
+  const time = Math.max(0, Math.floor(now)).toString(16).padStart(12, '0');
+  const ids: string[] = new Array(n);
+  for (let i = 0; i < n; i++) ids[i] = `dlv_${time}${random.toString('base64url', 12 * i, 12 * i + 12)}`;
+  return ids;
 }
 
 function wants(s: SubscriptionRecord, event: EventRecord): boolean {
