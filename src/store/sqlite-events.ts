@@ -121,11 +121,14 @@ export function sqliteEvents(db: DatabaseSync, open: () => void, grouped: <T>(wo
     addDelivery: p(`INSERT INTO webhook_deliveries (id, subscription_id, event_seq, status, attempts, next_attempt_at, created_at)
       VALUES (?, ?, ?, 'pending', 0, ?, ?) ON CONFLICT (subscription_id, event_seq) DO NOTHING`),
     // What a claim takes, oldest due first, with its event: one read, rather than one of the
-    // delivery, its event and its subscription per delivery after the lease.
+    // delivery, its event and its subscription per delivery after the lease. Ties in the order
+    // deliveries were added (rowid), which is their events' order (fan-outs add them event by
+    // event, from a cursor that only moves on) and which the due index holds already: ordered
+    // by event_seq, they were sorted in a temporary b-tree at every claim.
     claimable: byLimit(db, (n) => `SELECT d.id, d.subscription_id, d.event_seq, e.name AS event_name, d.status, d.attempts, d.next_attempt_at, d.last_status, d.last_error,
       d.created_at, d.delivered_at, e.resource AS e_resource, e.record_id AS e_record_id, e.owner AS e_owner, e.payloads AS e_payloads, e.created_at AS e_created_at
       FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id JOIN events e ON e.seq = d.event_seq
-      WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND s.status = 'enabled' ORDER BY d.next_attempt_at, d.event_seq LIMIT ${n}`),
+      WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND s.status = 'enabled' ORDER BY d.next_attempt_at, d.rowid LIMIT ${n}`),
     // The claim's deliveries leased in one statement, their ids a JSON array.
     lease: p('UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id IN (SELECT value FROM json_each(?))'),
     nextDue: p(`SELECT min(d.next_attempt_at) AS due FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
