@@ -89,6 +89,22 @@ it('subscriptions: add, get, list by principal, change, remove with their delive
   assert.equal(await store.events.getDelivery('d1'), undefined, 'its deliveries went with it');
 });
 
+it('deliveries: a claim takes the oldest due first, and deliveries due at once in their events\' order', async (store) => {
+  for (let i = 0; i < 4; i++) await store.insert(R, { data: { n: i } }, { events: made('thing.created') });
+  await store.events.addSubscription(subscription('s1'));
+  await store.events.addSubscription(subscription('s2', { createdAt: 1_001 }));
+  // A fan-out adds them event by event, every subscription of an event together; all due at 2_000.
+  const deliveries = [1, 2, 3, 4].flatMap((seq) => ['s1', 's2'].map((sub) => ({ id: `d${seq}${sub}`, subscriptionId: sub, eventSeq: seq, createdAt: 2_000 })));
+  assert.equal(await store.events.fanOut(0, 4, deliveries), true);
+  const first = await store.events.claimDue(5_000, 3, 60_000);
+  assert.deepEqual(first.map((c) => c.delivery.id), ['d1s1', 'd1s2', 'd2s1']);
+  assert.deepEqual(first.map((c) => [c.event.seq, c.subscription.id, c.delivery.nextAttemptAt]), [[1, 's1', 60_000], [1, 's2', 60_000], [2, 's1', 60_000]], 'each with its event and subscription, leased');
+  // A retry due earlier than the rest goes first.
+  await store.events.settle('d2s1', { status: 'pending', attempts: 1, nextAttemptAt: 1_500, lastError: 'timed out' });
+  assert.deepEqual((await store.events.claimDue(5_000, 3, 60_000)).map((c) => c.delivery.id), ['d2s1', 'd2s2', 'd3s1']);
+  assert.deepEqual((await store.events.claimDue(5_000, 10, 60_000)).map((c) => c.delivery.id), ['d3s2', 'd4s1', 'd4s2']);
+});
+
 it('deliveries: fan-out moves the cursor once; claims lease; settle, list, replay', async (store) => {
   for (let i = 0; i < 3; i++) await store.insert(R, { data: { n: i } }, { events: made('thing.created') });
   await store.events.addSubscription(subscription('s1'));
