@@ -392,6 +392,8 @@ function post(url: string, headers: Record<string, string>, body: string, timeou
       timedOut = true;
       req.destroy();
     }, timeoutMs);
+    // As AbortSignal.timeout's: the request's socket keeps the process alive, not its time-out.
+    timer.unref();
     attempt.onCancel(() => req.destroy());
     const done = (answer: Answer) => {
       clearTimeout(timer);
