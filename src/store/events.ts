@@ -26,6 +26,12 @@ export interface NewEvent {
   readonly owner?: string;
   /** The payload per API version ('' when the spec has no versions); a version the event is not in has none. */
   readonly payloads: Readonly<Record<string, unknown>>;
+  /**
+   * `payloads` as JSON text, when the maker has it so: the store writes it as it is rather
+   * than serialize `payloads` (which the maker then need not build: serve's payloads are
+   * made from the record's stored text, src/serve/events/emit.ts).
+   */
+  readonly payloadsJson?: string;
   /** Epoch milliseconds. */
   readonly createdAt: number;
 }

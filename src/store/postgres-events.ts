@@ -38,7 +38,7 @@ export async function appendEvents(tx: TransactionSql, schema: string, events: r
   const send = (text: string, params: unknown[]) => tx.unsafe(text, params as never[], { prepare: true }).execute();
   await Promise.all([
     send('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_EVENTS, schema]),
-    ...events.map((e) => send('INSERT INTO events (name, resource, record_id, owner, payloads, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [e.name, e.resource, e.recordId, e.owner ?? null, JSON.stringify(e.payloads), e.createdAt])),
+    ...events.map((e) => send('INSERT INTO events (name, resource, record_id, owner, payloads, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [e.name, e.resource, e.recordId, e.owner ?? null, e.payloadsJson ?? JSON.stringify(e.payloads), e.createdAt])),
     send('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, schema]),
   ]);
 }

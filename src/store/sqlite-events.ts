@@ -13,9 +13,9 @@
  * (unlike credential secrets, which it only verifies, and keeps hashed).
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { ClaimedDelivery, DeliveryRecord, EventStore, NewEvent } from './events.ts';
+import type { ClaimedDelivery, DeliveryRecord, EventStore, NewEvent, SubscriptionRecord } from './events.ts';
 import { DELIVERY_COLUMNS, EVENT_COLUMNS, SUBSCRIPTION_COLUMNS, toDelivery, toEvent, toSubscription, type DeliveryRow, type EventRow, type SubscriptionRow } from './events-rows.ts';
-import { transaction } from './sqlite-sql.ts';
+import { byLimit, transaction } from './sqlite-sql.ts';
 
 export const EVENTS_DDL = [
   `CREATE TABLE IF NOT EXISTS events (
@@ -69,7 +69,7 @@ export function eventAppender(db: DatabaseSync): (events: readonly NewEvent[]) =
     let written: (number | bigint)[] | undefined;
     try {
       for (const e of events) {
-        const seq = insert.run(e.name, e.resource, e.recordId, e.owner ?? null, JSON.stringify(e.payloads), e.createdAt).lastInsertRowid;
+        const seq = insert.run(e.name, e.resource, e.recordId, e.owner ?? null, e.payloadsJson ?? JSON.stringify(e.payloads), e.createdAt).lastInsertRowid;
         if (events.length > 1) (written ??= []).push(seq);
       }
     } catch (error) {
@@ -89,17 +89,23 @@ export function eventAppender(db: DatabaseSync): (events: readonly NewEvent[]) =
   };
 }
 
+/** A claimable delivery with its event, in the order of claiming (see `claimable`). */
+type ClaimRow = DeliveryRow & { e_resource: string; e_record_id: string; e_owner: string | null; e_payloads: string; e_created_at: number };
+
 /**
- * `grouped` runs a write in the store's next group transaction (src/store/sqlite-commit.ts),
- * all of it or none: claims and settlements of one turn then share one commit (one fsync at
+ * `grouped` runs a write in the store's next group transaction (src/store/sqlite-commit.ts):
+ * fan-outs, claims and settlements of one turn then share one commit (one fsync at
  * durability full) with each other and with that turn's inserts, instead of one each.
+ * None of them needs a savepoint (the group's rule: at most one write that can be refused,
+ * first): a settlement and a claim's lease are one statement each, and a fan-out stopped
+ * half-way leaves deliveries that the next fan-out of those events skips (ON CONFLICT DO
+ * NOTHING), its cursor unmoved.
  */
 export function sqliteEvents(db: DatabaseSync, open: () => void, grouped: <T>(work: () => T) => Promise<T> = async (work) => transaction(db, work)): EventStore {
   addCredentialColumn(db);
   const p = (sql: string): StatementSync => db.prepare(sql);
   const s = {
-    after: p(`SELECT ${EVENT_COLUMNS} FROM events WHERE seq > ? ORDER BY seq LIMIT ?`),
-    event: p(`SELECT ${EVENT_COLUMNS} FROM events WHERE seq = ?`),
+    after: byLimit(db, (n) => `SELECT ${EVENT_COLUMNS} FROM events WHERE seq > ? ORDER BY seq LIMIT ${n}`),
     latest: p('SELECT coalesce(max(seq), 0) AS seq FROM events'),
     addSubscription: p(`INSERT INTO webhook_subscriptions (${SUBSCRIPTION_COLUMNS})
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) FROM events), ?, ?) RETURNING created_seq`),
@@ -114,15 +120,23 @@ export function sqliteEvents(db: DatabaseSync, open: () => void, grouped: <T>(wo
     setCursor: p("INSERT INTO event_cursor (name, seq) VALUES ('dispatch', ?) ON CONFLICT (name) DO UPDATE SET seq = excluded.seq"),
     addDelivery: p(`INSERT INTO webhook_deliveries (id, subscription_id, event_seq, status, attempts, next_attempt_at, created_at)
       VALUES (?, ?, ?, 'pending', 0, ?, ?) ON CONFLICT (subscription_id, event_seq) DO NOTHING`),
-    due: p(`SELECT d.id FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
-      WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND s.status = 'enabled' ORDER BY d.next_attempt_at, d.event_seq LIMIT ?`),
-    lease: p('UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ?'),
+    // What a claim takes, oldest due first, with its event: one read, rather than one of the
+    // delivery, its event and its subscription per delivery after the lease. Ties in the order
+    // deliveries were added (rowid), which is their events' order (fan-outs add them event by
+    // event, from a cursor that only moves on) and which the due index holds already: ordered
+    // by event_seq, they were sorted in a temporary b-tree at every claim.
+    claimable: byLimit(db, (n) => `SELECT d.id, d.subscription_id, d.event_seq, e.name AS event_name, d.status, d.attempts, d.next_attempt_at, d.last_status, d.last_error,
+      d.created_at, d.delivered_at, e.resource AS e_resource, e.record_id AS e_record_id, e.owner AS e_owner, e.payloads AS e_payloads, e.created_at AS e_created_at
+      FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id JOIN events e ON e.seq = d.event_seq
+      WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND s.status = 'enabled' ORDER BY d.next_attempt_at, d.rowid LIMIT ${n}`),
+    // The claim's deliveries leased in one statement, their ids a JSON array.
+    lease: p('UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id IN (SELECT value FROM json_each(?))'),
     nextDue: p(`SELECT min(d.next_attempt_at) AS due FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
       WHERE d.status = 'pending' AND s.status = 'enabled'`),
     delivery: p(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ?`),
     settle: p(`UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ?, delivered_at = ? WHERE id = ?`),
-    deliveriesOf: p(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE subscription_id = ? ORDER BY created_at DESC, event_seq DESC LIMIT ?`),
-    deliveriesOfWith: p(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE subscription_id = ? AND status = ? ORDER BY created_at DESC, event_seq DESC LIMIT ?`),
+    deliveriesOf: byLimit(db, (n) => `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE subscription_id = ? ORDER BY created_at DESC, event_seq DESC LIMIT ${n}`),
+    deliveriesOfWith: byLimit(db, (n) => `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE subscription_id = ? AND status = ? ORDER BY created_at DESC, event_seq DESC LIMIT ${n}`),
     replay: p(`UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?, delivered_at = NULL WHERE id = ?`),
   };
   const delivery = (id: string): DeliveryRecord | undefined => {
@@ -132,7 +146,7 @@ export function sqliteEvents(db: DatabaseSync, open: () => void, grouped: <T>(wo
   return {
     async after(seq, limit) {
       open();
-      return (s.after.all(seq, limit) as unknown as EventRow[]).map(toEvent);
+      return (s.after(limit).all(seq) as unknown as EventRow[]).map(toEvent);
     },
     async latest() {
       open();
@@ -175,7 +189,7 @@ export function sqliteEvents(db: DatabaseSync, open: () => void, grouped: <T>(wo
     },
     async fanOut(from, to, deliveries) {
       open();
-      return transaction(db, () => {
+      return grouped(() => {
         const at = Number((s.cursor.get() as { seq: number } | undefined)?.seq ?? 0);
         if (at !== from) return false;
         for (const d of deliveries) s.addDelivery.run(d.id, d.subscriptionId, d.eventSeq, d.createdAt, d.createdAt);
@@ -185,15 +199,23 @@ export function sqliteEvents(db: DatabaseSync, open: () => void, grouped: <T>(wo
     },
     async claimDue(now, limit, leaseUntil) {
       open();
+      if (limit <= 0) return [];
       return grouped(() => {
-        const ids = (s.due.all(now, limit) as { id: string }[]).map((r) => r.id);
+        const rows = s.claimable(limit).all(now) as unknown as ClaimRow[];
+        if (rows.length === 0) return [];
+        s.lease.run(leaseUntil, JSON.stringify(rows.map((r) => r.id)));
+        // A claim's deliveries share few subscriptions (often one): each is read once.
+        const subscriptions = new Map<string, SubscriptionRecord | undefined>();
         const claimed: ClaimedDelivery[] = [];
-        for (const id of ids) {
-          s.lease.run(leaseUntil, id);
-          const d = delivery(id) as DeliveryRecord;
-          const event = s.event.get(d.eventSeq) as EventRow | undefined;
-          const sub = s.getSubscription.get(d.subscriptionId) as SubscriptionRow | undefined;
-          if (event && sub) claimed.push({ delivery: d, event: toEvent(event), subscription: toSubscription(sub) });
+        for (const r of rows) {
+          let subscription = subscriptions.get(r.subscription_id);
+          if (!subscriptions.has(r.subscription_id)) {
+            const row = s.getSubscription.get(r.subscription_id) as SubscriptionRow | undefined;
+            subscriptions.set(r.subscription_id, (subscription = row && toSubscription(row)));
+          }
+          if (!subscription) continue;
+          const event = toEvent({ seq: r.event_seq, name: r.event_name, resource: r.e_resource, record_id: r.e_record_id, owner: r.e_owner, payloads: r.e_payloads, created_at: r.e_created_at });
+          claimed.push({ delivery: toDelivery({ ...r, next_attempt_at: leaseUntil }), event, subscription });
         }
         return claimed;
       });
@@ -213,7 +235,7 @@ export function sqliteEvents(db: DatabaseSync, open: () => void, grouped: <T>(wo
     },
     async listDeliveries(subscriptionId, { status, limit }) {
       open();
-      const rows = (status === undefined ? s.deliveriesOf.all(subscriptionId, limit) : s.deliveriesOfWith.all(subscriptionId, status, limit)) as unknown as DeliveryRow[];
+      const rows = (status === undefined ? s.deliveriesOf(limit).all(subscriptionId) : s.deliveriesOfWith(limit).all(subscriptionId, status)) as unknown as DeliveryRow[];
       return rows.map(toDelivery);
     },
     async replay(id, now) {

@@ -173,7 +173,7 @@ class SqliteStoreImpl implements SqliteStore {
     this.#fileTimer.unref();
     this.#group = new GroupCommit(db);
     this.credentials = sqliteCredentials(db, () => this.#open());
-    this.events = sqliteEvents(db, () => this.#open(), (work) => this.#group.run(() => this.#savepoint(work)));
+    this.events = sqliteEvents(db, () => this.#open(), (work) => this.#group.run(work));
     this.#append = eventAppender(db);
     this.#nextSequence = db.prepare('INSERT INTO sequences (name, value) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value');
     this.#savepoints = { open: db.prepare('SAVEPOINT write'), release: db.prepare('RELEASE write'), undo: db.prepare('ROLLBACK TO write') };

@@ -28,10 +28,10 @@ interface Service {
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: any }>;
 }
 
-async function start(t: TestContext, options: { allowPrivate?: boolean; text?: string; concurrency?: number } = {}): Promise<Service> {
+async function start(t: TestContext, options: { allowPrivate?: boolean; text?: string; concurrency?: number; pollMs?: number } = {}): Promise<Service> {
   const spec = mustLoad(options.text ?? TASKS);
   const store = await openSqliteStore({ path: ':memory:' });
-  const app = await createApp({ spec, store, events: { allowPrivateWebhooks: options.allowPrivate ?? true, deliveryPollMs: 50, random: () => 1, ...(options.concurrency ? { deliveryConcurrency: options.concurrency } : {}) } });
+  const app = await createApp({ spec, store, events: { allowPrivateWebhooks: options.allowPrivate ?? true, deliveryPollMs: options.pollMs ?? 50, random: () => 1, ...(options.concurrency ? { deliveryConcurrency: options.concurrency } : {}) } });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
 
   t.after(async () => {
@@ -142,8 +142,35 @@ test('deliveries are signed per Standard Webhooks and carry the declared payload
     return list[0]?.status === 'delivered' ? list : undefined;
   });
   assert.equal(deliveries[0].attempts, 1);
+  assert.match(deliveries[0].id, /^dlv_[0-9a-f]{12}[\w-]{16}$/, 'the time in hex (ordered as text), then 12 random bytes');
+  assert.ok(Math.abs(parseInt(deliveries[0].id.slice(4, 16), 16) - Date.now()) < 60_000);
   assert.equal(deliveries[0].eventId, got.headers['webhook-id']);
   assert.equal(deliveries[0].type, 'task.created', 'a listed delivery names its event (docs/events.md)');
+});
+
+test('with nobody subscribed appends are not looked at, yet a subscription made through the API gets the next event at once', async (t) => {
+  // A poll a minute away: only the subscription's own wake can start the delivery in time.
+  const s = await start(t, { pollMs: 60_000 });
+  const receiver = await receiverFor(t);
+  await s.call('POST', '/tasks', { title: 'Before anyone listened' });
+  await new Promise((r) => setTimeout(r, 50));
+  await subscribe(s, receiver);
+  const created = await s.call('POST', '/tasks', { title: 'Heard' });
+  const [got] = await receiver.waitFor(1);
+  assert.equal(JSON.parse(got.body).data.id, created.body.id, 'only the events after it');
+  await new Promise((r) => setTimeout(r, 100));
+  assert.equal(receiver.received.length, 1);
+});
+
+test('a subscription another process added to the store is found by the poll, with every event after it', async (t) => {
+  const s = await start(t, { pollMs: 200 });
+  const receiver = await receiverFor(t);
+  await s.call('POST', '/tasks', { title: 'Before' });
+  // As `svcspec webhooks add` does it: straight into the store, no wake of this service.
+  await s.store.events.addSubscription({ id: 'sub_operator', url: receiver.url, events: [], status: 'enabled', secrets: [{ secret: `whsec_${Buffer.alloc(24, 1).toString('base64')}` }], createdAt: Date.now() });
+  const created = await s.call('POST', '/tasks', { title: 'After' });
+  const [got] = await receiver.waitFor(1);
+  assert.equal(JSON.parse(got.body).data.id, created.body.id);
 });
 
 test('a subscriber gets only the events it asked for and may see', async (t) => {

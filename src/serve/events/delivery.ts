@@ -29,7 +29,7 @@
  * the same webhook-id. A SIGKILL leaves it leased instead, due when the lease runs out.
  */
 import { randomBytes } from 'node:crypto';
-import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
+import type { Agent as HttpAgent } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import type { FastifyBaseLogger } from 'fastify';
 import { SAFETY } from '../../spec/defaults.ts';
@@ -38,15 +38,15 @@ import type { ClaimedDelivery, EventRecord, SubscriptionRecord } from '../../sto
 import type { Store } from '../../store/store.ts';
 import type { EventBus } from './emit.ts';
 import { envelope, eventId } from './envelope.ts';
+import { Attempt, post } from './post.ts';
 import { signedHeaders } from './signing.ts';
-import { guardedLookup, refusedLiteral } from './ssrf.ts';
 import { visibility, type Viewer } from './visibility.ts';
 
 // Not `import … from 'node:http'`: an ES import builds the module's ES facade, which reads every
 // export, and so the lazy WebSocket/EventSource getters that load undici (~60 ms of every start).
 // getBuiltinModule hands over the CommonJS module, as require() does.
-const { Agent: HttpAgentClass, request: httpRequest } = process.getBuiltinModule('node:http');
-const { Agent: HttpsAgentClass, request: httpsRequest } = process.getBuiltinModule('node:https');
+const { Agent: HttpAgentClass } = process.getBuiltinModule('node:http');
+const { Agent: HttpsAgentClass } = process.getBuiltinModule('node:https');
 
 export interface DeliveryOptions {
   readonly spec: Spec;
@@ -69,20 +69,16 @@ export const DELIVERY_CONCURRENCY = 8;
 const LEASE_GRACE_MS = 1_000;
 /** Events fanned out per transaction. */
 const FAN_OUT_BATCH = 500;
-/** A Retry-After asking for more than a day is read as a day. */
-const RETRY_AFTER_MAX_MS = 86_400_000;
 /** How long stopping waits for the attempts in flight before releasing them (see the header). */
 export const DRAIN_MS = 5_000;
-/** Bytes of a receiver's answer read (and dropped); the rest is cut off. */
-const ANSWER_MAX_BYTES = 64 * 1024;
 
 export class DeliveryWorker {
   readonly #o: Required<Omit<DeliveryOptions, 'log'>> & { log?: FastifyBaseLogger };
   readonly #policy: Required<Omit<RetryPolicy, 'pointer' | 'maxDelayMs'>> & { maxDelayMs: number };
   readonly #timeoutMs: number;
   readonly #visible: ReturnType<typeof visibility>;
-  /** Attempts in flight, each with its abort and its settling. */
-  readonly #inFlight = new Map<AbortController, Promise<void>>();
+  /** Attempts in flight, each with its cancel and its settling. */
+  readonly #inFlight = new Map<Attempt, Promise<void>>();
   /** Set when the drain's time is up: attempts aborted from then on are released. */
   #releasing = false;
   /**
@@ -112,7 +108,14 @@ export class DeliveryWorker {
   start(): void {
     if (!this.#stopped) return;
     this.#stopped = false;
-    this.#unlisten = this.#o.bus.listen(() => this.wake());
+    // An append with nobody subscribed has nothing to fan out: it is not looked at, and writes
+    // with events then cost no read (callgrind: the outbox's wake, its read of the subscriptions
+    // and its timer, per turn). A subscription made through this service's API wakes the worker
+    // (wake()); one made by another process (`svcspec webhooks add`, another instance) is found
+    // by the next poll, and receives every event after it all the same (its createdSeq).
+    this.#unlisten = this.#o.bus.listen(() => {
+      if (!this.#nobody) this.wake();
+    });
     this.wake();
   }
 
@@ -128,7 +131,7 @@ export class DeliveryWorker {
       clearTimeout(timer);
       this.#releasing = true;
       if (this.#inFlight.size > 0) this.#o.log?.warn({ deliveries: this.#inFlight.size, drainMs }, 'webhook delivery: attempts still running at shutdown are released, to be sent again at the next start');
-      for (const c of this.#inFlight.keys()) c.abort();
+      for (const a of this.#inFlight.keys()) a.cancel();
       await Promise.allSettled(this.#inFlight.values());
     }
     this.#agents.http.destroy();
@@ -191,9 +194,11 @@ export class DeliveryWorker {
     for (const s of subscriptions) if (!(await this.#revoked(s))) live.push(s);
     for (const event of batch) {
       for (const s of live) {
-        if (wants(s, event) && this.#visible(event, viewerOf(s))) deliveries.push({ id: `dlv_${randomBytes(12).toString('base64url')}`, subscriptionId: s.id, eventSeq: event.seq, createdAt: now });
+        if (wants(s, event) && this.#visible(event, viewerOf(s))) deliveries.push({ id: '', subscriptionId: s.id, eventSeq: event.seq, createdAt: now });
       }
     }
+    const ids = deliveryIds(deliveries.length, now);
+    for (let i = 0; i < deliveries.length; i++) deliveries[i].id = ids[i];
     const moved = await store.events.fanOut(at, (batch.at(-1) as EventRecord).seq, deliveries);
     // Another process moved the cursor first: look again from where it is now. Moved by us: more
     // only if the batch was full; an event appended since rings the bus, which runs #run again
@@ -225,14 +230,14 @@ export class DeliveryWorker {
   }
 
   #attempt(c: ClaimedDelivery): void {
-    const abort = new AbortController();
-    const settled = this.#deliver(c, abort)
+    const attempt = new Attempt();
+    const settled = this.#deliver(c, attempt)
       .catch((err) => this.#o.log?.error({ err }, 'webhook delivery: settling an attempt failed'))
       .finally(() => {
-        this.#inFlight.delete(abort);
+        this.#inFlight.delete(attempt);
         this.#wakeSoon();
       });
-    this.#inFlight.set(abort, settled);
+    this.#inFlight.set(attempt, settled);
   }
 
   /**
@@ -248,7 +253,7 @@ export class DeliveryWorker {
     return true;
   }
 
-  async #deliver(c: ClaimedDelivery, abort: AbortController): Promise<void> {
+  async #deliver(c: ClaimedDelivery, attempt: Attempt): Promise<void> {
     const { spec, store } = this.#o;
     const { delivery, event, subscription } = c;
     // Revoked since the fan-out: not sent; pending again, waiting with its disabled subscription.
@@ -261,9 +266,9 @@ export class DeliveryWorker {
       'user-agent': 'svcspec-webhooks',
       ...(spec.events.webhooks?.signing === 'standard-webhooks' ? signedHeaders(subscription.secrets, id, at, body.text) : { 'webhook-id': id }),
     };
-    const answer = await post(subscription.url, headers, body.text, this.#timeoutMs, abort.signal, this.#o.allowPrivate, this.#agents);
+    const answer = await post(subscription.url, headers, body.text, this.#timeoutMs, attempt, this.#o.allowPrivate, this.#agents);
     // Aborted by stopping (the drain's time was up): released, not counted as an attempt.
-    if (abort.signal.aborted && this.#releasing) return this.#release(c);
+    if (attempt.cancelled && this.#releasing) return this.#release(c);
     const attempts = delivery.attempts + 1;
     const done = this.#o.now();
     if (answer.status !== undefined && answer.status >= 200 && answer.status < 300) {
@@ -304,6 +309,22 @@ export class DeliveryWorker {
   }
 }
 
+/**
+ * Ids of new deliveries: `dlv_`, the time in hex (12 digits, ordered as text), and 12 random
+ * bytes. Ordered by time, a fan-out's ids go at the end of the deliveries' primary key index,
+ * on the pages the last fan-outs wrote, rather than on a random page each (a page written to
+ * the WAL per delivery, as the table grows); the random part keeps two processes' ids apart.
+ * The random bytes of a fan-out are drawn at once.
+ */
+function deliveryIds(n: number, now: number): string[] {
+  if (n === 0) return [];
+  const random = randomBytes(12 * n);
+  const time = Math.max(0, Math.floor(now)).toString(16).padStart(12, '0');
+  const ids: string[] = new Array(n);
+  for (let i = 0; i < n; i++) ids[i] = `dlv_${time}${random.toString('base64url', 12 * i, 12 * i + 12)}`;
+  return ids;
+}
+
 function wants(s: SubscriptionRecord, event: EventRecord): boolean {
   if (event.seq <= s.createdSeq) return false;
   if (s.events.length > 0 && !s.events.includes(event.name)) return false;
@@ -312,59 +333,4 @@ function wants(s: SubscriptionRecord, event: EventRecord): boolean {
 
 function viewerOf(s: SubscriptionRecord): Viewer {
   return s.principal === undefined ? 'operator' : { principal: s.principal, scopes: s.scopes ?? [] };
-}
-
-interface Answer {
-  readonly status?: number;
-  readonly retryAfterMs?: number;
-  readonly error?: string;
-}
-
-/** One POST; never throws: a failure to connect, a time-out or a refusal is an answer without a status. */
-function post(url: string, headers: Record<string, string>, body: string, timeoutMs: number, stop: AbortSignal, allowPrivate: boolean, agents: { readonly http: HttpAgent; readonly https: HttpsAgent }): Promise<Answer> {
-  return new Promise((resolve) => {
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch {
-      return resolve({ error: `'${url}' is not a URL` });
-    }
-    // Node connects to an IP literal without a lookup, so guardedLookup never sees it.
-    const literal = allowPrivate ? undefined : refusedLiteral(target);
-    if (literal) return resolve({ error: `refused: ${literal}` });
-    const https = target.protocol === 'https:';
-    const send = https ? httpsRequest : httpRequest;
-    const signal = AbortSignal.any([stop, AbortSignal.timeout(timeoutMs)]);
-    const req = send(target, {
-      method: 'POST',
-      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-      signal,
-      agent: https ? agents.https : agents.http,
-      ...(allowPrivate ? {} : { lookup: guardedLookup }),
-    });
-    req.on('response', (res: IncomingMessage) => {
-      let read = 0;
-      res.on('data', (chunk: Buffer) => {
-        read += chunk.length;
-        if (read > ANSWER_MAX_BYTES) res.destroy();
-      });
-      const settle = () => resolve({ status: res.statusCode ?? 0, ...retryAfter(res.headers['retry-after']) });
-      res.on('end', settle);
-      res.on('close', settle);
-      res.on('error', settle);
-    });
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      const timedOut = signal.aborted && !stop.aborted;
-      resolve({ error: timedOut ? `no answer within ${timeoutMs} ms` : err.code === 'ESSRF' ? err.message : `${err.code ?? 'error'}: ${err.message}` });
-    });
-    req.end(body);
-  });
-}
-
-/** RFC 9110 §10.2.3: delay-seconds or an HTTP date. */
-function retryAfter(value: string | undefined): { retryAfterMs?: number } {
-  if (value === undefined) return {};
-  const seconds = /^\s*(\d+)\s*$/.exec(value);
-  const ms = seconds ? Number(seconds[1]) * 1000 : Date.parse(value) - Date.now();
-  return Number.isFinite(ms) && ms > 0 ? { retryAfterMs: Math.min(ms, RETRY_AFTER_MAX_MS) } : {};
 }

@@ -2,7 +2,8 @@
  * The operator's side of webhooks (`svcspec webhooks …`): subscriptions configured out of
  * band (`webhooks.subscriptions: config`), and for either mode the listing and replay of
  * deliveries. They work on the store the service uses, running or not: a subscription added
- * here is picked up by a running service's next fan-out, a replay by its next poll.
+ * here, and a replay, are picked up by a running service's next poll (a second; it receives
+ * every event after it all the same).
  *
  * Operator subscriptions see every event (they belong to no principal); their payloads are
  * in the API version given, else the spec's default version.

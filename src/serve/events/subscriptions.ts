@@ -122,6 +122,8 @@ export function registerSubscriptionRoutes(app: FastifyInstance, r: Subscription
       ...(request.principal ? { credential: request.principal.credential } : {}),
       secrets: [{ secret }], createdAt: ctx.now(),
     });
+    // The worker skips appends while nobody is subscribed (./delivery.ts start): it looks again now.
+    r.wake();
     reply.header('location', `${r.prefix}${path}/${s.id}`);
     return json(reply, 201, presentSubscription(s, secret));
   });

@@ -28,6 +28,15 @@ it('events: insert, update and remove append their events in the same write, in 
   assert.deepEqual((await store.events.after(1, 1)).map((e) => e.seq), [2]);
 });
 
+it('events: a payload given as JSON text is written as it is, and read back as the payloads it says', async (store) => {
+  // What serve's maker gives (src/serve/events/emit.ts): the text, and payloads only parsed from it when asked for.
+  const text = '{"1":{"id":"a","n":1},"2":{"id":"a"}}';
+  const maker: EventMaker = (r) => [{ name: 'thing.created', resource: R, recordId: r.id, get payloads(): Record<string, unknown> { throw new Error('the store should write payloadsJson, not serialize payloads'); }, payloadsJson: text, createdAt: 5_000 }];
+  await store.insert(R, { id: 'a', data: { n: 1 } }, { events: maker });
+  const [e] = await store.events.after(0, 10);
+  assert.deepEqual(e?.payloads, { '1': { id: 'a', n: 1 }, '2': { id: 'a' } });
+});
+
 it('events: a refused write appends nothing, and a failing event maker writes no record', async (store) => {
   const a = await store.insert(R, { id: 'x', data: { n: 1 } }, { events: made('thing.created') });
   await assert.rejects(store.insert(R, { id: 'x', data: { n: 9 } }, { events: made('thing.created') }));
@@ -78,6 +87,22 @@ it('subscriptions: add, get, list by principal, change, remove with their delive
   assert.equal(await store.events.removeSubscription('s1'), true);
   assert.equal(await store.events.removeSubscription('s1'), false);
   assert.equal(await store.events.getDelivery('d1'), undefined, 'its deliveries went with it');
+});
+
+it('deliveries: a claim takes the oldest due first, and deliveries due at once in their events\' order', async (store) => {
+  for (let i = 0; i < 4; i++) await store.insert(R, { data: { n: i } }, { events: made('thing.created') });
+  await store.events.addSubscription(subscription('s1'));
+  await store.events.addSubscription(subscription('s2', { createdAt: 1_001 }));
+  // A fan-out adds them event by event, every subscription of an event together; all due at 2_000.
+  const deliveries = [1, 2, 3, 4].flatMap((seq) => ['s1', 's2'].map((sub) => ({ id: `d${seq}${sub}`, subscriptionId: sub, eventSeq: seq, createdAt: 2_000 })));
+  assert.equal(await store.events.fanOut(0, 4, deliveries), true);
+  const first = await store.events.claimDue(5_000, 3, 60_000);
+  assert.deepEqual(first.map((c) => c.delivery.id), ['d1s1', 'd1s2', 'd2s1']);
+  assert.deepEqual(first.map((c) => [c.event.seq, c.subscription.id, c.delivery.nextAttemptAt]), [[1, 's1', 60_000], [1, 's2', 60_000], [2, 's1', 60_000]], 'each with its event and subscription, leased');
+  // A retry due earlier than the rest goes first.
+  await store.events.settle('d2s1', { status: 'pending', attempts: 1, nextAttemptAt: 1_500, lastError: 'timed out' });
+  assert.deepEqual((await store.events.claimDue(5_000, 3, 60_000)).map((c) => c.delivery.id), ['d2s1', 'd2s2', 'd3s1']);
+  assert.deepEqual((await store.events.claimDue(5_000, 10, 60_000)).map((c) => c.delivery.id), ['d3s2', 'd4s1', 'd4s2']);
 });
 
 it('deliveries: fan-out moves the cursor once; claims lease; settle, list, replay', async (store) => {
