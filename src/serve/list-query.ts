@@ -118,9 +118,7 @@ export function tableLayouts(ctx: ServeContext): TableLayout[] {
   return ctx.spec.resources.map((r) => {
     const unique = ctx.domain.uniqueOf(r.name);
     const effectFields = ctx.domain.effectFieldsOf(r.name);
-    // Fields the rules count by together: one index on them all, read alone by the count.
-    const counts = ctx.domain.countedBy(r.name);
-    return { name: r.name, owned: r.owned, ...(indexes.has(r.name) ? { indexes: [...(indexes.get(r.name) as Set<string>)] } : {}), ...(unique.length ? { unique } : {}), ...(effectFields.length ? { effectFields } : {}), ...(counts.length ? { counts } : {}) };
+    return { name: r.name, owned: r.owned, ...(indexes.has(r.name) ? { indexes: [...(indexes.get(r.name) as Set<string>)] } : {}), ...(unique.length ? { unique } : {}), ...(effectFields.length ? { effectFields } : {}) };
   });
 }
 

@@ -68,17 +68,6 @@ export function fieldExpression(field: string, live: ReadonlySet<string> = NO_LI
   return live.has(field) ? liveValue(path, path, path) : `json_extract(data, ${path})`;
 }
 
-/**
- * A field's JSON type, exactly as the type-exact filters spell it (an index on a count's
- * fields holds it beside the value): 'integer', 'real', 'text', 'true', 'false', 'null',
- * 'object', 'array'; NULL if absent. An effect field kept apart: `live`'s, else `data`'s.
- */
-export function typeExpression(field: string, live: ReadonlySet<string> = NO_LIVE): string {
-  if (!indexable(field)) throw new Error(`bug: '${field}' is not a field name that can be indexed (${FIELD_NAME})`);
-  const path = `'${jsonPath(field)}'`;
-  return live.has(field) ? `coalesce(json_type(live, ${path}), json_type(data, ${path}))` : `json_type(data, ${path})`;
-}
-
 /** An effect field's value: `live`'s member where it has one (a JSON null included), else `data`'s. */
 function liveValue(p1: string, p2: string, p3: string): string {
   return `CASE WHEN json_type(live, ${p1}) IS NULL THEN json_extract(data, ${p2}) ELSE json_extract(live, ${p3}) END`;
@@ -89,14 +78,8 @@ class Args {
   readonly list: SQLInputValue[] = [];
   /** The table's effect fields kept apart in `live`. */
   readonly live: ReadonlySet<string>;
-  /**
-   * Set: the one field whose value the index of a count's fields is searched by; every other
-   * term is written `+term` (./sqlite-schema.ts countIndexes), read off that index's entries.
-   */
-  readonly seek: string | undefined;
-  constructor(live: ReadonlySet<string>, seek?: string) {
+  constructor(live: ReadonlySet<string>) {
     this.live = live;
-    this.seek = seek;
   }
   /** A bound value: '?'. */
   bind(value: SQLInputValue): string {
@@ -105,19 +88,16 @@ class Args {
   }
   /** The member's value: the literal path when the name allows it, else a bound one. */
   value(field: string): string {
-    if (this.seek !== undefined && field !== this.seek) return `+${fieldExpression(field, this.live)}`;
     if (indexable(field)) return fieldExpression(field, this.live);
     if (!this.live.has(field)) return `json_extract(data, ${this.bind(jsonPath(field))})`;
     return liveValue(this.bind(jsonPath(field)), this.bind(jsonPath(field)), this.bind(jsonPath(field)));
   }
   /** The member's JSON type ('integer', 'real', 'text', 'true', 'false', 'null', 'object', 'array'; NULL if absent). */
   type(field: string): string {
-    if (this.seek !== undefined) return `+${typeExpression(field, this.live)}`;
-    if (indexable(field)) return typeExpression(field, this.live);
-    const path = this.bind(jsonPath(field));
+    const path = indexable(field) ? `'${jsonPath(field)}'` : this.bind(jsonPath(field));
     if (!this.live.has(field)) return `json_type(data, ${path})`;
     // json_type is NULL only for an absent member ('null' for a JSON null): live's, else data's.
-    return `coalesce(json_type(live, ${path}), json_type(data, ${this.bind(jsonPath(field))}))`;
+    return `coalesce(json_type(live, ${path}), json_type(data, ${indexable(field) ? path : this.bind(jsonPath(field))}))`;
   }
 }
 
@@ -283,17 +263,9 @@ function check(query: ListQuery): void {
  * statement) SQLite walks the table in `seq` order to honour the ORDER BY instead of using a
  * field's index, and a count reads every row of the table: a guard's count grew with it.
  */
-/**
- * With `seek` (a field of the query's filters, each an indexable name): the count over the
- * index of the query's fields, searched by that field's value alone (`eq`) and its other
- * terms read off the entries found. Written as plain terms, the planner searched each
- * combination of the IN lists (the JSON types a number may have, the states counted), each
- * list an ephemeral table built per count: ~40K instructions a loan create.
- */
-export function countSql(table: string, query: CountQuery, live: ReadonlySet<string> = NO_LIVE, seek?: string): ListStatement {
+export function countSql(table: string, query: CountQuery, live: ReadonlySet<string> = NO_LIVE): ListStatement {
   check({ ...query, limit: 1 });
-  if (seek !== undefined && (query.filter !== undefined || query.owner !== undefined || query.search !== undefined || !(query.filters ?? []).every((f) => indexable(f.field)))) throw new Error('bug: a count searched by one field has indexable filters alone');
-  const a = new Args(live, seek);
+  const a = new Args(live);
   const filters: FieldFilter[] = [...Object.entries(query.filter ?? {}).map(([field, value]): FieldFilter => ({ field, op: 'eq', value })), ...(query.filters ?? [])];
   const where = filters.map((f) => condition(a, f));
   if (query.owner !== undefined) where.push(`owner = ${a.bind(query.owner)}`);
@@ -324,18 +296,6 @@ export function countShape(query: CountQuery): string | undefined {
     shape += '\0';
   }
   return shape;
-}
-
-/**
- * The field by which a count is searched in the index of its fields (./sqlite-list.ts
- * countSql `seek`): the first of an indexed set the query filters by exactly, when the query
- * compares it with one value. Undefined: the count is planned as any other.
- */
-export function countSeek(sets: readonly (readonly string[])[] | undefined, query: CountQuery): string | undefined {
-  const filters = query.filters ?? [];
-  const set = sets?.find((s) => s.length === filters.length && s.every((f) => filters.some((x) => x.field === f)));
-  const first = set && filters.find((f) => f.field === set[0]);
-  return first && first.op === 'eq' && first.value !== null ? first.field : undefined;
 }
 
 /** The arguments of a count of a shape (countShape), in the order `condition` binds them. */

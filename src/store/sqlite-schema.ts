@@ -5,9 +5,9 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { syncUniqueIndexes } from './sqlite-domain.ts';
-import { fieldExpression, indexable, NO_LIVE, typeExpression } from './sqlite-list.ts';
+import { fieldExpression, indexable, NO_LIVE } from './sqlite-list.ts';
 import { withLive } from './sqlite-record.ts';
-import { countIndexName, fieldIndexName, ownerIndexName, quoteIdent, tableName, transaction } from './sqlite-sql.ts';
+import { fieldIndexName, ownerIndexName, quoteIdent, tableName, transaction } from './sqlite-sql.ts';
 import type { TableLayout } from './store.ts';
 
 /** The effect fields each table keeps in `live` (./sqlite-sql.ts RECORD_COLUMNS), as last migrated. */
@@ -57,7 +57,6 @@ export function migrateTables(db: DatabaseSync, resources: readonly (string | Ta
       // Partial: records without an owner (resources that are not owned) cost no index upkeep.
       db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(ownerIndexName(layout.name))} ON ${quoteIdent(t)} (owner, seq) WHERE owner IS NOT NULL`);
       fieldIndexes(db, t, layout, live);
-      countIndexes(db, t, layout, live);
       syncUniqueIndexes(db, t, layout.name, layout.unique ?? []);
     }
   });
@@ -124,26 +123,4 @@ export function fieldIndexes(db: DatabaseSync, table: string, layout: TableLayou
     if (field === undefined || statement(name, field) !== sql) db.exec(`DROP INDEX ${quoteIdent(name)}`);
   }
   for (const [name, field] of wanted) db.exec(statement(name, field).replace('CREATE INDEX ', 'CREATE INDEX IF NOT EXISTS '));
-}
-
-/**
- * An index per set of fields counted together (TableLayout `counts`), on each field's value
- * and JSON type, as the count's type-exact conditions spell them (./sqlite-list.ts countSql):
- * the count is a search of the index alone (SEARCH … USING COVERING INDEX), not a read of
- * every record one field matches (a member's loans, returned ones included, each parsed to
- * read its status). Sets of one field are served by its field index; sets no longer counted
- * are dropped (each index costs every write).
- */
-export function countIndexes(db: DatabaseSync, table: string, layout: TableLayout, live: ReadonlySet<string> = NO_LIVE): void {
-  const wanted = new Map<string, string>();
-  for (const fields of layout.counts ?? []) {
-    if (fields.length < 2 || !fields.every(indexable)) continue;
-    const columns = fields.flatMap((f) => [fieldExpression(f, live), typeExpression(f, live)]);
-    wanted.set(countIndexName(layout.name, fields), `CREATE INDEX ${quoteIdent(countIndexName(layout.name, fields))} ON ${quoteIdent(table)} (${columns.join(', ')})`);
-  }
-  const prefix = countIndexName(layout.name, []);
-  const present = (db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?").all(table) as unknown as { name: string; sql: string }[]).filter((r) => r.name.startsWith(prefix));
-  // One on other expressions (a field that became, or stopped being, an effect field kept apart) goes too.
-  for (const { name, sql } of present) if (wanted.get(name) !== sql) db.exec(`DROP INDEX ${quoteIdent(name)}`);
-  for (const sql of wanted.values()) db.exec(sql.replace('CREATE INDEX ', 'CREATE INDEX IF NOT EXISTS '));
 }

@@ -35,11 +35,6 @@ export function fieldIndexName(resource: string, field: string, owned: boolean):
   return `fx_${resource}.${field}${owned ? '.owned' : ''}`;
 }
 
-/** The index of a set of fields counted together (TableLayout `counts`); `cx_<resource>.` prefixes them all. */
-export function countIndexName(resource: string, fields: readonly string[]): string {
-  return `cx_${resource}.${fields.join(',')}`;
-}
-
 /**
  * The JSON path of a top-level member, quoted so a name with dots or brackets is one key,
  * not a path (https://sqlite.org/json1.html#path_arguments).

@@ -36,7 +36,7 @@ import { GroupCommit } from './sqlite-commit.ts';
 import { DatabaseFile, FILE_CHECK_MS } from './sqlite-file.ts';
 import { CREDENTIALS_DDL, sqliteCredentials } from './sqlite-credentials.ts';
 import { eventAppender, EVENTS_DDL, sqliteEvents } from './sqlite-events.ts';
-import { countArgs, countSeek, countShape, countSql, listSql, NO_LIVE, type ListSql } from './sqlite-list.ts';
+import { countArgs, countShape, countSql, listSql, NO_LIVE, type ListSql } from './sqlite-list.ts';
 import { SqliteReader } from './sqlite-reader.ts';
 import { decideStep, giveBackSequences, runStep, SEQUENCES_DDL, takeSequences, uniqueViolation, writeDecided, type TxAccess } from './sqlite-domain.ts';
 import type { DomainStep, RelatedWrite } from './domain.ts';
@@ -149,8 +149,6 @@ class SqliteStoreImpl implements SqliteStore {
   readonly #lists = new Map<string, StatementSync>();
   /** Count statements of domain steps by table and shape (./sqlite-list.ts countShape). */
   readonly #counts = new Map<string, StatementSync>();
-  /** Per resource, the sets of fields counted together that have an index (TableLayout `counts`), as migrated. */
-  readonly #countSets = new Map<string, readonly (readonly string[])[]>();
   /** List SQL → whether it runs on the main thread (see `#inline`). */
   readonly #routes = new Map<string, boolean>();
   readonly #reader: SqliteReader | undefined;
@@ -203,7 +201,6 @@ class SqliteStoreImpl implements SqliteStore {
   async migrate(resources: readonly (string | TableLayout)[]): Promise<void> {
     // Added to what earlier migrates said: a migrate of some tables leaves the others as they are.
     for (const [resource, live] of migrateTables(this.#open(), resources)) this.#live.set(resource, live);
-    for (const r of resources) if (typeof r !== 'string') this.#countSets.set(r.name, r.counts ?? []);
     // Plans change with the indexes: every page's route is decided again; counts' SQL may read `live` now.
     this.#routes.clear();
     this.#counts.clear();
@@ -550,7 +547,7 @@ class SqliteStoreImpl implements SqliteStore {
         let statement = this.#counts.get(key);
         if (!statement) {
           if (this.#counts.size >= LIST_STATEMENT_CACHE) this.#counts.delete(this.#counts.keys().next().value as string);
-          this.#counts.set(key, (statement = this.#listStatement(countSql(table, query, live, countSeek(this.#countSets.get(resource), query)).sql)));
+          this.#counts.set(key, (statement = this.#listStatement(countSql(table, query, live).sql)));
         }
         return Number((statement.get(...countArgs(query)) as unknown as [number])[0]);
       },

@@ -82,13 +82,6 @@ export interface TableLayout {
    * again. Nothing a client reads changes: records, filters and sorts are as without it.
    */
   readonly effectFields?: readonly string[];
-  /**
-   * Sets of top-level fields that counts filter by together (a domain step's guard: a
-   * member's loans in an open state). A hint: an adapter may index each set, so that such a
-   * count reads an index alone, however many records match one field and not the other (a
-   * member's returned loans). Results are as without it.
-   */
-  readonly counts?: readonly (readonly string[])[];
 }
 
 /**

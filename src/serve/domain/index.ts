@@ -21,8 +21,6 @@ export interface DomainRuntime {
   uniqueOf(resource: string): readonly UniqueConstraint[];
   /** Fields the rules filter on (counts, referrers), which the store indexes. */
   indexedBy(resource: string): readonly string[];
-  /** Sets of fields the rules' counts filter by together (TableLayout `counts`), each once. */
-  countedBy(resource: string): readonly (readonly string[])[];
   /** Fields that effects of other resources' writes change (TableLayout `effectFields`), with the managed fields such a change sets. */
   effectFieldsOf(resource: string): readonly string[];
   create(resource: Resource, request: FastifyRequest, body: Readonly<Record<string, unknown>>, id?: string): DomainStep | undefined;
@@ -68,21 +66,6 @@ export function domainRuntime(spec: Spec, now: () => number, events?: Events): D
       }
       for (const c of compiled.byResource.values()) for (const r of c.referrers) if (r.resource.name === resource) fields.add(r.field.name);
       return [...fields];
-    },
-    countedBy(resource) {
-      const sets = new Map<string, readonly string[]>();
-      for (const c of compiled.byResource.values()) {
-        for (const w of [c.onCreate, c.onUpdate, c.onDelete, ...c.transitions.values(), ...c.actions.values()]) {
-          for (const n of w?.counts ?? []) {
-            if (n.resource !== resource) continue;
-            // A field the count compares with a value of the write (the member) first: the index
-            // is searched by it, and the states counted are read off its entries.
-            const fields = [...new Set([...n.where.filter((cond) => 'program' in cond), ...n.where.filter((cond) => !('program' in cond))].map((cond) => cond.field))];
-            if (fields.length > 1) sets.set(fields.join('\0'), fields);
-          }
-        }
-      }
-      return [...sets.values()];
     },
     effectFieldsOf(resource) {
       const fields = new Set<string>();
