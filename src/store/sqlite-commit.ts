@@ -20,8 +20,9 @@
  * that fails there (a taken id, say) is undone by SQLite alone (the failing statement is
  * backed out, the transaction stays open), its promise is rejected, and the others commit.
  * What a work writes after it (a create's events) refuses nothing, and is undone by the work
- * itself should it fail all the same (./sqlite.ts #appendAfter); a work that writes more than
- * that (rules, batches) writes in a savepoint. An error that makes SQLite
+ * itself should it fail all the same (./sqlite.ts #appendAfter), as are a create's managed
+ * numbers; a work that writes more than that (rules that change other records, batches,
+ * changes with rules or events) writes in a savepoint. An error that makes SQLite
  * roll back the whole transaction (I/O, disk full) fails every work written so far in it;
  * the rest start a new transaction. A failed COMMIT fails the whole batch, rolled back.
  */

@@ -25,30 +25,82 @@ export interface TxAccess {
   get(resource: string, id: string): StoredRecord | undefined;
   count(resource: string, query: CountQuery): number;
   list(resource: string, query: CountQuery, limit: number): StoredRecord[];
-  nextSequence(name: string): number;
+  /** A named counter's value, read and not written; undefined for one never advanced. */
+  sequenceValue(name: string): number | undefined;
+  /** Sets a named counter that has a row (`exists`) or not; undefined removes it. */
+  setSequence(name: string, value: number | undefined, exists: boolean): void;
   /** Writes a related change (compare-and-set on its version); false if the record changed or went. */
   apply(write: RelatedWrite): boolean;
 }
 
+/** The numbers a step took, per counter: its value before the step and after. Nothing of it written yet. */
+export type TakenSequences = ReadonlyMap<string, { readonly before: number | undefined; readonly after: number }>;
+
+/** What a step decided, read in the transaction and not written yet. */
+export interface Decided {
+  readonly data: Record<string, unknown> | undefined;
+  readonly related: readonly RelatedWrite[];
+  readonly sequences: TakenSequences | undefined;
+}
+
 /**
- * Runs a step to its decision: reads what it asks for, round after round; throws
- * DomainRefusedError on a refusal; writes its related changes; returns the data to store.
+ * Runs a step to its decision, reading what it asks for round after round, and writing
+ * nothing: a managed number is the counter's value as read plus one (the write lock is held,
+ * so no other write can take it before this one writes it: takeSequences). Throws
+ * DomainRefusedError on a refusal, before anything is written: a refused write has no
+ * number to give back. The caller writes the related changes and the numbers (writeDecided).
  */
-export function runStep(tx: TxAccess, step: DomainStep, current: StoredRecord | undefined, data: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+export function decideStep(tx: TxAccess, step: DomainStep, current: StoredRecord | undefined, data: Record<string, unknown> | undefined): Decided {
   const read = emptyRead();
+  let taken: Map<string, { before: number | undefined; after: number }> | undefined;
   for (let round = 0; round <= MAX_ROUNDS; round++) {
     const decision = step.decide(current, data, read);
     if (isRefusal(decision)) throw new DomainRefusedError(decision.refuse);
     if (isMore(decision)) {
       readInto(tx, decision.more, read);
+      for (const s of decision.more.sequences ?? []) {
+        // Each read advances the counter (a second key on one name reads the next number).
+        taken ??= new Map();
+        const known = taken.get(s.name);
+        const before = known ? known.before : tx.sequenceValue(s.name);
+        const after = (known ? known.after : (before ?? 0)) + 1;
+        taken.set(s.name, { before, after });
+        read.sequences.set(s.key, after);
+      }
       continue;
     }
-    for (const write of decision.related ?? []) {
-      if (!tx.apply(write)) throw new Error(`bug: the ${write.resource} '${write.id}' changed inside the write's own transaction`);
-    }
-    return decision.data ?? data;
+    return { data: decision.data ?? data, related: decision.related ?? [], sequences: taken };
   }
   throw new Error(`bug: a domain step asked for more reads ${MAX_ROUNDS} times (a cycle of cascades?)`);
+}
+
+/** Writes what a step decided but the write itself: its related changes, then its numbers. */
+export function writeDecided(tx: TxAccess, decided: Decided): void {
+  for (const write of decided.related) {
+    if (!tx.apply(write)) throw new Error(`bug: the ${write.resource} '${write.id}' changed inside the write's own transaction`);
+  }
+  takeSequences(tx, decided.sequences);
+}
+
+/** Advances the counters a step read to the numbers it took. */
+export function takeSequences(tx: TxAccess, sequences: TakenSequences | undefined): void {
+  if (sequences) for (const [name, { before, after }] of sequences) tx.setSequence(name, after, before !== undefined);
+}
+
+/** Gives a step's numbers back: each counter as the step read it (a write undone by hand). */
+export function giveBackSequences(tx: TxAccess, sequences: TakenSequences | undefined): void {
+  if (sequences) for (const [name, { before }] of sequences) tx.setSequence(name, before, true);
+}
+
+/**
+ * Runs a step to its decision and writes it but the write itself (decideStep, writeDecided);
+ * returns the data to store. Inside a savepoint (or a transaction of its own): whatever
+ * fails after it undoes all of it.
+ */
+export function runStep(tx: TxAccess, step: DomainStep, current: StoredRecord | undefined, data: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const decided = decideStep(tx, step, current, data);
+  writeDecided(tx, decided);
+  return decided.data;
 }
 
 function readInto(tx: TxAccess, more: DomainReads, read: ReturnType<typeof emptyRead>): void {
@@ -59,7 +111,6 @@ function readInto(tx: TxAccess, more: DomainReads, read: ReturnType<typeof empty
     if (records.length > MAX_LISTED) throw new DomainLimitError(`more than ${MAX_LISTED} ${l.resource} records would change with this write; it is refused rather than held in one transaction`);
     read.lists.set(l.key, records);
   }
-  for (const s of more.sequences ?? []) read.sequences.set(s.key, tx.nextSequence(s.name));
 }
 
 /** The index of a unique constraint; `ux_<resource>.` prefixes them all. */

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { DomainDecision, DomainRead, DomainStep } from '../../../src/store/domain.ts';
-import { DomainRefusedError, UniqueViolationError, type Store, type StoredRecord } from '../../../src/store/store.ts';
+import { DomainRefusedError, DuplicateIdError, UniqueViolationError, type Store, type StoredRecord } from '../../../src/store/store.ts';
 import { define, INDEXED, R, type Case } from './case.ts';
 
 export const domainCases: Case[] = [];
@@ -195,6 +195,55 @@ it('domain: sequences count up from 1 per name, each read advancing it, in the t
   const refused = step((_c, _data, read): DomainDecision => (read.sequences.has('n') ? { refuse: 'no' } : { more: { sequences: [{ key: 'n', name: 'cards' }] } }));
   await assert.rejects(store.insert(R, { data: {} }, { domain: refused }), DomainRefusedError);
   assert.equal((await store.insert(R, { data: {} }, { domain: numbered('cards') })).data.n, 6);
+});
+
+/** Numbers the record from the counter `name`: `n` (and `m`, when `twice`, a second read of the same counter). */
+const numberedFrom = (name: string, twice = false): DomainStep =>
+  step((_c, data, read): DomainDecision => {
+    if (!read.sequences.has('n')) return { more: { sequences: [{ key: 'n', name }, ...(twice ? [{ key: 'm', name }] : [])] } };
+    return { data: { ...data, n: read.sequences.get('n'), ...(twice ? { m: read.sequences.get('m') } : {}) } };
+  });
+
+it('domain: a create refused after its step (a unique value, a taken id) gives its number back', async (store) => {
+  await withUnique(store, [{ name: 'email', fields: ['email'] }]);
+  const first = await store.insert(R, { data: { email: 'a' } }, { domain: numberedFrom('cards') });
+  assert.equal(first.data.n, 1);
+  // In one turn, one group transaction: the refused ones between two that stand.
+  const results = await Promise.allSettled([
+    store.insert(R, { data: { email: 'a' } }, { domain: numberedFrom('cards') }),
+    store.insert(R, { id: first.id, data: { email: 'b' } }, { domain: numberedFrom('cards') }),
+    store.insert(R, { data: { email: 'c' } }, { domain: numberedFrom('cards') }),
+  ]);
+  assert.ok(results[0].status === 'rejected' && results[0].reason instanceof UniqueViolationError, 'the taken email');
+  assert.ok(results[1].status === 'rejected' && results[1].reason instanceof DuplicateIdError, 'the taken id');
+  assert.ok(results[2].status === 'fulfilled' && results[2].value.data.n === 2, 'the next number is the one the refused creates gave back');
+  assert.equal((await store.insert(R, { data: { email: 'd' } }, { domain: numberedFrom('cards') })).data.n, 3);
+  // Two reads of one counter in one step take two numbers.
+  const both = await store.insert(R, { data: { email: 'e' } }, { domain: numberedFrom('cards', true) });
+  assert.deepEqual([both.data.n, both.data.m], [4, 5]);
+});
+
+it('domain: a create whose events fail keeps neither the record, nor its number, nor what its step changed', async (store) => {
+  await withUnique(store, [{ name: 'email', fields: ['email'] }]);
+  const broken = () => {
+    throw new Error('the maker failed');
+  };
+  await assert.rejects(store.insert(R, { data: { email: 'a' } }, { domain: numberedFrom('cards'), events: broken }), /the maker failed/);
+  assert.equal(await store.count(R, {}), 0);
+  // A step that also changes another record (an effect): refused by the unique index after it, or failing in its events.
+  const shelf = await store.insert(B, { data: { available: 2 } });
+  const numberedTaking = step((_c, data, read): DomainDecision => {
+    if (!read.records.has('shelf')) return { more: { records: [{ key: 'shelf', resource: B, id: shelf.id }], sequences: [{ key: 'n', name: 'cards' }] } };
+    const s = read.records.get('shelf') as StoredRecord;
+    return { data: { ...data, n: read.sequences.get('n') }, related: [{ kind: 'update', resource: B, id: s.id, version: s.version, data: { ...s.data, available: (s.data.available as number) - 1 } }] };
+  });
+  const kept = await store.insert(R, { data: { email: 'b' } }, { domain: numberedTaking });
+  assert.equal(kept.data.n, 1);
+  await assert.rejects(store.insert(R, { data: { email: 'b' } }, { domain: numberedTaking }), UniqueViolationError);
+  await assert.rejects(store.insert(R, { data: { email: 'c' } }, { domain: numberedTaking, events: broken }), /the maker failed/);
+  assert.deepEqual((await store.get(B, shelf.id))?.data, { available: 1 });
+  assert.equal((await store.insert(R, { data: { email: 'd' } }, { domain: numberedFrom('cards') })).data.n, 2);
+  assert.deepEqual((await store.list(R, { limit: 10 })).records.map((r) => r.data.email), ['b', 'd']);
 });
 
 it('domain: a step in changeMany runs per item, and a refusal undoes the batch', async (store) => {
