@@ -4,7 +4,9 @@
  * the spec's layouts at each start, in one transaction.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import { syncUniqueIndexes } from './sqlite-domain.ts';
+import { CREDENTIALS_DDL } from './sqlite-credentials.ts';
+import { SEQUENCES_DDL, syncUniqueIndexes } from './sqlite-domain.ts';
+import { EVENTS_DDL } from './sqlite-events.ts';
 import { fieldExpression, indexable, NO_LIVE } from './sqlite-list.ts';
 import { withLive } from './sqlite-record.ts';
 import { fieldIndexName, ownerIndexName, quoteIdent, tableName, transaction } from './sqlite-sql.ts';
@@ -123,4 +125,50 @@ export function fieldIndexes(db: DatabaseSync, table: string, layout: TableLayou
     if (field === undefined || statement(name, field) !== sql) db.exec(`DROP INDEX ${quoteIdent(name)}`);
   }
   for (const [name, field] of wanted) db.exec(statement(name, field).replace('CREATE INDEX ', 'CREATE INDEX IF NOT EXISTS '));
+}
+
+/**
+ * The layout this code reads and writes, kept in `PRAGMA user_version`. 5: a record's effect
+ * fields may be in `live` rather than `data`, which an older svcspec would not read.
+ */
+const SCHEMA_VERSION = 5;
+
+/**
+ * A store's database made ready (./sqlite.ts openSqliteStore): WAL mode (refused where it
+ * cannot be had), the durability asked, and the tables every store has, created or upgraded
+ * to SCHEMA_VERSION; a file of a newer layout is refused.
+ */
+export function prepareDatabase(db: DatabaseSync, path: string, durability: 'normal' | 'full' | undefined): void {
+  const memory = path === ':memory:';
+  // An in-memory database has no WAL; it answers 'memory'. A file that cannot be put in WAL
+  // mode (a file system without shared memory) would not keep the store's promises (./sqlite.ts): refuse it.
+  const mode = db.prepare('PRAGMA journal_mode = WAL').get()?.journal_mode;
+  if (!memory && mode !== 'wal') throw new Error(`SQLite could not put ${path} in WAL mode (it stays in '${String(mode)}' mode)`);
+  db.exec(`PRAGMA synchronous = ${durability === 'normal' ? 'NORMAL' : 'FULL'}`);
+  // The undo journal of a savepoint (a write with events or domain rules, a batch) spills to
+  // a temporary file once it passes 64 KiB (SQLITE_STMTJRNL_SPILL), about 16 pages: one
+  // record with its indexes, its events and a step's writes passes it. Each transaction then
+  // created, wrote and deleted a file in /var/tmp. Kept in memory, it is only a copy of the
+  // pages the savepoint changed, freed at its release. Its other temporary data is small (pages
+  // that would sort much are read on the reader thread), except while migrate builds a new
+  // field or unique index over a large existing table: that sorter runs in memory too.
+  db.exec('PRAGMA temp_store = MEMORY');
+  transaction(db, () => {
+    const version = Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
+    if (version > SCHEMA_VERSION) throw new Error(`${path} was written by a newer svcspec (store schema ${version}; this one reads ${SCHEMA_VERSION})`);
+    db.exec(`CREATE TABLE IF NOT EXISTS idempotency (
+      scope TEXT NOT NULL, key TEXT NOT NULL,
+      fingerprint TEXT NOT NULL, status INTEGER NOT NULL, headers TEXT NOT NULL, body TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      PRIMARY KEY (scope, key)
+    )`);
+    db.exec('CREATE INDEX IF NOT EXISTS idempotency_by_age ON idempotency (created_at)');
+    // Schema 2 added the credentials table; creating it is all a schema-1 file needs.
+    for (const ddl of CREDENTIALS_DDL) db.exec(ddl);
+    // Schema 3 added the event log and webhook tables, likewise.
+    for (const ddl of EVENTS_DDL) db.exec(ddl);
+    // Schema 4 added the counters of managed sequences (src/store/domain.ts), likewise.
+    db.exec(SEQUENCES_DDL);
+    if (version < SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+  });
 }

@@ -34,16 +34,17 @@ import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { GroupCommit } from './sqlite-commit.ts';
 import { DatabaseFile, FILE_CHECK_MS } from './sqlite-file.ts';
-import { CREDENTIALS_DDL, sqliteCredentials } from './sqlite-credentials.ts';
-import { eventAppender, EVENTS_DDL, sqliteEvents } from './sqlite-events.ts';
-import { countArgs, countShape, countSql, listSql, NO_LIVE, type ListSql } from './sqlite-list.ts';
+import { sqliteCredentials } from './sqlite-credentials.ts';
+import { eventAppender, sqliteEvents } from './sqlite-events.ts';
+import { SqliteQueries } from './sqlite-queries.ts';
 import { SqliteReader } from './sqlite-reader.ts';
-import { decideStep, giveBackSequences, runStep, SEQUENCES_DDL, takeSequences, uniqueViolation, writeDecided, type TxAccess } from './sqlite-domain.ts';
-import type { DomainStep, RelatedWrite } from './domain.ts';
+import { decideStep, giveBackSequences, runStep, takeSequences, uniqueViolation, writeDecided, type TxAccess } from './sqlite-domain.ts';
+import type { DomainStep } from './domain.ts';
 import { sweepInBatches } from './sqlite-sweep.ts';
 import { LazyRecord } from './lazy-record.ts';
-import { liveOf, PageRecord, prepareStatements, returningArrays, toRecord, type PlainPage, type Row, type Statements } from './sqlite-record.ts';
-import { migrateTables, persistedLive } from './sqlite-schema.ts';
+import { prepareStatements, toRecord, type Row, type Statements } from './sqlite-record.ts';
+import { migrateTables, persistedLive, prepareDatabase } from './sqlite-schema.ts';
+import { sqliteTx } from './sqlite-tx.ts';
 import { tableName, transaction } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
 import type { EventMaker, EventStore, NewEvent, WriteOptions } from './events.ts';
@@ -73,55 +74,12 @@ export interface SqliteStore extends Store {
   pragma(name: 'journal_mode' | 'synchronous' | 'busy_timeout' | 'temp_store'): string | number;
 }
 
-/**
- * The layout this code reads and writes, kept in `PRAGMA user_version`. 5: a record's effect
- * fields may be in `live` rather than `data`, which an older svcspec would not read.
- */
-const SCHEMA_VERSION = 5;
-/** List statements differ by filter fields and sort; enough for any spec, bounded for a hostile one. */
-const LIST_STATEMENT_CACHE = 256;
-/**
- * An offset page skips its offset's rows one by one, and a page reads its size's: past this
- * many (a deep page number, a list the spec leaves unpaged) it is read off the main thread.
- */
-const INLINE_OFFSET = 1000;
-
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
   const memory = options.path === ':memory:';
   if (!memory && !options.path.startsWith('file:')) mkdirSync(dirname(options.path), { recursive: true });
   const db = new DatabaseSync(options.path, { timeout: options.busyTimeoutMs ?? 5000 });
   try {
-    // An in-memory database has no WAL; it answers 'memory'. A file that cannot be put in WAL
-    // mode (a file system without shared memory) would not keep the promises above: refuse it.
-    const mode = db.prepare('PRAGMA journal_mode = WAL').get()?.journal_mode;
-    if (!memory && mode !== 'wal') throw new Error(`SQLite could not put ${options.path} in WAL mode (it stays in '${String(mode)}' mode)`);
-    db.exec(`PRAGMA synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
-    // The undo journal of a savepoint (a write with events or domain rules, a batch) spills to
-    // a temporary file once it passes 64 KiB (SQLITE_STMTJRNL_SPILL), about 16 pages: one
-    // record with its indexes, its events and a step's writes passes it. Each transaction then
-    // created, wrote and deleted a file in /var/tmp. Kept in memory, it is only a copy of the
-    // pages the savepoint changed, freed at its release. Its other temporary data is small (pages
-    // that would sort much are read on the reader thread), except while migrate builds a new
-    // field or unique index over a large existing table: that sorter runs in memory too.
-    db.exec('PRAGMA temp_store = MEMORY');
-    transaction(db, () => {
-      const version = Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
-      if (version > SCHEMA_VERSION) throw new Error(`${options.path} was written by a newer svcspec (store schema ${version}; this one reads ${SCHEMA_VERSION})`);
-      db.exec(`CREATE TABLE IF NOT EXISTS idempotency (
-        scope TEXT NOT NULL, key TEXT NOT NULL,
-        fingerprint TEXT NOT NULL, status INTEGER NOT NULL, headers TEXT NOT NULL, body TEXT NOT NULL,
-        created_at INTEGER NOT NULL,
-        PRIMARY KEY (scope, key)
-      )`);
-      db.exec('CREATE INDEX IF NOT EXISTS idempotency_by_age ON idempotency (created_at)');
-      // Schema 2 added the credentials table; creating it is all a schema-1 file needs.
-      for (const ddl of CREDENTIALS_DDL) db.exec(ddl);
-      // Schema 3 added the event log and webhook tables, likewise.
-      for (const ddl of EVENTS_DDL) db.exec(ddl);
-      // Schema 4 added the counters of managed sequences (src/store/domain.ts), likewise.
-      db.exec(SEQUENCES_DDL);
-      if (version < SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
-    });
+    prepareDatabase(db, options.path, options.durability);
   } catch (error) {
     db.close();
     throw error;
@@ -146,11 +104,8 @@ class SqliteStoreImpl implements SqliteStore {
   readonly #resources = new Map<string, Statements>();
   /** Per resource, the effect fields its table keeps in `live` (./sqlite-schema.ts liveFields), as migrated. */
   readonly #live = new Map<string, ReadonlySet<string>>();
-  readonly #lists = new Map<string, StatementSync>();
-  /** Count statements of domain steps by table and shape (./sqlite-list.ts countShape). */
-  readonly #counts = new Map<string, StatementSync>();
-  /** List SQL → whether it runs on the main thread (see `#inline`). */
-  readonly #routes = new Map<string, boolean>();
+  /** Pages and counts (./sqlite-queries.ts). */
+  readonly #queries: SqliteQueries;
   readonly #reader: SqliteReader | undefined;
   readonly #idempotency: { get: StatementSync; put: StatementSync; expire: StatementSync };
   readonly credentials: CredentialStore;
@@ -160,13 +115,13 @@ class SqliteStoreImpl implements SqliteStore {
   readonly #file: DatabaseFile;
   readonly #fileTimer: NodeJS.Timeout;
   readonly #tx: TxAccess;
-  readonly #sequences: { readonly value: StatementSync; readonly insert: StatementSync; readonly update: StatementSync; readonly remove: StatementSync };
   readonly #savepoints: { readonly open: StatementSync; readonly release: StatementSync; readonly undo: StatementSync };
   #closed = false;
 
   constructor(db: DatabaseSync, reader: SqliteReader | undefined, file: DatabaseFile) {
     this.#db = db;
     this.#reader = reader;
+    this.#queries = new SqliteQueries(db, reader);
     this.#file = file;
     // Checked every second besides each write (./sqlite-file.ts); never keeps the process alive.
     this.#fileTimer = setInterval(() => this.#file.check(), FILE_CHECK_MS);
@@ -175,16 +130,8 @@ class SqliteStoreImpl implements SqliteStore {
     this.credentials = sqliteCredentials(db, () => this.#open());
     this.events = sqliteEvents(db, () => this.#open(), (work) => this.#group.run(work));
     this.#append = eventAppender(db);
-    // Read, then written once the write they number stands (./sqlite-domain.ts decideStep): no
-    // upsert with RETURNING, and nothing to give back when the write is refused.
-    this.#sequences = {
-      value: returningArrays(db.prepare('SELECT value FROM sequences WHERE name = ?')),
-      insert: db.prepare('INSERT INTO sequences (name, value) VALUES (?, ?)'),
-      update: db.prepare('UPDATE sequences SET value = ? WHERE name = ?'),
-      remove: db.prepare('DELETE FROM sequences WHERE name = ?'),
-    };
     this.#savepoints = { open: db.prepare('SAVEPOINT write'), release: db.prepare('RELEASE write'), undo: db.prepare('ROLLBACK TO write') };
-    this.#tx = this.#txAccess();
+    this.#tx = sqliteTx(db, { statements: (resource) => this.#statements(resource), liveOf: (resource) => this.#liveOf(resource), queries: this.#queries, append: this.#append });
     this.#idempotency = {
       get: db.prepare('SELECT fingerprint, status, headers, body, created_at FROM idempotency WHERE scope = ? AND key = ?'),
       put: db.prepare('INSERT INTO idempotency (scope, key, fingerprint, status, headers, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO NOTHING'),
@@ -201,9 +148,7 @@ class SqliteStoreImpl implements SqliteStore {
   async migrate(resources: readonly (string | TableLayout)[]): Promise<void> {
     // Added to what earlier migrates said: a migrate of some tables leaves the others as they are.
     for (const [resource, live] of migrateTables(this.#open(), resources)) this.#live.set(resource, live);
-    // Plans change with the indexes: every page's route is decided again; counts' SQL may read `live` now.
-    this.#routes.clear();
-    this.#counts.clear();
+    this.#queries.replanned();
     for (const s of this.#resources.values()) s.plain.clear();
   }
 
@@ -403,84 +348,11 @@ class SqliteStoreImpl implements SqliteStore {
   }
 
   async list(resource: string, query: ListQuery): Promise<ListResult> {
-    const s = this.#statements(resource);
-    const want = query.limit + 1;
-    const plain = this.#plainPage(s, query, resource);
-    if (plain) {
-      const { owner, after } = query;
-      const rows = (owner === undefined ? (after ? plain.statement.all(after.seq) : plain.statement.all()) : after ? plain.statement.all(owner, after.seq) : plain.statement.all(owner)) as unknown as Row[];
-      return page(rows, query.limit);
-    }
-    const list = listSql(s.table, query, this.#liveOf(resource));
-    let rows: Row[];
-    if (this.#reader && !this.#inline(list, query)) rows = await this.#reader.read(list, want);
-    else {
-      rows = this.#listStatement(list.sql).all(...list.args) as unknown as Row[];
-      const { rest } = list;
-      if (rest && rows.length < want) {
-        // The second range of the page (src/store/sqlite-list.ts): its LIMIT is what is still missing.
-        rest.args[rest.args.length - 1] = want - rows.length;
-        rows = rows.concat(this.#listStatement(rest.sql).all(...rest.args) as unknown as Row[]);
-      }
-    }
-    return page(rows, query.limit);
-  }
-
-  /**
-   * The statement of a plain page (insertion order: no filter, search, sort or offset), the
-   * page of every walk through a collection: prepared once per shape, so such a page costs
-   * its query and no SQL text, cache look-up or plan check. Undefined for any other page, a
-   * page past INLINE_OFFSET records, and a position that does not fit (listSql refuses it as
-   * a bug); null where such a page is read on the reader thread (never, with SQLite's plans).
-   */
-  #plainPage(s: Statements, query: ListQuery, resource: string): PlainPage | null | undefined {
-    if (query.limit > INLINE_OFFSET || query.sort?.length || query.filters?.length || query.search !== undefined || query.offset || (query.after && query.after.values.length) || !isEmpty(query.filter)) return undefined;
-    const slot = query.limit * 4 + (query.owner === undefined ? 0 : 1) + (query.after ? 2 : 0);
-    const known = s.plain.get(slot);
-    if (known !== undefined) return known;
-    // The statement listSql writes for this shape (its arguments: owner, position).
-    const shape: ListQuery = { limit: query.limit, ...(query.owner === undefined ? {} : { owner: query.owner }), ...(query.after ? { after: query.after } : {}) };
-    const list = listSql(s.table, shape, this.#liveOf(resource));
-    const plain = !this.#reader || this.#inline(list, shape) ? { statement: this.#listStatement(list.sql) } : null;
-    s.plain.set(slot, plain);
-    return plain;
+    return this.#queries.list(this.#statements(resource), this.#liveOf(resource), query);
   }
 
   async count(resource: string, query: CountQuery): Promise<number> {
-    const s = this.#statements(resource);
-    // The list's own conditions, so a total always agrees with the pages it counts (./sqlite-list.ts countSql).
-    const counting = countSql(s.table, query, this.#liveOf(resource));
-    // A count reads every match: on the reader thread where there is one, never holding up requests.
-    // List statements return rows as arrays (the page's fast path): the count is the first column.
-    if (this.#reader) return Number(((await this.#reader.read(counting, 1)) as unknown as [[number]])[0][0]);
-    const row = this.#listStatement(counting.sql).get(...counting.args) as unknown as [number];
-    return Number(row[0]);
-  }
-
-  /**
-   * Whether a page is cheap enough for the main thread: its plan walks an index (or the
-   * table) in the page's order and stops after the page, so its cost does not grow with the
-   * table. Any other page goes to the reader thread (src/store/sqlite-reader.ts): a sort of
-   * all matching rows (TEMP B-TREE FOR ORDER BY; a sort of one key's ties is bounded and
-   * stays), filters no field index narrows (a scan that may read every row to fill a page),
-   * filters on two fields or more (an index narrows by one of them; the rows of its range
-   * that the others refuse are read one by one, as many as that range holds), a full-text
-   * search (no index serves it: a text nobody wrote reads the whole table), an offset or a
-   * page size past INLINE_OFFSET. Decided once per SQL text, from SQLite's own plan.
-   */
-  #inline(list: ListSql, query: ListQuery): boolean {
-    if ((query.offset ?? 0) > INLINE_OFFSET || query.limit > INLINE_OFFSET || query.search !== undefined) return false;
-    const known = this.#routes.get(list.sql);
-    if (known !== undefined) return known;
-    const fields = new Set([...(query.filters ?? []).map((f) => f.field), ...Object.keys(query.filter ?? {})]);
-    const cheap = fields.size <= 1 && [list, ...(list.rest ? [list.rest] : [])].every(({ sql }) => {
-      const plan = (this.#db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail);
-      if (plan.some((d) => d.includes('TEMP B-TREE FOR ORDER BY'))) return false;
-      return fields.size === 0 || /^SEARCH .* USING (COVERING )?INDEX fx_/.test(plan[0] ?? '');
-    });
-    if (this.#routes.size >= LIST_STATEMENT_CACHE) this.#routes.delete(this.#routes.keys().next().value as string);
-    this.#routes.set(list.sql, cheap);
-    return cheap;
+    return this.#queries.count(this.#statements(resource), this.#liveOf(resource), query);
   }
 
   async getIdempotent(scope: string, key: string): Promise<IdempotentResponse | undefined> {
@@ -525,80 +397,6 @@ class SqliteStoreImpl implements SqliteStore {
     this.#db.close();
   }
 
-  /** What a domain step reads and writes through, inside the open transaction (./sqlite-domain.ts). */
-  #txAccess(): TxAccess {
-    return {
-      get: (resource, id) => {
-        const row = this.#statements(resource).get.get(id) as Row | undefined;
-        return row && toRecord(row);
-      },
-      // On the writer, inside the transaction: the reader thread sees only what is committed.
-      // A step's counts have a few shapes, each counted again and again: the SQL text of a
-      // shape is written once (countShape), and only the arguments per count.
-      count: (resource, query) => {
-        const { table } = this.#statements(resource);
-        const live = this.#liveOf(resource);
-        const shape = countShape(query);
-        if (shape === undefined) {
-          const counting = countSql(table, query, live);
-          return Number((this.#listStatement(counting.sql).get(...counting.args) as unknown as [number])[0]);
-        }
-        const key = `${table}\0${shape}`;
-        let statement = this.#counts.get(key);
-        if (!statement) {
-          if (this.#counts.size >= LIST_STATEMENT_CACHE) this.#counts.delete(this.#counts.keys().next().value as string);
-          this.#counts.set(key, (statement = this.#listStatement(countSql(table, query, live).sql)));
-        }
-        return Number((statement.get(...countArgs(query)) as unknown as [number])[0]);
-      },
-      list: (resource, query, limit) => {
-        const list = listSql(this.#statements(resource).table, { ...query, limit }, this.#liveOf(resource));
-        return (this.#listStatement(list.sql).all(...list.args) as unknown as Row[]).map(toRecord);
-      },
-      sequenceValue: (name) => {
-        const row = this.#sequences.value.get(name) as unknown as [number] | undefined;
-        return row && Number(row[0]);
-      },
-      setSequence: (name, value, exists) => {
-        const q = this.#sequences;
-        if (value === undefined) q.remove.run(name);
-        else if (exists) q.update.run(value, name);
-        else q.insert.run(name, value);
-      },
-      // One compare-and-set statement on the id and the version the step read: no read of the
-      // row again to compare (the step read it in this transaction), RETURNING what its event
-      // needs when it triggers one (an effect on a resource that declares no event on it does not).
-      // A change of effect fields only, on a table that keeps them apart, writes `live` and not
-      // `data` (./sqlite-record.ts Statements.updateLiveIf): the record's indexes stay as they are.
-      apply: (write: RelatedWrite) => {
-        const s = this.#statements(write.resource);
-        const live = write.kind === 'update' ? this.#liveOf(write.resource) : NO_LIVE;
-        const apart = write.kind === 'update' && write.changes !== undefined && write.changes.length > 0 && write.changes.every((f) => live.has(f));
-        let record: StoredRecord;
-        try {
-          if (!write.events) {
-            const done = write.kind === 'remove' ? s.removeIfQuiet.run(write.id, write.version) : apart ? s.updateLiveIfQuiet.run(liveOf(write.data, live), write.id, write.version) : s.updateIfQuiet.run(JSON.stringify(write.data), write.id, write.version);
-            return Number(done.changes) === 1;
-          }
-          if (write.kind === 'update') {
-            const json = JSON.stringify(write.data);
-            const row = (apart ? s.updateLiveIf.get(liveOf(write.data, live), write.id, write.version) : s.updateIf.get(json, write.id, write.version)) as readonly [seq: number, owner: string | null] | undefined;
-            if (!row) return false;
-            record = new LazyRecord(row[0], write.id, write.version + 1, row[1], json);
-          } else {
-            const row = s.removeIf.get(write.id, write.version) as Row | undefined;
-            if (!row) return false;
-            record = toRecord(row);
-          }
-        } catch (error) {
-          throw uniqueViolation(error) ?? error;
-        }
-        if (write.events) this.#append(write.events(record));
-        return true;
-      },
-    };
-  }
-
   /** The effect fields a resource's table keeps apart; none before it is migrated. */
   #liveOf(resource: string): ReadonlySet<string> {
     let live = this.#live.get(resource);
@@ -610,7 +408,6 @@ class SqliteStoreImpl implements SqliteStore {
     return live;
   }
 
-  /** Runs work inside a savepoint of the open transaction: all of it, or none of it. */
   /**
    * A write's events, appended after it without a savepoint: the write went first, being the
    * one statement that can be refused (a taken id, a unique index), and the events' INSERTs
@@ -640,6 +437,7 @@ class SqliteStoreImpl implements SqliteStore {
     }
   }
 
+  /** Runs work inside a savepoint of the open transaction: all of it, or none of it. */
   #savepoint<T>(work: () => T): T {
     const db = this.#db;
     // Prepared once: a savepoint per write with events or rules would otherwise parse its SQL every time.
@@ -682,24 +480,8 @@ class SqliteStoreImpl implements SqliteStore {
     return statements;
   }
 
-  #listStatement(sql: string): StatementSync {
-    const cached = this.#lists.get(sql);
-    // A hit is the hot path of every page: it is not moved. The cache is first in, first out,
-    // which a spec's few list shapes never fill; a hostile stream of shapes only re-prepares.
-    if (cached) return cached;
-    const statement = returningArrays(this.#db.prepare(sql));
-    if (this.#lists.size >= LIST_STATEMENT_CACHE) this.#lists.delete(this.#lists.keys().next().value as string);
-    this.#lists.set(sql, statement);
-    return statement;
-  }
 }
 
-/**
- * Whether a record meets an expectation, in the order of RFC 9110 §13.2.2: the
- * precondition (the version, If-Match) before what the method itself requires (the state).
- * A record of another owner is reported as missing: to its non-owner it does not exist
- * (object-level authorization; the result has no owner reason).
- */
 /** Thrown inside a changeMany's savepoint to undo it; carries what the caller is answered. */
 class BatchRefused extends Error {
   readonly result: Exclude<BatchResult, { ok: true }>;
@@ -709,6 +491,12 @@ class BatchRefused extends Error {
   }
 }
 
+/**
+ * Whether a record meets an expectation, in the order of RFC 9110 §13.2.2: the
+ * precondition (the version, If-Match) before what the method itself requires (the state).
+ * A record of another owner is reported as missing: to its non-owner it does not exist
+ * (object-level authorization; the result has no owner reason).
+ */
 function check(current: StoredRecord, expect: Expectation): Exclude<ChangeResult, { ok: true }> | undefined {
   if (expect.owner !== undefined && current.owner !== expect.owner) return { ok: false, reason: 'missing' };
   if (expect.version !== undefined && current.version !== expect.version) return { ok: false, reason: 'version', current };
@@ -717,18 +505,4 @@ function check(current: StoredRecord, expect: Expectation): Exclude<ChangeResult
     if (typeof value !== 'string' || !expect.state.from.includes(value)) return { ok: false, reason: 'state', current };
   }
   return undefined;
-}
-
-/** A page of `limit` records from its rows (one more than the limit says a page follows). */
-function page(rows: readonly Row[], limit: number): ListResult {
-  const count = Math.min(rows.length, limit);
-  const records: StoredRecord[] = new Array(count);
-  for (let i = 0; i < count; i++) records[i] = new PageRecord(rows[i]);
-  return { records, hasMore: rows.length > limit };
-}
-
-function isEmpty(filter: ListQuery['filter']): boolean {
-  if (filter === undefined) return true;
-  for (const _ in filter) return false;
-  return true;
 }
