@@ -95,15 +95,16 @@ export function postgresEvents(sql: Sql, run: <T>(work: () => Promise<T>) => Pro
     })),
     claimDue: (now, limit, leaseUntil) => run(async () => {
       // Claimed and leased in one statement; rows another instance is claiming are skipped, not waited for.
+      // Ties (one event's deliveries to several subscriptions) by id: a claim cut by its LIMIT takes the same ones every time.
       const rows = await q<DeliveryRow & { due_at: string } & { e: EventRow } & { s: SubscriptionRow }>(`WITH due AS (
           SELECT d.id, d.next_attempt_at AS due_at FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
           WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND s.status = 'enabled'
-          ORDER BY d.next_attempt_at, d.event_seq LIMIT $2 FOR UPDATE OF d SKIP LOCKED),
+          ORDER BY d.next_attempt_at, d.event_seq, d.id LIMIT $2 FOR UPDATE OF d SKIP LOCKED),
         leased AS (UPDATE webhook_deliveries w SET next_attempt_at = $3 FROM due WHERE w.id = due.id RETURNING w.*, due.due_at)
         SELECT l.id, l.subscription_id, l.event_seq, e.name AS event_name, l.status, l.attempts, l.next_attempt_at, l.last_status, l.last_error, l.created_at, l.delivered_at, l.due_at,
           row_to_json(e.*)::text AS e, row_to_json(s.*)::text AS s
         FROM leased l JOIN events e ON e.seq = l.event_seq JOIN webhook_subscriptions s ON s.id = l.subscription_id
-        ORDER BY l.due_at, l.event_seq`, [now, limit, leaseUntil]);
+        ORDER BY l.due_at, l.event_seq, l.id`, [now, limit, leaseUntil]);
       return rows.map((r): ClaimedDelivery => {
         const e = JSON.parse(r.e as unknown as string) as EventRow;
         const s = JSON.parse(r.s as unknown as string) as SubscriptionRow;

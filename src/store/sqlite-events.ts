@@ -131,8 +131,10 @@ export function sqliteEvents(db: DatabaseSync, open: () => void, grouped: <T>(wo
       WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND s.status = 'enabled' ORDER BY d.next_attempt_at, d.rowid LIMIT ${n}`),
     // The claim's deliveries leased in one statement, their ids a JSON array.
     lease: p('UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id IN (SELECT value FROM json_each(?))'),
+    // Joined as `claimable` is: a delivery whose event row is gone (the log trimmed by hand) is
+    // never claimed, so it is never due either; else the worker would wake at once, forever.
     nextDue: p(`SELECT min(d.next_attempt_at) AS due FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
-      WHERE d.status = 'pending' AND s.status = 'enabled'`),
+      JOIN events e ON e.seq = d.event_seq WHERE d.status = 'pending' AND s.status = 'enabled'`),
     delivery: p(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ?`),
     settle: p(`UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ?, delivered_at = ? WHERE id = ?`),
     deliveriesOf: byLimit(db, (n) => `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE subscription_id = ? ORDER BY created_at DESC, event_seq DESC LIMIT ${n}`),

@@ -256,7 +256,6 @@ function check(query: ListQuery): void {
   }
 }
 
-/** The list query (see the header). */
 /**
  * How many rows a query's conditions select: the list's own conditions (so a total agrees
  * with the pages it counts), without its order and limit. With them (a count over the list
@@ -315,6 +314,7 @@ export function countArgs(query: CountQuery): SQLInputValue[] {
   return args;
 }
 
+/** The list query (see the header). */
 export function listSql(table: string, query: ListQuery, live: ReadonlySet<string> = NO_LIVE): ListSql {
   check(query);
   const sort = query.sort ?? [];

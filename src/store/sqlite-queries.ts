@@ -18,6 +18,8 @@ const LIST_STATEMENT_CACHE = 256;
  * many (a deep page number, a list the spec leaves unpaged) it is read off the main thread.
  */
 const INLINE_OFFSET = 1000;
+/** Plain-page statements kept per resource (by page size, owner and position): a client's one or two sizes. */
+const PLAIN_PAGES = 16;
 
 
 export class SqliteQueries {
@@ -75,6 +77,9 @@ export class SqliteQueries {
     const slot = query.limit * 4 + (query.owner === undefined ? 0 : 1) + (query.after ? 2 : 0);
     const known = s.plain.get(slot);
     if (known !== undefined) return known;
+    // A page size is part of the statement's text (./sqlite-list.ts): a client that tries many
+    // sizes gets the general path (its statements in the bounded cache) past the first few.
+    if (s.plain.size >= PLAIN_PAGES) return undefined;
     // The statement listSql writes for this shape (its arguments: owner, position).
     const shape: ListQuery = { limit: query.limit, ...(query.owner === undefined ? {} : { owner: query.owner }), ...(query.after ? { after: query.after } : {}) };
     const list = listSql(s.table, shape, live);

@@ -12,7 +12,7 @@
  * the same snapshot. The worker is code given as text (`eval`), plain JavaScript: it runs the
  * same from the TypeScript sources and from the built package.
  *
- * Which statements come here is the adapter's call (src/store/sqlite.ts, `#inline`).
+ * Which statements come here is the adapter's call (src/store/sqlite-queries.ts, `#inline`).
  */
 import { Worker } from 'node:worker_threads';
 import type { SQLInputValue } from 'node:sqlite';

@@ -110,7 +110,7 @@ export interface Statements {
   /**
    * The plain pages (insertion order; no filter, search, sort or offset), prepared on first
    * use, by page size and slot: (limit << 2) + (1 with an owner) + (2 after a position)
-   * (./sqlite.ts #plainPage; the LIMIT is written into the SQL). Emptied when the tables are
+   * (./sqlite-queries.ts #plainPage; the LIMIT is written into the SQL). Emptied when the tables are
    * migrated again.
    */
   readonly plain: Map<number, PlainPage | null>;

@@ -188,6 +188,7 @@ class SqliteStoreImpl implements SqliteStore {
       // (#appendAfter). A savepoint around the step copied every page it changed into its
       // journal: ~50K instructions a member create (callgrind).
       const written = write(decided.data);
+      if (!decided.sequences && !events) return written;
       this.#appendAfter(() => {
         takeSequences(this.#tx, decided.sequences);
         return events ? events(written) : [];

@@ -31,6 +31,7 @@ test('a payload carrying the record is, per version, the record as a read in tha
   assert.deepEqual(JSON.parse(e.payloadsJson), expected);
   assert.deepEqual(Object.keys(JSON.parse(e.payloadsJson)['2']), Object.keys(expected['2']), 'the id first, then the fields in declared order');
   assert.deepEqual(e.payloads, expected, 'payloads, parsed from the text when asked for');
+  assert.deepEqual({ ...e }.payloads, expected, 'an own member: a copy of the event keeps its payloads');
   assert.equal(e.owner, 'alice');
   assert.equal(e.createdAt, 5);
 });

@@ -148,7 +148,7 @@ test('deliveries are signed per Standard Webhooks and carry the declared payload
   assert.equal(deliveries[0].type, 'task.created', 'a listed delivery names its event (docs/events.md)');
 });
 
-test('with nobody subscribed appends are not looked at, yet a subscription made through the API gets the next event at once', async (t) => {
+test('a subscription made through the API wakes the delivery worker: with the poll a minute away it gets the next event at once, and none from before it', async (t) => {
   // A poll a minute away: only the subscription's own wake can start the delivery in time.
   const s = await start(t, { pollMs: 60_000 });
   const receiver = await receiverFor(t);

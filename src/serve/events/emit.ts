@@ -82,10 +82,17 @@ class MadeEvent implements NewEvent {
     if (record.owner !== undefined) this.owner = record.owner;
     this.payloadsJson = payloadsJson;
     this.createdAt = createdAt;
+    // An own enumerable accessor, not a getter on the prototype: a spread, structuredClone or
+    // JSON.stringify of the event (a Store of one's own may copy events so) keeps `payloads`.
+    Object.defineProperty(this, 'payloads', MadeEvent.#lazyPayloads);
   }
-  get payloads(): Readonly<Record<string, unknown>> {
-    return (this.#payloads ??= JSON.parse(this.payloadsJson) as Record<string, unknown>);
-  }
+  declare readonly payloads: Readonly<Record<string, unknown>>;
+  static readonly #lazyPayloads: PropertyDescriptor = {
+    get(this: MadeEvent) {
+      return (this.#payloads ??= JSON.parse(this.payloadsJson) as Record<string, unknown>);
+    },
+    enumerable: true,
+  };
 }
 
 /** The event part's plan: undefined when the spec emits no events. */

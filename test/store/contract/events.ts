@@ -94,6 +94,8 @@ it('deliveries: a claim takes the oldest due first, and deliveries due at once i
   await store.events.addSubscription(subscription('s1'));
   await store.events.addSubscription(subscription('s2', { createdAt: 1_001 }));
   // A fan-out adds them event by event, every subscription of an event together; all due at 2_000.
+  // One event's deliveries tie: SQLite takes them in the order they were added, PostgreSQL by id;
+  // both are s1 before s2 here.
   const deliveries = [1, 2, 3, 4].flatMap((seq) => ['s1', 's2'].map((sub) => ({ id: `d${seq}${sub}`, subscriptionId: sub, eventSeq: seq, createdAt: 2_000 })));
   assert.equal(await store.events.fanOut(0, 4, deliveries), true);
   const first = await store.events.claimDue(5_000, 3, 60_000);
