@@ -486,6 +486,24 @@ describe('sqlite list SQL', () => {
   });
 });
 
+describe('sqlite webhook deliveries', () => {
+  test('a delivery whose event row is gone (the log trimmed by hand) is never claimed, nor due: the worker does not wake for it forever', async () => {
+    const path = freshFile();
+    const store = await openSqliteStore({ path });
+    await store.migrate(['things']);
+    await store.insert('things', { data: { n: 1 } }, { events: (r) => [{ name: 'thing.created', resource: 'things', recordId: r.id, payloads: { '': { id: r.id } }, createdAt: 1 }] });
+    await store.events.addSubscription({ id: 's1', url: 'https://example.test/s1', events: [], status: 'enabled', secrets: [{ secret: 'whsec_AAAA' }], createdAt: 1 });
+    assert.equal(await store.events.fanOut(0, 1, [{ id: 'd1', subscriptionId: 's1', eventSeq: 1, createdAt: 2 }]), true);
+    assert.equal(await store.events.nextDue(), 2);
+    const other = new DatabaseSync(path);
+    other.exec('DELETE FROM events');
+    other.close();
+    assert.deepEqual(await store.events.claimDue(5, 10, 60), []);
+    assert.equal(await store.events.nextDue(), undefined, 'nothing is due that no claim takes');
+    await store.close();
+  });
+});
+
 function ids(result: { records: readonly { id: string }[] }): string[] {
   return result.records.map((r) => r.id);
 }
