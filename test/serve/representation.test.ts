@@ -70,6 +70,9 @@ describe('presentJson', () => {
       const record = await stored(name, data, id);
       assert.equal(typeof record.json, 'string', 'the SQLite store keeps the text');
       assert.equal(presentJson(resource(name), record), JSON.stringify(present(resource(name), record)));
+      // An item of a page is built apart from presentJson (its pieces joined once): the same bytes.
+      const one = JSON.stringify(present(resource(name), record));
+      assert.equal(presentJsonList(resource(name), [record, record]), `${one},${one}`);
     });
   }
 
