@@ -38,7 +38,7 @@ import type { CountQuery, FieldFilter, ListQuery, ScalarValue, SortKey } from '.
 /** A name the format allows for a field (schema/svcspec.schema.json), safe inside `'$."…"'`. */
 const FIELD_NAME = /^[A-Za-z_$@][A-Za-z0-9_-]*$/;
 
-/** One SELECT: its text and its arguments (a `rest` statement binds its LIMIT, last). */
+/** One SELECT: its text and its arguments. */
 export interface ListStatement {
   readonly sql: string;
   readonly args: SQLInputValue[];
@@ -322,7 +322,7 @@ export function listSql(table: string, query: ListQuery, live: ReadonlySet<strin
   const filters: FieldFilter[] = [...Object.entries(query.filter ?? {}).map(([field, value]): FieldFilter => ({ field, op: 'eq', value })), ...(query.filters ?? [])];
 
   /** One SELECT over the filters, the owner and `extra` (conditions written into `a` after them), at the offset. */
-  const statement = (extra: (a: Args) => string[], firstKeyNull = false, boundLimit = false): ListStatement => {
+  const statement = (extra: (a: Args) => string[], firstKeyNull = false): ListStatement => {
     const a = new Args(live);
     const where = filters.map((f) => condition(a, f));
     if (query.owner !== undefined) where.push(`owner = ${a.bind(query.owner)}`);
@@ -334,11 +334,10 @@ export function listSql(table: string, query: ListQuery, live: ReadonlySet<strin
     order.push('seq ASC');
     // One more than asked: its presence is `hasMore`, without a second query. Written into the
     // SQL, not bound: SQLite's planner reads a bound LIMIT's value (select.c computeLimitRegisters
-    // adds it to the statement's variable mask), so every new value would re-prepare the
-    // statement on its next step, parse and plan included (~34K instructions a page). A page size
-    // is one of at most maxSize values; only the second range of a page (`rest`, whose LIMIT is
-    // what the first one left) binds it.
-    let tail = ` LIMIT ${boundLimit ? a.bind(limit + 1) : String(limit + 1)}`;
+    // adds it to the statement's variable mask), so binding one makes the statement compile
+    // again on its next step, parse and plan included (~34K instructions a page). The second
+    // range of a page (`rest`) has the same LIMIT: its reader keeps what the first one left.
+    let tail = ` LIMIT ${limit + 1}`;
     if (offset > 0) tail += ` OFFSET ${a.bind(offset)}`;
     const sql = `SELECT ${a.live.size ? RECORD_COLUMNS : PAGE_COLUMNS} FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order.join(', ')}${tail}`;
     return { sql, args: a.list };
@@ -362,11 +361,11 @@ export function listSql(table: string, query: ListQuery, live: ReadonlySet<strin
   if (first.direction === 'desc' && v === null) return statement((a) => [`${x(a)} IS NULL`, ties(a)], true);
   if (first.direction === 'asc') {
     // Inside the NULLs of an ascending key: the NULL ties after the position, then every value.
-    return { ...statement((a) => [`${x(a)} IS NULL`, ties(a)], true), rest: statement((a) => [`${x(a)} IS NOT NULL`], false, true) };
+    return { ...statement((a) => [`${x(a)} IS NULL`, ties(a)], true), rest: statement((a) => [`${x(a)} IS NOT NULL`]) };
   }
   // After a value of a descending key: the smaller values (and ties after the position), then the NULLs.
   return {
     ...statement((a) => [`${x(a)} <= ${a.bind(bindScalar(v))}`, `(${x(a)} < ${a.bind(bindScalar(v))} OR (${x(a)} = ${a.bind(bindScalar(v))} AND ${ties(a)}))`]),
-    rest: statement((a) => [`${x(a)} IS NULL`], true, true),
+    rest: statement((a) => [`${x(a)} IS NULL`], true),
   };
 }

@@ -57,9 +57,9 @@ export class SqliteQueries {
       rows = this.statement(list.sql).all(...list.args) as unknown as Row[];
       const { rest } = list;
       if (rest && rows.length < want) {
-        // The second range of the page (src/store/sqlite-list.ts): its LIMIT is what is still missing.
-        rest.args[rest.args.length - 1] = want - rows.length;
-        rows = rows.concat(this.statement(rest.sql).all(...rest.args) as unknown as Row[]);
+        // The second range of the page (src/store/sqlite-list.ts): what the first range left.
+        const more = this.statement(rest.sql).all(...rest.args) as unknown as Row[];
+        rows = rows.concat(more.length > want - rows.length ? more.slice(0, want - rows.length) : more);
       }
     }
     return page(rows, query.limit);

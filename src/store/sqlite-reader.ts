@@ -45,8 +45,8 @@ parentPort.on('message', ({ id, sql, args, rest, want }) => {
     try {
       let rows = prepared(sql).all(...args);
       if (rest && rows.length < want) {
-        rest.args[rest.args.length - 1] = want - rows.length;
-        rows = rows.concat(prepared(rest.sql).all(...rest.args));
+        const more = prepared(rest.sql).all(...rest.args);
+        rows = rows.concat(more.length > want - rows.length ? more.slice(0, want - rows.length) : more);
       }
       parentPort.postMessage({ id, rows });
     } finally {

@@ -455,10 +455,10 @@ describe('sqlite list SQL', () => {
     const desc = listSql('res_things', { sort: [{ field: 'n', direction: 'desc' }], after: { values: [5], seq: 9 }, limit: 2 });
     assert.match(desc.sql, /WHERE json_extract\(data, '\$\."n"'\) <= \? AND/);
     assert.match(desc.rest!.sql, /WHERE json_extract\(data, '\$\."n"'\) IS NULL ORDER BY/);
-    // The second range's LIMIT is what the first left: bound, last (the store sets it per page).
+    // The second range has the page's LIMIT too, written, not bound: its reader keeps what the first left.
     assert.match(desc.sql, / LIMIT 3$/);
-    assert.match(desc.rest!.sql, / LIMIT \?$/);
-    assert.deepEqual(desc.rest!.args, [3]);
+    assert.match(desc.rest!.sql, / LIMIT 3$/);
+    assert.deepEqual(desc.rest!.args, []);
     const inNulls = listSql('res_things', { sort: [{ field: 'n', direction: 'asc' }], after: { values: [null], seq: 9 }, limit: 2 });
     assert.match(inNulls.sql, /WHERE json_extract\(data, '\$\."n"'\) IS NULL AND seq > \?/);
     assert.match(inNulls.rest!.sql, /WHERE json_extract\(data, '\$\."n"'\) IS NOT NULL ORDER BY/);
