@@ -13,7 +13,7 @@
  *   across exchanges    parts/records.ts (states, deletes, owners, ETags, page walks),
  *                       parts/limits.ts (the quota against the counts seen)
  */
-import { BoundedMap } from './bounded.ts';
+import { BoundedMap } from '../spec/bounded-map.ts';
 import type { Exchange } from '../conformance/http.ts';
 import { isBulk, type Spec } from '../spec/model.ts';
 import { type Finding, type RequestProblem, locate } from './finding.ts';

@@ -6,6 +6,7 @@
  * decided once, from SQLite's own plan.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { BoundedMap } from '../spec/bounded-map.ts';
 import { countArgs, countShape, countSql, listSql, type ListSql } from './sqlite-list.ts';
 import type { SqliteReader } from './sqlite-reader.ts';
 import { PageRecord, returningArrays, toRecord, type PlainPage, type Row, type Statements } from './sqlite-record.ts';
@@ -25,11 +26,11 @@ const PLAIN_PAGES = 16;
 export class SqliteQueries {
   readonly #db: DatabaseSync;
   readonly #reader: SqliteReader | undefined;
-  readonly #lists = new Map<string, StatementSync>();
+  readonly #lists = new BoundedMap<string, StatementSync>(LIST_STATEMENT_CACHE);
   /** Count statements of domain steps by table and shape (./sqlite-list.ts countShape). */
-  readonly #counts = new Map<string, StatementSync>();
+  readonly #counts = new BoundedMap<string, StatementSync>(LIST_STATEMENT_CACHE);
   /** List SQL → whether it runs on the main thread (see `#inline`). */
-  readonly #routes = new Map<string, boolean>();
+  readonly #routes = new BoundedMap<string, boolean>(LIST_STATEMENT_CACHE);
 
   constructor(db: DatabaseSync, reader: SqliteReader | undefined) {
     this.#db = db;
@@ -119,7 +120,6 @@ export class SqliteQueries {
       if (plan.some((d) => d.includes('TEMP B-TREE FOR ORDER BY'))) return false;
       return fields.size === 0 || /^SEARCH .* USING (COVERING )?INDEX fx_/.test(plan[0] ?? '');
     });
-    if (this.#routes.size >= LIST_STATEMENT_CACHE) this.#routes.delete(this.#routes.keys().next().value as string);
     this.#routes.set(list.sql, cheap);
     return cheap;
   }
@@ -138,7 +138,6 @@ export class SqliteQueries {
     const key = `${table}\0${shape}`;
     let statement = this.#counts.get(key);
     if (!statement) {
-      if (this.#counts.size >= LIST_STATEMENT_CACHE) this.#counts.delete(this.#counts.keys().next().value as string);
       this.#counts.set(key, (statement = this.statement(countSql(table, query, live).sql)));
     }
     return Number((statement.get(...countArgs(query)) as unknown as [number])[0]);
@@ -157,7 +156,6 @@ export class SqliteQueries {
     // which a spec's few list shapes never fill; a hostile stream of shapes only re-prepares.
     if (cached) return cached;
     const statement = returningArrays(this.#db.prepare(sql));
-    if (this.#lists.size >= LIST_STATEMENT_CACHE) this.#lists.delete(this.#lists.keys().next().value as string);
     this.#lists.set(sql, statement);
     return statement;
   }

@@ -6,6 +6,7 @@
  * are quoted. The list query is in src/store/sqlite-list.ts.
  */
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import { BoundedMap } from '../spec/bounded-map.ts';
 import type { ScalarValue } from './store.ts';
 
 const RESOURCE_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
@@ -88,12 +89,11 @@ const LIMITS_PER_STATEMENT = 32;
  * ~36K instructions of recompiling an event). The cache is first in, first out.
  */
 export function byLimit(db: DatabaseSync, sql: (limit: number) => string): (limit: number) => StatementSync {
-  const prepared = new Map<number, StatementSync>();
+  const prepared = new BoundedMap<number, StatementSync>(LIMITS_PER_STATEMENT);
   return (limit) => {
     if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`bug: LIMIT ${limit} is not a count`);
     let statement = prepared.get(limit);
     if (statement) return statement;
-    if (prepared.size >= LIMITS_PER_STATEMENT) prepared.delete(prepared.keys().next().value as number);
     prepared.set(limit, (statement = db.prepare(sql(limit))));
     return statement;
   };

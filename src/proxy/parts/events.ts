@@ -10,7 +10,7 @@
 import type { EventDef, Spec } from '../../spec/model.ts';
 import { signatureProblem } from '../../conformance/signature.ts';
 import { EVENT_TIME } from '../../conformance/parts/events-payload.ts';
-import { BoundedMap } from '../bounded.ts';
+import { BoundedMap } from '../../spec/bounded-map.ts';
 import type { Found, Seen } from '../seen.ts';
 import { isObject } from './values.ts';
 

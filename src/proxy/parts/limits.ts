@@ -8,7 +8,7 @@
  * carries the validators the spec promises (RFC 9110 §8.8): an ETag. A request body stays
  * within the declared size (sizeProblem).
  */
-import { BoundedMap } from '../bounded.ts';
+import { BoundedMap } from '../../spec/bounded-map.ts';
 import { ratePolicyFields, type RatePolicyFields } from '../../spec/conventions/rate.ts';
 import { conditionalPromise, rateHeadersPromise } from '../../spec/conventions/promises.ts';
 import type { Endpoint, Spec } from '../../spec/model.ts';

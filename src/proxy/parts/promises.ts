@@ -9,7 +9,7 @@
  * And part 7: no error body shows how the service is built (a stack frame, a source path, a
  * database message; the tester's own patterns, src/conformance/parts/errors-internals.ts).
  */
-import { BoundedMap } from '../bounded.ts';
+import { BoundedMap } from '../../spec/bounded-map.ts';
 import { idempotencyPromise, pageLinksPromise } from '../../spec/conventions/promises.ts';
 import { resolveSituations } from '../../spec/http-errors.ts';
 import { pageSettings } from '../../spec/conventions/pagination.ts';

@@ -12,7 +12,7 @@
  * It knows only the traffic it relays: a change made past the proxy is unknown to it, so
  * the README tells a builder to put every client of the development server behind it.
  */
-import { BoundedMap } from '../bounded.ts';
+import { BoundedMap } from '../../spec/bounded-map.ts';
 import { hasOwner } from '../../spec/conventions/ownership.ts';
 import { conditionalPromise, type ConditionalSettings } from '../../spec/conventions/promises.ts';
 import { pageSettings } from '../../spec/conventions/pagination.ts';

@@ -1,6 +1,7 @@
 /**
  * A Map that forgets its oldest entries past a size: what the proxy remembers of records,
- * walks, keys and quotas stays bounded however long it runs (a Map iterates in insertion
+ * walks, keys and quotas, and the store's prepared statements, stay bounded however long it
+ * runs (a Map iterates in insertion
  * order, so the first key is the oldest; a set of a key again moves it to the end).
  */
 export class BoundedMap<K, V> extends Map<K, V> {
