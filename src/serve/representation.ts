@@ -77,12 +77,36 @@ export function presentJson(resource: Resource, record: StoredRecord): string {
   return presentWith(presenterOf(resource), resource, record);
 }
 
+/** What JSON.stringify escapes in a string (RFC 8259 §7; lone surrogates too, as \u escapes since ES2019): any
+ * surrogate is taken for one, paired or not (a regular expression without the u flag sees code units). */
+const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
+
 /** The records of a page as presentJson gives each, comma-separated: the items of a list body. */
 export function presentJsonList(resource: Resource, records: readonly StoredRecord[]): string {
   const p = presenterOf(resource);
   // Joined, not added up: `+=` makes a rope of slices that the socket write flattens again.
   const items: string[] = new Array(records.length);
-  for (let i = 0; i < records.length; i++) items[i] = presentWith(p, resource, records[i]);
+  if (p.project || p.rule.type === 'integer') {
+    for (let i = 0; i < records.length; i++) items[i] = presentWith(p, resource, records[i]!);
+    return items.join(',');
+  }
+  // String ids, the common case: each put in quotes as it is, and all of them checked for a
+  // character JSON escapes in one regular-expression pass over their concatenation at the
+  // end. Checked one by one (jsonString), they were a tenth of a page's instructions
+  // (callgrind: ~1.2K a 36-character UUID, charCodeAt by charCodeAt).
+  const ids: string[] = new Array(records.length);
+  let chars = 0;
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i]!;
+    const json = record.json;
+    const id = record.id;
+    ids[i] = id;
+    chars += id.length;
+    if (json === undefined || holdsKey(json, p.idTail)) items[i] = JSON.stringify(present(resource, record));
+    else items[i] = json.length <= 2 ? `{${p.idKey}"${id}"}` : `{${p.idKey}"${id}",${json.slice(1)}`;
+  }
+  // An id that needs an escape (rare: ids are UUIDs, numbers, slugs): the page record by record.
+  if (JSON.stringify(ids).length !== chars + 3 * ids.length + 1) for (let i = 0; i < records.length; i++) items[i] = presentWith(p, resource, records[i]!);
   return items.join(',');
 }
 
@@ -109,11 +133,8 @@ function holdsKey(json: string, tail: string): boolean {
  * escape (an id almost always), which spares a call into the serializer per record.
  */
 export function jsonString(s: string): string {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(s);
-  }
-  return `"${s}"`;
+  // One regular-expression pass: a charCodeAt loop costs about twice its instructions.
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
 }
 
 /** A version's view of a resource: the spec's resource it is cut from, and the version's path prefix. */

@@ -87,6 +87,24 @@ describe('presentJson', () => {
     assert.equal(presentJsonList(resource('plain'), []), '');
   });
 
+  test('a page whose ids need escapes among ids that do not is still each record as presentJson gives it', async () => {
+    // The page's ids are checked together (one pass over all of them): one that JSON escapes,
+    // anywhere in the page, must not be put in quotes as it is.
+    const store = await openSqliteStore({ path: ':memory:' });
+    await store.migrate(['plain']);
+    const ids = ['p1', 'a "b" \\ c\u0001', 'p3', 'lone \ud800', 'pair \u{1F600}', 'p6'];
+    for (const id of ids) await store.insert('plain', { id, data: { title: id } });
+    await store.insert('plain', { id: 'p7', data: { id: 'stale', title: 'p7' } });
+    const { records } = await store.list('plain', { limit: 10 });
+    await store.close();
+    assert.equal(records.length, 7);
+    const expected = records.map((r) => JSON.stringify(present(resource('plain'), r))).join(',');
+    assert.equal(presentJsonList(resource('plain'), records), expected);
+    // Each id as it was stored (a lone surrogate was stored as U+FFFD); the old record shows its member, as present() does.
+    assert.deepEqual((JSON.parse(`[${expected}]`) as { id: string }[]).map((item) => item.id), [...records.slice(0, 6).map((r) => r.id), 'stale']);
+    for (let i = 0; i < records.length; i++) assert.equal(presentJsonList(resource('plain'), records.slice(i, i + 1)), presentJson(resource('plain'), records[i]!));
+  });
+
   test('jsonString is JSON.stringify for every string', () => {
     for (const s of ['', 'plain', 'a"b', 'a\\b', '\u0000', '\u001f', '\u007f', '\u2028', '\ud800', 'x\udc00', '\u{1F600}', 'é']) assert.equal(jsonString(s), JSON.stringify(s), JSON.stringify(s));
   });
