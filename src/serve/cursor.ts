@@ -79,14 +79,28 @@ interface Fields {
 
 function readV2(token: string): Fields | undefined {
   const body = token.slice(1 + CHECKSUM_CHARS);
-  const bytes = Buffer.from(body, 'base64url');
-  // Buffer decoding is lenient; a canonical round trip makes any stray character count.
-  if (bytes.toString('base64url') !== body) return undefined;
-  const json = bytes.toString('utf8');
+  // Buffer decoding is lenient; only the canonical spelling of the bytes is taken, so any stray character counts.
+  if (!canonicalBase64url(body)) return undefined;
+  const json = Buffer.from(body, 'base64url').toString('utf8');
   if (checksum(json) !== token.slice(1, 1 + CHECKSUM_CHARS)) return undefined;
   const data = parse(json);
   if (!Array.isArray(data) || data.length !== 4) return undefined;
   return { r: data[0], o: data[1], v: data[2], s: data[3] };
+}
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * Whether unpadded base64url text (its alphabet checked already) is the one spelling of its
+ * bytes (RFC 4648 §3.5): no length that leaves a lone character, and the bits of the last
+ * character that fall past the last byte are zero. What a decode and an encode back compare.
+ */
+function canonicalBase64url(text: string): boolean {
+  const tail = text.length % 4;
+  if (tail === 0) return true;
+  if (tail === 1) return false;
+  const last = ALPHABET.indexOf(text[text.length - 1]!);
+  return (last & (tail === 2 ? 0x0f : 0x03)) === 0;
 }
 
 function readV1(token: string): Fields | undefined {
