@@ -134,7 +134,7 @@ export interface ListRequest {
   /** Filters with operators, from a declared query. */
   readonly filters: readonly FieldFilter[];
   /** The declared full-text parameter's text and fields. */
-  readonly search?: { readonly fields: readonly string[]; readonly text: string };
+  readonly search?: { readonly fields: readonly string[]; readonly text: string } | undefined;
   readonly sort: readonly SortKey[];
   readonly after?: CursorPosition;
   readonly offset?: number;
@@ -204,7 +204,7 @@ export function parseListQuery(rawQuery: string, plan: ListPlan): ListRequest {
   let after: CursorPosition | undefined;
   let offset: number | undefined;
   // A cursor is read against the sort; with the sort refused, there is nothing to read it against.
-  if (rawPosition !== undefined && !violations.some((v) => v.pointer === at(settings.sortParam))) {
+  if (rawPosition !== undefined && !(violations.length && violations.some((v) => v.pointer === at(settings.sortParam)))) {
     if (settings.style === 'page') {
       const n = /^[0-9]+$/.test(rawPosition) ? Number(rawPosition) : NaN;
       // Page numbers start at 1; page n holds the records after the first (n - 1) pages.
@@ -223,8 +223,10 @@ export function parseListQuery(rawQuery: string, plan: ListPlan): ListRequest {
   if (violations.length) {
     throw new HttpError('validation-failed', { detail: violations.length === 1 ? 'One query parameter is not valid; it is listed with its JSON pointer.' : `${violations.length} query parameters are not valid; each is listed with its JSON pointer.`, errors: violations });
   }
-  const carried = params.filter(([name]) => name !== settings.sizeParam && name !== settings.positionParam);
-  return { size, filter, filters, ...(search ? { search } : {}), sort, after, offset, carried };
+  // A loop and a literal of one shape: the hot path of every page (no closure made, no spread).
+  const carried: (readonly [string, string])[] = [];
+  for (const pair of params) if (pair[0] !== settings.sizeParam && pair[0] !== settings.positionParam) carried.push(pair);
+  return { size, filter, filters, search, sort, after, offset, carried };
 }
 
 const NEEDS_DECODING = /^\?|[%+\uD800-\uDFFF]/;

@@ -77,14 +77,15 @@ export function listHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandler
 export async function listPage(ctx: ServeContext, plan: ListPlan, request: FastifyRequest, status = 200, parents: readonly Parent[] = []): Promise<Outcome> {
   const { resource, settings } = plan;
   // A nested list (src/serve/nesting.ts): the parent must be there; only its children are listed.
-  const bound = await boundParents(ctx, parents, request);
+  // A top-level list (the common one) has no parents: no await, no merge.
+  const bound = parents.length ? await boundParents(ctx, parents, request) : undefined;
   const url = request.url;
   const mark = url.indexOf('?');
   const path = mark < 0 ? url : url.slice(0, mark);
   const parsed = parseListQuery(mark < 0 ? '' : url.slice(mark + 1), plan);
   // A filter on the ref that names another parent than the path's matches nothing.
-  const contradicts = Object.entries(bound).some(([field, value]) => parsed.filter !== undefined && field in parsed.filter && parsed.filter[field] !== value);
-  const q = Object.keys(bound).length ? { ...parsed, filter: nestedFilter(parsed.filter, bound) ?? {} } : parsed;
+  const contradicts = bound !== undefined && Object.entries(bound).some(([field, value]) => parsed.filter !== undefined && field in parsed.filter && parsed.filter[field] !== value);
+  const q = bound !== undefined && Object.keys(bound).length ? { ...parsed, filter: nestedFilter(parsed.filter, bound) ?? {} } : parsed;
   if (plan.shaped) return shapedPage(ctx, plan, request, q, path, status, contradicts);
   // Object-level authorization: for an owned resource a client only ever pages its own records.
   // One shape of query object for every page (absent members undefined): the hot path.
@@ -108,8 +109,13 @@ export async function listPage(ctx: ServeContext, plan: ListPlan, request: Fasti
 export function nextCursor(resource: Resource, q: ListRequest, result: ListResult): string | null {
   const last = result.records.at(-1);
   if (!result.hasMore || !last) return null;
-  const values = q.sort.map((k) => (last.data[k.field] ?? null) as ScalarValue);
-  if (values.some((v) => v !== null && typeof v === 'object')) throw new HttpError('internal', { detail: 'A sort field holds a structured value.' });
+  // Unsorted (a plain page): the position is the sequence alone, and the record's data is not read.
+  const values: ScalarValue[] = [];
+  for (const k of q.sort) {
+    const v = (last.data[k.field] ?? null) as ScalarValue;
+    if (v !== null && typeof v === 'object') throw new HttpError('internal', { detail: 'A sort field holds a structured value.' });
+    values.push(v);
+  }
   return encodeCursor(resource.name, q.sort, { values, seq: last.seq });
 }
 
@@ -120,11 +126,14 @@ function nestedFilter(filter: ListQuery['filter'], bound: Readonly<Record<string
 
 /** Commas stay readable in links (RFC 3986 §2.2: a sub-delimiter, decoded as itself). */
 function encode(s: string): string {
-  return encodeURIComponent(s).replace(/%2C/g, ',');
+  const encoded = encodeURIComponent(s);
+  // Nothing encoded (a name, a number, a cursor): the text as it is, no search for a comma.
+  return encoded.length === s.length ? s : encoded.replace(/%2C/g, ',');
 }
 
 /** `<path?query>; rel="next"` (RFC 8288 §3), the query repeated with the next position. */
 export function nextLink(path: string, q: ListRequest, sizeParam: string, positionParam: string, next: string): string {
-  const pairs: (readonly [string, string])[] = [...q.carried, [sizeParam, String(q.size)], [positionParam, next]];
-  return `<${path}?${pairs.map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&')}>; rel="next"`;
+  let query = '';
+  for (const [k, v] of q.carried) query += `${encode(k)}=${encode(v)}&`;
+  return `<${path}?${query}${encode(sizeParam)}=${q.size}&${encode(positionParam)}=${encode(next)}>; rel="next"`;
 }

@@ -348,8 +348,13 @@ class SqliteStoreImpl implements SqliteStore {
     }));
   }
 
-  async list(resource: string, query: ListQuery): Promise<ListResult> {
-    return this.#queries.list(this.#statements(resource), this.#liveOf(resource), query);
+  // Not async: the queries' promise is handed on as it is (an async wrapper adds a promise and its ticks to every page).
+  list(resource: string, query: ListQuery): Promise<ListResult> {
+    try {
+      return this.#queries.list(this.#statements(resource), this.#liveOf(resource), query);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 
   async count(resource: string, query: CountQuery): Promise<number> {
