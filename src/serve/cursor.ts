@@ -38,11 +38,16 @@ export function sortSignature(sort: readonly SortKey[]): string {
   return sort.map((k) => (k.direction === 'desc' ? `-${k.field}` : k.field)).join(',');
 }
 
+const HEX = '0123456789abcdef';
+
 /** 32-bit FNV-1a over the UTF-16 code units, as 8 hex digits. */
 function checksum(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(16).padStart(CHECKSUM_CHARS, '0');
+  // Digit by digit: Number#toString(16) of a value past 2^31 divides with fmod, digit by digit, in C++.
+  let hex = '';
+  for (let shift = 28; shift >= 0; shift -= 4) hex += HEX[(h >>> shift) & 0xf]!;
+  return hex;
 }
 
 export function encodeCursor(resource: string, sort: readonly SortKey[], position: CursorPosition): string {

@@ -93,17 +93,16 @@ export async function listPage(ctx: ServeContext, plan: ListPlan, request: Fasti
   const result: ListResult = contradicts ? { records: [], hasMore: false } : await ctx.store.list(resource.name, query);
   // The page is built as text (CursorPage, OffsetPage): each item is what a read sends, so
   // the stored JSON of a record goes out without being parsed and serialized again.
-  const items = presentJsonList(resource, result.records);
   const headers: Record<string, string> = {};
   if (settings.style === 'offset') {
     const offset = q.offset ?? 0;
     const next = result.hasMore ? offset + result.records.length : null;
     if (next !== null && linksNext(settings)) headers.link = nextLink(path, q, settings.sizeParam, settings.positionParam, String(next));
-    return { status, headers, body: new JsonText(`{"items":[${items}],"offset":${offset},"next":${next}}`) };
+    return { status, headers, body: new JsonText(presentJsonList(resource, result.records, '{"items":[', `],"offset":${offset},"next":${next}}`)) };
   }
   const next = nextCursor(resource, q, result);
   if (next !== null && linksNext(settings)) headers.link = nextLink(path, q, settings.sizeParam, settings.positionParam, next);
-  return { status, headers, body: new JsonText(`{"items":[${items}],"next":${next === null ? 'null' : JSON.stringify(next)}}`) };
+  return { status, headers, body: new JsonText(presentJsonList(resource, result.records, '{"items":[', `],"next":${next === null ? 'null' : JSON.stringify(next)}}`)) };
 }
 
 export function nextCursor(resource: Resource, q: ListRequest, result: ListResult): string | null {

@@ -81,19 +81,24 @@ export function presentJson(resource: Resource, record: StoredRecord): string {
  * surrogate is taken for one, paired or not (a regular expression without the u flag sees code units). */
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
 
-/** The records of a page as presentJson gives each, comma-separated: the items of a list body. */
-export function presentJsonList(resource: Resource, records: readonly StoredRecord[]): string {
+/**
+ * The records of a page as presentJson gives each, comma-separated: the items of a list body,
+ * between `head` and `tail` (the body's text before and after its items). Joined once, head
+ * and tail with them: `+=` makes a rope of slices, and a text added around the joined items
+ * another, each of which the socket write copies out flat again before it writes.
+ */
+export function presentJsonList(resource: Resource, records: readonly StoredRecord[], head = '', tail = ''): string {
   const p = presenterOf(resource);
-  // Joined, not added up: `+=` makes a rope of slices that the socket write flattens again.
   const items: string[] = new Array(records.length);
   if (p.project || p.rule.type === 'integer') {
     for (let i = 0; i < records.length; i++) items[i] = presentWith(p, resource, records[i]!);
-    return items.join(',');
+    return joined(head, items, tail);
   }
-  // String ids, the common case: each put in quotes as it is, and all of them checked for a
-  // character JSON escapes in one regular-expression pass over their concatenation at the
-  // end. Checked one by one (jsonString), they were a tenth of a page's instructions
-  // (callgrind: ~1.2K a 36-character UUID, charCodeAt by charCodeAt).
+  // String ids, the common case: each put in quotes as it is, and all of them checked at the
+  // end in one call into the serializer: JSON.stringify of the ids is exactly as long as the
+  // ids in quotes, commas and brackets only if none of them needs an escape. Checked one by
+  // one (jsonString), they were a tenth of a page's instructions (callgrind: ~1.2K a
+  // 36-character UUID, charCodeAt by charCodeAt).
   const ids: string[] = new Array(records.length);
   let chars = 0;
   for (let i = 0; i < records.length; i++) {
@@ -107,6 +112,15 @@ export function presentJsonList(resource: Resource, records: readonly StoredReco
   }
   // An id that needs an escape (rare: ids are UUIDs, numbers, slugs): the page record by record.
   if (JSON.stringify(ids).length !== chars + 3 * ids.length + 1) for (let i = 0; i < records.length; i++) items[i] = presentWith(p, resource, records[i]!);
+  return joined(head, items, tail);
+}
+
+/** head, the items comma-separated, tail: one flat string (join copies each piece once). */
+function joined(head: string, items: string[], tail: string): string {
+  const last = items.length - 1;
+  if (last < 0) return head + tail;
+  items[0] = head + items[0]!;
+  items[last] = items[last]! + tail;
   return items.join(',');
 }
 

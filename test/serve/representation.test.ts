@@ -85,6 +85,12 @@ describe('presentJson', () => {
     assert.equal(records.length, 3);
     assert.equal(presentJsonList(resource('plain'), records), records.map((r) => JSON.stringify(present(resource('plain'), r))).join(','));
     assert.equal(presentJsonList(resource('plain'), []), '');
+    // The body's text around its items, joined with them: no separator at either end.
+    const items = records.map((r) => JSON.stringify(present(resource('plain'), r))).join(',');
+    assert.equal(presentJsonList(resource('plain'), records, '{"items":[', '],"next":null}'), `{"items":[${items}],"next":null}`);
+    assert.equal(presentJsonList(resource('plain'), records.slice(0, 1), '[', ']'), `[${JSON.stringify(present(resource('plain'), records[0]!))}]`);
+    assert.equal(presentJsonList(resource('plain'), [], '{"items":[', '],"next":null}'), '{"items":[],"next":null}');
+    assert.equal(presentJsonList(resource('counted'), [], '[', ']'), '[]');
   });
 
   test('a page whose ids need escapes among ids that do not is still each record as presentJson gives it', async () => {
