@@ -84,7 +84,8 @@ interface Fields {
 
 function readV2(token: string): Fields | undefined {
   const body = token.slice(1 + CHECKSUM_CHARS);
-  // Buffer decoding is lenient; only the canonical spelling of the bytes is taken, so any stray character counts.
+  // Buffer decoding is lenient; only the canonical spelling of the bytes is taken, so any stray
+  // character counts. (decodeCursor has checked the alphabet: canonicalBase64url reads only the end.)
   if (!canonicalBase64url(body)) return undefined;
   const json = Buffer.from(body, 'base64url').toString('utf8');
   if (checksum(json) !== token.slice(1, 1 + CHECKSUM_CHARS)) return undefined;

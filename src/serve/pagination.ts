@@ -134,5 +134,5 @@ function encode(s: string): string {
 export function nextLink(path: string, q: ListRequest, sizeParam: string, positionParam: string, next: string): string {
   let query = '';
   for (const [k, v] of q.carried) query += `${encode(k)}=${encode(v)}&`;
-  return `<${path}?${query}${encode(sizeParam)}=${q.size}&${encode(positionParam)}=${encode(next)}>; rel="next"`;
+  return `<${path}?${query}${encode(sizeParam)}=${encode(String(q.size))}&${encode(positionParam)}=${encode(next)}>; rel="next"`;
 }

@@ -111,7 +111,7 @@ export function presentJsonList(resource: Resource, records: readonly StoredReco
     else items[i] = json.length <= 2 ? `{${p.idKey}"${id}"}` : `{${p.idKey}"${id}",${json.slice(1)}`;
   }
   // An id that needs an escape (rare: ids are UUIDs, numbers, slugs): the page record by record.
-  if (JSON.stringify(ids).length !== chars + 3 * ids.length + 1) for (let i = 0; i < records.length; i++) items[i] = presentWith(p, resource, records[i]!);
+  if (ids.length > 0 && JSON.stringify(ids).length !== chars + 3 * ids.length + 1) for (let i = 0; i < records.length; i++) items[i] = presentWith(p, resource, records[i]!);
   return joined(head, items, tail);
 }
 

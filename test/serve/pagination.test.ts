@@ -9,6 +9,7 @@ import { describe, test, type TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../src/store/store.ts';
 import { SAFETY } from '../../src/spec/defaults.ts';
+import { nextLink } from '../../src/serve/pagination.ts';
 import { exampleSpec, serve } from './support/open-app.ts';
 
 const shelf = (pagination: string, extra = '') => `
@@ -212,6 +213,15 @@ describe('cursor walks', () => {
       url = link ? new URL(link, base).href : undefined;
     }
     assert.deepEqual(seen, ids);
+  });
+});
+
+describe('the next link', () => {
+  test('repeats the carried query in order, encoded where it must be (commas kept), then the size and the position', () => {
+    const q = { size: 20, filter: {}, filters: [], sort: [], carried: [['kind', 'a b'], ['sort', 'title,-year'], ['tag', 'é&=?#'], ['page[size]', 'x']] as const } as unknown as Parameters<typeof nextLink>[1];
+    assert.equal(nextLink('/items', q, 'limit', 'cursor', '2abc_-'), '</items?kind=a%20b&sort=title,-year&tag=%C3%A9%26%3D%3F%23&page%5Bsize%5D=x&limit=20&cursor=2abc_->; rel="next"');
+    const plain = { ...q, carried: [] } as Parameters<typeof nextLink>[1];
+    assert.equal(nextLink('/items', plain, 'page size', 'at,', 'a/b'), '</items?page%20size=20&at,=a%2Fb>; rel="next"');
   });
 });
 

@@ -111,6 +111,20 @@ describe('presentJson', () => {
     for (let i = 0; i < records.length; i++) assert.equal(presentJsonList(resource('plain'), records.slice(i, i + 1)), presentJson(resource('plain'), records[i]!));
   });
 
+  test('a page of records made by hand: a lone surrogate or a control character in any id, anywhere in the page', () => {
+    // Records not from a store (SQLite would have stored a lone surrogate as U+FFFD): the id
+    // check of a page must catch each kind of escape in any position.
+    const record = (id: string, data: Record<string, unknown>): StoredRecord => ({ id, seq: 1, version: 1, data, json: JSON.stringify(data) });
+    for (const odd of ['lone \ud800', 'low \udc00 first', 'pair \u{1F600}', 'nul \u0000', 'quote "', 'back \\ slash']) {
+      for (let at = 0; at < 3; at++) {
+        const records = ['a', 'b', 'c'].map((id, i) => record(i === at ? odd : id, { title: id }));
+        const expected = records.map((r) => JSON.stringify(present(resource('plain'), r))).join(',');
+        assert.equal(presentJsonList(resource('plain'), records), expected, `${JSON.stringify(odd)} at ${at}`);
+        assert.equal(presentJsonList(resource('plain'), records, '[', ']'), `[${expected}]`);
+      }
+    }
+  });
+
   test('jsonString is JSON.stringify for every string', () => {
     for (const s of ['', 'plain', 'a"b', 'a\\b', '\u0000', '\u001f', '\u007f', '\u2028', '\ud800', 'x\udc00', '\u{1F600}', 'é']) assert.equal(jsonString(s), JSON.stringify(s), JSON.stringify(s));
   });

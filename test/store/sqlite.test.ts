@@ -27,6 +27,17 @@ storeContract('sqlite file, durability full', () => openSqliteStore({ path: fres
 storeContract('sqlite file, durability normal', () => openSqliteStore({ path: freshFile(), durability: 'normal' }));
 
 describe('sqlite store', () => {
+  test('a list on a closed store, or of a resource never migrated, is a rejected promise, never a throw', async () => {
+    const store = await openSqliteStore({ path: ':memory:' });
+    await store.migrate(['r']);
+    let promise: Promise<unknown> | undefined;
+    assert.doesNotThrow(() => (promise = store.list('unknown', { limit: 1 })));
+    await assert.rejects(promise!, /not migrated/);
+    await store.close();
+    assert.doesNotThrow(() => (promise = store.list('r', { limit: 1 })));
+    await assert.rejects(promise!, /closed/);
+  });
+
   test('a file store keeps records, sequence and idempotency keys across close and reopen', async () => {
     const path = freshFile();
     const first = await openSqliteStore({ path });
