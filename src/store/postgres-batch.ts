@@ -28,6 +28,7 @@
  * Sequence numbers a retried insert took in the batch are not reused (none ever is).
  */
 import type { EventMaker } from './events.ts';
+import type { NewRecord } from './store.ts';
 
 /** Larger batches gain nothing more and make one statement's parameters large. */
 const MAX_BATCH = 256;
@@ -157,4 +158,9 @@ export class GroupInsert<R> {
   #alone(resource: string, q: Queued<R>): Promise<void> {
     return this.#writer.one(resource, q.insert).then(q.resolve, q.reject);
   }
+}
+
+/** An insert as it is sent: its data as JSON text, taken now. */
+export function queued(record: NewRecord, data: Record<string, unknown>, events?: EventMaker): QueuedInsert {
+  return { id: record.id ?? null, owner: record.owner ?? null, data: JSON.stringify(data), ...(events ? { events } : {}) };
 }

@@ -11,11 +11,12 @@
  * the written one (NULLs when the expectation refused), so a refusal is reported with the
  * record it was judged on, as the transaction did.
  *
- * The expectation in SQL is the adapter's check() in src/store/postgres.ts, condition for
+ * The expectation in SQL is unmet() of ./expectation.ts, condition for
  * condition: the owner equal, the version equal, the state field a string among `from`.
  */
+import { unmet } from './expectation.ts';
 import type { PgRow } from './postgres-record.ts';
-import type { Expectation } from './store.ts';
+import type { ChangeResult, Expectation, StoredRecord } from './store.ts';
 
 export interface CasStatements {
   /** $1 id, $2…$5 the expectation (casParams), $6 the new data: the locked row, then the written one. */
@@ -51,4 +52,11 @@ export function casRows(row: readonly unknown[]): { current: PgRow; written: PgR
   const current = row.slice(0, 5) as unknown as PgRow;
   const written = row.length > 6 && row[5] !== null ? (row.slice(5, 10) as unknown as PgRow) : undefined;
   return { current, written, removed: row.length === 6 && row[5] !== null };
+}
+
+/** Why the one-statement write refused: unmet() of the row it locked (casStatements write the same conditions). */
+export function refusal(current: StoredRecord, expect: Expectation): Exclude<ChangeResult, { ok: true }> {
+  const refused = unmet(current, expect);
+  if (!refused) throw new Error('bug: the one-statement write refused a record that meets its expectation (casStatements and unmet() disagree)');
+  return refused;
 }

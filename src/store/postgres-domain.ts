@@ -129,3 +129,14 @@ export function uniqueViolation(error: unknown, constraints: ReadonlyMap<string,
   }
   return c ? new UniqueViolationError(c.resource, c.name, index) : undefined;
 }
+
+/** A batch item's step: its refusal, or a unique value its related writes took, names the item. */
+export async function itemized<T>(index: number, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof DomainRefusedError && error.index === undefined) throw new DomainRefusedError(error.refusal, index);
+    if (error instanceof UniqueViolationError && error.index === undefined) throw new UniqueViolationError(error.resource, error.constraint, index);
+    throw error;
+  }
+}

@@ -25,20 +25,24 @@
  */
 import postgres, { type Sql, type TransactionSql } from 'postgres';
 import type { CredentialStore } from './credentials.ts';
-import type { EventMaker, EventStore, WriteOptions } from './events.ts';
+import type { EventStore, WriteOptions } from './events.ts';
 import { postgresCredentials } from './postgres-credentials.ts';
 import { appendEvents, EVENTS_CHANNEL, postgresEvents } from './postgres-events.ts';
 import { countSql, fieldIndexColumns, fieldIndexName, indexable, listSql, quoteIdent, RECORD_COLUMNS, tableName } from './postgres-list.ts';
-import { GroupInsert, type QueuedInsert } from './postgres-batch.ts';
-import { casParams, casRows, casStatements, type CasStatements } from './postgres-cas.ts';
+import { GroupInsert, queued, type QueuedInsert } from './postgres-batch.ts';
+import { casParams, casRows, casStatements, refusal, type CasStatements } from './postgres-cas.ts';
 import { PgRecord, type PgRow } from './postgres-record.ts';
 import { LOCK_MIGRATE, migrateSchema } from './postgres-schema.ts';
-import { runStep, syncUniqueIndexes, uniqueViolation, type TxAccess } from './postgres-domain.ts';
+import { itemized, runStep, syncUniqueIndexes, uniqueViolation, type TxAccess } from './postgres-domain.ts';
 import type { RelatedWrite } from './domain.ts';
+import { unmet } from './expectation.ts';
+import { isUniqueViolation, parsePostgresUrl, unavailable } from './postgres-connection.ts';
 import {
-  DomainRefusedError, DuplicateIdError, StoreUnavailableError, UniqueViolationError, type BatchChange, type BatchResult, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse,
+  DuplicateIdError, StoreUnavailableError, type BatchChange, type BatchResult, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse,
   type ListQuery, type ListResult, type NewRecord, type RemoveResult, type Store, type StoreHealth, type StoredRecord, type TableLayout,
 } from './store.ts';
+
+export { parsePostgresUrl } from './postgres-connection.ts';
 
 export interface PostgresStoreOptions {
   /** `postgres://user@host:port/database?schema=name` (postgresql:// too). */
@@ -63,23 +67,6 @@ export interface PostgresStore extends Store {
 /** Runs of a transaction chosen as a deadlock's victim, at most. */
 const RETRIES = 5;
 
-const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-
-/** The URL without its `schema` parameter, and the schema. */
-export function parsePostgresUrl(url: string): { url: string; schema: string } {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new Error(`'${url}' is not a PostgreSQL URL (postgres://user@host:5432/database?schema=name)`);
-  }
-  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') throw new Error(`'${url}' is not a PostgreSQL URL: it must start with postgres:// or postgresql://`);
-  const schema = parsed.searchParams.get('schema') ?? 'public';
-  if (!SCHEMA_NAME.test(schema)) throw new Error(`the schema '${schema}' of ${parsed.host}${parsed.pathname} is not a plain PostgreSQL name (letters, digits and _, at most 63)`);
-  parsed.searchParams.delete('schema');
-  return { url: parsed.toString(), schema };
-}
-
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const { url, schema } = parsePostgresUrl(options.url);
   const sql = postgres(url, {
@@ -97,21 +84,6 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw unavailable(error) ?? error;
   }
   return new PostgresStoreImpl(sql, schema);
-}
-
-/** A failure to reach the database, as the error the service answers 503 for; undefined for any other. */
-function unavailable(error: unknown): StoreUnavailableError | undefined {
-  const e = error as { code?: string; message?: string };
-  const code = e?.code ?? '';
-  // Connection failures of the client and the server's "shutting down" / "cannot connect now" classes.
-  if (/^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|CONNECT_TIMEOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|57P0[1-3]|08\d\d\d)$/.test(code)) {
-    return new StoreUnavailableError(`PostgreSQL cannot be reached: ${e.message ?? code}`);
-  }
-  return undefined;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string })?.code === '23505';
 }
 
 /** Thrown inside a transaction to roll it back; carries what the caller is answered. */
@@ -391,7 +363,7 @@ class PostgresStoreImpl implements PostgresStore {
       const [row] = await this.#rows(s.lock, [id], tx);
       if (!row) return { ok: false, reason: 'missing' };
       const current = new PgRecord(row);
-      const refused = check(current, expect);
+      const refused = unmet(current, expect);
       if (refused) return refused;
       const decided = domain ? await runStep(this.#access(tx), domain, current, data) : data;
       const record = await this.#updateRow(tx, resource, s, row, decided ?? data);
@@ -416,7 +388,7 @@ class PostgresStoreImpl implements PostgresStore {
       const [row] = await this.#rows(s.lock, [id], tx);
       if (!row) return { ok: false, reason: 'missing' };
       const current = new PgRecord(row);
-      const refused = check(current, expect);
+      const refused = unmet(current, expect);
       if (refused) return refused as RemoveResult;
       if (domain) await runStep(this.#access(tx), domain, current, undefined);
       await this.#q(s.remove, [row[0]], tx);
@@ -435,7 +407,7 @@ class PostgresStoreImpl implements PostgresStore {
         const [row] = await this.#rows(s.lock, [change.id], tx);
         if (!row) throw new Refused<BatchResult>({ ok: false, index, reason: 'missing' });
         const current = new PgRecord(row);
-        const refused = check(current, change.expect ?? {});
+        const refused = unmet(current, change.expect ?? {});
         if (refused) throw new Refused<BatchResult>({ ...refused, index });
         const domain = domains?.[index];
         let record: StoredRecord = current;
@@ -571,41 +543,4 @@ class PostgresStoreImpl implements PostgresStore {
     if (listening) await listening.then((l) => l.unlisten()).catch(() => {});
     await this.sql.end({ timeout: 5 });
   }
-}
-
-/** An insert as it is sent: its data as JSON text, taken now. */
-function queued(record: NewRecord, data: Record<string, unknown>, events?: EventMaker): QueuedInsert {
-  return { id: record.id ?? null, owner: record.owner ?? null, data: JSON.stringify(data), ...(events ? { events } : {}) };
-}
-
-/** A batch item's step: its refusal, or a unique value its related writes took, names the item. */
-async function itemized<T>(index: number, step: () => Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (error) {
-    if (error instanceof DomainRefusedError && error.index === undefined) throw new DomainRefusedError(error.refusal, index);
-    if (error instanceof UniqueViolationError && error.index === undefined) throw new UniqueViolationError(error.resource, error.constraint, index);
-    throw error;
-  }
-}
-
-/** Why the one-statement write refused: check() of the row it locked (./postgres-cas.ts writes the same conditions). */
-function refusal(current: StoredRecord, expect: Expectation): Exclude<ChangeResult, { ok: true }> {
-  const refused = check(current, expect);
-  if (!refused) throw new Error('bug: the one-statement write refused a record that meets its expectation (postgres-cas.ts and check() disagree)');
-  return refused;
-}
-
-/**
- * Whether a record meets an expectation, in the order of RFC 9110 §13.2.2: the version
- * (If-Match) before the state. Another owner's record reads as missing.
- */
-function check(current: StoredRecord, expect: Expectation): Exclude<ChangeResult, { ok: true }> | undefined {
-  if (expect.owner !== undefined && current.owner !== expect.owner) return { ok: false, reason: 'missing' };
-  if (expect.version !== undefined && current.version !== expect.version) return { ok: false, reason: 'version', current };
-  if (expect.state) {
-    const value = current.data[expect.state.field];
-    if (typeof value !== 'string' || !expect.state.from.includes(value)) return { ok: false, reason: 'state', current };
-  }
-  return undefined;
 }

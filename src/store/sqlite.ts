@@ -40,6 +40,7 @@ import { SqliteQueries } from './sqlite-queries.ts';
 import { SqliteReader } from './sqlite-reader.ts';
 import { decideStep, giveBackSequences, runStep, takeSequences, uniqueViolation, writeDecided, type TxAccess } from './sqlite-domain.ts';
 import type { DomainStep } from './domain.ts';
+import { unmet } from './expectation.ts';
 import { sweepInBatches } from './sqlite-sweep.ts';
 import { LazyRecord } from './lazy-record.ts';
 import { prepareStatements, toRecord, type Row, type Statements } from './sqlite-record.ts';
@@ -231,7 +232,7 @@ class SqliteStoreImpl implements SqliteStore {
         const row = s.get.get(change.id) as Row | undefined;
         if (!row) throw new BatchRefused({ ok: false, index, reason: 'missing' });
         const current = toRecord(row);
-        const refused = check(current, change.expect ?? {});
+        const refused = unmet(current, change.expect ?? {});
         if (refused) throw new BatchRefused({ ...refused, index });
         let record: StoredRecord = current;
         const domain = domains?.[index];
@@ -316,7 +317,7 @@ class SqliteStoreImpl implements SqliteStore {
       const row = s.get.get(id) as Row | undefined;
       if (!row) return { ok: false, reason: 'missing' };
       const current = toRecord(row);
-      const refused = check(current, expect);
+      const refused = unmet(current, expect);
       if (refused) return refused;
       const version = current.version + 1;
       const json = prepared ?? JSON.stringify(runStep(this.#tx, domain as DomainStep, current, data));
@@ -339,7 +340,7 @@ class SqliteStoreImpl implements SqliteStore {
       const row = s.get.get(id) as Row | undefined;
       if (!row) return { ok: false, reason: 'missing' };
       const current = toRecord(row);
-      const refused = check(current, expect);
+      const refused = unmet(current, expect);
       if (refused) return refused as RemoveResult;
       if (options.domain) runStep(this.#tx, options.domain, current, undefined);
       s.remove.run(row[0]);
@@ -495,20 +496,4 @@ class BatchRefused extends Error {
     super('batch refused');
     this.result = result;
   }
-}
-
-/**
- * Whether a record meets an expectation, in the order of RFC 9110 §13.2.2: the
- * precondition (the version, If-Match) before what the method itself requires (the state).
- * A record of another owner is reported as missing: to its non-owner it does not exist
- * (object-level authorization; the result has no owner reason).
- */
-function check(current: StoredRecord, expect: Expectation): Exclude<ChangeResult, { ok: true }> | undefined {
-  if (expect.owner !== undefined && current.owner !== expect.owner) return { ok: false, reason: 'missing' };
-  if (expect.version !== undefined && current.version !== expect.version) return { ok: false, reason: 'version', current };
-  if (expect.state) {
-    const value = current.data[expect.state.field];
-    if (typeof value !== 'string' || !expect.state.from.includes(value)) return { ok: false, reason: 'state', current };
-  }
-  return undefined;
 }
