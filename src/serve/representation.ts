@@ -108,7 +108,7 @@ export function presentJsonList(resource: Resource, records: readonly StoredReco
     ids[i] = id;
     chars += id.length;
     if (json === undefined || holdsKey(json, p.idTail)) items[i] = JSON.stringify(present(resource, record));
-    else items[i] = json.length <= 2 ? `{${p.idKey}"${id}"}` : `{${p.idKey}"${id}",${json.slice(1)}`;
+    else items[i] = json.length <= 2 ? `${p.open}${id}"}` : `${p.open}${id}",${json.slice(1)}`;
   }
   // An id that needs an escape (rare: ids are UUIDs, numbers, slugs): the page record by record.
   if (ids.length > 0 && JSON.stringify(ids).length !== chars + 3 * ids.length + 1) for (let i = 0; i < records.length; i++) items[i] = presentWith(p, resource, records[i]!);
@@ -214,6 +214,8 @@ interface Presenter {
   readonly idKey: string;
   /** idKey without its opening quote (see holdsKey). */
   readonly idTail: string;
+  /** `{"id":"`: an item of a page up to its string id, made once (each `+` of a page's items makes a string of its own). */
+  readonly open: string;
   /** Undefined when the stored data is shown as it is: no writeOnly field, nothing of another version. */
   readonly project?: Projector;
   readonly prefix: string;
@@ -228,7 +230,7 @@ function presenterOf(resource: Resource): Presenter {
     const rule = idOf(resource);
     const project = projector(resource.fields, view?.base.fields ?? resource.fields, true, rule.field);
     const idKey = `${JSON.stringify(rule.field)}:`;
-    presenters.set(resource, (p = { rule, idKey, idTail: idKey.slice(1), prefix: view?.prefix ?? '', ...(project ? { project } : {}) }));
+    presenters.set(resource, (p = { rule, idKey, idTail: idKey.slice(1), open: `{${idKey}"`, prefix: view?.prefix ?? '', ...(project ? { project } : {}) }));
   }
   return p;
 }
