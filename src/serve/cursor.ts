@@ -50,8 +50,19 @@ function checksum(text: string): string {
   return hex;
 }
 
+/** `["<resource>","",[],` per resource: a plain page's cursor JSON up to its sequence. */
+const plainHeads = new Map<string, string>();
+
 export function encodeCursor(resource: string, sort: readonly SortKey[], position: CursorPosition): string {
-  const json = JSON.stringify([resource, sortSignature(sort), position.values, position.seq]);
+  // A plain page (no sort): the JSON is the resource's head and the sequence, as
+  // JSON.stringify writes it (a safe integer is its decimal digits), without an array made
+  // and serialized each page.
+  let json: string;
+  if (sort.length === 0 && position.values.length === 0 && Number.isSafeInteger(position.seq)) {
+    let head = plainHeads.get(resource);
+    if (head === undefined) plainHeads.set(resource, (head = JSON.stringify([resource, '', []]).slice(0, -1) + ','));
+    json = `${head}${position.seq}]`;
+  } else json = JSON.stringify([resource, sortSignature(sort), position.values, position.seq]);
   return `${VERSION}${checksum(json)}${Buffer.from(json, 'utf8').toString('base64url')}`;
 }
 

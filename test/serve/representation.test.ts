@@ -161,6 +161,20 @@ describe('cursors', () => {
     }
   });
 
+  test('a plain position (no sort) is written as JSON.stringify writes it, for any resource name, and read back', () => {
+    for (const resource of ['things', 'a"b', 'x\\y', 'é', '']) {
+      for (const seq of [0, 1, 2000, 2 ** 31, Number.MAX_SAFE_INTEGER]) {
+        const cursor = encodeCursor(resource, [], { values: [], seq });
+        assert.equal(Buffer.from(cursor.slice(9), 'base64url').toString('utf8'), JSON.stringify([resource, '', [], seq]));
+        assert.deepEqual(decodeCursor(cursor, resource, []), { ok: true, position: { values: [], seq } });
+      }
+    }
+    // The same position under a sort is another cursor, and is refused without it.
+    const sorted = encodeCursor('things', sort, { values: [null], seq: 5 });
+    assert.equal(decodeCursor(sorted, 'things', []).ok, false);
+    assert.equal(decodeCursor(encodeCursor('things', [], { values: [], seq: 5 }), 'things', sort).ok, false);
+  });
+
   test('a cursor of the first format (version 1) is still read', () => {
     const json = Buffer.from(JSON.stringify({ r: 'things', o: '-title', v: ['t'], s: 7 }));
     const v1 = Buffer.concat([Buffer.from([1]), hash('sha256', json, 'buffer').subarray(0, 4), json]).toString('base64url');
