@@ -77,10 +77,6 @@ export function presentJson(resource: Resource, record: StoredRecord): string {
   return presentWith(presenterOf(resource), resource, record);
 }
 
-/** What JSON.stringify escapes in a string (RFC 8259 §7; lone surrogates too, as \u escapes since ES2019): any
- * surrogate is taken for one, paired or not (a regular expression without the u flag sees code units). */
-const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
-
 /**
  * The records of a page as presentJson gives each, comma-separated: the items of a list body,
  * between `head` and `tail` (the body's text before and after its items). Joined once, head
@@ -141,6 +137,13 @@ function holdsKey(json: string, tail: string): boolean {
   for (let i = json.indexOf(tail, 1); i >= 0; i = json.indexOf(tail, i + 1)) if (json.charCodeAt(i - 1) === 0x22) return true;
   return false;
 }
+
+/**
+ * What JSON.stringify escapes in a string (RFC 8259 §7; lone surrogates too, as \u escapes
+ * since ES2019): any surrogate is taken for one, paired or not (a regular expression without
+ * the u flag sees code units), and JSON.stringify decides.
+ */
+const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
 
 /**
  * JSON.stringify(s) for a string (RFC 8259 §7): quoted as it is when nothing in it needs an
