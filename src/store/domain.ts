@@ -18,7 +18,7 @@
  * asks for more than MAX_ROUNDS rounds (a cycle the spec's check missed) with an error.
  */
 import type { EventMaker } from './events.ts';
-import type { CountQuery, StoredRecord } from './store.ts';
+import { DomainRefusedError, UniqueViolationError, type CountQuery, type StoredRecord } from './store.ts';
 
 /** What a step reads, each under a key of its own choosing. */
 export interface DomainReads {
@@ -92,4 +92,14 @@ export function isMore(d: DomainDecision): d is { readonly more: DomainReads } {
 
 export function isRefusal(d: DomainDecision): d is { readonly refuse: unknown } {
   return 'refuse' in d;
+}
+
+/**
+ * A batch item's error, named by the item: a refusal of its domain step, or a unique value its
+ * write or related writes took. An error that names an item already, and any other, is kept.
+ */
+export function ofItem(error: unknown, index: number): unknown {
+  if (error instanceof DomainRefusedError && error.index === undefined) return new DomainRefusedError(error.refusal, index);
+  if (error instanceof UniqueViolationError && error.index === undefined) return new UniqueViolationError(error.resource, error.constraint, index);
+  return error;
 }

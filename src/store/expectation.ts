@@ -1,7 +1,8 @@
 /**
- * Whether a stored record meets a write's expectation (store.ts `Expectation`): the one
- * judgement both adapters make, inside their transaction, on the row they read or locked.
- * PostgreSQL's one-statement writes (./postgres-cas.ts) write the same conditions in SQL.
+ * Whether a stored record meets a write's expectation (store.ts `Expectation`), and the
+ * refusal that undoes a write when it does not: the one judgement both adapters make, inside
+ * their transaction, on the row they read or locked. PostgreSQL's one-statement writes
+ * (./postgres-cas.ts) write the same conditions in SQL.
  */
 import type { ChangeResult, Expectation, StoredRecord } from './store.ts';
 
@@ -19,4 +20,16 @@ export function unmet(current: StoredRecord, expect: Expectation): Exclude<Chang
     if (typeof value !== 'string' || !expect.state.from.includes(value)) return { ok: false, reason: 'state', current };
   }
   return undefined;
+}
+
+/**
+ * Thrown inside a transaction or savepoint to undo it when an expectation is not met (a
+ * batch's item, say); carries what the caller is answered. Caught by the adapter that threw it.
+ */
+export class Refused<T> extends Error {
+  readonly result: T;
+  constructor(result: T) {
+    super('refused');
+    this.result = result;
+  }
 }

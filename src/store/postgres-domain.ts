@@ -31,7 +31,7 @@
  * (src/store/postgres.ts).
  */
 import type { TransactionSql } from 'postgres';
-import { DomainLimitError, emptyRead, isMore, isRefusal, MAX_LISTED, MAX_ROUNDS, type DomainReads, type DomainStep, type RelatedWrite } from './domain.ts';
+import { DomainLimitError, emptyRead, isMore, isRefusal, MAX_LISTED, MAX_ROUNDS, ofItem, type DomainReads, type DomainStep, type RelatedWrite } from './domain.ts';
 import { fieldIndexName, indexable, quoteIdent } from './postgres-list.ts';
 import { DomainRefusedError, UniqueViolationError, type CountQuery, type StoredRecord, type UniqueConstraint } from './store.ts';
 
@@ -135,8 +135,6 @@ export async function itemized<T>(index: number, step: () => Promise<T>): Promis
   try {
     return await step();
   } catch (error) {
-    if (error instanceof DomainRefusedError && error.index === undefined) throw new DomainRefusedError(error.refusal, index);
-    if (error instanceof UniqueViolationError && error.index === undefined) throw new UniqueViolationError(error.resource, error.constraint, index);
-    throw error;
+    throw ofItem(error, index);
   }
 }

@@ -35,7 +35,7 @@ import { PgRecord, type PgRow } from './postgres-record.ts';
 import { LOCK_MIGRATE, migrateSchema } from './postgres-schema.ts';
 import { itemized, runStep, syncUniqueIndexes, uniqueViolation, type TxAccess } from './postgres-domain.ts';
 import type { RelatedWrite } from './domain.ts';
-import { unmet } from './expectation.ts';
+import { Refused, unmet } from './expectation.ts';
 import { isUniqueViolation, parsePostgresUrl, unavailable } from './postgres-connection.ts';
 import {
   DuplicateIdError, StoreUnavailableError, type BatchChange, type BatchResult, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse,
@@ -84,15 +84,6 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw unavailable(error) ?? error;
   }
   return new PostgresStoreImpl(sql, schema);
-}
-
-/** Thrown inside a transaction to roll it back; carries what the caller is answered. */
-class Refused<T> extends Error {
-  readonly result: T;
-  constructor(result: T) {
-    super('refused');
-    this.result = result;
-  }
 }
 
 interface Statements {

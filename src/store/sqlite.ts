@@ -39,8 +39,8 @@ import { eventAppender, sqliteEvents } from './sqlite-events.ts';
 import { SqliteQueries } from './sqlite-queries.ts';
 import { SqliteReader } from './sqlite-reader.ts';
 import { decideStep, giveBackSequences, runStep, takeSequences, uniqueViolation, writeDecided, type TxAccess } from './sqlite-domain.ts';
-import type { DomainStep } from './domain.ts';
-import { unmet } from './expectation.ts';
+import { ofItem, type DomainStep } from './domain.ts';
+import { Refused, unmet } from './expectation.ts';
 import { sweepInBatches } from './sqlite-sweep.ts';
 import { LazyRecord } from './lazy-record.ts';
 import { prepareStatements, toRecord, type Row, type Statements } from './sqlite-record.ts';
@@ -49,7 +49,7 @@ import { sqliteTx } from './sqlite-tx.ts';
 import { tableName, transaction } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
 import type { EventMaker, EventStore, NewEvent, WriteOptions } from './events.ts';
-import { DomainRefusedError, DuplicateIdError, StoreUnavailableError, UniqueViolationError, type BatchChange, type BatchResult, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type NewRecord, type RemoveResult, type Store, type StoreHealth, type StoredRecord, type TableLayout } from './store.ts';
+import { DuplicateIdError, StoreUnavailableError, type BatchChange, type BatchResult, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type NewRecord, type RemoveResult, type Store, type StoreHealth, type StoredRecord, type TableLayout } from './store.ts';
 
 export interface SqliteStoreOptions {
   /** A file (its directory is created), or ':memory:' for a database that lives as long as the store. */
@@ -212,9 +212,7 @@ class SqliteStoreImpl implements SqliteStore {
         written = write(domain && runStep(this.#tx, domain, undefined, records[index].data));
       } catch (error) {
         if (error instanceof DuplicateIdError) throw new DuplicateIdError(resource, error.id, index);
-        if (error instanceof UniqueViolationError && error.index === undefined) throw new UniqueViolationError(error.resource, error.constraint, index);
-        if (error instanceof DomainRefusedError && error.index === undefined) throw new DomainRefusedError(error.refusal, index);
-        throw error;
+        throw ofItem(error, index);
       }
       if (events) this.#append(events(written));
       return written;
@@ -230,10 +228,10 @@ class SqliteStoreImpl implements SqliteStore {
     try {
       const records = await this.#group.run(() => this.#savepoint(() => changes.map((change, index) => {
         const row = s.get.get(change.id) as Row | undefined;
-        if (!row) throw new BatchRefused({ ok: false, index, reason: 'missing' });
+        if (!row) throw new Refused<BatchResult>({ ok: false, index, reason: 'missing' });
         const current = toRecord(row);
         const refused = unmet(current, change.expect ?? {});
-        if (refused) throw new BatchRefused({ ...refused, index });
+        if (refused) throw new Refused<BatchResult>({ ...refused, index });
         let record: StoredRecord = current;
         const domain = domains?.[index];
         try {
@@ -246,18 +244,14 @@ class SqliteStoreImpl implements SqliteStore {
             s.remove.run(row[0]);
           }
         } catch (error) {
-          const unique = uniqueViolation(error, index);
-          if (unique) throw unique;
-          if (error instanceof UniqueViolationError && error.index === undefined) throw new UniqueViolationError(error.resource, error.constraint, index);
-          if (error instanceof DomainRefusedError && error.index === undefined) throw new DomainRefusedError(error.refusal, index);
-          throw error;
+          throw uniqueViolation(error, index) ?? ofItem(error, index);
         }
         if (events) this.#append(events(record));
         return record;
       })));
       return this.#acknowledged({ ok: true, records });
     } catch (error) {
-      if (error instanceof BatchRefused) return error.result;
+      if (error instanceof Refused) return error.result as BatchResult;
       throw error;
     }
   }
@@ -487,13 +481,4 @@ class SqliteStoreImpl implements SqliteStore {
     return statements;
   }
 
-}
-
-/** Thrown inside a changeMany's savepoint to undo it; carries what the caller is answered. */
-class BatchRefused extends Error {
-  readonly result: Exclude<BatchResult, { ok: true }>;
-  constructor(result: Exclude<BatchResult, { ok: true }>) {
-    super('batch refused');
-    this.result = result;
-  }
 }
