@@ -12,7 +12,7 @@
  * thread's go: the functions with the most instructions of their own, V8's compiled
  * JavaScript named from the map `--perf-basic-prof` writes (/tmp/perf-<pid>.map), which
  * callgrind alone shows as bare addresses. WARM (default 2000) and MEASURE (3000) set the
- * counts; TOP (30) the rows. Two runs of equal code differ by up to ~20K instructions a
+ * counts; TOP (30) the rows; KEEP=1 keeps the dump (its folder is printed). Two runs of equal code differ by up to ~20K instructions a
  * request when Node's own `process.nextTick` takes V8's slow path for a whole run (README,
  * issue #20: `Runtime_DefineKeyedOwnPropertyInLiteral` high in the list): compare runs
  * without it.
@@ -125,5 +125,7 @@ try {
   // The frames around main are listed with everything below them: left out, as is anything as large as the whole.
   [...self].filter(([name, count]) => !skip.test(name) && !(count >= main)).sort((a, b) => b[1] - a[1]).slice(0, TOP).forEach(([name, count]) => console.log(`${per(count).padStart(8)}  ${name.slice(0, 150)}`));
 } finally {
-  await rm(dir, { recursive: true, force: true });
+  // KEEP=1 leaves the dump for callgrind_annotate (`--tree=caller`: who calls a function).
+  if (process.env.KEEP) console.log(`\nkept: ${dir}`);
+  else await rm(dir, { recursive: true, force: true });
 }

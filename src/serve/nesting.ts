@@ -105,7 +105,7 @@ export function reconcileBody(bound: Readonly<Record<string, ScalarValue>>, body
 export async function callersRecordId(ctx: ServeContext, resource: Resource, request: FastifyRequest): Promise<string | undefined> {
   if (!request.principal) throw new HttpError('unauthenticated', { detail: `This is the caller's own ${resource.name}: it needs credentials to say whose.` });
   const owner = ownerOf(resource, request);
-  const page = await ctx.store.list(resource.name, { ...(owner !== undefined ? { owner } : {}), limit: 1 });
+  const page = await ctx.store.list(resource.name, { ...(owner !== undefined ? { owner } : {}), limit: 1, lean: true });
   return page.records[0]?.id;
 }
 

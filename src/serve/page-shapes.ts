@@ -12,7 +12,7 @@
  * one, with the same filters, sort, owner and Link header.
  */
 import type { FastifyRequest } from 'fastify';
-import type { ListQuery, ListResult } from '../store/store.ts';
+import type { LeanListQuery, ListedRecord, ListResult } from '../store/store.ts';
 import { linksNext } from '../spec/conventions/pagination.ts';
 import { ownerOf } from './auth/ownership.ts';
 import type { ServeContext } from './context.ts';
@@ -26,20 +26,21 @@ const BATCH = 1000;
 export async function shapedPage(ctx: ServeContext, plan: ListPlan, request: FastifyRequest, q: ListRequest, path: string, status: number, none = false): Promise<Outcome> {
   const { resource, settings } = plan;
   // `none`: a nested list whose filter names another parent than its path (./pagination.ts) matches nothing.
-  const list = (query: ListQuery): Promise<ListResult> => (none ? Promise.resolve({ records: [], hasMore: false }) : ctx.store.list(resource.name, query));
+  // Lean: a page's items are made of each record's id and data (store.ts LeanListQuery).
+  const list = (query: LeanListQuery): Promise<ListResult<ListedRecord>> => (none ? Promise.resolve({ records: [], hasMore: false }) : ctx.store.list(resource.name, query));
   const owner = ownerOf(resource, request);
   const conditions = { filter: q.filter, filters: q.filters, search: q.search, owner };
   if (settings.unpaged === 'all' && q.after === undefined && q.offset === undefined) {
     // Every record, as the spec states: gathered in batches so no one statement holds a huge result.
     const parts: string[] = [];
     for (let offset = 0; ; offset += BATCH) {
-      const batch = await list({ ...conditions, sort: q.sort, limit: BATCH, offset });
+      const batch = await list({ ...conditions, sort: q.sort, limit: BATCH, offset, lean: true });
       if (batch.records.length) parts.push(presentJsonList(resource, batch.records));
       if (!batch.hasMore) break;
     }
     return { status, headers: {}, body: new JsonText(`[${parts.join(',')}]`) };
   }
-  const query: ListQuery = { ...conditions, sort: q.sort, limit: q.size, after: q.after, offset: q.offset };
+  const query: LeanListQuery = { ...conditions, sort: q.sort, limit: q.size, after: q.after, offset: q.offset, lean: true };
   const result = await list(query);
   const next = nextPosition(plan, q, result);
   const headers: Record<string, string> = {};
@@ -55,7 +56,7 @@ export async function shapedPage(ctx: ServeContext, plan: ListPlan, request: Fas
 }
 
 /** The next position in the style: a cursor, an offset, or a page number; null on the last page. */
-function nextPosition(plan: ListPlan, q: ListRequest, result: ListResult): string | number | null {
+function nextPosition(plan: ListPlan, q: ListRequest, result: ListResult<ListedRecord>): string | number | null {
   if (!result.hasMore) return null;
   const { settings } = plan;
   const offset = q.offset ?? 0;

@@ -18,7 +18,7 @@
  */
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Endpoint, Resource } from '../spec/model.ts';
-import type { ListQuery, ListResult, ScalarValue } from '../store/store.ts';
+import type { LeanListQuery, ListedRecord, ListQuery, ListResult, ScalarValue } from '../store/store.ts';
 import { ownerOf } from './auth/ownership.ts';
 import type { ServeContext } from './context.ts';
 import { encodeCursor } from './cursor.ts';
@@ -89,8 +89,8 @@ export async function listPage(ctx: ServeContext, plan: ListPlan, request: Fasti
   if (plan.shaped) return shapedPage(ctx, plan, request, q, path, status, contradicts);
   // Object-level authorization: for an owned resource a client only ever pages its own records.
   // One shape of query object for every page (absent members undefined): the hot path.
-  const query: ListQuery = { filter: q.filter, filters: q.filters, search: q.search, sort: q.sort, limit: q.size, owner: ownerOf(resource, request), after: q.after, offset: q.offset };
-  const result: ListResult = contradicts ? { records: [], hasMore: false } : await ctx.store.list(resource.name, query);
+  const query: LeanListQuery = { filter: q.filter, filters: q.filters, search: q.search, sort: q.sort, limit: q.size, owner: ownerOf(resource, request), after: q.after, offset: q.offset, lean: true };
+  const result: ListResult<ListedRecord> = contradicts ? { records: [], hasMore: false } : await ctx.store.list(resource.name, query);
   // The page is built as text (CursorPage, OffsetPage): each item is what a read sends, so
   // the stored JSON of a record goes out without being parsed and serialized again.
   const headers: Record<string, string> = {};
@@ -105,7 +105,7 @@ export async function listPage(ctx: ServeContext, plan: ListPlan, request: Fasti
   return { status, headers, body: new JsonText(presentJsonList(resource, result.records, '{"items":[', `],"next":${next === null ? 'null' : JSON.stringify(next)}}`)) };
 }
 
-export function nextCursor(resource: Resource, q: ListRequest, result: ListResult): string | null {
+export function nextCursor(resource: Resource, q: ListRequest, result: ListResult<ListedRecord>): string | null {
   const last = result.records.at(-1);
   if (!result.hasMore || !last) return null;
   // Unsorted (a plain page): the position is the sequence alone, and the record's data is not read.

@@ -15,7 +15,7 @@
  */
 import type { Field, Resource, Shape } from '../spec/model.ts';
 import { apiId, idOf, type IdRule } from '../spec/conventions/ids.ts';
-import type { StoredRecord } from '../store/store.ts';
+import type { ListedRecord, StoredRecord } from '../store/store.ts';
 
 /** A response as data: handlers return it, the idempotency layer stores and replays it. */
 export interface Outcome {
@@ -49,7 +49,7 @@ export function jsonOf(body: unknown): string {
  * The JSON body of a record: the id first, then the fields in declared order, writeOnly ones
  * left out, and so are the fields of other versions when the resource is a version's view.
  */
-export function present(resource: Resource, record: StoredRecord): Record<string, unknown> {
+export function present(resource: Resource, record: ListedRecord): Record<string, unknown> {
   const { rule, project } = presenterOf(resource);
   // The hot path of every read and list: nothing to strip, the stored order is the declared one.
   // Built by assignment: a literal with a computed key and a spread after it is made by the
@@ -73,7 +73,7 @@ export function present(resource: Resource, record: StoredRecord): Record<string
  * that might hold a member named like the id (a spec whose id field changed) takes the
  * general way, as does any other record.
  */
-export function presentJson(resource: Resource, record: StoredRecord): string {
+export function presentJson(resource: Resource, record: ListedRecord): string {
   return presentWith(presenterOf(resource), resource, record);
 }
 
@@ -83,7 +83,7 @@ export function presentJson(resource: Resource, record: StoredRecord): string {
  * and tail with them: `+=` makes a rope of slices, and a text added around the joined items
  * another, each of which the socket write copies out flat again before it writes.
  */
-export function presentJsonList(resource: Resource, records: readonly StoredRecord[], head = '', tail = ''): string {
+export function presentJsonList(resource: Resource, records: readonly ListedRecord[], head = '', tail = ''): string {
   const p = presenterOf(resource);
   const items: string[] = new Array(records.length);
   if (p.project || p.rule.type === 'integer') {
@@ -120,7 +120,7 @@ function joined(head: string, items: string[], tail: string): string {
   return items.join(',');
 }
 
-function presentWith(p: Presenter, resource: Resource, record: StoredRecord): string {
+function presentWith(p: Presenter, resource: Resource, record: ListedRecord): string {
   const json = record.json;
   if (p.project || json === undefined || holdsKey(json, p.idTail)) return JSON.stringify(present(resource, record));
   const id = apiId(p.rule, record.id);

@@ -473,6 +473,8 @@ class PostgresStoreImpl implements PostgresStore {
     };
   }
 
+  // A lean list (store.ts LeanListQuery) reads whole records here, which it may: the two
+  // columns it could leave are a small part of a page that crosses the network.
   async list(resource: string, query: ListQuery): Promise<ListResult> {
     const s = this.#statements(resource);
     const { sql, params } = listSql(s.table, query);

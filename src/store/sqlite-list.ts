@@ -31,9 +31,9 @@
  * the first does not fill the page.
  */
 import type { SQLInputValue } from 'node:sqlite';
-import { bindScalar, jsonPath, PAGE_COLUMNS, quoteIdent, RECORD_COLUMNS } from './sqlite-sql.ts';
+import { bindScalar, jsonPath, listColumns, quoteIdent } from './sqlite-sql.ts';
 import { scalarOf, stringOf } from './filter-values.ts';
-import type { CountQuery, FieldFilter, ListQuery, ScalarValue, SortKey } from './store.ts';
+import type { CountQuery, FieldFilter, LeanListQuery, ListQuery, ScalarValue, SortKey } from './store.ts';
 
 /** A name the format allows for a field (schema/svcspec.schema.json), safe inside `'$."…"'`. */
 const FIELD_NAME = /^[A-Za-z_$@][A-Za-z0-9_-]*$/;
@@ -315,8 +315,9 @@ export function countArgs(query: CountQuery): SQLInputValue[] {
 }
 
 /** The list query (see the header). */
-export function listSql(table: string, query: ListQuery, live: ReadonlySet<string> = NO_LIVE): ListSql {
+export function listSql(table: string, query: ListQuery | LeanListQuery, live: ReadonlySet<string> = NO_LIVE): ListSql {
   check(query);
+  const columns = listColumns('lean' in query && query.lean, live.size > 0);
   const sort = query.sort ?? [];
   const { limit, offset = 0 } = query;
   const filters: FieldFilter[] = [...Object.entries(query.filter ?? {}).map(([field, value]): FieldFilter => ({ field, op: 'eq', value })), ...(query.filters ?? [])];
@@ -339,7 +340,7 @@ export function listSql(table: string, query: ListQuery, live: ReadonlySet<strin
     // range of a page (`rest`) has the same LIMIT: its reader keeps what the first one left.
     let tail = ` LIMIT ${limit + 1}`;
     if (offset > 0) tail += ` OFFSET ${a.bind(offset)}`;
-    const sql = `SELECT ${a.live.size ? RECORD_COLUMNS : PAGE_COLUMNS} FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order.join(', ')}${tail}`;
+    const sql = `SELECT ${columns} FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order.join(', ')}${tail}`;
     return { sql, args: a.list };
   };
 

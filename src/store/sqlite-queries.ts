@@ -9,8 +9,8 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { BoundedMap } from '../spec/bounded-map.ts';
 import { countArgs, countShape, countSql, listSql, type ListSql } from './sqlite-list.ts';
 import type { SqliteReader } from './sqlite-reader.ts';
-import { PageRecord, returningArrays, toRecord, type PlainPage, type Row, type Statements } from './sqlite-record.ts';
-import type { CountQuery, ListQuery, ListResult, StoredRecord } from './store.ts';
+import { LeanRecord, PageRecord, returningArrays, toRecord, type LeanRow, type PlainPage, type Row, type Statements } from './sqlite-record.ts';
+import type { CountQuery, LeanListQuery, ListedRecord, ListQuery, ListResult, StoredRecord } from './store.ts';
 
 /** List statements differ by filter fields and sort; enough for any spec, bounded for a hostile one. */
 const LIST_STATEMENT_CACHE = 256;
@@ -43,13 +43,14 @@ export class SqliteQueries {
     this.#counts.clear();
   }
 
-  async list(s: Statements, live: ReadonlySet<string>, query: ListQuery): Promise<ListResult> {
+  async list(s: Statements, live: ReadonlySet<string>, query: ListQuery | LeanListQuery): Promise<ListResult<ListedRecord>> {
     const want = query.limit + 1;
-    const plain = this.#plainPage(s, query, live);
+    const lean = 'lean' in query && query.lean;
+    const plain = this.#plainPage(s, query, lean, live);
     if (plain) {
       const { owner, after } = query;
       const rows = (owner === undefined ? (after ? plain.statement.all(after.seq) : plain.statement.all()) : after ? plain.statement.all(owner, after.seq) : plain.statement.all(owner)) as unknown as Row[];
-      return page(rows, query.limit);
+      return lean ? leanPage(rows as unknown as LeanRow[], query.limit) : page(rows, query.limit);
     }
     const list = listSql(s.table, query, live);
     let rows: Row[];
@@ -63,7 +64,7 @@ export class SqliteQueries {
         rows = rows.concat(more.length > want - rows.length ? more.slice(0, want - rows.length) : more);
       }
     }
-    return page(rows, query.limit);
+    return lean ? leanPage(rows as unknown as LeanRow[], query.limit) : page(rows, query.limit);
   }
 
   /**
@@ -73,16 +74,16 @@ export class SqliteQueries {
    * page past INLINE_OFFSET records, and a position that does not fit (listSql refuses it as
    * a bug); null where such a page is read on the reader thread (never, with SQLite's plans).
    */
-  #plainPage(s: Statements, query: ListQuery, live: ReadonlySet<string>): PlainPage | null | undefined {
+  #plainPage(s: Statements, query: ListQuery, lean: boolean, live: ReadonlySet<string>): PlainPage | null | undefined {
     if (query.limit > INLINE_OFFSET || query.sort?.length || query.filters?.length || query.search !== undefined || query.offset || (query.after && query.after.values.length) || !isEmpty(query.filter)) return undefined;
-    const slot = query.limit * 4 + (query.owner === undefined ? 0 : 1) + (query.after ? 2 : 0);
+    const slot = query.limit * 8 + (query.owner === undefined ? 0 : 1) + (query.after ? 2 : 0) + (lean ? 4 : 0);
     const known = s.plain.get(slot);
     if (known !== undefined) return known;
     // A page size is part of the statement's text (./sqlite-list.ts): a client that tries many
     // sizes gets the general path (its statements in the bounded cache) past the first few.
     if (s.plain.size >= PLAIN_PAGES) return undefined;
     // The statement listSql writes for this shape (its arguments: owner, position).
-    const shape: ListQuery = { limit: query.limit, ...(query.owner === undefined ? {} : { owner: query.owner }), ...(query.after ? { after: query.after } : {}) };
+    const shape: ListQuery | LeanListQuery = { limit: query.limit, ...(query.owner === undefined ? {} : { owner: query.owner }), ...(query.after ? { after: query.after } : {}), ...(lean ? { lean: true as const } : {}) };
     const list = listSql(s.table, shape, live);
     const plain = !this.#reader || this.#inline(list, shape) ? { statement: this.statement(list.sql) } : null;
     s.plain.set(slot, plain);
@@ -166,6 +167,14 @@ function page(rows: readonly Row[], limit: number): ListResult {
   const count = Math.min(rows.length, limit);
   const records: StoredRecord[] = new Array(count);
   for (let i = 0; i < count; i++) records[i] = new PageRecord(rows[i]);
+  return { records, hasMore: rows.length > limit };
+}
+
+/** A lean page (store.ts LeanListQuery) from its rows: a loop of its own, so each stays monomorphic. */
+function leanPage(rows: readonly LeanRow[], limit: number): ListResult<ListedRecord> {
+  const count = Math.min(rows.length, limit);
+  const records: ListedRecord[] = new Array(count);
+  for (let i = 0; i < count; i++) records[i] = new LeanRecord(rows[i]);
   return { records, hasMore: rows.length > limit };
 }
 

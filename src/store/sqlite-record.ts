@@ -5,7 +5,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { LazyRecord } from './lazy-record.ts';
 import { quoteIdent, RECORD_COLUMNS, tableName } from './sqlite-sql.ts';
-import type { StoredRecord } from './store.ts';
+import type { ListedRecord, StoredRecord } from './store.ts';
 
 /** A row of RECORD_COLUMNS; a list page of a table that keeps no field apart has no `live` (PAGE_COLUMNS). */
 export type Row = readonly [seq: number, id: string, version: number, owner: string | null, data: string, live?: string | null];
@@ -64,6 +64,31 @@ export class PageRecord implements StoredRecord {
     this.version = row[2];
     if (row[3] !== null) (this as { owner?: string }).owner = row[3];
     this.#json = row.length < 6 || row[5] === null ? row[4] : withLive(row[4], row[5] as string);
+  }
+
+  get json(): string {
+    return this.#json;
+  }
+
+  get data(): Readonly<Record<string, unknown>> {
+    return (this.#data ??= JSON.parse(this.#json) as Record<string, unknown>);
+  }
+}
+
+/** A row of a lean list (./sqlite-sql.ts LEAN_COLUMNS, LEAN_LIVE_COLUMNS). */
+export type LeanRow = readonly [seq: number, id: string, data: string, live?: string | null];
+
+/** A record of a lean list (store.ts LeanListQuery): a PageRecord without version or owner. */
+export class LeanRecord implements ListedRecord {
+  declare readonly id: string;
+  declare readonly seq: number;
+  readonly #json: string;
+  #data: Record<string, unknown> | undefined;
+
+  constructor(row: LeanRow) {
+    this.seq = row[0];
+    this.id = row[1];
+    this.#json = row.length < 4 || row[3] === null ? row[2] : withLive(row[2], row[3] as string);
   }
 
   get json(): string {

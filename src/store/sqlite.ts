@@ -49,7 +49,7 @@ import { sqliteTx } from './sqlite-tx.ts';
 import { tableName, transaction } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
 import type { EventMaker, EventStore, NewEvent, WriteOptions } from './events.ts';
-import { DuplicateIdError, StoreUnavailableError, type BatchChange, type BatchResult, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse, type ListQuery, type ListResult, type NewRecord, type RemoveResult, type Store, type StoreHealth, type StoredRecord, type TableLayout } from './store.ts';
+import { DuplicateIdError, StoreUnavailableError, type BatchChange, type BatchResult, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse, type LeanListQuery, type ListedRecord, type ListQuery, type ListResult, type NewRecord, type RemoveResult, type Store, type StoreHealth, type StoredRecord, type TableLayout } from './store.ts';
 
 export interface SqliteStoreOptions {
   /** A file (its directory is created), or ':memory:' for a database that lives as long as the store. */
@@ -344,7 +344,9 @@ class SqliteStoreImpl implements SqliteStore {
   }
 
   // Not async: the queries' promise is handed on as it is (an async wrapper adds a promise and its ticks to every page).
-  list(resource: string, query: ListQuery): Promise<ListResult> {
+  list(resource: string, query: LeanListQuery): Promise<ListResult<ListedRecord>>;
+  list(resource: string, query: ListQuery): Promise<ListResult>;
+  list(resource: string, query: ListQuery | LeanListQuery): Promise<ListResult<ListedRecord>> {
     try {
       return this.#queries.list(this.#statements(resource), this.#liveOf(resource), query);
     } catch (error) {

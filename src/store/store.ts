@@ -120,8 +120,22 @@ export interface ListQuery {
 /** The conditions of a list query, without its order and page. */
 export type CountQuery = Omit<ListQuery, 'sort' | 'after' | 'offset' | 'limit'>;
 
-export interface ListResult {
-  readonly records: readonly StoredRecord[];
+/**
+ * A list that reads only what a page's items are made of: each record's id, seq and data
+ * (with `json`), not its version or owner. An adapter may then read fewer columns — in
+ * SQLite each column of each row is a call into the library under the connection's mutex,
+ * and the two columns a page sends nothing of were a twentieth of a page's instructions
+ * (README, performance). The records are the same ones a full list gives, in the same order.
+ */
+export interface LeanListQuery extends ListQuery {
+  readonly lean: true;
+}
+
+/** A record of a lean list (LeanListQuery): what a page's items and its next position are made of. */
+export type ListedRecord = Pick<StoredRecord, 'id' | 'seq' | 'data' | 'json'>;
+
+export interface ListResult<R extends ListedRecord = StoredRecord> {
+  readonly records: readonly R[];
   /** Whether records follow the last one returned. */
   readonly hasMore: boolean;
 }
@@ -201,6 +215,7 @@ export interface Store {
   update(resource: string, id: string, data: Record<string, unknown>, expect?: Expectation, options?: WriteOptions): Promise<ChangeResult>;
   /** Removes a record if it meets the expectation; its events are made from the record as it was. */
   remove(resource: string, id: string, expect?: Expectation, options?: WriteOptions): Promise<RemoveResult>;
+  list(resource: string, query: LeanListQuery): Promise<ListResult<ListedRecord>>;
   list(resource: string, query: ListQuery): Promise<ListResult>;
   /** How many records the query's conditions (filters, owner) select, across all pages: a page body's total. */
   count(resource: string, query: CountQuery): Promise<number>;

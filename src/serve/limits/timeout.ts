@@ -49,7 +49,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod 
 import type { Spec } from '../../spec/model.ts';
 import { SAFETY } from '../../spec/defaults.ts';
 import { formatDuration } from '../../spec/units.ts';
-import type { Store } from '../../store/store.ts';
+import type { LeanListQuery, ListedRecord, ListQuery, ListResult, Store } from '../../store/store.ts';
 import type { ServeContext } from '../context.ts';
 import { HttpError } from '../errors.ts';
 
@@ -312,8 +312,10 @@ class AbandonableStore implements Store {
     return this.#inner.get(resource, id);
   }
 
-  list(...args: Parameters<Store['list']>): ReturnType<Store['list']> {
-    return this.#inner.list(...args);
+  list(resource: string, query: LeanListQuery): Promise<ListResult<ListedRecord>>;
+  list(resource: string, query: ListQuery): Promise<ListResult>;
+  list(resource: string, query: ListQuery | LeanListQuery): Promise<ListResult<ListedRecord>> {
+    return this.#inner.list(resource, query);
   }
 
   getIdempotent(scope: string, key: string): ReturnType<Store['getIdempotent']> {

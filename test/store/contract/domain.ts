@@ -300,6 +300,10 @@ it('effect fields: related writes that change only them read back as whole write
   // A page reads the same records as `get`.
   const page = (await store.list(B, { limit: 10 })).records;
   assert.deepEqual(page.map((r) => r.data), [{ title: 'T', available: 1, copies: 3, stamp: 's2', late: null }, { title: 'U', available: 3, copies: 3 }]);
+  // A lean page (no version, no owner) too, its text included.
+  const lean = (await store.list(B, { limit: 10, lean: true })).records;
+  assert.deepEqual(lean.map((r) => [r.id, r.data, r.json]), page.map((r) => [r.id, r.data, r.json]));
+  assert.deepEqual((await store.list(B, { limit: 10, lean: true, sort: [{ field: 'available', direction: 'asc' }] })).records.map((r) => r.data.available), [1, 3]);
   // Filters, sorts and counts see the values the effects wrote, null as null.
   assert.deepEqual(await shelfIds(store, { filter: { available: 1 } }), [shelf.id]);
   assert.deepEqual(await shelfIds(store, { filter: { available: 3 } }), [other.id]);

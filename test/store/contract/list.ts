@@ -99,6 +99,37 @@ it('the records of a page carry what a read of each gives: id, seq, version, own
   assert.equal(page[0].owner, 'ann');
 });
 
+it('a lean list gives the records a full list gives: the same ids, seqs, data and text, in the same order, for every kind of page', async (store) => {
+  const datas = keysetData();
+  await insertAll(store, datas.slice(0, 12), 'ann');
+  await insertAll(store, datas.slice(12));
+  const rank: SortKey[] = [{ field: 'rank', direction: 'desc' }, { field: 'name', direction: 'asc' }];
+  const full = (await store.list(R, { limit: 100 })).records;
+  const queries: ListQuery[] = [
+    { limit: 5 },
+    { limit: 100 },
+    { limit: 5, after: { values: [], seq: full[7].seq } },
+    { limit: 4, owner: 'ann' },
+    { limit: 4, owner: 'ann', after: { values: [], seq: full[2].seq } },
+    { limit: 6, sort: rank },
+    { limit: 6, sort: rank, after: { values: [full[9].data.rank as ScalarValue ?? null, full[9].data.name as ScalarValue ?? null], seq: full[9].seq } },
+    { limit: 3, filter: { name: 'a' } },
+    { limit: 3, filters: [{ field: 'rank', op: 'gte', value: 1 }], offset: 2 },
+    { limit: 7, offset: 20 },
+    { limit: 2, search: { fields: ['name'], text: 'B' } },
+  ];
+  const members = (x: { id: string; seq: number; data: unknown; json?: string }) => ({ id: x.id, seq: x.seq, data: x.data, json: x.json });
+  for (const query of queries) {
+    const whole = await store.list(R, query);
+    const lean = await store.list(R, { ...query, lean: true });
+    assert.ok(whole.records.length > 0, JSON.stringify(query));
+    assert.deepEqual(lean.records.map(members), whole.records.map(members), JSON.stringify(query));
+    assert.equal(lean.hasMore, whole.hasMore, JSON.stringify(query));
+  }
+  // A lean page and a full page of the same shape, one after the other, each get their own columns.
+  assert.equal((await store.list(R, { limit: 5 })).records[0].version, 1);
+});
+
 it('count agrees with the list: every record the filter and owner select, across all pages', async (store) => {
   await insertAll(store, [{ t: 'a' }, { t: 'b' }, { t: 'a' }], 'ann');
   await insertAll(store, [{ t: 'a' }, { t: 'c' }], 'bob');
