@@ -118,7 +118,8 @@ export function tableLayouts(ctx: ServeContext): TableLayout[] {
   return ctx.spec.resources.map((r) => {
     const unique = ctx.domain.uniqueOf(r.name);
     const effectFields = ctx.domain.effectFieldsOf(r.name);
-    return { name: r.name, owned: r.owned, ...(indexes.has(r.name) ? { indexes: [...(indexes.get(r.name) as Set<string>)] } : {}), ...(unique.length ? { unique } : {}), ...(effectFields.length ? { effectFields } : {}) };
+    // The id's member: no record the service writes has it in its data (the id is kept beside it), which the store may vouch for.
+    return { name: r.name, owned: r.owned, idField: idOf(r).field, ...(indexes.has(r.name) ? { indexes: [...(indexes.get(r.name) as Set<string>)] } : {}), ...(unique.length ? { unique } : {}), ...(effectFields.length ? { effectFields } : {}) };
   });
 }
 

@@ -35,7 +35,7 @@ export async function shapedPage(ctx: ServeContext, plan: ListPlan, request: Fas
     const parts: string[] = [];
     for (let offset = 0; ; offset += BATCH) {
       const batch = await list({ ...conditions, sort: q.sort, limit: BATCH, offset, lean: true });
-      if (batch.records.length) parts.push(presentJsonList(resource, batch.records));
+      if (batch.records.length) parts.push(presentJsonList(resource, batch.records, '', '', batch.plain));
       if (!batch.hasMore) break;
     }
     return { status, headers: {}, body: new JsonText(`[${parts.join(',')}]`) };
@@ -45,7 +45,7 @@ export async function shapedPage(ctx: ServeContext, plan: ListPlan, request: Fas
   const next = nextPosition(plan, q, result);
   const headers: Record<string, string> = {};
   if (next !== null && linksNext(settings)) headers.link = nextLink(path, q, settings.sizeParam, settings.positionParam, String(next));
-  const items = presentJsonList(resource, result.records);
+  const items = presentJsonList(resource, result.records, '', '', result.plain);
   const body = settings.body;
   if (body.kind === 'array') return { status, headers, body: new JsonText(`[${items}]`) };
   const members: string[] = [`${JSON.stringify(body.items)}:[${items}]`];

@@ -98,11 +98,11 @@ export async function listPage(ctx: ServeContext, plan: ListPlan, request: Fasti
     const offset = q.offset ?? 0;
     const next = result.hasMore ? offset + result.records.length : null;
     if (next !== null && linksNext(settings)) headers.link = nextLink(path, q, settings.sizeParam, settings.positionParam, String(next));
-    return { status, headers, body: new JsonText(presentJsonList(resource, result.records, '{"items":[', `],"offset":${offset},"next":${next}}`)) };
+    return { status, headers, body: new JsonText(presentJsonList(resource, result.records, '{"items":[', `],"offset":${offset},"next":${next}}`, result.plain)) };
   }
   const next = nextCursor(resource, q, result);
   if (next !== null && linksNext(settings)) headers.link = nextLink(path, q, settings.sizeParam, settings.positionParam, next);
-  return { status, headers, body: new JsonText(presentJsonList(resource, result.records, '{"items":[', `],"next":${next === null ? 'null' : JSON.stringify(next)}}`)) };
+  return { status, headers, body: new JsonText(presentJsonList(resource, result.records, '{"items":[', `],"next":${next === null ? 'null' : JSON.stringify(next)}}`, result.plain)) };
 }
 
 export function nextCursor(resource: Resource, q: ListRequest, result: ListResult<ListedRecord>): string | null {

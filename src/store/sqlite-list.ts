@@ -31,7 +31,7 @@
  * the first does not fill the page.
  */
 import type { SQLInputValue } from 'node:sqlite';
-import { bindScalar, jsonPath, listColumns, quoteIdent } from './sqlite-sql.ts';
+import { bindScalar, jsonPath, PAGE_COLUMNS, quoteIdent, RECORD_COLUMNS } from './sqlite-sql.ts';
 import { scalarOf, stringOf } from './filter-values.ts';
 import type { CountQuery, FieldFilter, LeanListQuery, ListQuery, ScalarValue, SortKey } from './store.ts';
 
@@ -71,6 +71,15 @@ export function fieldExpression(field: string, live: ReadonlySet<string> = NO_LI
 /** An effect field's value: `live`'s member where it has one (a JSON null included), else `data`'s. */
 function liveValue(p1: string, p2: string, p3: string): string {
   return `CASE WHEN json_type(live, ${p1}) IS NULL THEN json_extract(data, ${p2}) ELSE json_extract(live, ${p3}) END`;
+}
+
+/**
+ * The columns a list reads: a whole record's, `live` only where the table keeps fields apart;
+ * a lean list's (store.ts LeanListQuery) leave version and owner out (./sqlite-record.ts LeanRow).
+ */
+export function listColumns(lean: boolean, live: boolean): string {
+  if (lean) return live ? 'seq, id, data, live' : 'seq, id, data';
+  return live ? RECORD_COLUMNS : PAGE_COLUMNS;
 }
 
 /** Collects arguments in the order their placeholders are written (template literals evaluate left to right). */

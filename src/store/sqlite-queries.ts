@@ -50,7 +50,7 @@ export class SqliteQueries {
     if (plain) {
       const { owner, after } = query;
       const rows = (owner === undefined ? (after ? plain.statement.all(after.seq) : plain.statement.all()) : after ? plain.statement.all(owner, after.seq) : plain.statement.all(owner)) as unknown as Row[];
-      return lean ? leanPage(rows as unknown as LeanRow[], query.limit) : page(rows, query.limit);
+      return lean ? leanPage(rows as unknown as LeanRow[], query.limit, vouched(s)) : page(rows, query.limit);
     }
     const list = listSql(s.table, query, live);
     let rows: Row[];
@@ -64,7 +64,7 @@ export class SqliteQueries {
         rows = rows.concat(more.length > want - rows.length ? more.slice(0, want - rows.length) : more);
       }
     }
-    return lean ? leanPage(rows as unknown as LeanRow[], query.limit) : page(rows, query.limit);
+    return lean ? leanPage(rows as unknown as LeanRow[], query.limit, vouched(s)) : page(rows, query.limit);
   }
 
   /**
@@ -171,11 +171,17 @@ function page(rows: readonly Row[], limit: number): ListResult {
 }
 
 /** A lean page (store.ts LeanListQuery) from its rows: a loop of its own, so each stays monomorphic. */
-function leanPage(rows: readonly LeanRow[], limit: number): ListResult<ListedRecord> {
+function leanPage(rows: readonly LeanRow[], limit: number, plain: boolean): ListResult<ListedRecord> {
   const count = Math.min(rows.length, limit);
   const records: ListedRecord[] = new Array(count);
   for (let i = 0; i < count; i++) records[i] = new LeanRecord(rows[i]);
-  return { records, hasMore: rows.length > limit };
+  return { records, hasMore: rows.length > limit, plain };
+}
+
+/** Whether the table's mark vouches for its records, read after a page's rows (./sqlite-plain.ts says why then). */
+function vouched(s: Statements): boolean {
+  const row = s.mark.get() as unknown as [plain: number] | undefined;
+  return row !== undefined && row[0] === 1;
 }
 
 function isEmpty(filter: ListQuery['filter']): boolean {

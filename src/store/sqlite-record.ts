@@ -4,6 +4,7 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { LazyRecord } from './lazy-record.ts';
+import { markStatement } from './sqlite-plain.ts';
 import { quoteIdent, RECORD_COLUMNS, tableName } from './sqlite-sql.ts';
 import type { ListedRecord, StoredRecord } from './store.ts';
 
@@ -75,7 +76,7 @@ export class PageRecord implements StoredRecord {
   }
 }
 
-/** A row of a lean list (./sqlite-sql.ts LEAN_COLUMNS, LEAN_LIVE_COLUMNS). */
+/** A row of a lean list (./sqlite-list.ts listColumns). */
 export type LeanRow = readonly [seq: number, id: string, data: string, live?: string | null];
 
 /** A record of a lean list (store.ts LeanListQuery): a PageRecord without version or owner. */
@@ -134,11 +135,13 @@ export interface Statements {
   readonly updateLiveIfQuiet: StatementSync;
   /**
    * The plain pages (insertion order; no filter, search, sort or offset), prepared on first
-   * use, by page size and slot: (limit << 2) + (1 with an owner) + (2 after a position)
-   * (./sqlite-queries.ts #plainPage; the LIMIT is written into the SQL). Emptied when the tables are
-   * migrated again.
+   * use, by page size and slot: limit * 8 + (1 with an owner) + (2 after a position) + (4
+   * lean) (./sqlite-queries.ts #plainPage; the LIMIT is written into the SQL). Emptied when
+   * the tables are migrated again.
    */
   readonly plain: Map<number, PlainPage | null>;
+  /** The table's mark (./sqlite-plain.ts), read after each lean page's rows. */
+  readonly mark: StatementSync;
 }
 
 /** A plain page's statement; null in its slot when such a page goes to the reader thread instead. */
@@ -169,6 +172,7 @@ export function prepareStatements(db: DatabaseSync, resource: string): Statement
       updateLiveIf: returningArrays(db.prepare(`UPDATE ${q} SET version = version + 1, live = ? WHERE id = ? AND version = ? RETURNING seq, owner`)),
       updateLiveIfQuiet: db.prepare(`UPDATE ${q} SET version = version + 1, live = ? WHERE id = ? AND version = ?`),
       plain: new Map(),
+      mark: markStatement(db, table),
     };
   } catch (error) {
     if (/no such table/.test((error as Error).message)) throw new Error(`bug: resource '${resource}' is not migrated`, { cause: error });

@@ -8,6 +8,7 @@ import { CREDENTIALS_DDL } from './sqlite-credentials.ts';
 import { SEQUENCES_DDL, syncUniqueIndexes } from './sqlite-domain.ts';
 import { EVENTS_DDL } from './sqlite-events.ts';
 import { fieldExpression, indexable, NO_LIVE } from './sqlite-list.ts';
+import { PLAIN_DDL, syncPlain } from './sqlite-plain.ts';
 import { withLive } from './sqlite-record.ts';
 import { fieldIndexName, ownerIndexName, quoteIdent, tableName, transaction } from './sqlite-sql.ts';
 import type { TableLayout } from './store.ts';
@@ -55,6 +56,7 @@ export function migrateTables(db: DatabaseSync, resources: readonly (string | Ta
       const live = liveFields(layout);
       keepLive(db, t, live);
       lives.set(layout.name, live);
+      syncPlain(db, t, layout.idField);
       // Lists of an owner's records (object-level authorization) are the common filtered read.
       // Partial: records without an owner (resources that are not owned) cost no index upkeep.
       db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(ownerIndexName(layout.name))} ON ${quoteIdent(t)} (owner, seq) WHERE owner IS NOT NULL`);
@@ -169,6 +171,10 @@ export function prepareDatabase(db: DatabaseSync, path: string, durability: 'nor
     for (const ddl of EVENTS_DDL) db.exec(ddl);
     // Schema 4 added the counters of managed sequences (src/store/domain.ts), likewise.
     db.exec(SEQUENCES_DDL);
+    // The tables' marks (./sqlite-plain.ts), which every lean page reads: created at open, so a
+    // file of an earlier svcspec lists before any migrate (no mark there: nothing vouched for).
+    // An earlier svcspec of this schema writing the file keeps the marks: they are triggers.
+    db.exec(PLAIN_DDL);
     if (version < SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
   });
 }

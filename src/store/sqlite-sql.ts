@@ -65,16 +65,6 @@ export const RECORD_COLUMNS = 'seq, id, version, owner, data, live';
  */
 export const PAGE_COLUMNS = 'seq, id, version, owner, data';
 
-/** The columns of a lean list (store.ts LeanListQuery): no version, no owner; `live` where the table keeps fields apart. */
-export const LEAN_COLUMNS = 'seq, id, data';
-export const LEAN_LIVE_COLUMNS = 'seq, id, data, live';
-
-/** The columns a list reads: lean or whole, with `live` where the table keeps fields apart. */
-export function listColumns(lean: boolean, live: boolean): string {
-  if (lean) return live ? LEAN_LIVE_COLUMNS : LEAN_COLUMNS;
-  return live ? RECORD_COLUMNS : PAGE_COLUMNS;
-}
-
 /** Runs work in one write transaction: committed if it returns, rolled back if it throws. */
 export function transaction<T>(db: DatabaseSync, work: () => T): T {
   db.exec('BEGIN IMMEDIATE');

@@ -82,6 +82,12 @@ export interface TableLayout {
    * again. Nothing a client reads changes: records, filters and sorts are as without it.
    */
   readonly effectFields?: readonly string[];
+  /**
+   * The member the API shows a record's id under. The service keeps the id beside the data,
+   * so no record it writes has this member in its data: an adapter may keep track of that,
+   * and of ids that JSON text must escape, to vouch for its pages (ListResult `plain`).
+   */
+  readonly idField?: string;
 }
 
 /**
@@ -138,6 +144,13 @@ export interface ListResult<R extends ListedRecord = StoredRecord> {
   readonly records: readonly R[];
   /** Whether records follow the last one returned. */
   readonly hasMore: boolean;
+  /**
+   * True when the adapter vouches for every record of the page: its id is a text JSON holds
+   * as it is (no character RFC 8259 §7 escapes), and its data has no top-level member named
+   * as the layout's `idField`. A presenter may then put the id in front of the stored text
+   * (`json`) without checking either. Absent or false: not known.
+   */
+  readonly plain?: boolean;
 }
 
 /** What a conditional change expects of the record it changes. */

@@ -402,3 +402,68 @@ describe('renamed parameters (orders-style pagination)', () => {
     assert.match(String(first.headers.link), /^<\/items\?pageSize=2&pageToken=[A-Za-z0-9_-]+>; rel="next"$/);
   });
 });
+
+describe('pages vouched for by the store, and pages that are not (src/store/sqlite-plain.ts)', () => {
+  const CODES = `
+svcspec: 1
+purpose: {name: Codes, summary: Keeps codes., users: [{name: keeper, tasks: [keep codes]}]}
+resources:
+  code:
+    plural: codes
+    id: {field: key, assigned: client}
+    fields:
+      key: {type: string}
+      title: {type: string, required: true}
+      note: {type: string}
+states: {none: No life cycle.}
+endpoints:
+  code: [create, read, list]
+authentication: {none: Open.}
+events: {none: None.}
+errors: {shape: problem, catalog: {validation-failed: {status: 422, title: Validation failed}}}
+limits: {pagination: {style: cursor, defaultSize: 3, maxSize: 10, overMax: clamp}}
+versioning: {none: One version.}
+`;
+
+  /** Every page over a real socket, its text checked as JSON, and each item what a read of the record gives. */
+  async function walk(base: string): Promise<{ key: string }[]> {
+    const items: { key: string }[] = [];
+    for (let url = `${base}/codes?limit=3`; ;) {
+      const r = await fetch(url);
+      assert.equal(r.status, 200);
+      const text = await r.text();
+      const page = JSON.parse(text) as { items: { key: string }[]; next: string | null };
+      assert.equal(text, JSON.stringify(page), 'the page is compact JSON with no member twice');
+      for (const item of page.items) {
+        const read = await fetch(`${base}/codes/${encodeURIComponent(item.key)}`);
+        assert.deepEqual(item, await read.json());
+      }
+      items.push(...page.items);
+      if (page.next === null) return items;
+      url = `${base}/codes?limit=3&cursor=${encodeURIComponent(page.next)}`;
+    }
+  }
+
+  test('plain records are vouched for; an id with escapes or an old record holding the id member is not, and every page stays right', async (t) => {
+    const { app, store } = await serve(t, CODES, undefined, { anonymous: true });
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    const post = async (body: unknown) => assert.equal((await fetch(`${base}/codes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status, 201);
+    for (const key of ['k1', 'k2', 'k-3.x', 'k4', 'k5']) await post({ key, title: key, note: `"key": ${key}` });
+    // The service never writes the id member into a record's data, so the table stays plain.
+    assert.equal((await store.list('code', { limit: 10, lean: true })).plain, true);
+    assert.deepEqual((await walk(base)).map((i) => i.key), ['k1', 'k2', 'k-3.x', 'k4', 'k5']);
+    // An id JSON escapes, created over HTTP: the table is no longer vouched for, and its pages are still right.
+    await post({ key: 'a"b\\c\u0001d', title: 'odd' });
+    assert.equal((await store.list('code', { limit: 10, lean: true })).plain, false);
+    assert.deepEqual((await walk(base)).map((i) => i.key), ['k1', 'k2', 'k-3.x', 'k4', 'k5', 'a"b\\c\u0001d']);
+  });
+
+  test('an old record whose data holds the id member is shown as a read shows it, once', async (t) => {
+    const { app, store } = await serve(t, CODES, undefined, { anonymous: true });
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    await store.insert('code', { id: 'k1', data: { title: 't1' } });
+    await store.insert('code', { id: 'k2', data: { key: 'k2', title: 'an old record' } });
+    assert.equal((await store.list('code', { limit: 10, lean: true })).plain, false);
+    assert.deepEqual((await walk(base)).map((i) => i.key), ['k1', 'k2']);
+  });
+});

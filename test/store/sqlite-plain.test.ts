@@ -1,0 +1,198 @@
+/**
+ * The SQLite store's mark of a table (src/store/sqlite-plain.ts): a lean page is vouched for
+ * (ListResult `plain`) exactly while every record of its table has an id JSON holds as it is
+ * and data without the layout's id member, whoever wrote the file; and never otherwise, since
+ * a presenter then puts ids and stored texts together without looking at either.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { after, describe, test } from 'node:test';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite.ts';
+import type { Store, TableLayout } from '../../src/store/store.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'svcspec-sqlite-plain-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const freshFile = () => join(dir, `db-${++files}.sqlite`);
+
+const R = 'item';
+const LAYOUT: TableLayout = { name: R, idField: 'id', indexes: ['n'] };
+
+async function opened(path: string, layout: TableLayout = LAYOUT): Promise<SqliteStore> {
+  const store = await openSqliteStore({ path });
+  await store.migrate([layout]);
+  return store;
+}
+
+/** What a lean page of every record says; a full list never vouches. */
+async function vouched(store: Store, query: { filter?: Record<string, string | number> } = {}): Promise<boolean | undefined> {
+  const full = await store.list(R, { limit: 100, ...query });
+  assert.equal(full.plain, undefined, 'a full list does not vouch');
+  return (await store.list(R, { limit: 100, ...query, lean: true })).plain;
+}
+
+/** A raw connection on the file: a writer that is not the store. */
+function raw(path: string): DatabaseSync {
+  const db = new DatabaseSync(path);
+  db.exec('PRAGMA busy_timeout = 5000');
+  return db;
+}
+
+describe('a table whose layout names its id field', () => {
+  test('is vouched for while every record is plain: ids with nothing to escape, data without the id member at its top', async () => {
+    const store = await opened(freshFile());
+    try {
+      assert.equal(await vouched(store), true, 'an empty table');
+      await store.insert(R, { data: { n: 1 } });
+      await store.insert(R, { id: 'slug-1.2_x~', data: { n: 2, nested: { id: 'deeper' }, list: [{ id: 1 }], text: '"id": in a string', identity: 'id' } });
+      await store.insertMany(R, [{ data: { n: 3 } }, { id: 'é-🙂', data: { n: 4 } }]);
+      const [first] = (await store.list(R, { limit: 1 })).records;
+      await store.update(R, first!.id, { n: 5, other: { id: 2 } });
+      assert.equal(await vouched(store), true);
+      assert.equal(await vouched(store, { filter: { n: 5 } }), true, 'a filtered page');
+    } finally {
+      await store.close();
+    }
+  });
+
+  const writes: [string, (store: SqliteStore) => Promise<unknown>][] = [
+    ['an id with a quote', (s) => s.insert(R, { id: 'a"b', data: {} })],
+    ['an id with a backslash', (s) => s.insert(R, { id: 'a\\b', data: {} })],
+    ['an id with a control character', (s) => s.insert(R, { id: 'a\u0001b', data: {} })],
+    ['an id with a newline, in a batch', (s) => s.insertMany(R, [{ data: {} }, { id: 'a\nb', data: {} }])],
+    ['a create whose data holds the id member', (s) => s.insert(R, { data: { id: 'stale' } })],
+    ['a create whose data holds the id member as null', (s) => s.insert(R, { data: { id: null } })],
+    ['an update that writes the id member', async (s) => s.update(R, (await s.insert(R, { data: {} })).id, { id: 1 })],
+    ['a batch change that writes it', async (s) => s.changeMany(R, [{ kind: 'update', id: (await s.insert(R, { data: {} })).id, data: { id: 'x' } }])],
+  ];
+  for (const [what, write] of writes) {
+    test(`is not vouched for once a write adds a record that is not plain: ${what}; the mark is kept across a restart`, async () => {
+      const path = freshFile();
+      let store = await opened(path);
+      await store.insert(R, { data: { n: 1 } });
+      assert.equal(await vouched(store), true);
+      await write(store);
+      assert.equal(await vouched(store), false);
+      await store.close();
+      store = await opened(path);
+      try {
+        assert.equal(await vouched(store), false, 'after a restart with the same layout');
+      } finally {
+        await store.close();
+      }
+    });
+  }
+
+  test('a writer other than the store clears the mark, the store running or not: a record, an effect value, a text that is not JSON', async () => {
+    const path = freshFile();
+    // No field index: an index on json_extract(data, …) refuses a text that is not JSON itself.
+    const store = await opened(path, { name: R, idField: 'id' });
+    try {
+      await store.insert(R, { data: { n: 1 } });
+      const cases: [string, string][] = [
+        ['data with the id member', `INSERT INTO res_item (id, version, data) VALUES ('other-1', 1, '{"id":"x"}')`],
+        ['an id with a quote', `INSERT INTO res_item (id, version, data) VALUES ('o"2', 1, '{}')`],
+        ['a live value with the id member', `UPDATE res_item SET live = '{"id":3}' WHERE seq = 1`],
+        ['a text that is not JSON (the write is not refused)', `INSERT INTO res_item (id, version, data) VALUES ('other-4', 1, 'not json')`],
+        ['an id changed to one with a backslash', `UPDATE res_item SET id = 'a\\b' WHERE seq = 1`],
+      ];
+      for (const [what, sql] of cases) {
+        const db = raw(path);
+        db.exec('UPDATE plain_tables SET plain = 1');
+        db.exec('DELETE FROM res_item WHERE seq > 1');
+        db.exec(`UPDATE res_item SET id = 'first', live = NULL, data = '{"n":1}' WHERE seq = 1`);
+        assert.equal(await vouched(store), true, `before: ${what}`);
+        db.exec(sql);
+        db.close();
+        assert.equal(await vouched(store), false, what);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a page read on the reader thread is vouched for as one on the main thread is', async () => {
+    const path = freshFile();
+    const store = await opened(path);
+    try {
+      for (let i = 0; i < 30; i++) await store.insert(R, { data: { n: i, u: i % 3 } });
+      // `u` has no index: a filter on it may read the whole table, so the page is read off the main thread.
+      const page = await store.list(R, { limit: 5, filter: { u: 1 }, lean: true });
+      assert.equal(page.records.length, 5);
+      assert.equal(page.plain, true);
+      await store.insert(R, { id: 'q"', data: { u: 2 } });
+      assert.equal((await store.list(R, { limit: 5, filter: { u: 1 }, lean: true })).plain, false);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('the mark made or found again at migrate', () => {
+  test('a file of an earlier svcspec (no marks) is scanned once: vouched for where every record is plain, not where one is not', async () => {
+    for (const [what, sql, expected] of [
+      ['every record plain', `INSERT INTO res_item (id, version, data) VALUES ('p', 1, '{"n":1,"x":{"id":1}}')`, true],
+      ['data with the id member', `INSERT INTO res_item (id, version, data) VALUES ('p', 1, '{"id":1}')`, false],
+      ['an id to escape', `INSERT INTO res_item (id, version, data) VALUES ('p\u0002', 1, '{}')`, false],
+    ] as const) {
+      const path = freshFile();
+      await (await opened(path)).close();
+      // What an earlier svcspec left: the table, no triggers, no mark.
+      const db = raw(path);
+      for (const t of ['res_item_unplain_insert', 'res_item_unplain_update']) db.exec(`DROP TRIGGER "${t}"`);
+      db.exec('DROP TABLE plain_tables');
+      db.exec(sql);
+      db.close();
+      const store = await opened(path);
+      try {
+        assert.equal(await vouched(store), expected, what);
+      } finally {
+        await store.close();
+      }
+    }
+  });
+
+  test('a layout that names another id field scans again; one that names none leaves the table without a mark', async () => {
+    const path = freshFile();
+    let store = await opened(path);
+    await store.insert(R, { data: { code: 'c1', n: 1 } });
+    assert.equal(await vouched(store), true, "records hold `code`, not the id's `id`");
+    await store.close();
+    store = await opened(path, { ...LAYOUT, idField: 'code' });
+    assert.equal(await vouched(store), false, 'the id is shown as `code` now, which a record holds');
+    await store.close();
+    store = await opened(path, { name: R, indexes: ['n'] });
+    assert.equal(await vouched(store), false, 'no id field named: nothing vouched for');
+    await store.insert(R, { data: { id: 'anything' } });
+    await store.close();
+    store = await opened(path);
+    try {
+      assert.equal(await vouched(store), false, 'named again: the record written meanwhile is found');
+      const db = raw(path);
+      assert.equal(db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'res_item'").get()?.n, 2);
+      db.close();
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a second start with the same layout does not scan the table again: the mark is as the triggers left it', async () => {
+    const path = freshFile();
+    let store = await opened(path);
+    await store.insert(R, { data: { n: 1 } });
+    await store.close();
+    // A mark set by hand to what no scan would find: a start that scanned would put it back.
+    const db = raw(path);
+    db.exec('UPDATE plain_tables SET plain = 0');
+    db.close();
+    store = await opened(path);
+    try {
+      assert.equal(await vouched(store), false);
+    } finally {
+      await store.close();
+    }
+  });
+});
