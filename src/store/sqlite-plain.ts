@@ -1,62 +1,61 @@
 /**
  * Whether the SQLite store can vouch for a table's pages (store.ts ListResult `plain`): every
  * record's id is one that JSON text holds as it is (nothing RFC 8259 §7 escapes), and no
- * record's data (nor its `live`) has a top-level member named as the layout's `idField`.
- * A presenter then puts each id in quotes in front of the stored text without checking
- * either, which was a fourteenth of a page of 20 (a scan of every character of both).
+ * record's data has a top-level member named as the layout's `idField`. A presenter then puts
+ * each id in quotes in front of the stored text without checking either, which was a
+ * fourteenth of a page of 20 (a scan of every character of both).
  *
- * Kept by SQLite, not by this process: `plain_tables` holds a row per table whose layout
- * names an id field, and two triggers on the table clear its `plain` when a write, by any
- * writer (a tool on the file, an older svcspec), adds a record that is not plain. The
- * triggers are pure SQL, so every writer keeps the mark true. A table's row and triggers are
- * made when its layout first names the field, or another one, and `plain` is then found by
- * one scan of the table (once, not at every start); a table whose layout names no id field
- * has neither, and its pages are checked record by record.
+ * `plain_tables` holds a mark per table whose layout names an id field: `plain` is 1 while
+ * every record is plain. The store's writes keep it (PlainMarks.written: a write of a record
+ * that is not plain clears it in the write's own transaction, so a write undone leaves it as
+ * it was). A table is scanned for its mark once: when its layout first names the field, or
+ * another one, or when its row is gone; a table whose layout names none has no mark, and its
+ * pages are checked record by record. Triggers would keep it for any writer, but a trigger
+ * costs SQLite a sub-program per row (~1 µs an insert with no condition at all, 1.6 µs with
+ * this one: 3% of a create). So a file is written by svcspec only (README: a tool that edits
+ * one by hand deletes its rows of `plain_tables`, and the next start scans again), and the
+ * schema that has marks (6) is one an older svcspec refuses to write.
  *
  * A lean page reads the mark after its rows (./sqlite-queries.ts): `plain` goes from 1 to 0
  * and back only when a migrate scans again, so a mark of 1 read after the rows' snapshot says
- * that no record they hold was written otherwise, whoever writes the file. (Reading it as a
- * column of the page's own statement costs more: ~500 instructions a row against ~5K a page.)
+ * that no record they hold was written otherwise, whichever svcspec process writes the file.
+ * (Reading it as a column of the page's own statement costs more: ~500 instructions a row,
+ * against ~5K a page.)
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { jsonPath, quoteIdent } from './sqlite-sql.ts';
 
-/** A table's mark: `id_field` its triggers test for, `plain` 1 while every record is plain. */
+/** A table's mark: the `id_field` it is kept for, `plain` 1 while every record is plain. */
 export const PLAIN_DDL = 'CREATE TABLE IF NOT EXISTS plain_tables (tbl TEXT PRIMARY KEY, id_field TEXT NOT NULL, plain INTEGER NOT NULL)';
 
 /**
- * The SQL of "this row is not plain", over `row` (NEW in a trigger, the table in a scan).
- * A data text that is not JSON (which no svcspec writes) counts as not plain rather than
- * failing the write: json_type refuses malformed JSON.
+ * What JSON.stringify escapes in an id as SQLite stores it: control characters, the quote and
+ * the backslash (RFC 8259 §7). A lone surrogate, which it escapes too, cannot be stored:
+ * node:sqlite binds it as U+FFFD.
  */
-function unplain(row: string, field: string): string {
+const ESCAPED = /[\u0000-\u001f"\\]/;
+
+/** The SQL of "this row is not plain" (a scan at migrate). Data that is not JSON counts as not plain. */
+function unplain(field: string): string {
   const path = sqlText(jsonPath(field));
   const member = (column: string) => `(${column} IS NOT NULL AND CASE WHEN json_valid(${column}) THEN json_type(${column}, ${path}) IS NOT NULL ELSE 1 END)`;
-  return `json_quote(${row}id) <> '"' || ${row}id || '"' OR ${member(`${row}data`)} OR ${member(`${row}live`)}`;
+  return `json_quote(id) <> '"' || id || '"' OR ${member('data')} OR ${member('live')}`;
 }
-
-const triggerName = (table: string, when: 'insert' | 'update') => `${table}_unplain_${when}`;
 
 /**
  * Brings a table's mark to its layout's id field: unchanged where its row names that field
- * already; else the triggers made for it and `plain` found by a scan; dropped where the
- * layout names none.
+ * already; else found by a scan; dropped where the layout names none.
  */
 export function syncPlain(db: DatabaseSync, table: string, idField: string | undefined): void {
-  const q = quoteIdent(table);
   const row = db.prepare('SELECT id_field FROM plain_tables WHERE tbl = ?').get(table) as { id_field: string } | undefined;
   if (idField !== undefined && row?.id_field === idField) return;
-  for (const when of ['insert', 'update'] as const) db.exec(`DROP TRIGGER IF EXISTS ${quoteIdent(triggerName(table, when))}`);
   db.prepare('DELETE FROM plain_tables WHERE tbl = ?').run(table);
   if (idField === undefined) return;
-  const clear = `UPDATE plain_tables SET plain = 0 WHERE tbl = ${sqlText(table)} AND plain = 1`;
-  db.exec(`CREATE TRIGGER ${quoteIdent(triggerName(table, 'insert'))} AFTER INSERT ON ${q} WHEN ${unplain('NEW.', idField)} BEGIN ${clear}; END`);
-  db.exec(`CREATE TRIGGER ${quoteIdent(triggerName(table, 'update'))} AFTER UPDATE OF id, data, live ON ${q} WHEN ${unplain('NEW.', idField)} BEGIN ${clear}; END`);
-  const found = db.prepare(`SELECT EXISTS (SELECT 1 FROM ${q} WHERE ${unplain('', idField)}) AS found`).get() as { found: number };
+  const found = db.prepare(`SELECT EXISTS (SELECT 1 FROM ${quoteIdent(table)} WHERE ${unplain(idField)}) AS found`).get() as { found: number };
   db.prepare('INSERT INTO plain_tables (tbl, id_field, plain) VALUES (?, ?, ?)').run(table, idField, found.found ? 0 : 1);
 }
 
-/** A string as an SQL literal (a table's name, a JSON path, inside a trigger's text). */
+/** A string as an SQL literal (a table's name, a JSON path). */
 function sqlText(s: string): string {
   return `'${s.replaceAll("'", "''")}'`;
 }
@@ -69,4 +68,37 @@ export function markStatement(db: DatabaseSync, table: string): StatementSync {
   const statement = db.prepare(`SELECT plain FROM plain_tables WHERE tbl = ${sqlText(table)}`);
   statement.setReturnArrays(true);
   return statement;
+}
+
+/** The store's side of the marks: which field each table's mark is kept for, and clearing it. */
+export class PlainMarks {
+  readonly #db: DatabaseSync;
+  /** Table → the id field its mark is kept for; null: no mark. Read from the file for a table this process has not migrated. */
+  readonly #fields = new Map<string, string | null>();
+  readonly #clear: StatementSync;
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+    this.#clear = db.prepare('UPDATE plain_tables SET plain = 0 WHERE tbl = ? AND plain = 1');
+  }
+
+  /** The tables were migrated: each mark is kept for the field its layout names now. */
+  migrated(table: string, idField: string | undefined): void {
+    this.#fields.set(table, idField ?? null);
+  }
+
+  /**
+   * A record was written, inside the write's transaction: a record that is not plain (an id
+   * to escape, data holding the id's member) clears its table's mark. Conservative where it
+   * cannot be exact: a member present but undefined, which JSON text leaves out, counts.
+   */
+  written(table: string, id: string | undefined, data: Readonly<Record<string, unknown>> | undefined): void {
+    let field = this.#fields.get(table);
+    if (field === undefined) {
+      const row = this.#db.prepare('SELECT id_field FROM plain_tables WHERE tbl = ?').get(table) as { id_field: string } | undefined;
+      this.#fields.set(table, (field = row?.id_field ?? null));
+    }
+    if (field === null) return;
+    if ((id !== undefined && ESCAPED.test(id)) || (data !== undefined && Object.hasOwn(data, field))) this.#clear.run(table);
+  }
 }

@@ -131,9 +131,10 @@ export function fieldIndexes(db: DatabaseSync, table: string, layout: TableLayou
 
 /**
  * The layout this code reads and writes, kept in `PRAGMA user_version`. 5: a record's effect
- * fields may be in `live` rather than `data`, which an older svcspec would not read.
+ * fields may be in `live` rather than `data`, which an older svcspec would not read. 6: the
+ * tables' marks (./sqlite-plain.ts), which an older svcspec would not keep as it writes.
  */
-const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /**
  * A store's database made ready (./sqlite.ts openSqliteStore): WAL mode (refused where it
@@ -171,9 +172,8 @@ export function prepareDatabase(db: DatabaseSync, path: string, durability: 'nor
     for (const ddl of EVENTS_DDL) db.exec(ddl);
     // Schema 4 added the counters of managed sequences (src/store/domain.ts), likewise.
     db.exec(SEQUENCES_DDL);
-    // The tables' marks (./sqlite-plain.ts), which every lean page reads: created at open, so a
-    // file of an earlier svcspec lists before any migrate (no mark there: nothing vouched for).
-    // An earlier svcspec of this schema writing the file keeps the marks: they are triggers.
+    // Schema 6 added the tables' marks (./sqlite-plain.ts), which every lean page reads: made
+    // here, so a file of an earlier schema lists before any migrate (no mark: nothing vouched for).
     db.exec(PLAIN_DDL);
     if (version < SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
   });

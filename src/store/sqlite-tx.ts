@@ -9,6 +9,7 @@ import type { NewEvent } from './events.ts';
 import { LazyRecord } from './lazy-record.ts';
 import { uniqueViolation, type TxAccess } from './sqlite-domain.ts';
 import { NO_LIVE } from './sqlite-list.ts';
+import type { PlainMarks } from './sqlite-plain.ts';
 import type { SqliteQueries } from './sqlite-queries.ts';
 import { liveOf, returningArrays, toRecord, type Row, type Statements } from './sqlite-record.ts';
 import type { StoredRecord } from './store.ts';
@@ -22,6 +23,8 @@ export interface TxDeps {
   readonly queries: SqliteQueries;
   /** Appends events to the log, in the open transaction. */
   append(events: readonly NewEvent[]): void;
+  /** The tables' marks (./sqlite-plain.ts), which a related write keeps as any write does. */
+  readonly marks: PlainMarks;
 }
 
 export function sqliteTx(db: DatabaseSync, deps: TxDeps): TxAccess {
@@ -63,12 +66,15 @@ export function sqliteTx(db: DatabaseSync, deps: TxDeps): TxAccess {
       try {
         if (!write.events) {
           const done = write.kind === 'remove' ? s.removeIfQuiet.run(write.id, write.version) : apart ? s.updateLiveIfQuiet.run(liveOf(write.data, live), write.id, write.version) : s.updateIfQuiet.run(JSON.stringify(write.data), write.id, write.version);
-          return Number(done.changes) === 1;
+          if (Number(done.changes) !== 1) return false;
+          if (write.kind === 'update') deps.marks.written(s.table, undefined, write.data);
+          return true;
         }
         if (write.kind === 'update') {
           const json = JSON.stringify(write.data);
           const row = (apart ? s.updateLiveIf.get(liveOf(write.data, live), write.id, write.version) : s.updateIf.get(json, write.id, write.version)) as readonly [seq: number, owner: string | null] | undefined;
           if (!row) return false;
+          deps.marks.written(s.table, undefined, write.data);
           record = new LazyRecord(row[0], write.id, write.version + 1, row[1], json);
         } else {
           const row = s.removeIf.get(write.id, write.version) as Row | undefined;

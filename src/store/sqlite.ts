@@ -44,6 +44,7 @@ import { Refused, unmet } from './expectation.ts';
 import { sweepInBatches } from './sqlite-sweep.ts';
 import { LazyRecord } from './lazy-record.ts';
 import { prepareStatements, toRecord, type Row, type Statements } from './sqlite-record.ts';
+import { PlainMarks } from './sqlite-plain.ts';
 import { migrateTables, persistedLive, prepareDatabase } from './sqlite-schema.ts';
 import { sqliteTx } from './sqlite-tx.ts';
 import { tableName, transaction } from './sqlite-sql.ts';
@@ -116,6 +117,8 @@ class SqliteStoreImpl implements SqliteStore {
   readonly #file: DatabaseFile;
   readonly #fileTimer: NodeJS.Timeout;
   readonly #tx: TxAccess;
+  /** The tables' marks (./sqlite-plain.ts), which every write of a record keeps. */
+  readonly #marks: PlainMarks;
   readonly #savepoints: { readonly open: StatementSync; readonly release: StatementSync; readonly undo: StatementSync };
   #closed = false;
 
@@ -123,6 +126,7 @@ class SqliteStoreImpl implements SqliteStore {
     this.#db = db;
     this.#reader = reader;
     this.#queries = new SqliteQueries(db, reader);
+    this.#marks = new PlainMarks(db);
     this.#file = file;
     // Checked every second besides each write (./sqlite-file.ts); never keeps the process alive.
     this.#fileTimer = setInterval(() => this.#file.check(), FILE_CHECK_MS);
@@ -132,7 +136,7 @@ class SqliteStoreImpl implements SqliteStore {
     this.events = sqliteEvents(db, () => this.#open(), (work) => this.#group.run(work));
     this.#append = eventAppender(db);
     this.#savepoints = { open: db.prepare('SAVEPOINT write'), release: db.prepare('RELEASE write'), undo: db.prepare('ROLLBACK TO write') };
-    this.#tx = sqliteTx(db, { statements: (resource) => this.#statements(resource), liveOf: (resource) => this.#liveOf(resource), queries: this.#queries, append: this.#append });
+    this.#tx = sqliteTx(db, { statements: (resource) => this.#statements(resource), liveOf: (resource) => this.#liveOf(resource), queries: this.#queries, append: this.#append, marks: this.#marks });
     this.#idempotency = {
       get: db.prepare('SELECT fingerprint, status, headers, body, created_at FROM idempotency WHERE scope = ? AND key = ?'),
       put: db.prepare('INSERT INTO idempotency (scope, key, fingerprint, status, headers, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO NOTHING'),
@@ -149,6 +153,8 @@ class SqliteStoreImpl implements SqliteStore {
   async migrate(resources: readonly (string | TableLayout)[]): Promise<void> {
     // Added to what earlier migrates said: a migrate of some tables leaves the others as they are.
     for (const [resource, live] of migrateTables(this.#open(), resources)) this.#live.set(resource, live);
+    for (const r of resources) if (typeof r !== 'string') this.#marks.migrated(tableName(r.name), r.idField);
+    for (const r of resources) if (typeof r === 'string') this.#marks.migrated(tableName(r), undefined);
     this.#queries.replanned();
     for (const s of this.#resources.values()) s.plain.clear();
   }
@@ -236,8 +242,10 @@ class SqliteStoreImpl implements SqliteStore {
         const domain = domains?.[index];
         try {
           if (change.kind === 'update') {
-            const json = jsons[index] ?? JSON.stringify(domain ? runStep(this.#tx, domain, current, change.data) : change.data);
+            const data = domain ? runStep(this.#tx, domain, current, change.data) : change.data;
+            const json = jsons[index] ?? JSON.stringify(data);
             s.update.run(current.version + 1, json, current.seq);
+            this.#marks.written(s.table, undefined, data);
             record = new LazyRecord(current.seq, current.id, current.version + 1, row[3], json);
           } else {
             if (domain) runStep(this.#tx, domain, current, undefined);
@@ -272,7 +280,10 @@ class SqliteStoreImpl implements SqliteStore {
       if (given !== undefined) {
         // The UNIQUE constraint refuses a taken id inside the INSERT itself.
         try {
-          return new LazyRecord(Number(s.insert.run(null, given, owner, data).lastInsertRowid), given, 1, owner, data);
+          const seq = Number(s.insert.run(null, given, owner, data).lastInsertRowid);
+          // After the INSERT: a refused one is backed out alone, and must leave the mark as it was.
+          this.#marks.written(s.table, given, decided ?? record.data);
+          return new LazyRecord(seq, given, 1, owner, data);
         } catch (error) {
           const unique = uniqueViolation(error);
           if (unique) throw unique;
@@ -287,7 +298,9 @@ class SqliteStoreImpl implements SqliteStore {
       // A resource that mixes given and sequence ids can meet a taken id here too.
       if (s.get.get(id) !== undefined) throw new DuplicateIdError(resource, id);
       try {
-        return new LazyRecord(Number(s.insert.run(seq, id, owner, data).lastInsertRowid), id, 1, owner, data);
+        const inserted = Number(s.insert.run(seq, id, owner, data).lastInsertRowid);
+        this.#marks.written(s.table, undefined, decided ?? record.data); // a sequence id has nothing to escape
+        return new LazyRecord(inserted, id, 1, owner, data);
       } catch (error) {
         throw uniqueViolation(error) ?? error;
       }
@@ -314,12 +327,14 @@ class SqliteStoreImpl implements SqliteStore {
       const refused = unmet(current, expect);
       if (refused) return refused;
       const version = current.version + 1;
-      const json = prepared ?? JSON.stringify(runStep(this.#tx, domain as DomainStep, current, data));
+      const written = domain ? runStep(this.#tx, domain, current, data) : data;
+      const json = prepared ?? JSON.stringify(written);
       try {
         s.update.run(version, json, current.seq);
       } catch (error) {
         throw uniqueViolation(error) ?? error;
       }
+      this.#marks.written(s.table, undefined, written);
       const record = new LazyRecord(current.seq, current.id, version, row[3], json);
       if (options.events) this.#append(options.events(record));
       return { ok: true, record };

@@ -1,8 +1,8 @@
 /**
  * The SQLite store's mark of a table (src/store/sqlite-plain.ts): a lean page is vouched for
  * (ListResult `plain`) exactly while every record of its table has an id JSON holds as it is
- * and data without the layout's id member, whoever wrote the file; and never otherwise, since
- * a presenter then puts ids and stored texts together without looking at either.
+ * and data without the layout's id member, whichever write put it there; and never otherwise,
+ * since a presenter then puts ids and stored texts together without looking at either.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, describe, test } from 'node:test';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite.ts';
+import type { DomainDecision, DomainStep } from '../../src/store/domain.ts';
 import type { Store, TableLayout } from '../../src/store/store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'svcspec-sqlite-plain-'));
@@ -86,29 +87,50 @@ describe('a table whose layout names its id field', () => {
     });
   }
 
-  test('a writer other than the store clears the mark, the store running or not: a record, an effect value, a text that is not JSON', async () => {
-    const path = freshFile();
-    // No field index: an index on json_extract(data, …) refuses a text that is not JSON itself.
-    const store = await opened(path, { name: R, idField: 'id' });
+  test('a related write of a domain step keeps the mark as any write does', async () => {
+    const store = await opened(freshFile());
     try {
-      await store.insert(R, { data: { n: 1 } });
-      const cases: [string, string][] = [
-        ['data with the id member', `INSERT INTO res_item (id, version, data) VALUES ('other-1', 1, '{"id":"x"}')`],
-        ['an id with a quote', `INSERT INTO res_item (id, version, data) VALUES ('o"2', 1, '{}')`],
-        ['a live value with the id member', `UPDATE res_item SET live = '{"id":3}' WHERE seq = 1`],
-        ['a text that is not JSON (the write is not refused)', `INSERT INTO res_item (id, version, data) VALUES ('other-4', 1, 'not json')`],
-        ['an id changed to one with a backslash', `UPDATE res_item SET id = 'a\\b' WHERE seq = 1`],
-      ];
-      for (const [what, sql] of cases) {
-        const db = raw(path);
-        db.exec('UPDATE plain_tables SET plain = 1');
-        db.exec('DELETE FROM res_item WHERE seq > 1');
-        db.exec(`UPDATE res_item SET id = 'first', live = NULL, data = '{"n":1}' WHERE seq = 1`);
-        assert.equal(await vouched(store), true, `before: ${what}`);
-        db.exec(sql);
-        db.close();
-        assert.equal(await vouched(store), false, what);
-      }
+      const target = await store.insert(R, { data: { n: 1 } });
+      const source = await store.insert(R, { data: { n: 2 } });
+      assert.equal(await vouched(store), true);
+      const step: DomainStep = {
+        decide: (_current, data, read): DomainDecision => {
+          if (!read.records.has('t')) return { more: { records: [{ key: 't', resource: R, id: target.id }] } };
+          const t = read.records.get('t')!;
+          return { data, related: [{ kind: 'update', resource: R, id: t.id, version: t.version, data: { ...t.data, id: 'stale' } }] };
+        },
+      };
+      assert.equal((await store.update(R, source.id, { n: 3 }, {}, { domain: step })).ok, true);
+      assert.equal(await vouched(store), false);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a refused write leaves the mark as it was: a taken id, a batch undone', async () => {
+    const store = await opened(freshFile());
+    try {
+      await store.insert(R, { id: 'taken', data: {} });
+      await assert.rejects(store.insert(R, { id: 'taken', data: { id: 'x' } }));
+      await assert.rejects(store.insertMany(R, [{ id: 'a"b', data: {} }, { id: 'taken', data: {} }]));
+      assert.equal(await vouched(store), true);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a file edited by hand is scanned again once its rows of plain_tables are deleted (README)', async () => {
+    const path = freshFile();
+    let store = await opened(path);
+    await store.insert(R, { data: { n: 1 } });
+    await store.close();
+    const db = raw(path);
+    db.exec(`INSERT INTO res_item (id, version, data) VALUES ('by-hand', 1, '{"id":"x"}')`);
+    db.exec('DELETE FROM plain_tables');
+    db.close();
+    store = await opened(path);
+    try {
+      assert.equal(await vouched(store), false);
     } finally {
       await store.close();
     }
@@ -132,26 +154,31 @@ describe('a table whose layout names its id field', () => {
 });
 
 describe('the mark made or found again at migrate', () => {
-  test('a file of an earlier svcspec (no marks) is scanned once: vouched for where every record is plain, not where one is not', async () => {
+  test('a file of schema 5 (no marks) is scanned once: vouched for where every record is plain, not where one is not', async () => {
     for (const [what, sql, expected] of [
       ['every record plain', `INSERT INTO res_item (id, version, data) VALUES ('p', 1, '{"n":1,"x":{"id":1}}')`, true],
       ['data with the id member', `INSERT INTO res_item (id, version, data) VALUES ('p', 1, '{"id":1}')`, false],
       ['an id to escape', `INSERT INTO res_item (id, version, data) VALUES ('p\u0002', 1, '{}')`, false],
+      ['a live value with the id member', `INSERT INTO res_item (id, version, data, live) VALUES ('p', 1, '{}', '{"id":2}')`, false],
+      ['a text that is not JSON', `INSERT INTO res_item (id, version, data) VALUES ('p', 1, 'not json')`, false],
     ] as const) {
       const path = freshFile();
-      await (await opened(path)).close();
-      // What an earlier svcspec left: the table, no triggers, no mark.
+      // What svcspec of schema 5 left: the table, no marks.
       const db = raw(path);
-      for (const t of ['res_item_unplain_insert', 'res_item_unplain_update']) db.exec(`DROP TRIGGER "${t}"`);
-      db.exec('DROP TABLE plain_tables');
+      db.exec('CREATE TABLE res_item (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT UNIQUE NOT NULL, version INTEGER NOT NULL, owner TEXT, data TEXT NOT NULL, live TEXT)');
       db.exec(sql);
+      db.exec('PRAGMA user_version = 5');
       db.close();
-      const store = await opened(path);
+      // No field index: an index on json_extract(data, …) would refuse the text that is not JSON.
+      const store = await opened(path, { name: R, idField: 'id' });
       try {
         assert.equal(await vouched(store), expected, what);
       } finally {
         await store.close();
       }
+      const after = raw(path);
+      assert.equal(after.prepare('PRAGMA user_version').get()?.user_version, 6, 'the file is of schema 6 now: an older svcspec refuses it');
+      after.close();
     }
   });
 
@@ -171,9 +198,6 @@ describe('the mark made or found again at migrate', () => {
     store = await opened(path);
     try {
       assert.equal(await vouched(store), false, 'named again: the record written meanwhile is found');
-      const db = raw(path);
-      assert.equal(db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'res_item'").get()?.n, 2);
-      db.close();
     } finally {
       await store.close();
     }
