@@ -39,7 +39,7 @@ import { Refused, unmet } from './expectation.ts';
 import { isUniqueViolation, parsePostgresUrl, unavailable } from './postgres-connection.ts';
 import {
   DuplicateIdError, StoreUnavailableError, type BatchChange, type BatchResult, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse,
-  type ListQuery, type ListResult, type NewRecord, type RemoveResult, type Store, type StoreHealth, type StoredRecord, type TableLayout,
+  type LeanListQuery, type ListQuery, type ListResult, type NewRecord, type RemoveResult, type Store, type StoreHealth, type StoredRecord, type TableLayout,
 } from './store.ts';
 
 export { parsePostgresUrl } from './postgres-connection.ts';
@@ -475,9 +475,10 @@ class PostgresStoreImpl implements PostgresStore {
 
   // A lean list (store.ts LeanListQuery) reads whole records here, which it may: the two
   // columns it could leave are a small part of a page that crosses the network.
-  async list(resource: string, query: ListQuery): Promise<ListResult> {
+  async list(resource: string, query: ListQuery | LeanListQuery): Promise<ListResult> {
     const s = this.#statements(resource);
-    const { sql, params } = listSql(s.table, query);
+    const { lean: _whole, ...whole } = query; // the same SQL either way: whole records
+    const { sql, params } = listSql(s.table, whole);
     return this.#run(async () => {
       const rows = await this.#rows(sql, params);
       const count = Math.min(rows.length, query.limit);

@@ -255,7 +255,7 @@ function afterAll(a: Args, sort: readonly SortKey[], values: readonly ScalarValu
   return disjuncts.length === 1 ? disjuncts[0] : `(${disjuncts.join(' OR ')})`;
 }
 
-function check(query: ListQuery): void {
+function check(query: ListQuery | LeanListQuery): void {
   const { limit, offset = 0 } = query;
   if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`bug: limit ${limit} is not a count`);
   if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`bug: offset ${offset} is not a count`);
@@ -326,7 +326,7 @@ export function countArgs(query: CountQuery): SQLInputValue[] {
 /** The list query (see the header). */
 export function listSql(table: string, query: ListQuery | LeanListQuery, live: ReadonlySet<string> = NO_LIVE): ListSql {
   check(query);
-  const columns = listColumns('lean' in query && query.lean, live.size > 0);
+  const columns = listColumns(query.lean === true, live.size > 0);
   const sort = query.sort ?? [];
   const { limit, offset = 0 } = query;
   const filters: FieldFilter[] = [...Object.entries(query.filter ?? {}).map(([field, value]): FieldFilter => ({ field, op: 'eq', value })), ...(query.filters ?? [])];

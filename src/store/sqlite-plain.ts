@@ -6,9 +6,8 @@
  * fourteenth of a page of 20 (a scan of every character of both).
  *
  * `plain_tables` holds a mark per table whose layout names an id field: `plain` is 1 while
- * every record is plain. The store's writes keep it (PlainMarks.written: a write of a record
- * that is not plain clears it in the write's own transaction, so a write undone leaves it as
- * it was). A table is scanned for its mark once: when its layout first names the field, or
+ * every record is plain. The store's writes keep it (PlainMarks: a write of a record that is
+ * not plain clears it in the write's own transaction, before the write). A table is scanned for its mark once: when its layout first names the field, or
  * another one, or when its row is gone; a table whose layout names none has no mark, and its
  * pages are checked record by record. Triggers would keep it for any writer, but a trigger
  * costs SQLite a sub-program per row (~1 µs an insert with no condition at all, 1.6 µs with
@@ -18,9 +17,11 @@
  *
  * A lean page reads the mark after its rows (./sqlite-queries.ts): `plain` goes from 1 to 0
  * and back only when a migrate scans again, so a mark of 1 read after the rows' snapshot says
- * that no record they hold was written otherwise, whichever svcspec process writes the file.
- * (Reading it as a column of the page's own statement costs more: ~500 instructions a row,
- * against ~5K a page.)
+ * that no record they hold was written otherwise. That holds for every svcspec process of the
+ * same spec on the file. (SQLite is for one process, README; of two processes of different
+ * specs, each reads only a mark kept for its own id field, but each keeps the mark for its
+ * own field only.) Reading the mark as a column of the page's own statement costs more:
+ * ~500 instructions a row, against ~5K a page.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { jsonPath, quoteIdent } from './sqlite-sql.ts';
@@ -39,7 +40,8 @@ const ESCAPED = /[\u0000-\u001f"\\]/;
 function unplain(field: string): string {
   const path = sqlText(jsonPath(field));
   const member = (column: string) => `(${column} IS NOT NULL AND CASE WHEN json_valid(${column}) THEN json_type(${column}, ${path}) IS NOT NULL ELSE 1 END)`;
-  return `json_quote(id) <> '"' || id || '"' OR ${member('data')} OR ${member('live')}`;
+  // An id that is not text (a BLOB written by hand) is not plain; json_quote would refuse it.
+  return `CASE WHEN typeof(id) = 'text' THEN json_quote(id) <> '"' || id || '"' ELSE 1 END OR ${member('data')} OR ${member('live')}`;
 }
 
 /**
@@ -60,21 +62,13 @@ function sqlText(s: string): string {
   return `'${s.replaceAll("'", "''")}'`;
 }
 
-/**
- * The read of a table's mark: [1] while every record is plain. Prepared per table with its
- * name written in (nothing to bind on a page's path); no row where its layout names no id field.
- */
-export function markStatement(db: DatabaseSync, table: string): StatementSync {
-  const statement = db.prepare(`SELECT plain FROM plain_tables WHERE tbl = ${sqlText(table)}`);
-  statement.setReturnArrays(true);
-  return statement;
-}
-
-/** The store's side of the marks: which field each table's mark is kept for, and clearing it. */
+/** The store's side of the marks: which field each table's mark is kept for, reading it, clearing it. */
 export class PlainMarks {
   readonly #db: DatabaseSync;
-  /** Table → the id field its mark is kept for; null: no mark. Read from the file for a table this process has not migrated. */
+  /** Table → the id field this process presents (its layout's); null: none. Read from the file for a table this process has not migrated. */
   readonly #fields = new Map<string, string | null>();
+  /** Table → the read of its mark for that field (its name and field written in: nothing to bind on a page's path); null: no field. */
+  readonly #reads = new Map<string, StatementSync | null>();
   readonly #clear: StatementSync;
 
   constructor(db: DatabaseSync) {
@@ -82,23 +76,62 @@ export class PlainMarks {
     this.#clear = db.prepare('UPDATE plain_tables SET plain = 0 WHERE tbl = ? AND plain = 1');
   }
 
-  /** The tables were migrated: each mark is kept for the field its layout names now. */
+  /** The tables were migrated: each mark is kept and read for the field its layout names now. */
   migrated(table: string, idField: string | undefined): void {
     this.#fields.set(table, idField ?? null);
+    this.#reads.delete(table);
   }
 
-  /**
-   * A record was written, inside the write's transaction: a record that is not plain (an id
-   * to escape, data holding the id's member) clears its table's mark. Conservative where it
-   * cannot be exact: a member present but undefined, which JSON text leaves out, counts.
-   */
-  written(table: string, id: string | undefined, data: Readonly<Record<string, unknown>> | undefined): void {
+  #field(table: string): string | null {
     let field = this.#fields.get(table);
     if (field === undefined) {
       const row = this.#db.prepare('SELECT id_field FROM plain_tables WHERE tbl = ?').get(table) as { id_field: string } | undefined;
       this.#fields.set(table, (field = row?.id_field ?? null));
     }
-    if (field === null) return;
-    if ((id !== undefined && ESCAPED.test(id)) || (data !== undefined && Object.hasOwn(data, field))) this.#clear.run(table);
+    return field;
+  }
+
+  /**
+   * Whether a record is plain: its id needs no escape and its data has no member named as the
+   * table's id field. Conservative where it cannot be exact: a member present but undefined,
+   * which JSON text leaves out, counts. `id` undefined: a sequence id, digits.
+   */
+  plain(table: string, id: string | undefined, data: Readonly<Record<string, unknown>> | undefined): boolean {
+    if (id !== undefined && ESCAPED.test(id)) return false;
+    const field = this.#field(table);
+    return field === null || data === undefined || !Object.hasOwn(data, field);
+  }
+
+  /**
+   * Clears a table's mark, inside the transaction of the write of a record that is not plain,
+   * before that write: should the write be refused after it, the mark stays cleared, which
+   * only makes the table's pages checked (never the reverse: a record that is not plain
+   * committed under a mark still set).
+   */
+  clear(table: string): void {
+    this.#clear.run(table);
+  }
+
+  /** clear() where the record about to be written is not plain. */
+  writing(table: string, id: string | undefined, data: Readonly<Record<string, unknown>> | undefined): void {
+    if (!this.plain(table, id, data)) this.#clear.run(table);
+  }
+
+  /**
+   * Whether the mark vouches for every record of the table, for the id field this process
+   * presents (a mark another process keeps for another field vouches for nothing here): read
+   * after a page's rows (see the header).
+   */
+  vouched(table: string): boolean {
+    let read = this.#reads.get(table);
+    if (read === undefined) {
+      const field = this.#field(table);
+      read = field === null ? null : this.#db.prepare(`SELECT plain FROM plain_tables WHERE tbl = ${sqlText(table)} AND id_field = ${sqlText(field)}`);
+      read?.setReturnArrays(true);
+      this.#reads.set(table, read);
+    }
+    if (read === null) return false;
+    const row = read.get() as unknown as [plain: number] | undefined;
+    return row !== undefined && row[0] === 1;
   }
 }

@@ -8,6 +8,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { BoundedMap } from '../spec/bounded-map.ts';
 import { countArgs, countShape, countSql, listSql, type ListSql } from './sqlite-list.ts';
+import type { PlainMarks } from './sqlite-plain.ts';
 import type { SqliteReader } from './sqlite-reader.ts';
 import { LeanRecord, PageRecord, returningArrays, toRecord, type LeanRow, type PlainPage, type Row, type Statements } from './sqlite-record.ts';
 import type { CountQuery, LeanListQuery, ListedRecord, ListQuery, ListResult, StoredRecord } from './store.ts';
@@ -32,9 +33,13 @@ export class SqliteQueries {
   /** List SQL → whether it runs on the main thread (see `#inline`). */
   readonly #routes = new BoundedMap<string, boolean>(LIST_STATEMENT_CACHE);
 
-  constructor(db: DatabaseSync, reader: SqliteReader | undefined) {
+  /** The tables' marks (./sqlite-plain.ts), read after a lean page's rows. */
+  readonly #marks: PlainMarks;
+
+  constructor(db: DatabaseSync, reader: SqliteReader | undefined, marks: PlainMarks) {
     this.#db = db;
     this.#reader = reader;
+    this.#marks = marks;
   }
 
   /** The tables were migrated: plans change with the indexes, so every page's route is decided again; counts' SQL may read `live` now. */
@@ -45,12 +50,12 @@ export class SqliteQueries {
 
   async list(s: Statements, live: ReadonlySet<string>, query: ListQuery | LeanListQuery): Promise<ListResult<ListedRecord>> {
     const want = query.limit + 1;
-    const lean = 'lean' in query && query.lean;
+    const lean = query.lean === true;
     const plain = this.#plainPage(s, query, lean, live);
     if (plain) {
       const { owner, after } = query;
       const rows = (owner === undefined ? (after ? plain.statement.all(after.seq) : plain.statement.all()) : after ? plain.statement.all(owner, after.seq) : plain.statement.all(owner)) as unknown as Row[];
-      return lean ? leanPage(rows as unknown as LeanRow[], query.limit, vouched(s)) : page(rows, query.limit);
+      return lean ? leanPage(rows as unknown as LeanRow[], query.limit, this.#marks.vouched(s.table)) : page(rows, query.limit);
     }
     const list = listSql(s.table, query, live);
     let rows: Row[];
@@ -64,7 +69,7 @@ export class SqliteQueries {
         rows = rows.concat(more.length > want - rows.length ? more.slice(0, want - rows.length) : more);
       }
     }
-    return lean ? leanPage(rows as unknown as LeanRow[], query.limit, vouched(s)) : page(rows, query.limit);
+    return lean ? leanPage(rows as unknown as LeanRow[], query.limit, this.#marks.vouched(s.table)) : page(rows, query.limit);
   }
 
   /**
@@ -74,7 +79,7 @@ export class SqliteQueries {
    * page past INLINE_OFFSET records, and a position that does not fit (listSql refuses it as
    * a bug); null where such a page is read on the reader thread (never, with SQLite's plans).
    */
-  #plainPage(s: Statements, query: ListQuery, lean: boolean, live: ReadonlySet<string>): PlainPage | null | undefined {
+  #plainPage(s: Statements, query: ListQuery | LeanListQuery, lean: boolean, live: ReadonlySet<string>): PlainPage | null | undefined {
     if (query.limit > INLINE_OFFSET || query.sort?.length || query.filters?.length || query.search !== undefined || query.offset || (query.after && query.after.values.length) || !isEmpty(query.filter)) return undefined;
     const slot = query.limit * 8 + (query.owner === undefined ? 0 : 1) + (query.after ? 2 : 0) + (lean ? 4 : 0);
     const known = s.plain.get(slot);
@@ -111,7 +116,7 @@ export class SqliteQueries {
    * search (no index serves it: a text nobody wrote reads the whole table), an offset or a
    * page size past INLINE_OFFSET. Decided once per SQL text, from SQLite's own plan.
    */
-  #inline(list: ListSql, query: ListQuery): boolean {
+  #inline(list: ListSql, query: ListQuery | LeanListQuery): boolean {
     if ((query.offset ?? 0) > INLINE_OFFSET || query.limit > INLINE_OFFSET || query.search !== undefined) return false;
     const known = this.#routes.get(list.sql);
     if (known !== undefined) return known;
@@ -176,12 +181,6 @@ function leanPage(rows: readonly LeanRow[], limit: number, plain: boolean): List
   const records: ListedRecord[] = new Array(count);
   for (let i = 0; i < count; i++) records[i] = new LeanRecord(rows[i]);
   return { records, hasMore: rows.length > limit, plain };
-}
-
-/** Whether the table's mark vouches for its records, read after a page's rows (./sqlite-plain.ts says why then). */
-function vouched(s: Statements): boolean {
-  const row = s.mark.get() as unknown as [plain: number] | undefined;
-  return row !== undefined && row[0] === 1;
 }
 
 function isEmpty(filter: ListQuery['filter']): boolean {

@@ -4,7 +4,6 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { LazyRecord } from './lazy-record.ts';
-import { markStatement } from './sqlite-plain.ts';
 import { quoteIdent, RECORD_COLUMNS, tableName } from './sqlite-sql.ts';
 import type { ListedRecord, StoredRecord } from './store.ts';
 
@@ -140,8 +139,6 @@ export interface Statements {
    * the tables are migrated again.
    */
   readonly plain: Map<number, PlainPage | null>;
-  /** The table's mark (./sqlite-plain.ts), read after each lean page's rows. */
-  readonly mark: StatementSync;
 }
 
 /** A plain page's statement; null in its slot when such a page goes to the reader thread instead. */
@@ -172,7 +169,6 @@ export function prepareStatements(db: DatabaseSync, resource: string): Statement
       updateLiveIf: returningArrays(db.prepare(`UPDATE ${q} SET version = version + 1, live = ? WHERE id = ? AND version = ? RETURNING seq, owner`)),
       updateLiveIfQuiet: db.prepare(`UPDATE ${q} SET version = version + 1, live = ? WHERE id = ? AND version = ?`),
       plain: new Map(),
-      mark: markStatement(db, table),
     };
   } catch (error) {
     if (/no such table/.test((error as Error).message)) throw new Error(`bug: resource '${resource}' is not migrated`, { cause: error });

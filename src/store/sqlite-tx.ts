@@ -64,17 +64,16 @@ export function sqliteTx(db: DatabaseSync, deps: TxDeps): TxAccess {
       const apart = write.kind === 'update' && write.changes !== undefined && write.changes.length > 0 && write.changes.every((f) => live.has(f));
       let record: StoredRecord;
       try {
+        // Before the write, in its transaction (./sqlite-plain.ts PlainMarks.clear).
+        if (write.kind === 'update') deps.marks.writing(s.table, undefined, write.data);
         if (!write.events) {
           const done = write.kind === 'remove' ? s.removeIfQuiet.run(write.id, write.version) : apart ? s.updateLiveIfQuiet.run(liveOf(write.data, live), write.id, write.version) : s.updateIfQuiet.run(JSON.stringify(write.data), write.id, write.version);
-          if (Number(done.changes) !== 1) return false;
-          if (write.kind === 'update') deps.marks.written(s.table, undefined, write.data);
-          return true;
+          return Number(done.changes) === 1;
         }
         if (write.kind === 'update') {
           const json = JSON.stringify(write.data);
           const row = (apart ? s.updateLiveIf.get(liveOf(write.data, live), write.id, write.version) : s.updateIf.get(json, write.id, write.version)) as readonly [seq: number, owner: string | null] | undefined;
           if (!row) return false;
-          deps.marks.written(s.table, undefined, write.data);
           record = new LazyRecord(row[0], write.id, write.version + 1, row[1], json);
         } else {
           const row = s.removeIf.get(write.id, write.version) as Row | undefined;

@@ -125,8 +125,8 @@ class SqliteStoreImpl implements SqliteStore {
   constructor(db: DatabaseSync, reader: SqliteReader | undefined, file: DatabaseFile) {
     this.#db = db;
     this.#reader = reader;
-    this.#queries = new SqliteQueries(db, reader);
     this.#marks = new PlainMarks(db);
+    this.#queries = new SqliteQueries(db, reader, this.#marks);
     this.#file = file;
     // Checked every second besides each write (./sqlite-file.ts); never keeps the process alive.
     this.#fileTimer = setInterval(() => this.#file.check(), FILE_CHECK_MS);
@@ -153,8 +153,7 @@ class SqliteStoreImpl implements SqliteStore {
   async migrate(resources: readonly (string | TableLayout)[]): Promise<void> {
     // Added to what earlier migrates said: a migrate of some tables leaves the others as they are.
     for (const [resource, live] of migrateTables(this.#open(), resources)) this.#live.set(resource, live);
-    for (const r of resources) if (typeof r !== 'string') this.#marks.migrated(tableName(r.name), r.idField);
-    for (const r of resources) if (typeof r === 'string') this.#marks.migrated(tableName(r), undefined);
+    for (const r of resources) this.#marks.migrated(tableName(typeof r === 'string' ? r : r.name), typeof r === 'string' ? undefined : r.idField);
     this.#queries.replanned();
     for (const s of this.#resources.values()) s.plain.clear();
   }
@@ -228,7 +227,9 @@ class SqliteStoreImpl implements SqliteStore {
   async changeMany(resource: string, changes: readonly BatchChange[], options: WriteOptions = {}): Promise<BatchResult> {
     const s = this.#statements(resource);
     const { events, domains } = options;
-    const jsons = changes.map((c) => (c.kind === 'update' && !domains?.[changes.indexOf(c)] ? JSON.stringify(c.data) : undefined));
+    // Serialized, and judged for the table's mark, now (the work runs later in the turn); a change a domain step decides, as decided.
+    const jsons = changes.map((c, i) => (c.kind === 'update' && !domains?.[i] ? JSON.stringify(c.data) : undefined));
+    const plains = changes.map((c, i) => c.kind !== 'update' || domains?.[i] !== undefined || this.#marks.plain(s.table, undefined, c.data));
     // One work of the group, in one savepoint: a refused change throws, which rolls back the
     // changes before it (and their events), and its result is answered after.
     try {
@@ -244,8 +245,8 @@ class SqliteStoreImpl implements SqliteStore {
           if (change.kind === 'update') {
             const data = domain ? runStep(this.#tx, domain, current, change.data) : change.data;
             const json = jsons[index] ?? JSON.stringify(data);
+            if (domain ? !this.#marks.plain(s.table, undefined, data) : !plains[index]) this.#marks.clear(s.table);
             s.update.run(current.version + 1, json, current.seq);
-            this.#marks.written(s.table, undefined, data);
             record = new LazyRecord(current.seq, current.id, current.version + 1, row[3], json);
           } else {
             if (domain) runStep(this.#tx, domain, current, undefined);
@@ -275,15 +276,15 @@ class SqliteStoreImpl implements SqliteStore {
     const prepared = decides ? undefined : JSON.stringify(record.data);
     const owner = record.owner ?? null;
     const given = record.id;
+    // Judged for the table's mark (./sqlite-plain.ts) with the text it is serialized to: now, or as decided.
+    const plainNow = decides || this.#marks.plain(s.table, given, record.data);
     const write = (decided?: Record<string, unknown>): StoredRecord => {
       const data = decided === undefined ? (prepared ?? JSON.stringify(record.data)) : JSON.stringify(decided);
+      if (decided === undefined ? !plainNow : !this.#marks.plain(s.table, given, decided)) this.#marks.clear(s.table);
       if (given !== undefined) {
         // The UNIQUE constraint refuses a taken id inside the INSERT itself.
         try {
-          const seq = Number(s.insert.run(null, given, owner, data).lastInsertRowid);
-          // After the INSERT: a refused one is backed out alone, and must leave the mark as it was.
-          this.#marks.written(s.table, given, decided ?? record.data);
-          return new LazyRecord(seq, given, 1, owner, data);
+          return new LazyRecord(Number(s.insert.run(null, given, owner, data).lastInsertRowid), given, 1, owner, data);
         } catch (error) {
           const unique = uniqueViolation(error);
           if (unique) throw unique;
@@ -298,9 +299,7 @@ class SqliteStoreImpl implements SqliteStore {
       // A resource that mixes given and sequence ids can meet a taken id here too.
       if (s.get.get(id) !== undefined) throw new DuplicateIdError(resource, id);
       try {
-        const inserted = Number(s.insert.run(seq, id, owner, data).lastInsertRowid);
-        this.#marks.written(s.table, undefined, decided ?? record.data); // a sequence id has nothing to escape
-        return new LazyRecord(inserted, id, 1, owner, data);
+        return new LazyRecord(Number(s.insert.run(seq, id, owner, data).lastInsertRowid), id, 1, owner, data);
       } catch (error) {
         throw uniqueViolation(error) ?? error;
       }
@@ -317,6 +316,7 @@ class SqliteStoreImpl implements SqliteStore {
     const s = this.#statements(resource);
     const { domain } = options;
     const prepared = domain ? undefined : JSON.stringify(data);
+    const plainNow = domain !== undefined || this.#marks.plain(s.table, undefined, data);
     // Group-committed as inserts are (see the header): the compare-and-set reads the row and
     // writes it inside the group's transaction, under its write lock, so no other write comes
     // between. With events or rules a work writes more than once: a savepoint undoes all of it.
@@ -329,12 +329,12 @@ class SqliteStoreImpl implements SqliteStore {
       const version = current.version + 1;
       const written = domain ? runStep(this.#tx, domain, current, data) : data;
       const json = prepared ?? JSON.stringify(written);
+      if (domain ? !this.#marks.plain(s.table, undefined, written) : !plainNow) this.#marks.clear(s.table);
       try {
         s.update.run(version, json, current.seq);
       } catch (error) {
         throw uniqueViolation(error) ?? error;
       }
-      this.#marks.written(s.table, undefined, written);
       const record = new LazyRecord(current.seq, current.id, version, row[3], json);
       if (options.events) this.#append(options.events(record));
       return { ok: true, record };
@@ -361,6 +361,7 @@ class SqliteStoreImpl implements SqliteStore {
   // Not async: the queries' promise is handed on as it is (an async wrapper adds a promise and its ticks to every page).
   list(resource: string, query: LeanListQuery): Promise<ListResult<ListedRecord>>;
   list(resource: string, query: ListQuery): Promise<ListResult>;
+  list(resource: string, query: ListQuery | LeanListQuery): Promise<ListResult<ListedRecord>>;
   list(resource: string, query: ListQuery | LeanListQuery): Promise<ListResult<ListedRecord>> {
     try {
       return this.#queries.list(this.#statements(resource), this.#liveOf(resource), query);

@@ -121,10 +121,12 @@ export interface ListQuery {
   readonly after?: { readonly values: readonly ScalarValue[]; readonly seq: number };
   readonly offset?: number;
   readonly limit: number;
+  /** Whole records; `true` is a LeanListQuery (a query whose `lean` is only known to be a boolean fits neither). */
+  readonly lean?: false;
 }
 
 /** The conditions of a list query, without its order and page. */
-export type CountQuery = Omit<ListQuery, 'sort' | 'after' | 'offset' | 'limit'>;
+export type CountQuery = Omit<ListQuery, 'sort' | 'after' | 'offset' | 'limit' | 'lean'>;
 
 /**
  * A list that reads only what a page's items are made of: each record's id, seq and data
@@ -133,7 +135,7 @@ export type CountQuery = Omit<ListQuery, 'sort' | 'after' | 'offset' | 'limit'>;
  * and the two columns a page sends nothing of were a twentieth of a page's instructions
  * (README, performance). The records are the same ones a full list gives, in the same order.
  */
-export interface LeanListQuery extends ListQuery {
+export interface LeanListQuery extends Omit<ListQuery, 'lean'> {
   readonly lean: true;
 }
 
@@ -230,6 +232,8 @@ export interface Store {
   remove(resource: string, id: string, expect?: Expectation, options?: WriteOptions): Promise<RemoveResult>;
   list(resource: string, query: LeanListQuery): Promise<ListResult<ListedRecord>>;
   list(resource: string, query: ListQuery): Promise<ListResult>;
+  /** Either (a wrapper handing a query on): records of a lean list at least. */
+  list(resource: string, query: ListQuery | LeanListQuery): Promise<ListResult<ListedRecord>>;
   /** How many records the query's conditions (filters, owner) select, across all pages: a page body's total. */
   count(resource: string, query: CountQuery): Promise<number>;
   /** Idempotency-Key records, by a scope (principal, method, path) and the key. */

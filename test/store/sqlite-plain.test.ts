@@ -107,15 +107,43 @@ describe('a table whose layout names its id field', () => {
     }
   });
 
-  test('a refused write leaves the mark as it was: a taken id, a batch undone', async () => {
+  test('a refused write of a plain record leaves the mark; of one that is not plain, it may clear it, never the reverse', async () => {
     const store = await opened(freshFile());
     try {
       await store.insert(R, { id: 'taken', data: {} });
-      await assert.rejects(store.insert(R, { id: 'taken', data: { id: 'x' } }));
-      await assert.rejects(store.insertMany(R, [{ id: 'a"b', data: {} }, { id: 'taken', data: {} }]));
+      await assert.rejects(store.insert(R, { id: 'taken', data: { n: 1 } }));
       assert.equal(await vouched(store), true);
+      // A batch is undone whole (a savepoint), the mark's clearing with it.
+      await assert.rejects(store.insertMany(R, [{ id: 'a"b', data: {} }, { id: 'taken', data: {} }]));
+      assert.equal((await store.list(R, { limit: 10 })).records.length, 1, 'the batch wrote nothing');
+      assert.equal(await vouched(store), true);
+      // Cleared before the write, in its transaction: the write refused alone, the mark stays cleared (only slower pages).
+      await assert.rejects(store.insert(R, { id: 'taken', data: { id: 'x' } }));
+      assert.equal(await vouched(store), false);
     } finally {
       await store.close();
+    }
+  });
+
+  test("a domain step's data is judged as decided: on a create, a batch create and a change", async () => {
+    const adding = (extra: Record<string, unknown>): DomainStep => ({ decide: (_current, data): DomainDecision => ({ data: { ...data, ...extra } }) });
+    const writes: [string, (store: SqliteStore) => Promise<unknown>][] = [
+      ['create', (s) => s.insert(R, { data: {} }, { domain: adding({ id: 'x' }) })],
+      ['batch create', (s) => s.insertMany(R, [{ data: {} }, { data: {} }], { domains: [undefined, adding({ id: 1 })] })],
+      ['change', async (s) => s.update(R, (await s.insert(R, { data: {} })).id, {}, {}, { domain: adding({ id: null }) })],
+      ['batch change', async (s) => s.changeMany(R, [{ kind: 'update', id: (await s.insert(R, { data: {} })).id, data: {} }], { domains: [adding({ id: [] })] })],
+    ];
+    for (const [what, write] of writes) {
+      const store = await opened(freshFile());
+      try {
+        // A step that decides plain data keeps the mark.
+        await store.insert(R, { data: { id: 'given' } }, { domain: { decide: (): DomainDecision => ({ data: { n: 1 } }) } });
+        assert.equal(await vouched(store), true, `${what}: a step that drops the member`);
+        await write(store);
+        assert.equal(await vouched(store), false, what);
+      } finally {
+        await store.close();
+      }
     }
   });
 
@@ -203,7 +231,29 @@ describe('the mark made or found again at migrate', () => {
     }
   });
 
-  test('a second start with the same layout does not scan the table again: the mark is as the triggers left it', async () => {
+  test('a mark kept for another id field (another spec on the file) vouches for nothing here', async () => {
+    const path = freshFile();
+    const a = await opened(path);
+    try {
+      await a.insert(R, { data: { key: 'k' } });
+      assert.equal(await vouched(a), true);
+      const b = await opened(path, { ...LAYOUT, idField: 'key' });
+      try {
+        assert.equal(await vouched(b), false, 'for `key`, the record is not plain');
+        await b.changeMany(R, [{ kind: 'update', id: (await b.list(R, { limit: 1 })).records[0]!.id, data: {} }]);
+        await b.migrate([{ ...LAYOUT, idField: 'other' }]);
+        await b.migrate([{ ...LAYOUT, idField: 'key' }]);
+        assert.equal(await vouched(b), true, 'scanned again for `key`');
+        assert.equal(await vouched(a), false, 'the mark is kept for `key` now, not for `id`');
+      } finally {
+        await b.close();
+      }
+    } finally {
+      await a.close();
+    }
+  });
+
+  test('a second start with the same layout does not scan the table again: the mark is as the writes left it', async () => {
     const path = freshFile();
     let store = await opened(path);
     await store.insert(R, { data: { n: 1 } });

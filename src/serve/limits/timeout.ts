@@ -314,6 +314,7 @@ class AbandonableStore implements Store {
 
   list(resource: string, query: LeanListQuery): Promise<ListResult<ListedRecord>>;
   list(resource: string, query: ListQuery): Promise<ListResult>;
+  list(resource: string, query: ListQuery | LeanListQuery): Promise<ListResult<ListedRecord>>;
   list(resource: string, query: ListQuery | LeanListQuery): Promise<ListResult<ListedRecord>> {
     return this.#inner.list(resource, query);
   }

@@ -18,7 +18,7 @@ export function gatedStore(inner: Store): { store: Store; gate(n: number): Promi
     get,
     update: (r, id, d, e, o) => inner.update(r, id, d, e, o),
     remove: (r, id, e, o) => inner.remove(r, id, e, o),
-    list: (r, q) => inner.list(r, q),
+    list: inner.list.bind(inner),
     count: (r, q) => inner.count(r, q),
     getIdempotent: (s, k) => inner.getIdempotent(s, k),
     putIdempotent: (s, k, v) => inner.putIdempotent(s, k, v),
