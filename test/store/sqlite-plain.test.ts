@@ -231,28 +231,6 @@ describe('the mark made or found again at migrate', () => {
     }
   });
 
-  test('a mark kept for another id field (another spec on the file) vouches for nothing here', async () => {
-    const path = freshFile();
-    const a = await opened(path);
-    try {
-      await a.insert(R, { data: { key: 'k' } });
-      assert.equal(await vouched(a), true);
-      const b = await opened(path, { ...LAYOUT, idField: 'key' });
-      try {
-        assert.equal(await vouched(b), false, 'for `key`, the record is not plain');
-        await b.changeMany(R, [{ kind: 'update', id: (await b.list(R, { limit: 1 })).records[0]!.id, data: {} }]);
-        await b.migrate([{ ...LAYOUT, idField: 'other' }]);
-        await b.migrate([{ ...LAYOUT, idField: 'key' }]);
-        assert.equal(await vouched(b), true, 'scanned again for `key`');
-        assert.equal(await vouched(a), false, 'the mark is kept for `key` now, not for `id`');
-      } finally {
-        await b.close();
-      }
-    } finally {
-      await a.close();
-    }
-  });
-
   test('a second start with the same layout does not scan the table again: the mark is as the writes left it', async () => {
     const path = freshFile();
     let store = await opened(path);
