@@ -6,7 +6,7 @@
  * counters in between), so start-up and V8's warm-up stay out; the load of the machine does
  * not move it, which makes it the figure to compare two versions of the code by.
  *
- *   node bench/support/pages-count.ts [svcspec|hand] [list|read]
+ *   node bench/support/pages-count.ts [svcspec|hand|guarded] [list|read]
  *
  * Prints instructions per request (the main thread, and all threads), then where the main
  * thread's go: the functions with the most instructions of their own, V8's compiled
@@ -25,12 +25,12 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { runNode } from './children.ts';
-import { seedRecords, walkPages } from './serve-checks.ts';
+import { GUARDED_VERSION, seedRecords, walkPages } from './serve-checks.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const [kind = 'svcspec', op = 'list'] = process.argv.slice(2);
-if ((kind !== 'svcspec' && kind !== 'hand') || (op !== 'list' && op !== 'read')) {
-  console.error('usage: pages-count.ts [svcspec|hand] [list|read]');
+if ((kind !== 'svcspec' && kind !== 'hand' && kind !== 'guarded') || (op !== 'list' && op !== 'read')) {
+  console.error('usage: pages-count.ts [svcspec|hand|guarded] [list|read]');
   process.exit(2);
 }
 const n = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -44,11 +44,15 @@ try {
   const seed = join(dir, 'seed.json');
   await writeFile(seed, JSON.stringify(records));
   const db = join(dir, `${kind}.db`);
-  const spec = here('../fixtures/items.yaml');
+  const spec = here(kind === 'guarded' ? '../fixtures/items-guarded.yaml' : '../fixtures/items.yaml');
   let args: string[];
+  // The guarded twin (issue #4): a credential issued into its database, sent with the version asked, as the serve bench does.
+  let headers: Record<string, string> = {};
   if (kind === 'hand') args = [here('../servers/hand-written.ts'), db, 'normal', seed];
   else {
-    await runNode('svcspec seeding', [here('../servers/svcspec-seed.ts'), spec, db, seed]);
+    const credential = join(dir, 'credential.json');
+    await runNode('svcspec seeding', [here('../servers/svcspec-seed.ts'), spec, db, seed, ...(kind === 'guarded' ? [credential] : [])]);
+    if (kind === 'guarded') headers = { ...(JSON.parse(readFileSync(credential, 'utf8')) as Record<string, string>), 'api-version': GUARDED_VERSION };
     args = [here('../servers/svcspec.ts'), spec, db, 'normal'];
   }
   const out = join(dir, 'callgrind.out');
@@ -63,14 +67,14 @@ try {
     child.once('exit', () => reject(new Error(`the server under valgrind exited before it listened (is valgrind installed?): ${stderr}`)));
   });
   const url = `http://127.0.0.1:${port}`;
-  const pages = op === 'list' ? await walkPages({ kind: kind === 'hand' ? 'hand-written' : 'svcspec', process: { url } as never, pages: [], headers: {} }) : [];
+  const pages = op === 'list' ? await walkPages({ kind: kind === 'hand' ? 'hand-written' : 'svcspec', process: { url } as never, pages: [], headers }) : [];
   // The same pseudo-random sequence in every run, so two runs ask for the same pages.
   let state = 12345;
   const next = () => (state = (state * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const run = async (count: number) => {
     for (let i = 0; i < count; i++) {
       const path = op === 'list' ? pages[Math.floor(next() * pages.length)]! : `/items/${records[Math.floor(next() * records.length)]!.id}`;
-      const r = await fetch(url + path);
+      const r = await fetch(url + path, { headers });
       await r.text();
       if (r.status !== 200) throw new Error(`GET ${path} answered ${r.status}`);
     }
