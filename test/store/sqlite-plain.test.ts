@@ -42,6 +42,23 @@ function raw(path: string): DatabaseSync {
   return db;
 }
 
+/** A file with one plain record, closed, edited by hand with `sql`, opened again with the same layout: what its pages say. */
+async function vouchedAfterHandEdit(...sql: string[]): Promise<boolean | undefined> {
+  const path = freshFile();
+  let store = await opened(path);
+  await store.insert(R, { data: { n: 1 } });
+  await store.close();
+  const db = raw(path);
+  for (const statement of sql) db.exec(statement);
+  db.close();
+  store = await opened(path);
+  try {
+    return await vouched(store);
+  } finally {
+    await store.close();
+  }
+}
+
 describe('a table whose layout names its id field', () => {
   test('is vouched for while every record is plain: ids with nothing to escape, data without the id member at its top', async () => {
     const store = await opened(freshFile());
@@ -148,20 +165,7 @@ describe('a table whose layout names its id field', () => {
   });
 
   test('a file edited by hand is scanned again once its rows of plain_tables are deleted (README)', async () => {
-    const path = freshFile();
-    let store = await opened(path);
-    await store.insert(R, { data: { n: 1 } });
-    await store.close();
-    const db = raw(path);
-    db.exec(`INSERT INTO res_item (id, version, data) VALUES ('by-hand', 1, '{"id":"x"}')`);
-    db.exec('DELETE FROM plain_tables');
-    db.close();
-    store = await opened(path);
-    try {
-      assert.equal(await vouched(store), false);
-    } finally {
-      await store.close();
-    }
+    assert.equal(await vouchedAfterHandEdit(`INSERT INTO res_item (id, version, data) VALUES ('by-hand', 1, '{"id":"x"}')`, 'DELETE FROM plain_tables'), false);
   });
 
   test('a page read on the reader thread is vouched for as one on the main thread is', async () => {
@@ -232,19 +236,7 @@ describe('the mark made or found again at migrate', () => {
   });
 
   test('a second start with the same layout does not scan the table again: the mark is as the writes left it', async () => {
-    const path = freshFile();
-    let store = await opened(path);
-    await store.insert(R, { data: { n: 1 } });
-    await store.close();
     // A mark set by hand to what no scan would find: a start that scanned would put it back.
-    const db = raw(path);
-    db.exec('UPDATE plain_tables SET plain = 0');
-    db.close();
-    store = await opened(path);
-    try {
-      assert.equal(await vouched(store), false);
-    } finally {
-      await store.close();
-    }
+    assert.equal(await vouchedAfterHandEdit('UPDATE plain_tables SET plain = 0'), false);
   });
 });
