@@ -46,8 +46,6 @@ export class GroupCommit {
   readonly #db: DatabaseSync;
   #queue: Queued[] = [];
   #scheduled = false;
-  /** Transactions begun so far: what was read before the last one began may have changed (./sqlite-plain.ts). */
-  commits = 0;
   readonly #flush = (): void => {
     this.#scheduled = false;
     this.flush();
@@ -79,7 +77,6 @@ export class GroupCommit {
 
   #commit(batch: readonly Queued[]): void {
     const db = this.#db;
-    this.commits++;
     let done: Done[] = [];
     try {
       db.exec('BEGIN IMMEDIATE');

@@ -18,12 +18,12 @@
  * A lean page asks for the mark after its rows (./sqlite-queries.ts): `plain` goes from 1 to
  * 0 and back only when a migrate scans again, so a mark of 1 known after the rows' snapshot
  * says that no record they hold was written otherwise. The store knows it without reading it
- * again until its own writer begins a transaction (the only writer of the file: SQLite is for
- * one process, README), which makes a page cost no read of the mark at all: a statement of
+ * again until it clears it itself (the only writer of the file: SQLite is for one process,
+ * README), which makes a page cost no read of the mark at all: a statement of
  * its own was a read transaction of its own (two fcntl locks, ~4 µs of a page's ~39 µs of
  * user and system time), and the mark as a column of the page's statement ~500 instructions
  * a row. The cost of the rule: a second process writing the file (which README leaves out)
- * is seen by this one's pages only once this one writes.
+ * is seen by this one's pages only once this one restarts (or clears the mark itself).
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { jsonPath, quoteIdent } from './sqlite-sql.ts';
@@ -72,14 +72,15 @@ export class PlainMarks {
   /** Table → the read of its mark for that field (its name and field written in: nothing to bind on a page's path); null: no field. */
   readonly #reads = new Map<string, StatementSync | null>();
   readonly #clear: StatementSync;
-  /** Transactions of the store's writer begun so far (./sqlite-commit.ts GroupCommit `commits`). */
-  readonly #commits: () => number;
-  /** Table → its mark as last read, and the count of transactions then. */
-  readonly #known = new Map<string, { readonly at: number; readonly plain: boolean }>();
+  /**
+   * Table → its mark as last read. Forgotten where this store clears it or migrates the table,
+   * the only ways the mark of a file it alone writes changes: read again at the next page, once
+   * the write's transaction has ended, committed (0) or rolled back (1 still).
+   */
+  readonly #known = new Map<string, boolean>();
 
-  constructor(db: DatabaseSync, commits: () => number) {
+  constructor(db: DatabaseSync) {
     this.#db = db;
-    this.#commits = commits;
     this.#clear = db.prepare('UPDATE plain_tables SET plain = 0 WHERE tbl = ? AND plain = 1');
   }
 
@@ -118,24 +119,24 @@ export class PlainMarks {
    */
   clear(table: string): void {
     this.#clear.run(table);
+    this.#known.delete(table);
   }
 
   /** clear() where the record about to be written is not plain. */
   writing(table: string, id: string | undefined, data: Readonly<Record<string, unknown>> | undefined): void {
-    if (!this.plain(table, id, data)) this.#clear.run(table);
+    if (!this.plain(table, id, data)) this.clear(table);
   }
 
   /**
    * Whether the mark vouches for every record of the table, for the id field this process
    * presents (a mark kept for another field vouches for nothing here). Called after a page's
-   * rows; read from the file only after a transaction of this store's writer began since the
-   * last read (see the header): a read of its own is a read transaction of its own, two
-   * fcntl locks, ~4 µs of a page's ~39 (user and system time, /proc).
+   * rows; read from the file only where it is not known (see #known): a read of its own is a
+   * read transaction of its own, two fcntl locks, ~4 µs of a page's ~39 (user and system
+   * time, /proc).
    */
   vouched(table: string): boolean {
-    const now = this.#commits();
     const known = this.#known.get(table);
-    if (known !== undefined && known.at === now) return known.plain;
+    if (known !== undefined) return known;
     let read = this.#reads.get(table);
     if (read === undefined) {
       const field = this.#field(table);
@@ -145,7 +146,7 @@ export class PlainMarks {
     }
     const row = read?.get() as unknown as [plain: number] | undefined;
     const plain = row !== undefined && row[0] === 1;
-    this.#known.set(table, { at: now, plain });
+    this.#known.set(table, plain);
     return plain;
   }
 }

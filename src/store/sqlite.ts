@@ -125,7 +125,7 @@ class SqliteStoreImpl implements SqliteStore {
   constructor(db: DatabaseSync, reader: SqliteReader | undefined, file: DatabaseFile) {
     this.#db = db;
     this.#reader = reader;
-    this.#marks = new PlainMarks(db, () => this.#group.commits);
+    this.#marks = new PlainMarks(db);
     this.#queries = new SqliteQueries(db, reader, this.#marks);
     this.#file = file;
     // Checked every second besides each write (./sqlite-file.ts); never keeps the process alive.

@@ -124,6 +124,26 @@ describe('a table whose layout names its id field', () => {
     }
   });
 
+  test("a removal's domain step that writes a related record that is not plain clears that table's mark (a removal is not group-committed)", async () => {
+    const store = await opened(freshFile());
+    try {
+      const related = await store.insert(R, { data: { n: 1 } });
+      const removed = await store.insert(R, { data: { n: 2 } });
+      assert.equal(await vouched(store), true);
+      const step: DomainStep = {
+        decide: (_current, _data, read): DomainDecision => {
+          if (!read.records.has('r')) return { more: { records: [{ key: 'r', resource: R, id: related.id }] } };
+          const r = read.records.get('r')!;
+          return { related: [{ kind: 'update', resource: R, id: r.id, version: r.version, data: { ...r.data, id: 'stale' } }] };
+        },
+      };
+      assert.equal((await store.remove(R, removed.id, {}, { domain: step })).ok, true);
+      assert.equal(await vouched(store), false);
+    } finally {
+      await store.close();
+    }
+  });
+
   test('a refused write of a plain record leaves the mark; of one that is not plain, it may clear it, never the reverse', async () => {
     const store = await opened(freshFile());
     try {
