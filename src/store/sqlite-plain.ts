@@ -18,12 +18,14 @@
  * A lean page asks for the mark after its rows (./sqlite-queries.ts): `plain` goes from 1 to
  * 0 and back only when a migrate scans again, so a mark of 1 known after the rows' snapshot
  * says that no record they hold was written otherwise. The store knows it without reading it
- * again until it clears it itself (the only writer of the file: SQLite is for one process,
- * README), which makes a page cost no read of the mark at all: a statement of
+ * again until it clears it itself, being the only writer of the file (one store object on a
+ * file: SQLite is for one process, README), which makes a page cost no read of the mark at
+ * all: a statement of
  * its own was a read transaction of its own (two fcntl locks, ~4 µs of a page's ~39 µs of
  * user and system time), and the mark as a column of the page's statement ~500 instructions
- * a row. The cost of the rule: a second process writing the file (which README leaves out)
- * is seen by this one's pages only once this one restarts (or clears the mark itself).
+ * a row. The cost of the rule: a second writer of the file (another process, which README
+ * leaves out, or another store object on it) is seen by this one's pages only once this one
+ * is opened again (or clears the mark itself).
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { jsonPath, quoteIdent } from './sqlite-sql.ts';
@@ -84,11 +86,26 @@ export class PlainMarks {
     this.#clear = db.prepare('UPDATE plain_tables SET plain = 0 WHERE tbl = ? AND plain = 1');
   }
 
+  /**
+   * Migrates so far. A write judged before one (at its call, with the id field then) and
+   * written after it (later in the turn) is judged again where it is written: see stale().
+   */
+  migrates = 0;
+
   /** The tables were migrated: each mark is kept and read for the field its layout names now, read again. */
   migrated(table: string, idField: string | undefined): void {
     this.#fields.set(table, idField ?? null);
     this.#reads.delete(table);
     this.#known.delete(table);
+    this.migrates++;
+  }
+
+  /**
+   * Whether a record judged plain at `migrates` = `at` must be taken as not plain now: a
+   * migrate came between (another id field, perhaps). Rare, and never wrong to clear.
+   */
+  stale(at: number): boolean {
+    return at !== this.migrates;
   }
 
   #field(table: string): string | null {

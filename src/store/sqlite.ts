@@ -230,6 +230,7 @@ class SqliteStoreImpl implements SqliteStore {
     // Serialized, and judged for the table's mark, now (the work runs later in the turn); a change a domain step decides, as decided.
     const jsons = changes.map((c, i) => (c.kind === 'update' && !domains?.[i] ? JSON.stringify(c.data) : undefined));
     const plains = changes.map((c, i) => c.kind !== 'update' || domains?.[i] !== undefined || this.#marks.plain(s.table, undefined, c.data));
+    const judgedAt = this.#marks.migrates;
     // One work of the group, in one savepoint: a refused change throws, which rolls back the
     // changes before it (and their events), and its result is answered after.
     try {
@@ -245,7 +246,7 @@ class SqliteStoreImpl implements SqliteStore {
           if (change.kind === 'update') {
             const data = domain ? runStep(this.#tx, domain, current, change.data) : change.data;
             const json = jsons[index] ?? JSON.stringify(data);
-            if (domain ? !this.#marks.plain(s.table, undefined, data) : !plains[index]) this.#marks.clear(s.table);
+            if (domain ? !this.#marks.plain(s.table, undefined, data) : !plains[index] || this.#marks.stale(judgedAt)) this.#marks.clear(s.table);
             s.update.run(current.version + 1, json, current.seq);
             record = new LazyRecord(current.seq, current.id, current.version + 1, row[3], json);
           } else {
@@ -278,9 +279,10 @@ class SqliteStoreImpl implements SqliteStore {
     const given = record.id;
     // Judged for the table's mark (./sqlite-plain.ts) with the text it is serialized to: now, or as decided.
     const plainNow = decides || this.#marks.plain(s.table, given, record.data);
+    const judgedAt = this.#marks.migrates;
     const write = (decided?: Record<string, unknown>): StoredRecord => {
       const data = decided === undefined ? (prepared ?? JSON.stringify(record.data)) : JSON.stringify(decided);
-      if (decided === undefined ? !plainNow : !this.#marks.plain(s.table, given, decided)) this.#marks.clear(s.table);
+      if (decided === undefined ? !plainNow || this.#marks.stale(judgedAt) : !this.#marks.plain(s.table, given, decided)) this.#marks.clear(s.table);
       if (given !== undefined) {
         // The UNIQUE constraint refuses a taken id inside the INSERT itself.
         try {
@@ -317,6 +319,7 @@ class SqliteStoreImpl implements SqliteStore {
     const { domain } = options;
     const prepared = domain ? undefined : JSON.stringify(data);
     const plainNow = domain !== undefined || this.#marks.plain(s.table, undefined, data);
+    const judgedAt = this.#marks.migrates;
     // Group-committed as inserts are (see the header): the compare-and-set reads the row and
     // writes it inside the group's transaction, under its write lock, so no other write comes
     // between. With events or rules a work writes more than once: a savepoint undoes all of it.
@@ -329,7 +332,7 @@ class SqliteStoreImpl implements SqliteStore {
       const version = current.version + 1;
       const written = domain ? runStep(this.#tx, domain, current, data) : data;
       const json = prepared ?? JSON.stringify(written);
-      if (domain ? !this.#marks.plain(s.table, undefined, written) : !plainNow) this.#marks.clear(s.table);
+      if (domain ? !this.#marks.plain(s.table, undefined, written) : !plainNow || this.#marks.stale(judgedAt)) this.#marks.clear(s.table);
       try {
         s.update.run(version, json, current.seq);
       } catch (error) {

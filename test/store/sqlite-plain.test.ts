@@ -255,6 +255,31 @@ describe('the mark made or found again at migrate', () => {
     }
   });
 
+  test('a migrate to another id field in the same store forgets the mark it knew, and judges again a write called before it', async () => {
+    let store = await opened(freshFile());
+    try {
+      await store.insert(R, { data: { code: 'c1' } });
+      assert.equal(await vouched(store), true, 'known: plain for `id`');
+      await store.migrate([{ ...LAYOUT, idField: 'code' }]);
+      assert.equal(await vouched(store), false, 'for `code`, the record is not plain: the known mark is forgotten');
+      await store.migrate([LAYOUT]);
+      assert.equal(await vouched(store), true, 'scanned again for `id`');
+    } finally {
+      await store.close();
+    }
+    store = await opened(freshFile());
+    try {
+      await store.insert(R, { data: { n: 1 } });
+      // A create judged plain at its call (for `id`), written after a migrate to `code` (whose scan finds nothing) in the same turn.
+      const written = store.insert(R, { data: { code: 'c2' } });
+      await store.migrate([{ ...LAYOUT, idField: 'code' }]);
+      await written;
+      assert.equal(await vouched(store), false);
+    } finally {
+      await store.close();
+    }
+  });
+
   test('a second start with the same layout does not scan the table again: the mark is as the writes left it', async () => {
     // A mark set by hand to what no scan would find: a start that scanned would put it back.
     assert.equal(await vouchedAfterHandEdit('UPDATE plain_tables SET plain = 0'), false);
