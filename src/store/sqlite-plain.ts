@@ -7,25 +7,25 @@
  *
  * `plain_tables` holds a mark per table whose layout names an id field: `plain` is 1 while
  * every record is plain. The store's writes keep it (PlainMarks: a write of a record that is
- * not plain clears it in the write's own transaction, before the write). A table is scanned for its mark once: when its layout first names the field, or
- * another one, or when its row is gone; a table whose layout names none has no mark, and its
- * pages are checked record by record. Triggers would keep it for any writer, but a trigger
- * costs SQLite a sub-program per row (~1 µs an insert with no condition at all, 1.6 µs with
- * this one: 3% of a create). So a file is written by svcspec only (README: a tool that edits
- * one by hand deletes its rows of `plain_tables`, and the next start scans again), and the
- * schema that has marks (6) is one an older svcspec refuses to write.
+ * not plain clears it in the write's own transaction, before the write). A table is scanned
+ * for its mark once: when its layout first names the field, or another one, or when its row
+ * is gone; a table whose layout names none has no mark, and its pages are checked record by
+ * record. Triggers would keep it for any writer, but a trigger costs SQLite a sub-program per
+ * row (~1 µs an insert with no condition at all, 1.6 µs with this one: 3% of a create). So a
+ * file is written by svcspec only (README: a tool that edits one by hand deletes its rows of
+ * `plain_tables`, and the next start scans again), and the schema that has marks (6) is one
+ * an older svcspec refuses to open.
  *
  * A lean page asks for the mark after its rows (./sqlite-queries.ts): `plain` goes from 1 to
  * 0 and back only when a migrate scans again, so a mark of 1 known after the rows' snapshot
  * says that no record they hold was written otherwise. The store knows it without reading it
  * again until it clears it itself, being the only writer of the file (one store object on a
  * file: SQLite is for one process, README), which makes a page cost no read of the mark at
- * all: a statement of
- * its own was a read transaction of its own (two fcntl locks, ~4 µs of a page's ~39 µs of
- * user and system time), and the mark as a column of the page's statement ~500 instructions
- * a row. The cost of the rule: a second writer of the file (another process, which README
- * leaves out, or another store object on it) is seen by this one's pages only once this one
- * is opened again (or clears the mark itself).
+ * all. A statement of its own was a read transaction of its own (two fcntl locks, ~4 µs of a
+ * page's ~39 µs of user and system time), and the mark as a column of the page's statement
+ * ~500 instructions a row. The cost of the rule: a second writer of the file (another
+ * process, which README leaves out, or another store object on it) is seen by this one's
+ * pages only once this one is opened again (or clears the mark itself).
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { jsonPath, quoteIdent } from './sqlite-sql.ts';
