@@ -104,45 +104,32 @@ describe('a table whose layout names its id field', () => {
     });
   }
 
-  test('a related write of a domain step keeps the mark as any write does', async () => {
-    const store = await opened(freshFile());
-    try {
-      const target = await store.insert(R, { data: { n: 1 } });
-      const source = await store.insert(R, { data: { n: 2 } });
-      assert.equal(await vouched(store), true);
-      const step: DomainStep = {
-        decide: (_current, data, read): DomainDecision => {
-          if (!read.records.has('t')) return { more: { records: [{ key: 't', resource: R, id: target.id }] } };
-          const t = read.records.get('t')!;
-          return { data, related: [{ kind: 'update', resource: R, id: t.id, version: t.version, data: { ...t.data, id: 'stale' } }] };
-        },
-      };
-      assert.equal((await store.update(R, source.id, { n: 3 }, {}, { domain: step })).ok, true);
-      assert.equal(await vouched(store), false);
-    } finally {
-      await store.close();
-    }
+  // A step that writes the id's member into another record (a related write), the write's own data kept.
+  const writesIdInto = (relatedId: string): DomainStep => ({
+    decide: (_current, data, read): DomainDecision => {
+      if (!read.records.has('r')) return { more: { records: [{ key: 'r', resource: R, id: relatedId }] } };
+      const r = read.records.get('r')!;
+      return { ...(data !== undefined ? { data } : {}), related: [{ kind: 'update', resource: R, id: r.id, version: r.version, data: { ...r.data, id: 'stale' } }] };
+    },
   });
-
-  test("a removal's domain step that writes a related record that is not plain clears that table's mark (a removal is not group-committed)", async () => {
-    const store = await opened(freshFile());
-    try {
-      const related = await store.insert(R, { data: { n: 1 } });
-      const removed = await store.insert(R, { data: { n: 2 } });
-      assert.equal(await vouched(store), true);
-      const step: DomainStep = {
-        decide: (_current, _data, read): DomainDecision => {
-          if (!read.records.has('r')) return { more: { records: [{ key: 'r', resource: R, id: related.id }] } };
-          const r = read.records.get('r')!;
-          return { related: [{ kind: 'update', resource: R, id: r.id, version: r.version, data: { ...r.data, id: 'stale' } }] };
-        },
-      };
-      assert.equal((await store.remove(R, removed.id, {}, { domain: step })).ok, true);
-      assert.equal(await vouched(store), false);
-    } finally {
-      await store.close();
-    }
-  });
+  const stepWrites: [string, (store: SqliteStore, written: string, step: DomainStep) => Promise<{ ok: boolean }>][] = [
+    ['an update', (store, written, step) => store.update(R, written, { n: 3 }, {}, { domain: step })],
+    ['a removal (not group-committed)', (store, written, step) => store.remove(R, written, {}, { domain: step })],
+  ];
+  for (const [what, write] of stepWrites) {
+    test(`a related write of a domain step keeps the mark as any write does: ${what}`, async () => {
+      const store = await opened(freshFile());
+      try {
+        const related = await store.insert(R, { data: { n: 1 } });
+        const written = await store.insert(R, { data: { n: 2 } });
+        assert.equal(await vouched(store), true);
+        assert.equal((await write(store, written.id, writesIdInto(related.id))).ok, true);
+        assert.equal(await vouched(store), false);
+      } finally {
+        await store.close();
+      }
+    });
+  }
 
   test('a refused write of a plain record leaves the mark; of one that is not plain, it may clear it, never the reverse', async () => {
     const store = await opened(freshFile());
