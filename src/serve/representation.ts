@@ -96,8 +96,7 @@ export function presentJsonList(resource: Resource, records: readonly ListedReco
     for (let i = 0; i < records.length; i++) {
       const record = records[i]!;
       const json = record.json;
-      if (json === undefined) items[i] = JSON.stringify(present(resource, record));
-      else items[i] = json.length <= 2 ? `${p.open}${record.id}"}` : `${p.open}${record.id}",${json.slice(1)}`;
+      items[i] = json === undefined ? JSON.stringify(present(resource, record)) : textItem(p, record.id, json);
     }
     return joined(head, items, tail);
   }
@@ -114,12 +113,16 @@ export function presentJsonList(resource: Resource, records: readonly ListedReco
     const id = record.id;
     ids[i] = id;
     chars += id.length;
-    if (json === undefined || holdsKey(json, p.idTail)) items[i] = JSON.stringify(present(resource, record));
-    else items[i] = json.length <= 2 ? `${p.open}${id}"}` : `${p.open}${id}",${json.slice(1)}`;
+    items[i] = json === undefined || holdsKey(json, p.idTail) ? JSON.stringify(present(resource, record)) : textItem(p, id, json);
   }
   // An id that needs an escape (rare: ids are UUIDs, numbers, slugs): the page record by record.
   if (ids.length > 0 && JSON.stringify(ids).length !== chars + 3 * ids.length + 1) for (let i = 0; i < records.length; i++) items[i] = presentWith(p, resource, records[i]!);
   return joined(head, items, tail);
+}
+
+/** An item of a page: the string id, in quotes as it is, in front of the record's stored text. */
+function textItem(p: Presenter, id: string, json: string): string {
+  return json.length <= 2 ? `${p.open}${id}"}` : `${p.open}${id}",${json.slice(1)}`;
 }
 
 /** head, the items comma-separated, tail: one flat string (join copies each piece once). */
