@@ -12,10 +12,16 @@
  * thread's go: the functions with the most instructions of their own, V8's compiled
  * JavaScript named from the map `--perf-basic-prof` writes (/tmp/perf-<pid>.map), which
  * callgrind alone shows as bare addresses. WARM (default 2000) and MEASURE (3000) set the
- * counts; TOP (30) the rows; KEEP=1 keeps the dump (its folder is printed). Two runs of equal code differ by up to ~20K instructions a
- * request when Node's own `process.nextTick` takes V8's slow path for a whole run (README,
- * issue #20: `Runtime_DefineKeyedOwnPropertyInLiteral` high in the list): compare runs
- * without it.
+ * counts; TOP (30) the rows; KEEP=1 keeps the dump (its folder is printed); SPEC another
+ * spec for the server (a variant of the fixture with one guard off, say).
+ *
+ * A second figure leaves the garbage collector out: how often V8 collects depends on time
+ * too, and under callgrind a second holds ~50x fewer requests (the guarded twin's credential
+ * cache, kept a second, is missed ~50x as often, and collections come with it). Compare two
+ * versions by that figure. Node's own `process.nextTick` can take V8's slow path for a whole
+ * run (`Runtime_DefineKeyedOwnPropertyInLiteral` high in the list; ~20K instructions a
+ * request): svcspec's servers settle it at start (src/serve/tick-warm-up.ts), the
+ * hand-written one does not.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -44,7 +50,7 @@ try {
   const seed = join(dir, 'seed.json');
   await writeFile(seed, JSON.stringify(records));
   const db = join(dir, `${kind}.db`);
-  const spec = here(kind === 'guarded' ? '../fixtures/items-guarded.yaml' : '../fixtures/items.yaml');
+  const spec = process.env.SPEC ?? here(kind === 'guarded' ? '../fixtures/items-guarded.yaml' : '../fixtures/items.yaml');
   let args: string[];
   // The guarded twin (issue #4): a credential issued into its database, sent with the version asked, as the serve bench does.
   let headers: Record<string, string> = {};
@@ -123,7 +129,13 @@ try {
     self.set(name, Math.max(self.get(name) ?? 0, 0) + count);
   }
   const per = (x: number) => `${(x / MEASURE / 1000).toFixed(1)}K`;
+  // The garbage collector's share, inclusive (see the header for why it is shown apart).
+  const inclusive = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', measured], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const gcLine = /^\s*([\d,]+) \([^)]*\)\s+\?\?\?:v8::internal::Heap::CollectGarbage\(/m.exec(inclusive);
+  const gc = gcLine ? Number(gcLine[1]!.replace(/,/g, '')) : 0;
+  const scavenges = /^\s*[\d,]+ \([^)]*\)\s+< \?\?\?:v8::internal::Heap::Scavenge\(\) \(([\d,]+)x\)/m.exec(execFileSync('callgrind_annotate', ['--tree=caller', '--threshold=100', measured], { encoding: 'utf8', maxBuffer: 64 << 20 }))?.[1] ?? '0';
   console.log(`${kind} ${op}: ${per(main)} instructions a request on the main thread, ${per(total)} in all threads (${MEASURE} requests after ${WARM})`);
+  console.log(`without the garbage collector: ${per(main - gc)} on the main thread (it took ${per(gc)}: ${scavenges} scavenges)`);
   console.log('\nfunctions by instructions of their own, per request:');
   const skip = /(below main)|libc-start|libc_start_call_main|^\?\?\?:main$|node::Start|NodeMainInstance|SpinEventLoop|uv_run|uv__io_poll|clone\.S|start_thread|PROGRAM TOTALS/;
   // The frames around main are listed with everything below them: left out, as is anything as large as the whole.
