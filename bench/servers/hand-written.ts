@@ -27,6 +27,11 @@
  * turn share one transaction, each answered after its COMMIT — an honest baseline is the
  * stack at its best, not one fsync per record.
  *
+ * It settles Node's `process.nextTick` before it listens, as svcspec's app does
+ * (src/serve/tick-warm-up.ts, not imported: the baseline is svcspec-free): without it about
+ * half of all processes, of either server, build each tick through V8's runtime (~4.5% of a
+ * request's CPU), and a baseline left to that lottery would move every ratio by it.
+ *
  *   node bench/servers/hand-written.ts <db file> <normal|full> [seed.json]
  *
  * Seeds the records of seed.json (an array of items with their ids) in one transaction,
@@ -41,6 +46,12 @@ const [dbFile, durability = 'normal', seedFile] = process.argv.slice(2);
 if (!dbFile || (durability !== 'normal' && durability !== 'full')) {
   console.error('usage: hand-written.ts <db file> <normal|full> [seed.json]');
   process.exit(2);
+}
+
+const settle = (_?: unknown): void => {};
+for (let i = 0; i < 3000; i++) {
+  process.nextTick(settle);
+  process.nextTick(settle, i);
 }
 
 const db = new DatabaseSync(dbFile);
