@@ -32,7 +32,17 @@
  * half of all processes, of either server, build each tick through V8's runtime (~4.5% of a
  * request's CPU), and a baseline left to that lottery would move every ratio by it.
  *
- *   node bench/servers/hand-written.ts <db file> <normal|full> [seed.json]
+ * `--guarded <credential.json>` puts the guards of bench/fixtures/items-guarded.yaml in front,
+ * by hand, as one onRequest hook: the API key in X-API-Key (the one in the file, found in a
+ * Map as svcspec finds a key it verified within the second) holding the scope the method needs,
+ * API-Version (absent, "1" or "2"; "2" the default), a rate limit per credential (a window of
+ * 60 s, a limit never reached), and svcspec's four answer headers: API-Version and Vary
+ * (RFC 9110 §12.5.5), RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers).
+ * What a guarded service pays on this stack, whoever writes it: the floor the guards' cost
+ * is read against (issue #20). Refusals are bare problem objects; the bench sends none but
+ * the one anonymous request of its check.
+ *
+ *   node bench/servers/hand-written.ts <db file> <normal|full> [seed.json] [--guarded <credential.json>]
  *
  * Seeds the records of seed.json (an array of items with their ids) in one transaction,
  * listens on a free loopback port, and prints `{"port":N}` on stdout. SIGTERM closes it.
@@ -42,9 +52,13 @@ import { readFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import Fastify, { type FastifyReply } from 'fastify';
 
-const [dbFile, durability = 'normal', seedFile] = process.argv.slice(2);
-if (!dbFile || (durability !== 'normal' && durability !== 'full')) {
-  console.error('usage: hand-written.ts <db file> <normal|full> [seed.json]');
+const argv = process.argv.slice(2);
+const guardedAt = argv.indexOf('--guarded');
+const credentialFile = guardedAt === -1 ? undefined : argv[guardedAt + 1];
+if (guardedAt !== -1) argv.splice(guardedAt, 2);
+const [dbFile, durability = 'normal', seedFile] = argv;
+if (!dbFile || (durability !== 'normal' && durability !== 'full') || (guardedAt !== -1 && !credentialFile)) {
+  console.error('usage: hand-written.ts <db file> <normal|full> [seed.json] [--guarded <credential.json>]');
   process.exit(2);
 }
 
@@ -131,6 +145,8 @@ const app = Fastify({
   ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: true, multipleOfPrecision: 9 } },
 });
 
+if (credentialFile) guard(credentialFile);
+
 app.get('/items/:id', async (request, reply) => {
   const row = byId.get((request.params as { id: string }).id) as { rowid: number; data: string } | undefined;
   if (!row) return reply.code(404).type('application/json').send('{"status":404,"title":"Not found"}');
@@ -170,3 +186,33 @@ process.stdout.write(`${JSON.stringify({ port: typeof bound === 'object' && boun
 process.once('SIGTERM', () => {
   void app.close().then(() => process.exit(0), () => process.exit(1));
 });
+
+/** The guards of items-guarded.yaml, by hand (see the header). */
+function guard(file: string): void {
+  const key = (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>)['x-api-key'];
+  if (!key) throw new Error(`${file} holds no x-api-key`);
+  const principals = new Map([[key, { id: 'bench-client', scopes: new Set(['items:read', 'items:write']) }]]);
+  const LIMIT = 1_000_000_000;
+  const WINDOW_MS = 60_000;
+  const POLICY = `"default";q=${LIMIT};w=${WINDOW_MS / 1000}`;
+  const VERSIONS = new Set(['1', '2']);
+  const windows = new Map<string, { used: number; closesAt: number }>();
+  const refuse = (reply: FastifyReply, status: number, title: string) => reply.code(status).type('application/problem+json').send(JSON.stringify({ status, title }));
+  app.addHook('onRequest', (request, reply, done) => {
+    const presented = request.headers['x-api-key'];
+    const principal = typeof presented === 'string' ? principals.get(presented) : undefined;
+    if (!principal) return void refuse(reply.header('www-authenticate', 'ApiKey realm="Items", header="X-API-Key"'), 401, 'Authentication required');
+    if (!principal.scopes.has(request.method === 'GET' ? 'items:read' : 'items:write')) return void refuse(reply, 403, 'Not allowed');
+    const asked = request.headers['api-version'] ?? '2';
+    if (typeof asked !== 'string' || !VERSIONS.has(asked)) return void refuse(reply, 400, 'Unknown API version');
+    const now = Date.now();
+    let window = windows.get(principal.id);
+    if (!window || window.closesAt <= now) windows.set(principal.id, (window = { used: 0, closesAt: now + WINDOW_MS }));
+    const t = Math.ceil((window.closesAt - now) / 1000);
+    reply.header('api-version', asked).header('vary', 'API-Version').header('ratelimit-policy', POLICY);
+    if (window.used >= LIMIT) return void refuse(reply.header('ratelimit', `"default";r=0;t=${t}`).header('retry-after', String(t)), 429, 'Too many requests');
+    window.used++;
+    reply.header('ratelimit', `"default";r=${LIMIT - window.used};t=${t}`);
+    done();
+  });
+}

@@ -6,7 +6,9 @@
  * counters in between), so start-up and V8's warm-up stay out; the load of the machine does
  * not move it, which makes it the figure to compare two versions of the code by.
  *
- *   node bench/support/pages-count.ts [svcspec|hand|guarded] [list|read]
+ *   node bench/support/pages-count.ts [svcspec|guarded|hand|hand-guarded] [list|read]
+ *
+ * hand-guarded is the hand-written server with the same guards by hand (its --guarded).
  *
  * Prints instructions per request (the main thread, and all threads), then where the main
  * thread's go: the functions with the most instructions of their own, V8's compiled
@@ -35,8 +37,8 @@ import { GUARDED_VERSION, seedRecords, walkPages } from './serve-checks.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const [kind = 'svcspec', op = 'list'] = process.argv.slice(2);
-if ((kind !== 'svcspec' && kind !== 'hand' && kind !== 'guarded') || (op !== 'list' && op !== 'read')) {
-  console.error('usage: pages-count.ts [svcspec|hand|guarded] [list|read]');
+if ((kind !== 'svcspec' && kind !== 'hand' && kind !== 'guarded' && kind !== 'hand-guarded') || (op !== 'list' && op !== 'read')) {
+  console.error('usage: pages-count.ts [svcspec|guarded|hand|hand-guarded] [list|read]');
   process.exit(2);
 }
 const n = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -55,6 +57,12 @@ try {
   // The guarded twin (issue #4): a credential issued into its database, sent with the version asked, as the serve bench does.
   let headers: Record<string, string> = {};
   if (kind === 'hand') args = [here('../servers/hand-written.ts'), db, 'normal', seed];
+  else if (kind === 'hand-guarded') {
+    const credential = join(dir, 'credential.json');
+    headers = { 'x-api-key': 'skhand0000000000000000_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG', 'api-version': GUARDED_VERSION };
+    await writeFile(credential, JSON.stringify({ 'x-api-key': headers['x-api-key'] }));
+    args = [here('../servers/hand-written.ts'), db, 'normal', seed, '--guarded', credential];
+  }
   else {
     const credential = join(dir, 'credential.json');
     await runNode('svcspec seeding', [here('../servers/svcspec-seed.ts'), spec, db, seed, ...(kind === 'guarded' ? [credential] : [])]);
@@ -73,7 +81,7 @@ try {
     child.once('exit', () => reject(new Error(`the server under valgrind exited before it listened (is valgrind installed?): ${stderr}`)));
   });
   const url = `http://127.0.0.1:${port}`;
-  const pages = op === 'list' ? await walkPages({ kind: kind === 'hand' ? 'hand-written' : 'svcspec', process: { url } as never, pages: [], headers }) : [];
+  const pages = op === 'list' ? await walkPages({ kind: kind.startsWith('hand') ? 'hand-written' : 'svcspec', process: { url } as never, pages: [], headers }) : [];
   // The same pseudo-random sequence in every run, so two runs ask for the same pages.
   let state = 12345;
   const next = () => (state = (state * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;

@@ -15,7 +15,8 @@ export const GUARDED_VERSION = '2';
 export const CREATE_BODY = { name: 'Garden hose, 20 m', sku: 'GRD-0042', price: 19.99, quantity: 12, category: 'garden', tags: ['outdoor', 'water'], releasedOn: '2024-03-15' };
 
 export type Op = 'read' | 'list' | 'create';
-export type Kind = 'hand-written' | 'svcspec' | 'guarded' | 'json-server';
+/** hand-guarded: the hand-written server with the guards by hand (its --guarded), the floor of the guards' cost. */
+export type Kind = 'hand-written' | 'hand-guarded' | 'svcspec' | 'guarded' | 'json-server';
 export type Durability = 'normal' | 'full';
 
 export interface Item {
@@ -74,7 +75,7 @@ export function label(t: Target): string {
   return t.kind === 'json-server' ? t.kind : `${kindText(t.kind)} (${t.durability})`;
 }
 
-export const kindText = (kind: Kind) => (kind === 'guarded' ? 'svcspec guarded' : kind);
+export const kindText = (kind: Kind) => (kind === 'guarded' ? 'svcspec guarded' : kind === 'hand-guarded' ? 'hand-written guarded' : kind);
 
 async function getJson(url: string, headers: Readonly<Record<string, string>> = {}): Promise<{ status: number; body: unknown; text: string; headers: Headers }> {
   const response = await fetch(url, { headers });
@@ -110,7 +111,7 @@ export async function walkPages(t: Target): Promise<string[]> {
     }
     return pages;
   }
-  const param = t.kind === 'hand-written' ? 'after' : 'cursor';
+  const param = t.kind === 'hand-written' || t.kind === 'hand-guarded' ? 'after' : 'cursor';
   const pages: string[] = [];
   const seen = new Set<string>();
   for (let path: string | undefined = '/items'; path !== undefined;) {

@@ -3,12 +3,15 @@
  * bench's server started COUNT times in turn (default 8), each loaded for 3 s, then sampled
  * with `perf record` (Linux perf must be installed) over 4 s more of the same load.
  *
- *   node bench/support/ticks-probe.ts [svcspec|hand|guarded] [list|read] [count]
+ *   node bench/support/ticks-probe.ts [svcspec|guarded|hand|hand-guarded] [list|read] [count]
  *
  * Prints, per process, the requests it answered and the share of its samples in
  * `Runtime_DefineKeyedOwnPropertyInLiteral` (V8 building `process.nextTick`'s object literal
  * through the runtime, with the map transitions around it: ~4.5% of a request's CPU in all),
- * then how many processes took that slow path. Without src/serve/tick-warm-up.ts, 11 of 23
+ * and its CPU per request (perf's event count over the requests of its window), then how
+ * many processes took that slow path. REPORTS=<folder> keeps each process's `perf report`
+ * there (self time by symbol, the window's requests on its first line), to compare two
+ * servers by. hand-guarded is the hand-written server with its --guarded guards. Without src/serve/tick-warm-up.ts, 11 of 23
  * svcspec processes did (issue #20); the hand-written server shows the same lottery.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -24,8 +27,8 @@ import { GUARDED_VERSION, seedRecords, walkPages } from './serve-checks.ts';
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const [kind = 'svcspec', op = 'list', countText = '8'] = process.argv.slice(2);
 const count = Number(countText);
-if ((kind !== 'svcspec' && kind !== 'hand' && kind !== 'guarded') || (op !== 'list' && op !== 'read') || !(count >= 1)) {
-  console.error('usage: ticks-probe.ts [svcspec|hand|guarded] [list|read] [count]');
+if ((kind !== 'svcspec' && kind !== 'hand' && kind !== 'guarded' && kind !== 'hand-guarded') || (op !== 'list' && op !== 'read') || !(count >= 1)) {
+  console.error('usage: ticks-probe.ts [svcspec|guarded|hand|hand-guarded] [list|read] [count]');
   process.exit(2);
 }
 const SLOW = 'Runtime_DefineKeyedOwnPropertyInLiteral';
@@ -38,7 +41,11 @@ try {
   const spec = here(kind === 'guarded' ? '../fixtures/items-guarded.yaml' : '../fixtures/items.yaml');
   const seeded = join(dir, 'seeded.db');
   let headers: Record<string, string> = {};
-  if (kind !== 'hand') {
+  const handCredential = join(dir, 'hand-credential.json');
+  if (kind === 'hand-guarded') {
+    headers = { 'x-api-key': 'skhand0000000000000000_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG', 'api-version': GUARDED_VERSION };
+    await writeFile(handCredential, JSON.stringify({ 'x-api-key': headers['x-api-key'] }));
+  } else if (kind !== 'hand') {
     const credential = join(dir, 'credential.json');
     await runNode('svcspec seeding', [here('../servers/svcspec-seed.ts'), spec, seeded, seed, ...(kind === 'guarded' ? [credential] : [])]);
     if (kind === 'guarded') headers = { ...(JSON.parse(readFileSync(credential, 'utf8')) as Record<string, string>), 'api-version': GUARDED_VERSION };
@@ -46,8 +53,9 @@ try {
   let slow = 0;
   for (let k = 0; k < count; k++) {
     const db = join(dir, `${k}.db`);
-    if (kind !== 'hand') await copyFile(seeded, db);
-    const args = kind === 'hand' ? [here('../servers/hand-written.ts'), db, 'normal', seed] : [here('../servers/svcspec.ts'), spec, db, 'normal'];
+    const hand = kind === 'hand' || kind === 'hand-guarded';
+    if (!hand) await copyFile(seeded, db);
+    const args = hand ? [here('../servers/hand-written.ts'), db, 'normal', seed, ...(kind === 'hand-guarded' ? ['--guarded', handCredential] : [])] : [here('../servers/svcspec.ts'), spec, db, 'normal'];
     // --perf-basic-prof names V8's compiled JavaScript for perf (/tmp/perf-<pid>.map).
     const child = spawn(process.execPath, ['--perf-basic-prof', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     const port = await new Promise<number>((resolve, reject) => {
@@ -58,7 +66,7 @@ try {
       child.once('exit', () => reject(new Error('the server exited before it listened')));
     });
     const url = `http://127.0.0.1:${port}`;
-    const pages = op === 'list' ? await walkPages({ kind: kind === 'hand' ? 'hand-written' : 'svcspec', process: { url } as never, pages: [], headers }) : [];
+    const pages = op === 'list' ? await walkPages({ kind: kind.startsWith('hand') ? 'hand-written' : 'svcspec', process: { url } as never, pages: [], headers }) : [];
     let answered = 0;
     const one = async () => {
       const path = op === 'list' ? pages[answered % pages.length]! : `/items/${records[answered % records.length]!.id}`;
@@ -79,15 +87,21 @@ try {
       record.once('exit', resolve);
       record.once('error', (e) => reject(new Error(`perf could not run (is Linux perf installed?): ${e.message}`)));
     });
+    const before = answered;
+    const started = Date.now();
     await load(4200);
+    // perf samples 4 s of the load's ~4.2: the requests of those 4 s, at the load's rate.
+    const inWindow = ((answered - before) * 4000) / (Date.now() - started);
     await recorded;
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
     const report = execFileSync('perf', ['report', '-i', data, '--stdio', '--sort', 'sym'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const cpuNs = Number(/^# Event count \(approx\.\): (\d+)/m.exec(report)?.[1] ?? NaN);
+    if (process.env.REPORTS) await writeFile(join(process.env.REPORTS, `${kind}-${op}-${k + 1}.txt`), `# requests in the window: ${Math.round(inWindow)}\n${report}`);
     const share = Number(new RegExp(`([\\d.]+)%\\s+\\[\\.\\]\\s+\\S*${SLOW}`).exec(report)?.[1] ?? 0);
     // Below 0.1% it is the odd call at most, not every tick.
     if (share >= 0.1) slow++;
-    console.log(`process ${k + 1}: ${answered} requests, ${share.toFixed(2)}% of its samples in ${SLOW}${share >= 0.1 ? ' (slow path)' : ''}`);
+    console.log(`process ${k + 1}: ${answered} requests, ${(cpuNs / 1000 / inWindow).toFixed(1)} µs of CPU a request (perf), ${share.toFixed(2)}% of its samples in ${SLOW}${share >= 0.1 ? ' (slow path)' : ''}`);
   }
   console.log(`${kind} ${op}: ${slow} of ${count} processes took the slow path`);
 } finally {
