@@ -7,7 +7,7 @@
  * (`Runtime_DefineKeyedOwnPropertyInLiteral`, map transitions and migrations each time);
  * which half depends on when it was optimized against what it had seen. That costs ~4.5% of
  * a request's CPU (perf over a serving process: 11 of 23 processes had it). Six thousand
- * ticks queued here, one and two arguments each, before anything serves: 0 of 16 had it. The
+ * ticks queued here, one and two arguments each, before anything serves: 0 of 32 had it. The
  * cost is well under a millisecond, once a process (issue #20, README "Performance").
  */
 let settled = false;
