@@ -27,16 +27,18 @@
  * turn share one transaction, each answered after its COMMIT — an honest baseline is the
  * stack at its best, not one fsync per record.
  *
- * It settles Node's `process.nextTick` before it listens, as svcspec's app does
+ * It settles Node's `process.nextTick` before it listens, as svcspec's serve does
  * (src/serve/tick-warm-up.ts, not imported: the baseline is svcspec-free): without it about
  * half of all processes, of either server, build each tick through V8's runtime (~4.5% of a
  * request's CPU), and a baseline left to that lottery would move every ratio by it.
  *
- * `--guarded <credential.json>` puts the guards of bench/fixtures/items-guarded.yaml in front,
- * by hand, as one onRequest hook: the API key in X-API-Key (the one in the file, found in a
- * Map as svcspec finds a key it verified within the second) holding the scope the method needs,
- * API-Version (absent, "1" or "2"; "2" the default), a rate limit per credential (a window of
- * 60 s, a limit never reached), and svcspec's four answer headers: API-Version and Vary
+ * `--guarded <credential.json>` puts the guards of bench/fixtures/items-guarded.yaml in front
+ * of its routes, by hand, as one route-level onRequest hook, in svcspec's order: API-Version
+ * (absent or "2", the default; "1", which svcspec serves deprecated, is refused here: the bench
+ * never asks it), then the API key in X-API-Key (the one in the file, found in a Map as svcspec
+ * finds a key it verified within the second; svcspec also verifies it again in its store once a
+ * second) holding the scope the method needs, then a rate limit per credential (a window of
+ * 60 s, a limit never reached); and svcspec's four answer headers: API-Version and Vary
  * (RFC 9110 §12.5.5), RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers).
  * What a guarded service pays on this stack, whoever writes it: the floor the guards' cost
  * is read against (issue #20). Refusals are bare problem objects; the bench sends none but
@@ -50,7 +52,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
-import Fastify, { type FastifyReply } from 'fastify';
+import Fastify, { type FastifyReply, type onRequestHookHandler } from 'fastify';
 
 const argv = process.argv.slice(2);
 const guardedAt = argv.indexOf('--guarded');
@@ -145,9 +147,10 @@ const app = Fastify({
   ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: true, multipleOfPrecision: 9 } },
 });
 
-if (credentialFile) guard(credentialFile);
+/** The route options of every route: the guards' hook where --guarded asks for them. */
+const guarded = credentialFile ? { onRequest: guard(credentialFile) } : {};
 
-app.get('/items/:id', async (request, reply) => {
+app.get('/items/:id', guarded, async (request, reply) => {
   const row = byId.get((request.params as { id: string }).id) as { rowid: number; data: string } | undefined;
   if (!row) return reply.code(404).type('application/json').send('{"status":404,"title":"Not found"}');
   return reply.header('etag', `"${row.rowid.toString(36)}.1"`).type('application/json').send(row.data);
@@ -156,7 +159,7 @@ app.get('/items/:id', async (request, reply) => {
 const notValid = (reply: FastifyReply, detail: string) =>
   reply.code(400).type('application/json').send(JSON.stringify({ status: 400, title: 'Bad request', detail }));
 
-app.get('/items', async (request, reply) => {
+app.get('/items', guarded, async (request, reply) => {
   const q = request.query as { after?: string; limit?: string };
   const after = q.after === undefined ? 0 : Number(q.after);
   const limit = q.limit === undefined ? 20 : Number(q.limit);
@@ -171,7 +174,7 @@ app.get('/items', async (request, reply) => {
   return reply.type('application/json').send(`{"items":[${shown.map((r) => r.data).join(',')}],"next":${last === undefined ? 'null' : `"${last}"`}}`);
 });
 
-app.post('/items', { schema: { body: createSchema } }, async (request, reply) => {
+app.post('/items', { ...guarded, schema: { body: createSchema } }, async (request, reply) => {
   const id = randomUUID();
   const json = JSON.stringify({ id, ...(request.body as Record<string, unknown>) });
   const lastInsertRowid = await grouped(() => Number(insert.run(id, json).lastInsertRowid));
@@ -187,32 +190,33 @@ process.once('SIGTERM', () => {
   void app.close().then(() => process.exit(0), () => process.exit(1));
 });
 
-/** The guards of items-guarded.yaml, by hand (see the header). */
-function guard(file: string): void {
+/** The guards of items-guarded.yaml, by hand (see the header): a route-level onRequest hook, as svcspec's guards are on its endpoints only. */
+function guard(file: string): onRequestHookHandler {
   const key = (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>)['x-api-key'];
   if (!key) throw new Error(`${file} holds no x-api-key`);
   const principals = new Map([[key, { id: 'bench-client', scopes: new Set(['items:read', 'items:write']) }]]);
   const LIMIT = 1_000_000_000;
   const WINDOW_MS = 60_000;
   const POLICY = `"default";q=${LIMIT};w=${WINDOW_MS / 1000}`;
-  const VERSIONS = new Set(['1', '2']);
   const windows = new Map<string, { used: number; closesAt: number }>();
   const refuse = (reply: FastifyReply, status: number, title: string) => reply.code(status).type('application/problem+json').send(JSON.stringify({ status, title }));
-  app.addHook('onRequest', (request, reply, done) => {
+  // In svcspec's order: the version (its headers on every answer after it), then who calls, then the rate.
+  return (request, reply, done) => {
+    const asked = request.headers['api-version'] ?? '2';
+    if (asked !== '2') return void refuse(reply, 400, 'Unknown API version');
+    reply.header('api-version', asked).header('vary', 'API-Version');
     const presented = request.headers['x-api-key'];
     const principal = typeof presented === 'string' ? principals.get(presented) : undefined;
     if (!principal) return void refuse(reply.header('www-authenticate', 'ApiKey realm="Items", header="X-API-Key"'), 401, 'Authentication required');
     if (!principal.scopes.has(request.method === 'GET' ? 'items:read' : 'items:write')) return void refuse(reply, 403, 'Not allowed');
-    const asked = request.headers['api-version'] ?? '2';
-    if (typeof asked !== 'string' || !VERSIONS.has(asked)) return void refuse(reply, 400, 'Unknown API version');
     const now = Date.now();
     let window = windows.get(principal.id);
     if (!window || window.closesAt <= now) windows.set(principal.id, (window = { used: 0, closesAt: now + WINDOW_MS }));
     const t = Math.ceil((window.closesAt - now) / 1000);
-    reply.header('api-version', asked).header('vary', 'API-Version').header('ratelimit-policy', POLICY);
+    reply.header('ratelimit-policy', POLICY);
     if (window.used >= LIMIT) return void refuse(reply.header('ratelimit', `"default";r=0;t=${t}`).header('retry-after', String(t)), 429, 'Too many requests');
     window.used++;
     reply.header('ratelimit', `"default";r=${LIMIT - window.used};t=${t}`);
     done();
-  });
+  };
 }

@@ -15,6 +15,10 @@
 import { createApp } from '../../src/serve/app.ts';
 import { loadSpec } from '../../src/load/index.ts';
 import { openStore } from '../../src/store/open.ts';
+import { settleNextTick } from '../../src/serve/tick-warm-up.ts';
+
+// As `svcspec serve` does first thing (startServer): V8's form of nextTick settled before it is busy.
+settleNextTick();
 
 const [specFile, dbFile, durability = 'full', ...flags] = process.argv.slice(2);
 if (!specFile || !dbFile || (durability !== 'normal' && durability !== 'full') || flags.some((f) => f !== '--allow-private-webhooks')) {

@@ -22,8 +22,8 @@
  * cache, kept a second, is missed ~50x as often, and collections come with it). Compare two
  * versions by that figure. Node's own `process.nextTick` can take V8's slow path for a whole
  * run (`Runtime_DefineKeyedOwnPropertyInLiteral` high in the list; ~20K instructions a
- * request): svcspec's servers settle it at start (src/serve/tick-warm-up.ts), the
- * hand-written one does not.
+ * request): both servers settle it at start (src/serve/tick-warm-up.ts), so a run that
+ * shows it is a finding.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -59,7 +59,7 @@ try {
   if (kind === 'hand') args = [here('../servers/hand-written.ts'), db, 'normal', seed];
   else if (kind === 'hand-guarded') {
     const credential = join(dir, 'credential.json');
-    headers = { 'x-api-key': 'skhand0000000000000000_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG', 'api-version': GUARDED_VERSION };
+    headers = { 'x-api-key': 'sk00000000000000000000_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG', 'api-version': GUARDED_VERSION };
     await writeFile(credential, JSON.stringify({ 'x-api-key': headers['x-api-key'] }));
     args = [here('../servers/hand-written.ts'), db, 'normal', seed, '--guarded', credential];
   }

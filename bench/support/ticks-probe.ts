@@ -43,7 +43,7 @@ try {
   let headers: Record<string, string> = {};
   const handCredential = join(dir, 'hand-credential.json');
   if (kind === 'hand-guarded') {
-    headers = { 'x-api-key': 'skhand0000000000000000_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG', 'api-version': GUARDED_VERSION };
+    headers = { 'x-api-key': 'sk00000000000000000000_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG', 'api-version': GUARDED_VERSION };
     await writeFile(handCredential, JSON.stringify({ 'x-api-key': headers['x-api-key'] }));
   } else if (kind !== 'hand') {
     const credential = join(dir, 'credential.json');
@@ -82,7 +82,7 @@ try {
     };
     await load(3000);
     const data = join(dir, `${k}.perf`);
-    const record = spawn('perf', ['record', '-q', '-o', data, '-p', String(child.pid), '--', 'sleep', '4'], { stdio: 'ignore' });
+    const record = spawn('perf', ['record', '-q', '-e', 'task-clock', '-o', data, '-p', String(child.pid), '--', 'sleep', '4'], { stdio: 'ignore' });
     const recorded = new Promise((resolve, reject) => {
       record.once('exit', resolve);
       record.once('error', (e) => reject(new Error(`perf could not run (is Linux perf installed?): ${e.message}`)));
@@ -91,6 +91,7 @@ try {
     const started = Date.now();
     await load(4200);
     // perf samples 4 s of the load's ~4.2: the requests of those 4 s, at the load's rate.
+    // Its event is task-clock, so the event count is the process's CPU time in ns.
     const inWindow = ((answered - before) * 4000) / (Date.now() - started);
     await recorded;
     child.kill('SIGTERM');

@@ -41,7 +41,6 @@ import { registerRoutes } from './routes.ts';
 import { closeIdleOnShutdown } from './shutdown.ts';
 import { planVersions, registerVersionedRoutes, registerVersionSelection } from './versioning/index.ts';
 import './principal.ts';
-import { settleNextTick } from './tick-warm-up.ts';
 
 export interface AppOptions {
   readonly spec: Spec;
@@ -72,7 +71,6 @@ function noSchemaCompiler(): never {
 
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const { spec, store } = options;
-  settleNextTick();
   // The part modules' store refuses the calls of a request abandoned by its time-out (src/serve/limits/timeout.ts).
   const now = options.now ?? Date.now;
   checkHandlers(spec, options.handlers);

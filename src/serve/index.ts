@@ -10,3 +10,5 @@ export type { Store, StoredRecord } from '../store/store.ts';
 // A SQLite path or a PostgreSQL URL; the PostgreSQL client is loaded only when a URL is given.
 export { openStore, type OpenStoreOptions } from '../store/open.ts';
 export { memoryCounter, type RateCounter } from './limits/rate.ts';
+// For a program that serves an app it built: call first thing (the CLI's serve does).
+export { settleNextTick } from './tick-warm-up.ts';

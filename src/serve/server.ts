@@ -19,6 +19,7 @@ import { createApp, DOCS_PATH } from './app.ts';
 import { SetupError } from './errors.ts';
 import { readiness, type Readiness } from './readiness.ts';
 import { cachedReadiness } from './readiness-cache.ts';
+import { settleNextTick } from './tick-warm-up.ts';
 
 export interface ServerOptions {
   readonly file: string;
@@ -54,6 +55,8 @@ export function defaultDbPath(specFile: string): string {
 }
 
 export async function startServer(options: ServerOptions): Promise<StartResult> {
+  // This process serves: V8's form of Node's nextTick is settled before it is busy (./tick-warm-up.ts).
+  settleNextTick();
   // The sections of the spec an edit did not touch are read back, parsed and validated, from earlier starts (src/load/sections.ts).
   const { loaded, text } = await readSpec(options.file, sectionsOption());
   if (!loaded.value || text === undefined) return { ok: false, diagnostics: loaded.diagnostics, reasons: ['The spec could not be read.'] };
