@@ -90,35 +90,103 @@ export type RouteClash = {
  *              `me` can never be an id; fine when the literal is a declared singleton
  */
 export function routeClashes(endpoints: readonly Endpoint[]): RouteClash[] {
-  const out: RouteClash[] = [];
-  for (let i = 0; i < endpoints.length; i++) {
-    for (let j = 0; j < i; j++) {
-      const a = endpoints[i];
-      const b = endpoints[j];
-      if (a.path === b.path) continue;
-      const sa = a.path.split('/');
-      const sb = b.path.split('/');
-      if (sa.length !== sb.length) continue;
-      let literalA = false;
-      let literalB = false;
-      let differ = false;
-      for (let k = 0; k < sa.length; k++) {
-        const pa = /^\{[^}]*\}$/.test(sa[k]);
-        const pb = /^\{[^}]*\}$/.test(sb[k]);
-        if (pa && pb) continue;
-        if (!pa && !pb) {
-          if (sa[k] !== sb[k]) differ = true;
-          continue;
-        }
-        if (pa) literalB = true;
-        else literalA = true;
+  const known = clashesOf.get(endpoints);
+  if (known) return known;
+  const out: { i: number; j: number; clash: RouteClash }[] = [];
+  // Only templates that can match one URL clash: the same number of segments, and at each a
+  // parameter on either side or the same literal. A trie of the distinct templates finds each
+  // one's candidates without comparing every pair (a spec of 1,000 resources has 5,000
+  // endpoints: 12.5M pairs, ~6 s, where the trie takes milliseconds).
+  const templates = new Map<string, Template>();
+  endpoints.forEach((e, index) => {
+    let t = templates.get(e.path);
+    if (!t) {
+      const segments = e.path.split('/');
+      templates.set(e.path, (t = { segments, params: segments.map((s) => /^\{[^}]*\}$/.test(s)), endpoints: [] }));
+    }
+    t.endpoints.push(index);
+  });
+  const root = trieOf(templates.values());
+  for (const a of templates.values()) {
+    for (const b of candidates(root, a)) {
+      // Each unordered pair once: the candidate found from the template met first in the spec.
+      if (b === a || b.endpoints[0] < a.endpoints[0]) continue;
+      for (const ia of a.endpoints) for (const ib of b.endpoints) {
+        const [i, j] = ia > ib ? [ia, ib] : [ib, ia];
+        const clash = clashOf(endpoints[i], endpoints[j], i === ia ? a : b, i === ia ? b : a);
+        if (clash) out.push({ i, j, clash });
       }
-      if (differ) continue;
-      // One method on one route shape is endpoint-duplicate-route's finding.
-      if (!literalA && !literalB) {
-        if (a.method !== b.method) out.push({ kind: 'ambiguous', endpoint: a, other: b });
-      } else if (literalA !== literalB && a.method === b.method) out.push({ kind: 'shadow', endpoint: a, other: b, literal: literalA ? a : b });
     }
   }
-  return out;
+  // In the order a walk over every pair (i, j < i) gives, as the findings have always been.
+  const sorted = out.sort((x, y) => x.i - y.i || x.j - y.j).map((x) => x.clash);
+  clashesOf.set(endpoints, sorted);
+  return sorted;
+}
+
+/** Two rules ask for the clashes of the same endpoints: computed once a spec. */
+const clashesOf = new WeakMap<readonly Endpoint[], RouteClash[]>();
+
+interface Template {
+  readonly segments: readonly string[];
+  /** Whether each segment is a `{parameter}`. */
+  readonly params: readonly boolean[];
+  /** Indexes of the endpoints on this template, ascending. */
+  readonly endpoints: number[];
+}
+
+interface TrieNode {
+  readonly literal: Map<string, TrieNode>;
+  param?: TrieNode;
+  readonly ends: Template[];
+}
+
+function trieOf(templates: Iterable<Template>): TrieNode {
+  const root: TrieNode = { literal: new Map(), ends: [] };
+  for (const t of templates) {
+    let node = root;
+    t.segments.forEach((segment, k) => {
+      if (t.params[k]) node = node.param ??= { literal: new Map(), ends: [] };
+      else {
+        let next = node.literal.get(segment);
+        if (!next) node.literal.set(segment, (next = { literal: new Map(), ends: [] }));
+        node = next;
+      }
+    });
+    node.ends.push(t);
+  }
+  return root;
+}
+
+/** The templates that can match a URL `t` matches: a parameter meets anything, a literal itself or a parameter. */
+function candidates(root: TrieNode, t: Template): Template[] {
+  const found: Template[] = [];
+  const walk = (node: TrieNode, k: number): void => {
+    if (k === t.segments.length) {
+      found.push(...node.ends);
+      return;
+    }
+    if (t.params[k]) for (const next of node.literal.values()) walk(next, k + 1);
+    else {
+      const next = node.literal.get(t.segments[k]);
+      if (next) walk(next, k + 1);
+    }
+    if (node.param) walk(node.param, k + 1);
+  };
+  walk(root, 0);
+  return found;
+}
+
+/** How `a` (on template `ta`) and `b` (on `tb`), two templates that match one URL, clash, if they do. */
+function clashOf(a: Endpoint, b: Endpoint, ta: Template, tb: Template): RouteClash | undefined {
+  let literalA = false;
+  let literalB = false;
+  for (let k = 0; k < ta.params.length; k++) {
+    if (ta.params[k] && !tb.params[k]) literalB = true;
+    else if (!ta.params[k] && tb.params[k]) literalA = true;
+  }
+  // One method on one route shape is endpoint-duplicate-route's finding.
+  if (!literalA && !literalB) return a.method !== b.method ? { kind: 'ambiguous', endpoint: a, other: b } : undefined;
+  if (literalA !== literalB && a.method === b.method) return { kind: 'shadow', endpoint: a, other: b, literal: literalA ? a : b };
+  return undefined;
 }
