@@ -6,8 +6,8 @@
  * writer nor waits for it (https://sqlite.org/wal.html#concurrency): the thread reads the
  * last committed state, as the main connection would.
  *
- * One thread, started on first use, at a lower scheduling priority than the main thread (nice
- * 10, Linux: per thread); statements queue for it in order. A page is its one or
+ * One thread, started on first use, scheduled in the background on Linux (SCHED_IDLE, else
+ * nice 19: the worker's comment says how and why); statements queue for it in order. A page is its one or
  * two statements (src/store/sqlite-list.ts, `rest`) in one read transaction, so both see
  * the same snapshot. The worker is code given as text (`eval`), plain JavaScript: it runs the
  * same from the TypeScript sources and from the built package.
@@ -22,10 +22,19 @@ import type { ListSql } from './sqlite-list.ts';
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { DatabaseSync } = require('node:sqlite');
-// A lower priority for this thread alone (on Linux a thread has its own nice value, and
-// setpriority with pid 0 sets the caller's): where cores are scarce, the main thread's
-// requests go first and slow pages get what is left. Raising one's nice value needs no rights.
-try { require('node:os').setPriority(10); } catch {}
+// Background scheduling for this thread alone, on Linux, where a thread has its own (elsewhere
+// setpriority with pid 0 would lower the whole process). Nice 19 first; then SCHED_IDLE
+// (sched(7)): the thread runs only when no other wants the CPU and gives way at once when one
+// wakes, where a niced thread keeps the CPU to the end of its slice (EEVDF), a few ms that
+// each waiting request pays. Node has no call for a policy; util-linux's chrt sets it, from
+// outside, once (lowering one's own threads needs no rights). Without chrt, nice 19 stays.
+if (process.platform === 'linux') {
+  try { require('node:os').setPriority(19); } catch {}
+  try {
+    const tid = require('node:fs').readlinkSync('/proc/thread-self').split('/').pop();
+    require('node:child_process').execFile('chrt', ['--idle', '--pid', '0', tid], () => {});
+  } catch {}
+}
 const db = new DatabaseSync(workerData.path, { timeout: workerData.busyTimeoutMs });
 db.exec('PRAGMA query_only = 1');
 const statements = new Map();
