@@ -4,7 +4,7 @@
  * The whole of it runs under a transaction-level advisory lock keyed by the schema's name,
  * so several instances starting at once on one database apply each migration once: the
  * others wait on the lock, then find the version reached and do nothing. Resource tables
- * (migrate) are created under the same lock (src/store/postgres.ts).
+ * (the store's migrate) are created under the same lock (migrateTables).
  *
  *   res_<resource>        seq bigint (its own sequence: insertion order, never reused), id text UNIQUE,
  *                         version, owner, data jsonb
@@ -15,8 +15,10 @@
  *   rate_windows          rate-limit windows shared by every instance (src/serve/limits/shared.ts)
  *   svcspec_rank/num/str  the three order keys of a field (src/store/postgres-list.ts)
  */
-import type { Sql } from 'postgres';
-import { SEQUENCES_DDL } from './postgres-domain.ts';
+import type { Sql, TransactionSql } from 'postgres';
+import { SEQUENCES_DDL, syncUniqueIndexes } from './postgres-domain.ts';
+import { fieldIndexColumns, fieldIndexName, indexable, quoteIdent, tableName } from './postgres-list.ts';
+import type { TableLayout } from './store.ts';
 
 /** Lock class of the advisory locks this adapter takes (the first key); the second is per schema. */
 export const LOCK_MIGRATE = 7_301;
@@ -78,4 +80,42 @@ export async function migrateSchema(sql: Sql, schema: string): Promise<void> {
     if (rows.length === 0) await tx.unsafe('INSERT INTO svcspec_schema (version) VALUES ($1)', [SCHEMA_VERSION]);
     else if (version < SCHEMA_VERSION) await tx.unsafe('UPDATE svcspec_schema SET version = $1', [SCHEMA_VERSION]);
   });
+}
+
+/**
+ * The resource tables of `layouts` (migrate), under the same advisory lock as the schema's
+ * migrations: several instances starting at once, one creates, the others wait and find it
+ * made. Returns each unique index by name with the constraint it holds.
+ */
+export async function migrateTables(tx: TransactionSql, schema: string, layouts: readonly TableLayout[]): Promise<Map<string, { resource: string; name: string }>> {
+  const unique = new Map<string, { resource: string; name: string }>();
+  await tx`SELECT pg_advisory_xact_lock(${LOCK_MIGRATE}, hashtext(${schema}))`;
+  for (const layout of layouts) {
+    const t = tableName(layout.name);
+    const q = quoteIdent(t);
+    await tx.unsafe(`CREATE SEQUENCE IF NOT EXISTS ${quoteIdent(`${t}_seq`)}`);
+    await tx.unsafe(`CREATE TABLE IF NOT EXISTS ${q} (
+      seq bigint PRIMARY KEY, id text NOT NULL UNIQUE, version int NOT NULL, owner text, data jsonb NOT NULL)`);
+    await tx.unsafe(`CREATE INDEX IF NOT EXISTS ${quoteIdent(`idx_${layout.name}_owner`.slice(0, 63))} ON ${q} (owner, seq) WHERE owner IS NOT NULL`);
+    await fieldIndexes(tx, schema, t, layout);
+    for (const [index, name] of await syncUniqueIndexes(tx, schema, t, layout.name, layout.unique ?? [])) unique.set(index, { resource: layout.name, name });
+  }
+  return unique;
+}
+
+/** An index per field lists filter or sort by (see postgres-list.ts); the ones no longer asked for are dropped. */
+async function fieldIndexes(tx: TransactionSql, schema: string, table: string, layout: TableLayout): Promise<void> {
+  const owned = layout.owned === true;
+  const wanted = new Map<string, string>();
+  for (const field of new Set(layout.indexes ?? [])) if (indexable(field)) wanted.set(fieldIndexName(layout.name, field, owned), field);
+  const prefix = fieldIndexName(layout.name, '', false);
+  const present = (await tx.unsafe<{ indexname: string }[]>('SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = $2', [schema, table]))
+    .map((r) => r.indexname)
+    .filter((n) => n.startsWith(prefix));
+  for (const name of present) if (!wanted.has(name)) await tx.unsafe(`DROP INDEX ${quoteIdent(name)}`);
+  for (const [name, field] of wanted) {
+    if (present.includes(name)) continue;
+    const columns = `${owned ? 'owner, ' : ''}${fieldIndexColumns(field)}, seq`;
+    await tx.unsafe(`CREATE INDEX IF NOT EXISTS ${quoteIdent(name)} ON ${quoteIdent(table)} (${columns})${owned ? ' WHERE owner IS NOT NULL' : ''}`);
+  }
 }

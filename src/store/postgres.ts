@@ -28,12 +28,13 @@ import type { CredentialStore } from './credentials.ts';
 import type { EventStore, WriteOptions } from './events.ts';
 import { postgresCredentials } from './postgres-credentials.ts';
 import { appendEvents, EVENTS_CHANNEL, postgresEvents } from './postgres-events.ts';
-import { countSql, fieldIndexColumns, fieldIndexName, indexable, listSql, quoteIdent, RECORD_COLUMNS, tableName } from './postgres-list.ts';
+import { countSql, listSql, quoteIdent } from './postgres-list.ts';
 import { GroupInsert, queued, type QueuedInsert } from './postgres-batch.ts';
-import { casParams, casRows, casStatements, refusal, type CasStatements } from './postgres-cas.ts';
-import { PgRecord, type PgRow } from './postgres-record.ts';
-import { LOCK_MIGRATE, migrateSchema } from './postgres-schema.ts';
-import { itemized, runStep, syncUniqueIndexes, uniqueViolation, type TxAccess } from './postgres-domain.ts';
+import { casParams, casRows, refusal } from './postgres-cas.ts';
+import { expireIdempotent, readIdempotent, writeIdempotent } from './postgres-idempotency.ts';
+import { PgRecord, recordStatements, send, sendRows, type PgRow, type Statements } from './postgres-record.ts';
+import { migrateSchema, migrateTables } from './postgres-schema.ts';
+import { itemized, runStep, uniqueViolation, type TxAccess } from './postgres-domain.ts';
 import type { RelatedWrite } from './domain.ts';
 import { Refused, unmet } from './expectation.ts';
 import { isUniqueViolation, parsePostgresUrl, unavailable } from './postgres-connection.ts';
@@ -86,19 +87,6 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   return new PostgresStoreImpl(sql, schema);
 }
 
-interface Statements {
-  readonly table: string;
-  readonly get: string;
-  readonly lock: string;
-  readonly insert: string;
-  readonly update: string;
-  readonly remove: string;
-  /** Several inserts in one statement (./postgres-batch.ts): their rows in their order, a skipped one (a conflict) as NULLs. */
-  readonly insertBatch: string;
-  /** An update or a removal without rules or events in one statement (./postgres-cas.ts). */
-  readonly cas: CasStatements;
-}
-
 class PostgresStoreImpl implements PostgresStore {
   readonly kind = 'postgres' as const;
   readonly sql: Sql;
@@ -144,20 +132,6 @@ class PostgresStoreImpl implements PostgresStore {
     }
   }
 
-  /**
-   * A prepared statement, sent now: `execute()` queues it on a connection in call order
-   * (a query of the client otherwise starts only when awaited, a tick later), so of two calls
-   * made in one turn the first reaches the database first, as the contract expects.
-   */
-  #q<T>(text: string, params: readonly unknown[], on: Sql | TransactionSql = this.sql): Promise<T[]> {
-    return on.unsafe(text, params as never[], { prepare: true }).execute() as unknown as Promise<T[]>;
-  }
-
-  /** Rows as arrays (RECORD_COLUMNS order): no object per row is built only to be copied. */
-  #rows(text: string, params: readonly unknown[], on: Sql | TransactionSql = this.sql): Promise<PgRow[]> {
-    return on.unsafe(text, params as never[], { prepare: true }).values().execute() as unknown as Promise<PgRow[]>;
-  }
-
   watchEvents(listener: () => void): () => void {
     this.#watchers.add(listener);
     this.#listening ??= this.sql.listen(EVENTS_CHANNEL, (payload) => {
@@ -172,69 +146,20 @@ class PostgresStoreImpl implements PostgresStore {
   async migrate(resources: readonly (string | TableLayout)[]): Promise<void> {
     const layouts = resources.map((r): TableLayout => (typeof r === 'string' ? { name: r } : r));
     await this.#run(() => this.sql.begin(async (tx) => {
-      // Several instances starting at once: one creates, the others wait and find it made.
-      await tx`SELECT pg_advisory_xact_lock(${LOCK_MIGRATE}, hashtext(${this.schema}))`;
-      for (const layout of layouts) {
-        const t = tableName(layout.name);
-        const q = quoteIdent(t);
-        await tx.unsafe(`CREATE SEQUENCE IF NOT EXISTS ${quoteIdent(`${t}_seq`)}`);
-        await tx.unsafe(`CREATE TABLE IF NOT EXISTS ${q} (
-          seq bigint PRIMARY KEY, id text NOT NULL UNIQUE, version int NOT NULL, owner text, data jsonb NOT NULL)`);
-        await tx.unsafe(`CREATE INDEX IF NOT EXISTS ${quoteIdent(`idx_${layout.name}_owner`.slice(0, 63))} ON ${q} (owner, seq) WHERE owner IS NOT NULL`);
-        await this.#fieldIndexes(tx, t, layout);
-        for (const [index, name] of await syncUniqueIndexes(tx, this.schema, t, layout.name, layout.unique ?? [])) this.#unique.set(index, { resource: layout.name, name });
-      }
+      for (const [index, constraint] of await migrateTables(tx, this.schema, layouts)) this.#unique.set(index, constraint);
     }));
   }
 
-  /** An index per field lists filter or sort by (see postgres-list.ts); the ones no longer asked for are dropped. */
-  async #fieldIndexes(tx: TransactionSql, table: string, layout: TableLayout): Promise<void> {
-    const owned = layout.owned === true;
-    const wanted = new Map<string, string>();
-    for (const field of new Set(layout.indexes ?? [])) if (indexable(field)) wanted.set(fieldIndexName(layout.name, field, owned), field);
-    const prefix = fieldIndexName(layout.name, '', false);
-    const present = (await tx.unsafe<{ indexname: string }[]>('SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = $2', [this.schema, table]))
-      .map((r) => r.indexname)
-      .filter((n) => n.startsWith(prefix));
-    for (const name of present) if (!wanted.has(name)) await tx.unsafe(`DROP INDEX ${quoteIdent(name)}`);
-    for (const [name, field] of wanted) {
-      if (present.includes(name)) continue;
-      const columns = `${owned ? 'owner, ' : ''}${fieldIndexColumns(field)}, seq`;
-      await tx.unsafe(`CREATE INDEX IF NOT EXISTS ${quoteIdent(name)} ON ${quoteIdent(table)} (${columns})${owned ? ' WHERE owner IS NOT NULL' : ''}`);
-    }
-  }
-
   #statements(resource: string): Statements {
-    const known = this.#resources.get(resource);
-    if (known) return known;
-    const table = tableName(resource);
-    const q = quoteIdent(table);
-    const sequence = quoteIdent(`${table}_seq`).replace(/'/g, "''");
-    const s: Statements = {
-      table,
-      get: `SELECT ${RECORD_COLUMNS} FROM ${q} WHERE id = $1`,
-      lock: `SELECT ${RECORD_COLUMNS} FROM ${q} WHERE id = $1 FOR UPDATE`,
-      // The sequence number is the id when none is given; nextval is never rolled back, so none is reused.
-      insert: `INSERT INTO ${q} (seq, id, version, owner, data) SELECT n, coalesce($1::text, n::text), 1, $2::text, $3::text::jsonb
-        FROM (SELECT nextval('${sequence}') AS n) s RETURNING ${RECORD_COLUMNS}`,
-      update: `UPDATE ${q} SET version = version + 1, data = $2::text::jsonb WHERE seq = $1 RETURNING ${RECORD_COLUMNS}`,
-      remove: `DELETE FROM ${q} WHERE seq = $1`,
-      // nextval in input order (a scan of unnest WITH ORDINALITY), so seqs follow the calls' order;
-      // the CTE is materialized (volatile, read twice), so each input takes one number.
-      insertBatch: `WITH x AS (SELECT nextval('${sequence}') AS n, u.i, u.id, u.owner, u.data FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(id, owner, data, i)),
-        ins AS (INSERT INTO ${q} (seq, id, version, owner, data) SELECT n, coalesce(id, n::text), 1, owner, data::jsonb FROM x ORDER BY i
-          ON CONFLICT DO NOTHING RETURNING ${RECORD_COLUMNS})
-        SELECT ins.seq, ins.id, ins.version, ins.owner, ins.data FROM x LEFT JOIN ins ON ins.seq = x.n ORDER BY x.i`,
-      cas: casStatements(q),
-    };
-    this.#resources.set(resource, s);
+    let s = this.#resources.get(resource);
+    if (!s) this.#resources.set(resource, (s = recordStatements(resource)));
     return s;
   }
 
   /** The INSERT of a record (its data as decided, as JSON text), a taken id or unique value refused by the database itself. */
   async #insertOne(tx: TransactionSql | Sql, resource: string, s: Statements, insert: QueuedInsert, index?: number): Promise<StoredRecord> {
     try {
-      const [row] = await this.#rows(s.insert, [insert.id, insert.owner, insert.data], tx);
+      const [row] = await sendRows(tx, s.insert, [insert.id, insert.owner, insert.data]);
       return new PgRecord(row);
     } catch (error) {
       throw this.#conflict(error, resource, s, insert.id ?? undefined, index);
@@ -261,9 +186,9 @@ class PostgresStoreImpl implements PostgresStore {
     const s = this.#statements(resource);
     const params = [inserts.map((x) => x.id), inserts.map((x) => x.owner), inserts.map((x) => x.data)];
     const records = (rows: PgRow[]) => rows.map((row) => (row[0] === null ? undefined : new PgRecord(row)));
-    if (!inserts.some((x) => x.events)) return records(await this.#rows(s.insertBatch, params));
+    if (!inserts.some((x) => x.events)) return records(await sendRows(this.sql, s.insertBatch, params));
     return this.#transaction(async (tx) => {
-      const written = records(await this.#rows(s.insertBatch, params, tx));
+      const written = records(await sendRows(tx, s.insertBatch, params));
       await appendEvents(tx, this.schema, written.flatMap((r, i) => (r && inserts[i].events ? inserts[i].events(r) : [])));
       return written;
     });
@@ -318,7 +243,7 @@ class PostgresStoreImpl implements PostgresStore {
   async get(resource: string, id: string): Promise<StoredRecord | undefined> {
     const s = this.#statements(resource);
     return this.#run(async () => {
-      const [row] = await this.#rows(s.get, [id]);
+      const [row] = await sendRows(this.sql, s.get, [id]);
       return row && new PgRecord(row);
     });
   }
@@ -326,7 +251,7 @@ class PostgresStoreImpl implements PostgresStore {
   /** The UPDATE of a locked row to new data, a unique value refused by the database. */
   async #updateRow(tx: TransactionSql, resource: string, s: Statements, row: PgRow, data: Record<string, unknown>, index?: number): Promise<StoredRecord> {
     try {
-      const [updated] = await this.#rows(s.update, [row[0], JSON.stringify(data)], tx);
+      const [updated] = await sendRows(tx, s.update, [row[0], JSON.stringify(data)]);
       return new PgRecord(updated);
     } catch (error) {
       throw this.#conflict(error, resource, s, row[1], index);
@@ -340,7 +265,7 @@ class PostgresStoreImpl implements PostgresStore {
       return this.#run(async (): Promise<ChangeResult> => {
         let row: PgRow | undefined;
         try {
-          [row] = await this.#rows(s.cas.update, [id, ...casParams(expect), JSON.stringify(data)]);
+          [row] = await sendRows(this.sql, s.cas.update, [id, ...casParams(expect), JSON.stringify(data)]);
         } catch (error) {
           throw this.#conflict(error, resource, s, id);
         }
@@ -351,7 +276,7 @@ class PostgresStoreImpl implements PostgresStore {
       });
     }
     return this.#run(() => this.#transaction(async (tx): Promise<ChangeResult> => {
-      const [row] = await this.#rows(s.lock, [id], tx);
+      const [row] = await sendRows(tx, s.lock, [id]);
       if (!row) return { ok: false, reason: 'missing' };
       const current = new PgRecord(row);
       const refused = unmet(current, expect);
@@ -369,20 +294,20 @@ class PostgresStoreImpl implements PostgresStore {
     const { events, domain } = options;
     if (!events && !domain) {
       return this.#run(async (): Promise<RemoveResult> => {
-        const [row] = await this.#rows(s.cas.remove, [id, ...casParams(expect)]);
+        const [row] = await sendRows(this.sql, s.cas.remove, [id, ...casParams(expect)]);
         if (!row) return { ok: false, reason: 'missing' };
         const { current, removed } = casRows(row);
         return removed ? { ok: true } : (refusal(new PgRecord(current), expect) as RemoveResult);
       });
     }
     return this.#run(() => this.#transaction(async (tx): Promise<RemoveResult> => {
-      const [row] = await this.#rows(s.lock, [id], tx);
+      const [row] = await sendRows(tx, s.lock, [id]);
       if (!row) return { ok: false, reason: 'missing' };
       const current = new PgRecord(row);
       const refused = unmet(current, expect);
       if (refused) return refused as RemoveResult;
       if (domain) await runStep(this.#access(tx), domain, current, undefined);
-      await this.#q(s.remove, [row[0]], tx);
+      await send(tx, s.remove, [row[0]]);
       if (events) await appendEvents(tx, this.schema, events(current));
       return { ok: true };
     }));
@@ -395,7 +320,7 @@ class PostgresStoreImpl implements PostgresStore {
     return this.#run(() => this.#transaction(async (tx): Promise<BatchResult> => {
       const records: StoredRecord[] = [];
       for (const [index, change] of changes.entries()) {
-        const [row] = await this.#rows(s.lock, [change.id], tx);
+        const [row] = await sendRows(tx, s.lock, [change.id]);
         if (!row) throw new Refused<BatchResult>({ ok: false, index, reason: 'missing' });
         const current = new PgRecord(row);
         const refused = unmet(current, change.expect ?? {});
@@ -407,7 +332,7 @@ class PostgresStoreImpl implements PostgresStore {
           record = await this.#updateRow(tx, resource, s, row, decided ?? change.data, index);
         } else {
           if (domain) await itemized(index, () => runStep(this.#access(tx), domain, current, undefined));
-          await this.#q(s.remove, [row[0]], tx);
+          await send(tx, s.remove, [row[0]]);
         }
         records.push(record);
         if (events) await appendEvents(tx, this.schema, events(record));
@@ -448,25 +373,25 @@ class PostgresStoreImpl implements PostgresStore {
     };
     return {
       get: async (resource, id) => {
-        const [row] = await this.#rows(this.#statements(resource).lock, [id], tx);
+        const [row] = await sendRows(tx, this.#statements(resource).lock, [id]);
         return row && new PgRecord(row);
       },
       count: async (resource, query) => {
         const { sql, params } = countSql(await lockTable(resource), query);
-        return Number((await this.#q<{ n: number }>(sql, params, tx))[0].n);
+        return Number((await send<{ n: number }>(tx, sql, params))[0].n);
       },
       list: async (resource, query, limit) => {
         const { sql, params } = listSql(await lockTable(resource), { ...query, limit });
-        return (await this.#rows(sql, params, tx)).map((row) => new PgRecord(row));
+        return (await sendRows(tx, sql, params)).map((row) => new PgRecord(row));
       },
-      nextSequence: async (name) => Number((await this.#q<{ value: string }>('INSERT INTO sequences (name, value) VALUES ($1, 1) ON CONFLICT (name) DO UPDATE SET value = sequences.value + 1 RETURNING value', [name], tx))[0].value),
+      nextSequence: async (name) => Number((await send<{ value: string }>(tx, 'INSERT INTO sequences (name, value) VALUES ($1, 1) ON CONFLICT (name) DO UPDATE SET value = sequences.value + 1 RETURNING value', [name]))[0].value),
       apply: async (write: RelatedWrite) => {
         const s = this.#statements(write.resource);
-        const [row] = await this.#rows(s.lock, [write.id], tx);
+        const [row] = await sendRows(tx, s.lock, [write.id]);
         if (!row || row[2] !== write.version) return false;
         let record: StoredRecord = new PgRecord(row);
         if (write.kind === 'update') record = await this.#updateRow(tx, write.resource, s, row, write.data);
-        else await this.#q(s.remove, [row[0]], tx);
+        else await send(tx, s.remove, [row[0]]);
         if (write.events) await appendEvents(tx, this.schema, write.events(record));
         return true;
       },
@@ -480,7 +405,7 @@ class PostgresStoreImpl implements PostgresStore {
     const { lean: _whole, ...whole } = query; // the same SQL either way: whole records
     const { sql, params } = listSql(s.table, whole);
     return this.#run(async () => {
-      const rows = await this.#rows(sql, params);
+      const rows = await sendRows(this.sql, sql, params);
       const count = Math.min(rows.length, query.limit);
       const records: StoredRecord[] = new Array(count);
       for (let i = 0; i < count; i++) records[i] = new PgRecord(rows[i]);
@@ -491,29 +416,19 @@ class PostgresStoreImpl implements PostgresStore {
   async count(resource: string, query: CountQuery): Promise<number> {
     const s = this.#statements(resource);
     const { sql, params } = countSql(s.table, query);
-    return this.#run(async () => Number((await this.#q<{ n: number }>(sql, params))[0].n));
+    return this.#run(async () => Number((await send<{ n: number }>(this.sql, sql, params))[0].n));
   }
 
-  async getIdempotent(scope: string, key: string): Promise<IdempotentResponse | undefined> {
-    return this.#run(async () => {
-      const [row] = await this.#q<{ fingerprint: string; status: number; headers: string; body: string; created_at: string }>(
-        'SELECT fingerprint, status, headers, body, created_at FROM idempotency WHERE scope = $1 AND key = $2', [scope, key]);
-      if (!row) return undefined;
-      return { fingerprint: row.fingerprint, status: row.status, headers: JSON.parse(row.headers) as Record<string, string>, body: row.body, createdAt: Number(row.created_at) };
-    });
+  getIdempotent(scope: string, key: string): Promise<IdempotentResponse | undefined> {
+    return this.#run(() => readIdempotent(this.sql, scope, key));
   }
 
-  async putIdempotent(scope: string, key: string, response: IdempotentResponse): Promise<boolean> {
-    return this.#run(async () => {
-      // One statement; ON CONFLICT DO NOTHING keeps the first response, whichever instance wrote it.
-      const r = await this.sql.unsafe('INSERT INTO idempotency (scope, key, fingerprint, status, headers, body, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (scope, key) DO NOTHING',
-        [scope, key, response.fingerprint, response.status, JSON.stringify(response.headers), response.body, response.createdAt], { prepare: true });
-      return r.count === 1;
-    });
+  putIdempotent(scope: string, key: string, response: IdempotentResponse): Promise<boolean> {
+    return this.#run(() => writeIdempotent(this.sql, scope, key, response));
   }
 
-  async expireIdempotent(before: number): Promise<number> {
-    return this.#run(async () => (await this.sql.unsafe('DELETE FROM idempotency WHERE created_at < $1', [before], { prepare: true })).count);
+  expireIdempotent(before: number): Promise<number> {
+    return this.#run(() => expireIdempotent(this.sql, before));
   }
 
   async health(): Promise<StoreHealth> {
