@@ -343,7 +343,11 @@ export function validatorsFor(ctx: ServeContext, resource: Resource): ResourceVa
 export async function validateBody(store: Store, validator: BodyValidator, body: unknown, visible?: Visible): Promise<Record<string, unknown>> {
   const violations = validator.check(body);
   const object = isObject(body) ? body : {};
-  if (isObject(body)) violations.push(...(await missingRefs(store, validator.refs(object), violations, visible)));
+  if (isObject(body)) {
+    // Most bodies name no record: no lookups, and no promise to wait for (a create's hot path).
+    const refs = validator.refs(object);
+    if (refs.length) violations.push(...(await missingRefs(store, refs, violations, visible)));
+  }
   if (violations.length) throw validationFailed(violations);
   return object;
 }

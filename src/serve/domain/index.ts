@@ -49,10 +49,11 @@ export function domainRuntime(spec: Spec, now: () => number, events?: Events): D
     ...(requestFields ? { requestFields } : {}),
     ...(relatedEvents ? { events: relatedEvents } : {}),
   });
-  const step = (resource: Resource, kind: WriteKind, rules: CompiledWrite | undefined, w: WriteContext, id?: string): DomainStep | undefined => {
+  // The write's context is built only for a write that has a step: most have none.
+  const step = (resource: Resource, kind: WriteKind, rules: CompiledWrite | undefined, w: () => WriteContext, id?: string): DomainStep | undefined => {
     const c = compiled.byResource.get(resource.name);
     if (!c || (!rules && !needsStep(c, kind))) return undefined;
-    return domainStep(spec, compiled, c, kind, rules, w, id);
+    return domainStep(spec, compiled, c, kind, rules, w(), id);
   };
 
   return {
@@ -81,11 +82,11 @@ export function domainRuntime(spec: Spec, now: () => number, events?: Events): D
       if (fields.size) for (const f of compiled.byResource.get(resource)?.managedOn.change ?? []) fields.add(f.name);
       return [...fields];
     },
-    create: (resource, request, body, id) => step(resource, 'create', compiled.byResource.get(resource.name)?.onCreate, context(request, body), id),
-    change: (resource, request, body) => step(resource, 'change', compiled.byResource.get(resource.name)?.onUpdate, context(request, body)),
-    transition: (resource, transition, request, body) => step(resource, 'change', compiled.byResource.get(resource.name)?.transitions.get(transition), context(request, body)),
-    action: (resource, endpoint, request, body) => step(resource, 'change', compiled.byResource.get(resource.name)?.actions.get(endpoint.id), context(request, body, endpoint.request.kind === 'shape' ? endpoint.request.fields : undefined)),
-    remove: (resource, request) => step(resource, 'delete', compiled.byResource.get(resource.name)?.onDelete, context(request, {})),
+    create: (resource, request, body, id) => step(resource, 'create', compiled.byResource.get(resource.name)?.onCreate, () => context(request, body), id),
+    change: (resource, request, body) => step(resource, 'change', compiled.byResource.get(resource.name)?.onUpdate, () => context(request, body)),
+    transition: (resource, transition, request, body) => step(resource, 'change', compiled.byResource.get(resource.name)?.transitions.get(transition), () => context(request, body)),
+    action: (resource, endpoint, request, body) => step(resource, 'change', compiled.byResource.get(resource.name)?.actions.get(endpoint.id), () => context(request, body, endpoint.request.kind === 'shape' ? endpoint.request.fields : undefined)),
+    remove: (resource, request) => step(resource, 'delete', compiled.byResource.get(resource.name)?.onDelete, () => context(request, {})),
     performs: (endpoint) => (compiled.byResource.get(endpoint.resource)?.actions.get(endpoint.id)?.effects.length ?? 0) > 0,
     httpError(error) {
       if (error instanceof DomainRefusedError) {
