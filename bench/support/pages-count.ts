@@ -6,7 +6,7 @@
  * counters in between), so start-up and V8's warm-up stay out; the load of the machine does
  * not move it, which makes it the figure to compare two versions of the code by.
  *
- *   node bench/support/pages-count.ts [svcspec|guarded|hand|hand-guarded] [list|read]
+ *   node bench/support/pages-count.ts [svcspec|guarded|hand|hand-guarded] [list|read|create]
  *
  * hand-guarded is the hand-written server with the same guards by hand (its --guarded).
  *
@@ -33,12 +33,14 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { runNode } from './children.ts';
-import { GUARDED_VERSION, seedRecords, walkPages } from './serve-checks.ts';
+import { CREATE_BODY, GUARDED_VERSION, seedRecords, walkPages } from './serve-checks.ts';
+
+const createBody = JSON.stringify(CREATE_BODY);
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const [kind = 'svcspec', op = 'list'] = process.argv.slice(2);
-if ((kind !== 'svcspec' && kind !== 'hand' && kind !== 'guarded' && kind !== 'hand-guarded') || (op !== 'list' && op !== 'read')) {
-  console.error('usage: pages-count.ts [svcspec|guarded|hand|hand-guarded] [list|read]');
+if ((kind !== 'svcspec' && kind !== 'hand' && kind !== 'guarded' && kind !== 'hand-guarded') || (op !== 'list' && op !== 'read' && op !== 'create')) {
+  console.error('usage: pages-count.ts [svcspec|guarded|hand|hand-guarded] [list|read|create]');
   process.exit(2);
 }
 const n = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -87,6 +89,13 @@ try {
   const next = () => (state = (state * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const run = async (count: number) => {
     for (let i = 0; i < count; i++) {
+      if (op === 'create') {
+        // The serve bench's create: the same body every time (the service assigns the id).
+        const r = await fetch(`${url}/items`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: createBody });
+        await r.text();
+        if (r.status !== 201) throw new Error(`POST /items answered ${r.status}`);
+        continue;
+      }
       const path = op === 'list' ? pages[Math.floor(next() * pages.length)]! : `/items/${records[Math.floor(next() * records.length)]!.id}`;
       const r = await fetch(url + path, { headers });
       await r.text();
