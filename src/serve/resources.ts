@@ -26,7 +26,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Endpoint, Field, Resource, Shape, StateMachine } from '../spec/model.ts';
 import type { EventMaker } from '../store/events.ts';
-import { DuplicateIdError, type StoredRecord } from '../store/store.ts';
+import { DuplicateIdError, type ScalarValue, type StoredRecord } from '../store/store.ts';
 import { changeRecord, type ChangeOptions, ifMatchOf, ifNoneMatchHits, ifNoneMatchOf, notFound, removeRecord } from './concurrency.ts';
 import { ownerOf, visibleTo } from './auth/ownership.ts';
 import type { ServeContext } from './context.ts';
@@ -130,6 +130,13 @@ function makersOf(ctx: ServeContext, resource: string): Operation['events'] {
   return { ...(created ? { created } : {}), ...(updated ? { updated } : {}), ...(deleted ? { deleted } : {}) };
 }
 
+/**
+ * What a path without parents binds. Call sites await boundParents (and targetId, and
+ * checkParentVisible) only where there is something to look up: an await takes a turn of the
+ * microtask queue even for nothing, and a read by id took three of them.
+ */
+const NO_PARENTS: Readonly<Record<string, ScalarValue>> = Object.freeze({});
+
 function pathId(op: Operation, request: FastifyRequest): string {
   return String((request.params as Record<string, string>)[op.idParam] ?? '');
 }
@@ -168,7 +175,7 @@ async function bodyOf(op: Operation, request: FastifyRequest): Promise<Record<st
 // ---- the operations -------------------------------------------------------------
 
 async function create(op: Operation, request: FastifyRequest): Promise<Outcome> {
-  const bound = await boundParents(op.ctx, op.parents, request);
+  const bound = op.parents.length ? await boundParents(op.ctx, op.parents, request) : NO_PARENTS;
   reconcileBody(bound, request.body, (field) => takes(op, field));
   return insertRecord(op, request, await bodyOf(op, request), bound);
 }
@@ -182,7 +189,7 @@ async function insertRecord(op: Operation, request: FastifyRequest, body: Record
   // The body was parsed for this request alone: it is ours to shape, no copy needed.
   const data = withDefaults(op.validators.declared, body);
   Object.assign(data, bound);
-  await checkParentVisible(ctx, resource, request, data);
+  if (resource.visibility) await checkParentVisible(ctx, resource, request, data);
   let storeId: string | undefined;
   // An opaque service id (`service`) is a UUID here too: any text satisfies the spec.
   if (id.assigned === 'uuid' || id.assigned === 'service') storeId = randomUUID();
@@ -203,8 +210,8 @@ async function insertRecord(op: Operation, request: FastifyRequest, body: Record
 }
 
 async function read(op: Operation, request: FastifyRequest): Promise<Outcome> {
-  const bound = await boundParents(op.ctx, op.parents, request);
-  const id = await targetId(op, request);
+  const bound = op.parents.length ? await boundParents(op.ctx, op.parents, request) : NO_PARENTS;
+  const id = op.singleton ? await targetId(op, request) : pathId(op, request);
   const record = await op.ctx.store.get(op.resource.name, id);
   const owner = ownerOf(op.resource, request);
   if (!record || (owner !== undefined && record.owner !== owner) || !belongsTo(bound, record)) throw notFound(op.resource.name, id);
@@ -223,17 +230,17 @@ async function read(op: Operation, request: FastifyRequest): Promise<Outcome> {
 
 async function update(op: Operation, request: FastifyRequest): Promise<Outcome> {
   const { ctx, resource } = op;
-  const bound = await boundParents(ctx, op.parents, request);
+  const bound = op.parents.length ? await boundParents(op.ctx, op.parents, request) : NO_PARENTS;
   // A merge patch leaves out what it does not change: the path fills nothing in.
   reconcileBody(bound, request.body, () => false);
   let patch: Record<string, unknown> | undefined;
-  const record = await changeRecord(ctx.store, resource.name, await targetId(op, request), async (current) => {
+  const record = await changeRecord(ctx.store, resource.name, (op.singleton ? await targetId(op, request) : pathId(op, request)), async (current) => {
     // After the precondition (RFC 9110 §13.2.2), once however often the write is retried.
     patch ??= await bodyOf(op, request);
     const next = withDefaults(op.validators.declared, mergePatch(op.validators.declared, current.data, patch) as Record<string, unknown>);
     const violations = op.validators.whole.check(writablePart(op, next));
     if (violations.length) throw validationFailed(violations);
-    await checkParentVisible(ctx, resource, request, next);
+    if (resource.visibility) await checkParentVisible(ctx, resource, request, next);
     return next;
   }, changeOptions(op, request, bound));
   return outcome(op, record);
@@ -241,7 +248,7 @@ async function update(op: Operation, request: FastifyRequest): Promise<Outcome> 
 
 async function replace(op: Operation, request: FastifyRequest): Promise<Outcome> {
   const { ctx, resource, machine } = op;
-  const bound = await boundParents(ctx, op.parents, request);
+  const bound = op.parents.length ? await boundParents(op.ctx, op.parents, request) : NO_PARENTS;
   reconcileBody(bound, request.body, (field) => takes(op, field));
   let target: string;
   if (op.singleton) {
@@ -264,15 +271,15 @@ async function replace(op: Operation, request: FastifyRequest): Promise<Outcome>
     // So do the fields this version does not see: other versions' (part 9).
     keepUnseen(resource, current.data, next);
     delete next[op.id.field];
-    await checkParentVisible(ctx, resource, request, next);
+    if (resource.visibility) await checkParentVisible(ctx, resource, request, next);
     return next;
   }, changeOptions(op, request, bound));
   return outcome(op, record);
 }
 
 async function remove(op: Operation, request: FastifyRequest): Promise<Outcome> {
-  const bound = await boundParents(op.ctx, op.parents, request);
-  const removed = await removeRecord(op.ctx.store, op.resource.name, await targetId(op, request), ifMatchOf(request), ownerOf(op.resource, request), op.events.deleted, belongsCheck(bound), 1, op.ctx.domain.remove(op.resource, request));
+  const bound = op.parents.length ? await boundParents(op.ctx, op.parents, request) : NO_PARENTS;
+  const removed = await removeRecord(op.ctx.store, op.resource.name, (op.singleton ? await targetId(op, request) : pathId(op, request)), ifMatchOf(request), ownerOf(op.resource, request), op.events.deleted, belongsCheck(bound), 1, op.ctx.domain.remove(op.resource, request));
   if (!op.success.withBody) return { status: op.success.status, headers: {} };
   return { status: op.success.status, headers: {}, body: present(op.resource, removed) };
 }
