@@ -131,9 +131,10 @@ function makersOf(ctx: ServeContext, resource: string): Operation['events'] {
 }
 
 /**
- * What a path without parents binds. Call sites await boundParents (and targetId, and
+ * What a path without parents binds. Call sites await boundParents (and singletonId, and
  * checkParentVisible) only where there is something to look up: an await takes a turn of the
- * microtask queue even for nothing, and a read by id took three of them.
+ * microtask queue even for nothing: a read by id took two (parents, id), a create two (parents,
+ * a parent's visibility).
  */
 const NO_PARENTS: Readonly<Record<string, ScalarValue>> = Object.freeze({});
 
@@ -141,9 +142,8 @@ function pathId(op: Operation, request: FastifyRequest): string {
   return String((request.params as Record<string, string>)[op.idParam] ?? '');
 }
 
-/** The record an item request addresses: the path's id, or the caller's own for a singleton (404 when none). */
-async function targetId(op: Operation, request: FastifyRequest): Promise<string> {
-  if (!op.singleton) return pathId(op, request);
+/** The record a singleton's request addresses: the caller's own (404 when none). Other item requests name theirs in the path (pathId). */
+async function singletonId(op: Operation, request: FastifyRequest): Promise<string> {
   const id = await callersRecordId(op.ctx, op.resource, request);
   if (id === undefined) throw noRecordYet(op.resource);
   return id;
@@ -211,7 +211,7 @@ async function insertRecord(op: Operation, request: FastifyRequest, body: Record
 
 async function read(op: Operation, request: FastifyRequest): Promise<Outcome> {
   const bound = op.parents.length ? await boundParents(op.ctx, op.parents, request) : NO_PARENTS;
-  const id = op.singleton ? await targetId(op, request) : pathId(op, request);
+  const id = op.singleton ? await singletonId(op, request) : pathId(op, request);
   const record = await op.ctx.store.get(op.resource.name, id);
   const owner = ownerOf(op.resource, request);
   if (!record || (owner !== undefined && record.owner !== owner) || !belongsTo(bound, record)) throw notFound(op.resource.name, id);
@@ -234,7 +234,7 @@ async function update(op: Operation, request: FastifyRequest): Promise<Outcome> 
   // A merge patch leaves out what it does not change: the path fills nothing in.
   reconcileBody(bound, request.body, () => false);
   let patch: Record<string, unknown> | undefined;
-  const record = await changeRecord(ctx.store, resource.name, (op.singleton ? await targetId(op, request) : pathId(op, request)), async (current) => {
+  const record = await changeRecord(ctx.store, resource.name, (op.singleton ? await singletonId(op, request) : pathId(op, request)), async (current) => {
     // After the precondition (RFC 9110 §13.2.2), once however often the write is retried.
     patch ??= await bodyOf(op, request);
     const next = withDefaults(op.validators.declared, mergePatch(op.validators.declared, current.data, patch) as Record<string, unknown>);
@@ -279,7 +279,7 @@ async function replace(op: Operation, request: FastifyRequest): Promise<Outcome>
 
 async function remove(op: Operation, request: FastifyRequest): Promise<Outcome> {
   const bound = op.parents.length ? await boundParents(op.ctx, op.parents, request) : NO_PARENTS;
-  const removed = await removeRecord(op.ctx.store, op.resource.name, (op.singleton ? await targetId(op, request) : pathId(op, request)), ifMatchOf(request), ownerOf(op.resource, request), op.events.deleted, belongsCheck(bound), 1, op.ctx.domain.remove(op.resource, request));
+  const removed = await removeRecord(op.ctx.store, op.resource.name, (op.singleton ? await singletonId(op, request) : pathId(op, request)), ifMatchOf(request), ownerOf(op.resource, request), op.events.deleted, belongsCheck(bound), 1, op.ctx.domain.remove(op.resource, request));
   if (!op.success.withBody) return { status: op.success.status, headers: {} };
   return { status: op.success.status, headers: {}, body: present(op.resource, removed) };
 }

@@ -1,8 +1,10 @@
 /**
- * Reaching PostgreSQL (./postgres.ts): the URL the adapter takes, and the errors of the
- * client and the server it tells apart — a database that cannot be reached (the service
- * answers 503) and a unique violation (a taken id or unique value).
+ * Reaching PostgreSQL (./postgres.ts): the URL the adapter takes, how a statement is sent, and
+ * the errors of the client and the server it tells apart — a database that cannot be reached
+ * (the service answers 503) and a unique violation (a taken id or unique value).
  */
+import type { Sql, TransactionSql } from 'postgres';
+import type { PgRow } from './postgres-record.ts';
 import { StoreUnavailableError } from './store.ts';
 
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -35,4 +37,18 @@ export function unavailable(error: unknown): StoreUnavailableError | undefined {
 
 export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string })?.code === '23505';
+}
+
+/**
+ * A prepared statement, sent now: `execute()` queues it on a connection in call order (a
+ * query of the client otherwise starts only when awaited, a tick later), so of two calls made
+ * in one turn the first reaches the database first, as the Store's contract expects.
+ */
+export function send<T>(on: Sql | TransactionSql, text: string, params: readonly unknown[]): Promise<T[]> {
+  return on.unsafe(text, params as never[], { prepare: true }).execute() as unknown as Promise<T[]>;
+}
+
+/** send(), its rows as arrays (RECORD_COLUMNS order): no object per row is built only to be copied. */
+export function sendRows(on: Sql | TransactionSql, text: string, params: readonly unknown[]): Promise<PgRow[]> {
+  return on.unsafe(text, params as never[], { prepare: true }).values().execute() as unknown as Promise<PgRow[]>;
 }

@@ -3,7 +3,7 @@
  * first response to a key in a scope, kept until the sweep expires it (src/serve/idempotency.ts).
  */
 import type { Sql } from 'postgres';
-import { send } from './postgres-record.ts';
+import { send } from './postgres-connection.ts';
 import type { IdempotentResponse } from './store.ts';
 
 export async function readIdempotent(sql: Sql, scope: string, key: string): Promise<IdempotentResponse | undefined> {

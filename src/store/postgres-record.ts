@@ -3,7 +3,6 @@
  * data::text), its data parsed on first read (./lazy-record.ts, shared with SQLite); and the
  * statements that read and write a resource's records.
  */
-import type { Sql, TransactionSql } from 'postgres';
 import { LazyRecord } from './lazy-record.ts';
 import { casStatements, type CasStatements } from './postgres-cas.ts';
 import { quoteIdent, RECORD_COLUMNS, tableName } from './postgres-list.ts';
@@ -52,18 +51,4 @@ export function recordStatements(resource: string): Statements {
       SELECT ins.seq, ins.id, ins.version, ins.owner, ins.data FROM x LEFT JOIN ins ON ins.seq = x.n ORDER BY x.i`,
     cas: casStatements(q),
   };
-}
-
-/**
- * A prepared statement, sent now: `execute()` queues it on a connection in call order (a
- * query of the client otherwise starts only when awaited, a tick later), so of two calls made
- * in one turn the first reaches the database first, as the Store's contract expects.
- */
-export function send<T>(on: Sql | TransactionSql, text: string, params: readonly unknown[]): Promise<T[]> {
-  return on.unsafe(text, params as never[], { prepare: true }).execute() as unknown as Promise<T[]>;
-}
-
-/** send(), its rows as arrays (RECORD_COLUMNS order): no object per row is built only to be copied. */
-export function sendRows(on: Sql | TransactionSql, text: string, params: readonly unknown[]): Promise<PgRow[]> {
-  return on.unsafe(text, params as never[], { prepare: true }).values().execute() as unknown as Promise<PgRow[]>;
 }

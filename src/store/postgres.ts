@@ -28,16 +28,16 @@ import type { CredentialStore } from './credentials.ts';
 import type { EventStore, WriteOptions } from './events.ts';
 import { postgresCredentials } from './postgres-credentials.ts';
 import { appendEvents, EVENTS_CHANNEL, postgresEvents } from './postgres-events.ts';
-import { countSql, listSql, quoteIdent } from './postgres-list.ts';
+import { countSql, listSql } from './postgres-list.ts';
 import { GroupInsert, queued, type QueuedInsert } from './postgres-batch.ts';
 import { casParams, casRows, refusal } from './postgres-cas.ts';
 import { expireIdempotent, readIdempotent, writeIdempotent } from './postgres-idempotency.ts';
-import { PgRecord, recordStatements, send, sendRows, type PgRow, type Statements } from './postgres-record.ts';
+import { PgRecord, recordStatements, type PgRow, type Statements } from './postgres-record.ts';
 import { migrateSchema, migrateTables } from './postgres-schema.ts';
 import { itemized, runStep, uniqueViolation, type TxAccess } from './postgres-domain.ts';
-import type { RelatedWrite } from './domain.ts';
+import { txAccess } from './postgres-tx.ts';
 import { Refused, unmet } from './expectation.ts';
-import { isUniqueViolation, parsePostgresUrl, unavailable } from './postgres-connection.ts';
+import { isUniqueViolation, parsePostgresUrl, send, sendRows, unavailable } from './postgres-connection.ts';
 import {
   DuplicateIdError, StoreUnavailableError, type BatchChange, type BatchResult, type ChangeResult, type CountQuery, type Expectation, type IdempotentResponse,
   type LeanListQuery, type ListQuery, type ListResult, type NewRecord, type RemoveResult, type Store, type StoreHealth, type StoredRecord, type TableLayout,
@@ -360,42 +360,9 @@ class PostgresStoreImpl implements PostgresStore {
     }
   }
 
-  /** What a domain step reads and writes through, inside the open transaction (./postgres-domain.ts). */
+  /** What a domain step reads and writes through, inside the open transaction (./postgres-domain.ts txAccess). */
   #access(tx: TransactionSql): TxAccess {
-    const locked = new Set<string>();
-    const lockTable = async (resource: string) => {
-      const table = this.#statements(resource).table;
-      if (!locked.has(table)) {
-        await tx.unsafe(`LOCK TABLE ${quoteIdent(table)} IN SHARE ROW EXCLUSIVE MODE`);
-        locked.add(table);
-      }
-      return table;
-    };
-    return {
-      get: async (resource, id) => {
-        const [row] = await sendRows(tx, this.#statements(resource).lock, [id]);
-        return row && new PgRecord(row);
-      },
-      count: async (resource, query) => {
-        const { sql, params } = countSql(await lockTable(resource), query);
-        return Number((await send<{ n: number }>(tx, sql, params))[0].n);
-      },
-      list: async (resource, query, limit) => {
-        const { sql, params } = listSql(await lockTable(resource), { ...query, limit });
-        return (await sendRows(tx, sql, params)).map((row) => new PgRecord(row));
-      },
-      nextSequence: async (name) => Number((await send<{ value: string }>(tx, 'INSERT INTO sequences (name, value) VALUES ($1, 1) ON CONFLICT (name) DO UPDATE SET value = sequences.value + 1 RETURNING value', [name]))[0].value),
-      apply: async (write: RelatedWrite) => {
-        const s = this.#statements(write.resource);
-        const [row] = await sendRows(tx, s.lock, [write.id]);
-        if (!row || row[2] !== write.version) return false;
-        let record: StoredRecord = new PgRecord(row);
-        if (write.kind === 'update') record = await this.#updateRow(tx, write.resource, s, row, write.data);
-        else await send(tx, s.remove, [row[0]]);
-        if (write.events) await appendEvents(tx, this.schema, write.events(record));
-        return true;
-      },
-    };
+    return txAccess(tx, this.schema, (resource) => this.#statements(resource), (resource, s, row, data) => this.#updateRow(tx, resource, s, row, data));
   }
 
   // A lean list (store.ts LeanListQuery) reads whole records here, which it may: the two

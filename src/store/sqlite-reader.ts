@@ -24,15 +24,19 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { DatabaseSync } = require('node:sqlite');
 // Background scheduling for this thread alone, on Linux, where a thread has its own (elsewhere
 // setpriority with pid 0 would lower the whole process). Nice 19 first; then SCHED_IDLE
-// (sched(7)): the thread runs only when no other wants the CPU and gives way at once when one
-// wakes, where a niced thread keeps the CPU to the end of its slice (EEVDF), a few ms that
-// each waiting request pays. Node has no call for a policy; util-linux's chrt sets it, from
-// outside, once (lowering one's own threads needs no rights). Without chrt, nice 19 stays.
+// (sched(7)): the thread gets a sliver of a core that others keep busy (weight 3 against a
+// normal thread's 1024) and gives way at once when another wakes, where a niced thread keeps
+// the CPU to the end of its slice (EEVDF), a few ms that each waiting request pays. Node has
+// no call for a policy: the system's chrt sets it, from outside, once (lowering one's own
+// threads needs no rights). Its absolute path, not one found on PATH; short options, which
+// util-linux's and BusyBox's both take. Without it, nice 19 stays.
 if (process.platform === 'linux') {
   try { require('node:os').setPriority(19); } catch {}
   try {
-    const tid = require('node:fs').readlinkSync('/proc/thread-self').split('/').pop();
-    require('node:child_process').execFile('chrt', ['--idle', '--pid', '0', tid], () => {});
+    const fs = require('node:fs');
+    const tid = fs.readlinkSync('/proc/thread-self').split('/').pop();
+    const chrt = ['/usr/bin/chrt', '/bin/chrt'].find((p) => fs.existsSync(p));
+    if (chrt && /^[0-9]+$/.test(tid)) require('node:child_process').execFile(chrt, ['-i', '-p', '0', tid], () => {});
   } catch {}
 }
 const db = new DatabaseSync(workerData.path, { timeout: workerData.busyTimeoutMs });

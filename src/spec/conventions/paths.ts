@@ -89,7 +89,7 @@ export type RouteClash = {
  *   shadow     `GET /members/me` and `GET /members/{id}` — routers take the literal first, so
  *              `me` can never be an id; fine when the literal is a declared singleton
  */
-export function routeClashes(endpoints: readonly Endpoint[]): RouteClash[] {
+export function routeClashes(endpoints: readonly Endpoint[]): readonly RouteClash[] {
   const known = clashesOf.get(endpoints);
   if (known) return known;
   const out: { i: number; j: number; clash: RouteClash }[] = [];
@@ -119,13 +119,13 @@ export function routeClashes(endpoints: readonly Endpoint[]): RouteClash[] {
     }
   }
   // In the order a walk over every pair (i, j < i) gives, as the findings have always been.
-  const sorted = out.sort((x, y) => x.i - y.i || x.j - y.j).map((x) => x.clash);
+  const sorted = Object.freeze(out.sort((x, y) => x.i - y.i || x.j - y.j).map((x) => x.clash));
   clashesOf.set(endpoints, sorted);
   return sorted;
 }
 
-/** Two rules ask for the clashes of the same endpoints: computed once a spec. */
-const clashesOf = new WeakMap<readonly Endpoint[], RouteClash[]>();
+/** Two rules ask for the clashes of the same endpoints: computed once a spec, by the array's identity (a Spec's endpoints never change), and frozen, as both rules get the same array. */
+const clashesOf = new WeakMap<readonly Endpoint[], readonly RouteClash[]>();
 
 interface Template {
   readonly segments: readonly string[];
