@@ -29,7 +29,8 @@ export async function shapedPage(ctx: ServeContext, plan: ListPlan, request: Fas
   // Lean: a page's items are made of each record's id and data (store.ts LeanListQuery).
   const list = (query: LeanListQuery): Promise<ListResult<ListedRecord>> => (none ? Promise.resolve({ records: [], hasMore: false }) : ctx.store.list(resource.name, query));
   const owner = ownerOf(resource, request);
-  const conditions = { filter: q.filter, filters: q.filters, search: q.search, owner };
+  // `work`: a slow page or count still queued when the time-out answers is not read at all (store.ts).
+  const conditions = { filter: q.filter, filters: q.filters, search: q.search, owner, work: request.work };
   if (settings.unpaged === 'all' && q.after === undefined && q.offset === undefined) {
     // Every record, as the spec states: gathered in batches so no one statement holds a huge result.
     const parts: string[] = [];

@@ -89,7 +89,8 @@ export async function listPage(ctx: ServeContext, plan: ListPlan, request: Fasti
   if (plan.shaped) return shapedPage(ctx, plan, request, q, path, status, contradicts);
   // Object-level authorization: for an owned resource a client only ever pages its own records.
   // One shape of query object for every page (absent members undefined): the hot path.
-  const query: LeanListQuery = { filter: q.filter, filters: q.filters, search: q.search, sort: q.sort, limit: q.size, owner: ownerOf(resource, request), after: q.after, offset: q.offset, lean: true };
+  // `work`: a slow page still queued when the time-out answers is not read at all (store.ts).
+  const query: LeanListQuery = { filter: q.filter, filters: q.filters, search: q.search, sort: q.sort, limit: q.size, owner: ownerOf(resource, request), after: q.after, offset: q.offset, lean: true, work: request.work };
   const result: ListResult<ListedRecord> = contradicts ? { records: [], hasMore: false } : await ctx.store.list(resource.name, query);
   // The page is built as text (CursorPage, OffsetPage): each item is what a read sends, so
   // the stored JSON of a record goes out without being parsed and serialized again.

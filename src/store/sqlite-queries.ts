@@ -59,7 +59,7 @@ export class SqliteQueries {
     }
     const list = listSql(s.table, query, live);
     let rows: Row[];
-    if (this.#reader && !this.#inline(list, query)) rows = await this.#reader.read(list, want);
+    if (this.#reader && !this.#inline(list, query)) rows = await this.#reader.read(list, want, query.work);
     else {
       rows = this.statement(list.sql).all(...list.args) as unknown as Row[];
       const { rest } = list;
@@ -100,7 +100,7 @@ export class SqliteQueries {
     const counting = countSql(s.table, query, live);
     // A count reads every match: on the reader thread where there is one, never holding up requests.
     // List statements return rows as arrays (the page's fast path): the count is the first column.
-    if (this.#reader) return Number(((await this.#reader.read(counting, 1)) as unknown as [[number]])[0][0]);
+    if (this.#reader) return Number(((await this.#reader.read(counting, 1, query.work)) as unknown as [[number]])[0][0]);
     const row = this.statement(counting.sql).get(...counting.args) as unknown as [number];
     return Number(row[0]);
   }

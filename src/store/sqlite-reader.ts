@@ -7,7 +7,8 @@
  * last committed state, as the main connection would.
  *
  * One thread, started on first use, scheduled in the background on Linux (SCHED_IDLE, else
- * nice 19: the worker's comment says how and why); statements queue for it in order. A page is its one or
+ * nice 19: the worker's comment says how and why); statements queue for it in order, on the
+ * main thread, and one whose request is gone by its turn is dropped (SqliteReader). A page is its one or
  * two statements (src/store/sqlite-list.ts, `rest`) in one read transaction, so both see
  * the same snapshot. The worker is code given as text (`eval`), plain JavaScript: it runs the
  * same from the TypeScript sources and from the built package.
@@ -73,35 +74,62 @@ parentPort.on('message', ({ id, sql, args, rest, want }) => {
 
 type Row = readonly [seq: number, id: string, version: number, owner: string | null, data: string, live: string | null];
 
+interface Message {
+  readonly id: number;
+  readonly sql: string;
+  readonly args: SQLInputValue[];
+  readonly want: number;
+  readonly rest?: { readonly sql: string; readonly args: SQLInputValue[] };
+}
+
 interface Pending {
+  readonly message: Message;
+  /** The asking request's mark (store.ts ListQuery `work`): once `abandoned`, the read is not run. */
+  readonly work: { readonly abandoned: boolean } | undefined;
   readonly resolve: (rows: Row[]) => void;
   readonly reject: (error: Error) => void;
 }
 
+/** The error of a read dropped from the queue because its request is gone; nobody is left to see it. */
+export class ReadDroppedError extends Error {
+  constructor() {
+    super('the read was dropped: the request that asked for it is gone');
+  }
+}
+
+/**
+ * The reads queue here, on the main thread, and the thread is given one at a time: a read
+ * whose request is gone by its turn (the request time-out answered it) is dropped, not run.
+ * With the thread in the background (see the worker), reads may wait long behind each other
+ * on a busy machine; queued in the thread itself they could not be taken back.
+ */
 export class SqliteReader {
   readonly #path: string;
   readonly #busyTimeoutMs: number;
   #worker: Worker | undefined;
   #next = 0;
-  readonly #pending = new Map<number, Pending>();
+  /** Waiting for the thread, in order. */
+  readonly #queue: Pending[] = [];
+  /** On the thread now. */
+  #running: Pending | undefined;
 
   constructor(path: string, busyTimeoutMs: number) {
     this.#path = path;
     this.#busyTimeoutMs = busyTimeoutMs;
   }
 
-  /** The rows of a page, up to `want` (the limit and one more), read on the thread. */
-  read(list: ListSql, want: number): Promise<Row[]> {
-    const worker = (this.#worker ??= this.#start());
-    const id = this.#next++;
+  /** The rows of a page, up to `want` (the limit and one more), read on the thread; not read at all if `work` is abandoned by its turn. */
+  read(list: ListSql, want: number, work?: { readonly abandoned: boolean }): Promise<Row[]> {
+    const message: Message = { id: this.#next++, sql: list.sql, args: list.args, want, ...(list.rest ? { rest: { sql: list.rest.sql, args: list.rest.args } } : {}) };
     return new Promise<Row[]>((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
-      const message: { id: number; sql: string; args: SQLInputValue[]; want: number; rest?: { sql: string; args: SQLInputValue[] } } = { id, sql: list.sql, args: list.args, want };
-      if (list.rest) message.rest = { sql: list.rest.sql, args: list.rest.args };
-      worker.postMessage(message);
-      // While a page is being read, the thread keeps the process alive; idle, it does not.
-      if (this.#pending.size === 1) worker.ref();
+      this.#queue.push({ message, work, resolve, reject });
+      if (this.#running === undefined) this.#pump();
     });
+  }
+
+  /** How many reads wait for the thread, the one on it not counted. */
+  get queued(): number {
+    return this.#queue.length;
   }
 
   async close(): Promise<void> {
@@ -111,16 +139,34 @@ export class SqliteReader {
     if (worker) await worker.terminate();
   }
 
+  /** Gives the thread the next read whose request is still there; the ones gone are dropped. */
+  #pump(): void {
+    let next = this.#queue.shift();
+    while (next?.work?.abandoned === true) {
+      next.reject(new ReadDroppedError());
+      next = this.#queue.shift();
+    }
+    this.#running = next;
+    if (!next) {
+      // Idle, the thread does not keep the process alive; while it reads, it does.
+      this.#worker?.unref();
+      return;
+    }
+    const worker = (this.#worker ??= this.#start());
+    worker.ref();
+    worker.postMessage(next.message);
+  }
+
   #start(): Worker {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path: this.#path, busyTimeoutMs: this.#busyTimeoutMs } });
     worker.unref();
     worker.on('message', (m: { id: number; rows?: Row[]; error?: string }) => {
-      const pending = this.#pending.get(m.id);
-      if (!pending) return;
-      this.#pending.delete(m.id);
-      if (this.#pending.size === 0) worker.unref();
-      if (m.error !== undefined) pending.reject(new Error(m.error));
-      else pending.resolve(m.rows!);
+      const running = this.#running;
+      if (running === undefined || running.message.id !== m.id) return;
+      this.#running = undefined;
+      if (m.error !== undefined) running.reject(new Error(m.error));
+      else running.resolve(m.rows!);
+      this.#pump();
     });
     worker.on('error', (error) => {
       // The thread is gone (it could not open the file, say): its pages fail, the next starts a new one.
@@ -131,8 +177,8 @@ export class SqliteReader {
   }
 
   #fail(error: Error): void {
-    const pending = [...this.#pending.values()];
-    this.#pending.clear();
-    for (const p of pending) p.reject(error);
+    const failed = [...(this.#running ? [this.#running] : []), ...this.#queue.splice(0)];
+    this.#running = undefined;
+    for (const p of failed) p.reject(error);
   }
 }

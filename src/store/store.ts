@@ -123,6 +123,12 @@ export interface ListQuery {
   readonly limit: number;
   /** Whole records; `true` is a LeanListQuery (a query whose `lean` is only known to be a boolean fits neither). */
   readonly lean?: false;
+  /**
+   * The asking request's mark of abandonment (the service's time-out sets `abandoned` when it
+   * answers the request itself): an adapter that queues slow reads drops this one, still
+   * queued, once it is set (./sqlite-reader.ts), rejecting it. It selects nothing.
+   */
+  readonly work?: { readonly abandoned: boolean };
 }
 
 /** The conditions of a list query, without its order and page. */

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, test } from 'node:test';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
+import { ReadDroppedError } from '../../src/store/sqlite-reader.ts';
 
 const SCHED_IDLE = 5;
 
@@ -60,6 +61,34 @@ test('the reader thread, and it alone, runs as SCHED_IDLE at nice 19', { skip: w
     for (const [tid, was] of before) if (now.has(tid)) assert.deepEqual(now.get(tid), was, `thread ${tid}`);
     // And it still reads.
     assert.equal((await store.list('item', { limit: 20, filter: { u: 2 } })).records.length, 10);
+  } finally {
+    await store.close();
+  }
+});
+
+test('a read whose request is gone by its turn is dropped, not run; the reads around it are', async () => {
+  const store = await openSqliteStore({ path: join(dir, 'queue.sqlite') });
+  try {
+    await store.migrate([{ name: 'item', idField: 'id', indexes: ['n'] }]);
+    for (let i = 0; i < 30; i++) await store.insert('item', { data: { n: i, u: i % 3 } });
+    // Three pages asked for in one turn (a filter on `u`, which no index serves, reads on the
+    // reader thread): the first goes to the thread, the other two wait for it on the main thread.
+    const live = { abandoned: false };
+    const gone = { abandoned: false };
+    const first = store.list('item', { limit: 5, filter: { u: 1 }, work: live });
+    const second = store.list('item', { limit: 5, filter: { u: 2 }, work: gone });
+    const third = store.count('item', { filter: { u: 0 }, work: live });
+    // The time-out answers the second request before its turn.
+    gone.abandoned = true;
+    assert.equal((await first).records.length, 5);
+    await assert.rejects(second, ReadDroppedError);
+    assert.equal(await third, 10);
+    // A mark set after the read ran changes nothing: it is only looked at in the queue.
+    const late = { abandoned: false };
+    const read = store.list('item', { limit: 5, filter: { u: 2 }, work: late });
+    const page = await read;
+    late.abandoned = true;
+    assert.equal(page.records.length, 5);
   } finally {
     await store.close();
   }
