@@ -42,7 +42,7 @@ test('routeClashes: the same clashes, in the same order, as comparing every pair
   fc.assert(
     fc.property(fc.array(fc.tuple(method, template), { maxLength: 14 }), (pairs) => {
       const endpoints = pairs.map(([m, p], i) => endpoint(`e${i}`, m, p));
-      const summary = (clashes: RouteClash[]) => clashes.map((c) => `${c.kind} ${c.endpoint.id} ${c.other.id} ${c.literal?.id ?? ''}`);
+      const summary = (clashes: readonly RouteClash[]) => clashes.map((c) => `${c.kind} ${c.endpoint.id} ${c.other.id} ${c.literal?.id ?? ''}`);
       assert.deepEqual(summary(routeClashes(endpoints)), summary(everyPair(endpoints)));
     }),
     { numRuns: 500 },
