@@ -47,6 +47,7 @@ import { prepareStatements, toRecord, type Row, type Statements } from './sqlite
 import { PlainMarks } from './sqlite-plain.ts';
 import { migrateTables, persistedLive, prepareDatabase } from './sqlite-schema.ts';
 import { sqliteTx } from './sqlite-tx.ts';
+import { appendAfter, recordWriter, savepointRunner } from './sqlite-write.ts';
 import { tableName, transaction } from './sqlite-sql.ts';
 import type { CredentialStore } from './credentials.ts';
 import type { EventMaker, EventStore, NewEvent, WriteOptions } from './events.ts';
@@ -90,12 +91,6 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   return new SqliteStoreImpl(db, memory ? undefined : new SqliteReader(options.path, options.busyTimeoutMs ?? 5000), new DatabaseFile(options.path));
 }
 
-/** SQLITE_CONSTRAINT_UNIQUE (2067) or SQLITE_CONSTRAINT_PRIMARYKEY (1555). */
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { errcode?: number }).errcode;
-  return code === 2067 || code === 1555;
-}
-
 /**
  * A row of RECORD_COLUMNS (seq, id, version, owner, data). Record statements return arrays
  * (setReturnArrays): no object with named members is built per row, only to be copied.
@@ -119,7 +114,8 @@ class SqliteStoreImpl implements SqliteStore {
   readonly #tx: TxAccess;
   /** The tables' marks (./sqlite-plain.ts), which every write of a record keeps. */
   readonly #marks: PlainMarks;
-  readonly #savepoints: { readonly open: StatementSync; readonly release: StatementSync; readonly undo: StatementSync };
+  /** Runs a work inside a savepoint of the open transaction (./sqlite-write.ts). */
+  readonly #savepoint: <T>(work: () => T) => T;
   #closed = false;
 
   constructor(db: DatabaseSync, reader: SqliteReader | undefined, file: DatabaseFile) {
@@ -135,7 +131,7 @@ class SqliteStoreImpl implements SqliteStore {
     this.credentials = sqliteCredentials(db, () => this.#open());
     this.events = sqliteEvents(db, () => this.#open(), (work) => this.#group.run(work));
     this.#append = eventAppender(db);
-    this.#savepoints = { open: db.prepare('SAVEPOINT write'), release: db.prepare('RELEASE write'), undo: db.prepare('ROLLBACK TO write') };
+    this.#savepoint = savepointRunner(db);
     this.#tx = sqliteTx(db, { statements: (resource) => this.#statements(resource), liveOf: (resource) => this.#liveOf(resource), queries: this.#queries, append: this.#append, marks: this.#marks });
     this.#idempotency = {
       get: db.prepare('SELECT fingerprint, status, headers, body, created_at FROM idempotency WHERE scope = ? AND key = ?'),
@@ -266,49 +262,6 @@ class SqliteStoreImpl implements SqliteStore {
     }
   }
 
-  /**
-   * The one INSERT of a record, as a function run inside a transaction; given data (a
-   * domain step's), it inserts that instead of the record's.
-   */
-  #writer(resource: string, record: NewRecord, decides = false): (decided?: Record<string, unknown>) => StoredRecord {
-    const s = this.#statements(resource);
-    // Serialized now, when the call is made (the work runs later in the turn); a record a
-    // domain step decides is serialized as decided, and its data never (a stringify wasted).
-    const prepared = decides ? undefined : JSON.stringify(record.data);
-    const owner = record.owner ?? null;
-    const given = record.id;
-    // Judged for the table's mark (./sqlite-plain.ts) with the text it is serialized to: now, or as decided.
-    const plainNow = decides || this.#marks.plain(s.table, given, record.data);
-    const judgedAt = this.#marks.migrates;
-    const write = (decided?: Record<string, unknown>): StoredRecord => {
-      const data = decided === undefined ? (prepared ?? JSON.stringify(record.data)) : JSON.stringify(decided);
-      if (decided === undefined ? !plainNow || this.#marks.stale(judgedAt) : !this.#marks.plain(s.table, given, decided)) this.#marks.clear(s.table);
-      if (given !== undefined) {
-        // The UNIQUE constraint refuses a taken id inside the INSERT itself.
-        try {
-          return new LazyRecord(Number(s.insert.run(null, given, owner, data).lastInsertRowid), given, 1, owner, data);
-        } catch (error) {
-          const unique = uniqueViolation(error);
-          if (unique) throw unique;
-          if (isUniqueViolation(error)) throw new DuplicateIdError(resource, given);
-          throw error;
-        }
-      }
-      // The next sequence number, read under the write lock: AUTOINCREMENT's own counter,
-      // which remembers deleted rows, so an id is never handed out twice.
-      const seq = Number(s.nextSeq.get(s.table)?.next);
-      const id = String(seq);
-      // A resource that mixes given and sequence ids can meet a taken id here too.
-      if (s.get.get(id) !== undefined) throw new DuplicateIdError(resource, id);
-      try {
-        return new LazyRecord(Number(s.insert.run(seq, id, owner, data).lastInsertRowid), id, 1, owner, data);
-      } catch (error) {
-        throw uniqueViolation(error) ?? error;
-      }
-    };
-    return write;
-  }
-
   async get(resource: string, id: string): Promise<StoredRecord | undefined> {
     const row = this.#statements(resource).get.get(id) as Row | undefined;
     return row && toRecord(row);
@@ -430,52 +383,14 @@ class SqliteStoreImpl implements SqliteStore {
     return live;
   }
 
-  /**
-   * A write's events, appended after it without a savepoint: the write went first, being the
-   * one statement that can be refused (a taken id, a unique index), and the events' INSERTs
-   * refuse nothing (their one constraint, NOT NULL, is always met). Should the events fail all
-   * the same (their maker throws, say), they take themselves back out (./sqlite-events.ts) and
-   * the write is undone by hand; if that fails too, the group's whole transaction is rolled
-   * back, and the group commit fails every work in it: a record is never committed without its
-   * events. A savepoint instead copied every page the write changed (the record's table, field
-   * and unique indexes) into its journal: ~30K instructions a create with events (callgrind).
-   */
-  #appendAfter(events: () => readonly NewEvent[], undo: () => void): void {
-    try {
-      this.#append(events());
-    } catch (error) {
-      if (this.#db.isTransaction) {
-        try {
-          undo();
-        } catch {
-          try {
-            this.#db.exec('ROLLBACK');
-          } catch {
-            // Rolled back already by SQLite, or closed: either way nothing of it is committed.
-          }
-        }
-      }
-      throw error;
-    }
+  /** The one INSERT of a record, as a function run inside a transaction (./sqlite-write.ts recordWriter). */
+  #writer(resource: string, record: NewRecord, decides = false): (decided?: Record<string, unknown>) => StoredRecord {
+    return recordWriter(this.#statements(resource), this.#marks, resource, record, decides);
   }
 
-  /** Runs work inside a savepoint of the open transaction: all of it, or none of it. */
-  #savepoint<T>(work: () => T): T {
-    const db = this.#db;
-    // Prepared once: a savepoint per write with events or rules would otherwise parse its SQL every time.
-    const sp = this.#savepoints;
-    sp.open.run();
-    try {
-      const result = work();
-      sp.release.run();
-      return result;
-    } catch (error) {
-      if (db.isTransaction) {
-        sp.undo.run();
-        sp.release.run();
-      }
-      throw error;
-    }
+  /** A write's events, appended after it without a savepoint; undone by hand should they fail (./sqlite-write.ts appendAfter). */
+  #appendAfter(events: () => readonly NewEvent[], undo: () => void): void {
+    appendAfter(this.#db, this.#append, events, undo);
   }
 
   #open(): DatabaseSync {
