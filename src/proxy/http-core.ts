@@ -4,8 +4,8 @@
  * it where node's llhttp binding is not as wire.ts expects (wireParser() is null), or when
  * asked (`core: 'http'`). Both cores pass the same contract suite (test/proxy/forward.test.ts).
  * As in wire.ts, a request body larger than the handler's cap is not held: it is piped
- * upstream as it comes, or dropped after the proxy's own answer, the connection then closed;
- * a held answer is let go past KEEP_BYTES.
+ * upstream as it comes, or dropped after the proxy's own answer, the connection then closed
+ * in stages (closeInStages); a held answer is let go past KEEP_BYTES.
  */
 import type { Agent, IncomingMessage, ServerResponse } from 'node:http';
 import { type Answer, type Core, fieldOf, type Forwarding, type Handler, HOP_BY_HOP, KEEP_BYTES, listening } from './core.ts';
@@ -59,6 +59,34 @@ function send(res: ServerResponse, answer: Answer): void {
   res.end(answer.body);
 }
 
+/**
+ * A connection that closes after its answer is closed in stages (RFC 9112 §9.6): node:http
+ * destroys it as soon as the answer is out, and a client still sending its body (a service,
+ * or the proxy, answered before reading it all) then meets a refused write (EPIPE, or a
+ * reset) and may never read the answer. Here the proxy's side is shut (FIN) with the answer,
+ * the rest the client sends is still read (and piped upstream, or dropped), and the socket
+ * goes when the client closes its side, or after LINGER_MS.
+ */
+function closeInStages(req: IncomingMessage): void {
+  const socket = req.socket as import('node:net').Socket & { destroySoon?: () => void };
+  if (typeof socket.destroySoon !== 'function') return;
+  socket.destroySoon = function lingering(this: import('node:net').Socket): void {
+    if (req.complete) {
+      this.end();
+      if (this.writableFinished) this.destroy();
+      else this.once('finish', () => this.destroy());
+      return;
+    }
+    this.end();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref();
+    this.once('close', () => clearTimeout(timer));
+    // The client's side closed, its body in or given up: nothing more to read.
+    this.once('end', () => this.destroy());
+    if (req.readableFlowing === null) req.resume();
+  };
+}
+
 function serve(options: HttpCoreOptions, agent: Agent, req: IncomingMessage, res: ServerResponse, expectsContinue = false): void {
   const cap = options.handler.bodyCap;
   const chunks: Buffer[] = [];
@@ -66,6 +94,7 @@ function serve(options: HttpCoreOptions, agent: Agent, req: IncomingMessage, res
   req.on('error', () => res.destroy());
   // A body its Content-Length says is larger than the cap is decided on at once, before it comes.
   if (Number(req.headers['content-length']) > cap) {
+    closeInStages(req);
     if (!beyond(options, agent, req, res, chunks) && expectsContinue) res.writeContinue();
     return;
   }
@@ -76,6 +105,7 @@ function serve(options: HttpCoreOptions, agent: Agent, req: IncomingMessage, res
     // Past the cap (a chunked body): decided on now, the rest not held. Still within this 'data' event, so nothing is missed.
     req.off('data', onData);
     req.off('end', onEnd);
+    closeInStages(req);
     beyond(options, agent, req, res, chunks);
   };
   const onEnd = () => {
@@ -132,7 +162,10 @@ function forward(options: HttpCoreOptions, agent: Agent, req: IncomingMessage, r
   res.on('close', () => {
     if (!res.writableFinished) (left = true), up.destroy();
   });
+  // The service answered before it read the whole body: the rest is dropped here, not sent.
+  let cut = false;
   up.on('error', (error) => {
+    if (cut) return;
     if (waiting) {
       // The rest of the body has nowhere to go: dropped as it comes.
       req.unpipe(up);
@@ -142,7 +175,21 @@ function forward(options: HttpCoreOptions, agent: Agent, req: IncomingMessage, r
     if (res.headersSent) res.destroy();
     else send(res, f.failed(error));
   });
-  up.on('response', (answer) => relay(f, req.method === 'HEAD', answer, res));
+  up.on('response', (answer) => {
+    relay(f, req.method === 'HEAD', answer, res);
+    // A service that answered before reading the whole body wants no more of it: the rest is
+    // read and dropped here (closeInStages), and the upstream connection, its request cut
+    // short, is not used again.
+    if (waiting) {
+      answer.once('end', () => {
+        if (req.complete) return;
+        cut = true;
+        req.unpipe(up);
+        req.resume();
+        up.destroy();
+      });
+    }
+  });
   if (!waiting) {
     up.end(f.body.length ? f.body : undefined);
     return;

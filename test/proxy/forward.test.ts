@@ -395,6 +395,34 @@ for (const core of CORES) {
       assert.equal((await send(url, '/after-early')).body.toString(), 'path /after-early');
     });
 
+    test('a client that goes on sending its body after the service answered early is not cut off while it sends (closed in stages, RFC 9112 §9.6)', async () => {
+      const total = 8 * 1024 * 1024;
+      const got = await new Promise<{ status: number; body: string; late: string | undefined }>((resolve, reject) => {
+        let status = 0;
+        let body = '';
+        let late: string | undefined;
+        // Connection: close (no agent): the proxy closes after this answer, but not under a client still writing.
+        const req = request(`${url}/early`, { method: 'POST', agent: false, headers: { 'content-type': 'application/octet-stream', 'content-length': String(total) } }, (res) => {
+          status = res.statusCode ?? 0;
+          res.on('data', (c: Buffer) => (body += c.toString()));
+        });
+        req.on('error', (error) => (status ? (late = error.message) : reject(error)));
+        req.on('close', () => resolve({ status, body, late }));
+        let sent = 0;
+        // As most clients do: the whole body is sent, whatever comes back meanwhile.
+        const more = () => {
+          while (sent < total) {
+            const chunk = PATTERN.subarray(0, Math.min(PATTERN.length, total - sent));
+            sent += chunk.length;
+            if (!req.write(chunk)) return void req.once('drain', more);
+          }
+          req.end();
+        };
+        more();
+      });
+      assert.deepEqual(got, { status: 413, body: 'too large', late: undefined });
+    });
+
     test('report mode, a declared limit: a body over it is forwarded intact, and the service serving it is a finding', async () => {
       const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
       const proxied = await startProxy({ spec: LIMITED, upstream: upstreamUrl, core });
