@@ -8,6 +8,7 @@
  * in stages (closeInStages); a held answer is let go past KEEP_BYTES.
  */
 import type { Agent, IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { type Answer, type Core, fieldOf, type Forwarding, type Handler, HOP_BY_HOP, KEEP_BYTES, listening } from './core.ts';
 
 // getBuiltinModule, not an ES import of node:http, whose ES facade loads undici (see src/serve/events/delivery.ts).
@@ -68,9 +69,9 @@ function send(res: ServerResponse, answer: Answer): void {
  * goes when the client closes its side, or after LINGER_MS.
  */
 function closeInStages(req: IncomingMessage): void {
-  const socket = req.socket as import('node:net').Socket & { destroySoon?: () => void };
+  const socket = req.socket as Socket & { destroySoon?: () => void };
   if (typeof socket.destroySoon !== 'function') return;
-  socket.destroySoon = function lingering(this: import('node:net').Socket): void {
+  socket.destroySoon = function lingering(this: Socket): void {
     if (req.complete) {
       this.end();
       if (this.writableFinished) this.destroy();
@@ -131,10 +132,10 @@ function beyond(options: HttpCoreOptions, agent: Agent, req: IncomingMessage, re
     return false;
   }
   waiting.length = 0;
-  // Read and dropped a while (the client may read the answer only once it has sent all), then cut.
+  // Read and dropped a while (the client may read the answer only once it has sent all), then
+  // cut: the connection closes after the answer, in stages (closeInStages, called before this).
   req.resume();
   res.shouldKeepAlive = false;
-  res.on('finish', () => setTimeout(() => req.socket.destroy(), LINGER_MS).unref());
   const a = decision.answer;
   if (a instanceof Promise) void a.then((answer) => send(res, answer), (error: Error) => send(res, { status: 500, fields: [], body: error.message }));
   else send(res, a);
