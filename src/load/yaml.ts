@@ -2,11 +2,12 @@
  * Parses YAML (and JSON, which the same parsers read) keeping the position of every node.
  *
  * Two parsers, each for what it does best. js-yaml reads the data (an order of magnitude
- * faster on large specs). `yaml` knows where every node stands: its position index is
- * built lazily, when a finding first asks for a place, and a clean spec never pays for it.
- * When js-yaml refuses the text, `yaml` parses it again to say what is wrong, with its
- * error codes (duplicate keys, syntax) and positions. Documents with anchors take the
- * `yaml` path, which bounds alias expansion.
+ * faster on large specs) and, from its event stream, the position index
+ * (./yaml-events.ts), built lazily when a finding first asks for a place: a clean spec
+ * never pays for it. `yaml` knows every construct's place: it builds the index of what the
+ * events do not cover (tags). When js-yaml refuses the text, `yaml` parses it again to say
+ * what is wrong, with its error codes (duplicate keys, syntax) and positions. Documents with
+ * anchors take the `yaml` path, which bounds alias expansion.
  */
 import { createRequire } from 'node:module';
 import { CORE_SCHEMA, load as fastLoad } from 'js-yaml';
@@ -17,6 +18,7 @@ import { child } from '../spec/pointer.ts';
 import { LOAD_CODES } from './codes.ts';
 import { readSections, type SectionCache, type Sectioned } from './sections.ts';
 import type { SourceMap } from './source.ts';
+import { indexEvents, lineIndex, type PositionSink } from './yaml-events.ts';
 
 export interface ParseOptions {
   readonly file: string;
@@ -59,7 +61,10 @@ export function parseYaml(text: string, options: ParseOptions): Parsed {
       const sectioned = options.sections && options.language === 'YAML' && options.pointerPrefix === undefined && !options.lineOffset ? readSections(text, options.sections, load) : undefined;
       const data = sectioned ? sectioned.data : load(text);
       options.sourceMap.setData(options.pointerPrefix ?? '', data);
-      options.sourceMap.defer(() => indexPositions(composeDocument(text, options), options));
+      options.sourceMap.defer(() => {
+        const root = options.pointerPrefix ?? '';
+        if (!indexEvents(text, lineIndex(text, options.file, options.lineOffset ?? 0), root, options.sourceMap)) indexPositions(composeDocument(text, options), root, options.sourceMap);
+      });
       return { data, diagnostics: [], ...(sectioned ? { sectioned } : {}) };
     } catch {
       // Fall through: `yaml` says what is wrong, in its terms and with positions.
@@ -67,20 +72,21 @@ export function parseYaml(text: string, options: ParseOptions): Parsed {
   }
   const parsed = composeDocument(text, options);
   if (parsed.diagnostics.length > 0) return { data: undefined, diagnostics: parsed.diagnostics };
-  indexPositions(parsed, options);
+  indexPositions(parsed, options.pointerPrefix ?? '', options.sourceMap);
   const data = parsed.doc.toJS({ maxAliasCount: 100 }) as unknown;
   options.sourceMap.setData(options.pointerPrefix ?? '', data);
   return { data, diagnostics: [] };
 }
 
-interface Composed {
+export interface Composed {
   readonly doc: Document.Parsed;
   readonly text: string;
   readonly at: (offset: number) => Location;
   readonly diagnostics: Diagnostic[];
 }
 
-function composeDocument(text: string, options: ParseOptions): Composed {
+/** `yaml`'s Document of the text, with its errors as findings. */
+export function composeDocument(text: string, options: Pick<ParseOptions, 'file' | 'language' | 'lineOffset'>): Composed {
   const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, keepSourceTokens: false });
@@ -101,7 +107,8 @@ function composeDocument(text: string, options: ParseOptions): Composed {
   return { doc, at, text, diagnostics };
 }
 
-function indexPositions({ doc, at, text }: Composed, options: ParseOptions): void {
+/** The position index from `yaml`'s Document: for what ./yaml-events.ts declines, and texts with anchors. */
+export function indexPositions({ doc, at, text }: Composed, root: string, sink: PositionSink): void {
   const { isMap, isPair, isScalar, isSeq } = yaml();
   const range = (start: number, end: number): Location => {
     const to = at(end);
@@ -109,9 +116,9 @@ function indexPositions({ doc, at, text }: Composed, options: ParseOptions): voi
   };
   const record = (node: Node | null | undefined, pointer: string): void => {
     if (!node) return;
-    if (node.range) options.sourceMap.setValue(pointer, range(node.range[0], node.range[1]));
+    if (node.range) sink.setValue(pointer, range(node.range[0], node.range[1]));
     if (isScalar(node) && typeof node.value === 'string' && node.range) {
-      options.sourceMap.setText(pointer, { text, start: node.range[0], style: node.type ?? 'PLAIN', value: node.value, at });
+      sink.setText(pointer, { text, start: node.range[0], style: node.type ?? 'PLAIN', value: node.value, at });
     }
     if (isMap(node)) {
       for (const pair of node.items) {
@@ -119,16 +126,16 @@ function indexPositions({ doc, at, text }: Composed, options: ParseOptions): voi
         const keyNode = pair.key as Node | null;
         const key = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
         const p = child(pointer, key);
-        if (keyNode?.range) options.sourceMap.setKey(p, range(keyNode.range[0], keyNode.range[1]));
+        if (keyNode?.range) sink.setKey(p, range(keyNode.range[0], keyNode.range[1]));
         // An empty value (`key:`) has no node of its own: place it at its key.
-        if (!pair.value && keyNode?.range) options.sourceMap.setValue(p, range(keyNode.range[0], keyNode.range[1]));
+        if (!pair.value && keyNode?.range) sink.setValue(p, range(keyNode.range[0], keyNode.range[1]));
         record(pair.value as Node | null, p);
       }
     } else if (isSeq(node)) {
       node.items.forEach((item, index) => record(item as Node, child(pointer, index)));
     }
   };
-  record(doc.contents as Node | null, options.pointerPrefix ?? '');
+  record(doc.contents as Node | null, root);
 }
 
 /** yaml's messages carry the position and a code excerpt; we print our own position. */
