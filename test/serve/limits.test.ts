@@ -269,6 +269,8 @@ function slowReads(inner: Store) {
     await h.gate;
   };
   const writes = { count: 0 };
+  /** The list queries that reached the store, as they came (their `work` mark included). */
+  const lists: (ListQuery | LeanListQuery)[] = [];
   const counted = <A extends unknown[], R>(f: (...a: A) => Promise<R>) => (...a: A) => {
     writes.count++;
     return f(...a);
@@ -286,6 +288,7 @@ function slowReads(inner: Store) {
     putIdempotent: counted((s, k, v) => inner.putIdempotent(s, k, v)),
     // One function for the three overloads of Store.list: it hands the query on as it came.
     list: (async (r: string, q: ListQuery | LeanListQuery) => {
+      lists.push(q);
       await wait('list');
       return inner.list(r, q);
     }) as Store['list'],
@@ -301,6 +304,7 @@ function slowReads(inner: Store) {
   return {
     store,
     writes,
+    lists,
     /** Holds the next read; `started` resolves when it has started, `release` lets it finish. */
     holdNext(method: 'get' | 'list' = 'get') {
       let entered = (): void => {};
@@ -391,6 +395,29 @@ describe('time-outs', () => {
     const stored = await store.get('note', note.id);
     assert.equal(stored?.data.title, 'before');
     assert.equal(stored?.version, 1);
+    assert.deepEqual(complaints(logs()), []);
+  });
+
+  test('over a real socket, a page whose read outruns the time-out: 504, and the store holds the request\'s mark, abandoned (a queued slow read is then dropped)', async (t) => {
+    const slow = slowReads(await freshStore());
+    const { app, store, logs } = await open(t, notes('{timeouts: {request: 100ms, status: 504}}'), { store: slow.store });
+    await store.insert('note', { data: { title: 'one' } });
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const hold = slow.holdNext('list');
+    const r = await fetch(`${address}/notes?limit=5`);
+    assert.equal(r.status, 504);
+    assert.equal(((await r.json()) as Record<string, unknown>).code, 'timeout');
+    // The reader thread drops a read whose mark is abandoned by its turn (test/store/sqlite-reader.test.ts):
+    // the page must hand the store its request's mark, set by the time-out.
+    const work = slow.lists.at(-1)?.work;
+    assert.ok(work, 'the page handed the store no work mark');
+    assert.equal(work.abandoned, true);
+    hold.release();
+    await settle();
+    // A page in time carries a mark that stays unset.
+    const ok = await fetch(`${address}/notes?limit=5`);
+    assert.equal(ok.status, 200);
+    assert.equal(slow.lists.at(-1)?.work?.abandoned, false);
     assert.deepEqual(complaints(logs()), []);
   });
 
