@@ -7,22 +7,29 @@
  * ~7x js-yaml's whole load. The events take ~60 ms.
  *
  * The places are those `yaml` gives (test/load/yaml-events.test.ts compares the two indexes
- * over every spec in the repository and over generated documents):
+ * over every spec in the repository, corner cases and generated documents):
  *   scalar       its first character: the quote of a quoted one, the `|` or `>` of a block;
- *                to the end of its value (after the closing quote; a block's last line)
- *   empty value  (`key:`) just after its `:`, as `yaml` places its empty node
+ *                to the end of its value (after the closing quote; a block's last line
+ *                that is not blank, or its last when kept with `+`)
+ *   empty value  (`key:`) just after its `:` and the blanks after it, as `yaml` places its
+ *                empty node; a flow map's key without a `:` (`{a, b: 1}`) stands for it
  *   collection   its first item (block) or bracket (flow); to the end of its last item,
  *                with that item's line (a comment on it, the line break: a block's) or
  *                after its closing bracket (flow)
- *   key          the key as written, quotes included
+ *   key          the key as written, quotes included; its member name as the loaded data
+ *                has it (a plain key read by the core schema's implicit types: `1`, `true`)
+ * One difference, on purpose: a block collection ends with its last item. `yaml` counts in
+ * some comment lines after it (those indented deeper, not always); they are not the value's.
  * Collection ends are not in the events (a pop has no place), so they are read from the
  * text: after the last item, only blanks, commas, colons and comments can stand before the
  * closing bracket.
  *
- * What this does not index (a tag, a key that is not a scalar) it declines, and the caller
- * builds the index with `yaml` as before. Texts with anchors never come here (./yaml.ts).
+ * What this does not index it declines, and the caller builds the index with `yaml` as
+ * before: a tag, a key that is not a scalar, an empty or explicit (`? k`) key, directives,
+ * an empty document, a block scalar of blank lines only. Texts with anchors never come here
+ * (./yaml.ts).
  */
-import { CHOMPING_MODE, CORE_SCHEMA, EVENT_ID, getScalarValue, load, parseEvents, SCALAR_STYLE, type Event, type ScalarEvent } from 'js-yaml';
+import { boolCoreTag, CHOMPING_MODE, EVENT_ID, floatCoreTag, getScalarValue, intCoreTag, NOT_RESOLVED, nullCoreTag, parseEvents, SCALAR_STYLE, type Event, type ScalarEvent } from 'js-yaml';
 import type { Location } from '../spec/model.ts';
 import { child } from '../spec/pointer.ts';
 import type { TextScalar } from './text-offsets.ts';
@@ -82,6 +89,8 @@ interface Frame {
  * not index, or js-yaml does not read it.
  */
 export function indexEvents(text: string, at: (offset: number) => Location, root: string, sink: PositionSink): boolean {
+  // Directives come before the document: a header search from the text's start would read them.
+  if (/^\uFEFF?%/.test(text)) return false;
   let events: Event[];
   try {
     events = parseEvents(text, {});
@@ -123,12 +132,14 @@ export function indexEvents(text: string, at: (offset: number) => Location, root
 
   const stack: Frame[] = [];
   /** Records a value node that has ended: its place, and its parent's last item. */
-  const ended = (pointer: string, start: number, valueEnd: number, parent: Frame | undefined, block = false): void => {
+  const ended = (pointer: string, start: number, valueEnd: number, parent: Frame | undefined, kind: 'node' | 'block' | 'empty' = 'node'): void => {
     found.push([0, pointer, range(start, valueEnd)]);
     if (parent) {
       parent.lastValueEnd = valueEnd;
-      // A block collection's end is already past its last line.
-      parent.lastNodeEnd = parent.flow || block ? valueEnd : lineEnd(valueEnd);
+      // A block collection's end is already past its last line; an empty value's node
+      // (`key:`) takes its line only with a comment on it, as `yaml` reads it.
+      const own = parent.flow || kind === 'block' || (kind === 'empty' && text[valueEnd] !== '#');
+      parent.lastNodeEnd = own ? valueEnd : lineEnd(valueEnd);
     }
   };
   /** The pointer of the value about to be read, and its parent; undefined at the root. */
@@ -174,17 +185,22 @@ export function indexEvents(text: string, at: (offset: number) => Location, root
           end = close + 1;
         } else end = frame.lastNodeEnd;
         const parent = stack.at(-1);
-        ended(frame.pointer, frame.start, end, parent, !frame.flow);
+        ended(frame.pointer, frame.start, end, parent, frame.flow ? 'node' : 'block');
         continue;
       }
       case EVENT_ID.SCALAR: {
         if (event.tagStart !== -1 || event.anchorStart !== -1) return false;
         const top = stack.at(-1);
         if (top?.map && top.key === undefined) {
-          // A key: its text names the member, as the loaded data does.
+          // A key: its text names the member, as the loaded data does. An empty one (`: v`) is declined.
+          if (event.valueStart === -1) return false;
           const extent = written(event, text, top.lastNodeEnd);
           if (!extent) return false;
           const [start, end] = extent;
+          // An explicit key (`? a`): `yaml` ends its empty value otherwise; declined, as rare in specs.
+          let before = start - 1;
+          while (text[before] === ' ' || text[before] === '\t') before -= 1;
+          if (text[before] === '?') return false;
           top.key = child(top.pointer, keyText(text, event));
           top.keyStart = start;
           top.keyEnd = end;
@@ -194,6 +210,7 @@ export function indexEvents(text: string, at: (offset: number) => Location, root
         }
         const keyEnd = top?.map ? top.keyEnd : undefined;
         const { pointer, parent } = place();
+        if (event.valueStart === -1 && !parent) return false; // an empty document: `yaml` places it after its `---`
         if (event.valueStart === -1) {
           // An empty value, where `yaml` places it: after its `:` (its `-`) and the blanks
           // that follow; a flow map's key without a `:` (`{a, b: 1}`) stands for it.
@@ -206,7 +223,7 @@ export function indexEvents(text: string, at: (offset: number) => Location, root
             const dash = parent ? next(parent.lastNodeEnd, '-') : -1;
             [offset, to] = [dash === -1 ? 0 : blanks(text, dash + 1), -1];
           }
-          ended(pointer, offset, to === -1 ? offset : to, parent);
+          ended(pointer, offset, to === -1 ? offset : to, parent, 'empty');
           continue;
         }
         const extent = written(event, text, parent ? parent.lastValueEnd : 0);
@@ -236,10 +253,16 @@ function blanks(text: string, offset: number): number {
   return i;
 }
 
-/** The first character at or after `offset` that is not white space. */
+/** The first character at or after `offset` that is not white space or in a comment. */
 function nextMark(text: string, offset: number): number {
   let i = offset;
-  while (i < text.length && /\s/.test(text[i]!)) i += 1;
+  for (; i < text.length; i += 1) {
+    if (text[i] === '#') {
+      const nl = text.indexOf('\n', i);
+      if (nl === -1) return text.length;
+      i = nl;
+    } else if (!/\s/.test(text[i]!)) break;
+  }
   return i;
 }
 
@@ -254,12 +277,14 @@ function written(event: ScalarEvent, text: string, from: number): [number, numbe
     case SCALAR_STYLE.LITERAL_BLOCK:
     case SCALAR_STYLE.FOLDED_BLOCK: {
       // The header (`|`, `>-`, `|2`) is the first indicator after the item's start, comments skipped.
-      // Its value ends with its last line that is not blank, but when kept (`|+`) whole.
+      // Its value ends with its last line that is not blank, but when kept (`|+`) whole. A line
+      // of spaces past the block's indentation is not blank: those spaces are text.
       let last = end;
       if (event.chomping !== CHOMPING_MODE.KEEP) {
+        const blank = new RegExp(`^ {0,${Math.max(event.indent, 0)}}\\r?\\n?$`);
         while (last > start) {
           const lineStart = text.lastIndexOf('\n', last - 2) + 1;
-          if (lineStart < start || !/^[ \t]*\r?\n?$/.test(text.slice(lineStart, last))) break;
+          if (lineStart < start || !blank.test(text.slice(lineStart, last))) break;
           last = lineStart;
         }
         if (last === start) return undefined; // all blank: `yaml` places it otherwise; declined
@@ -284,20 +309,14 @@ function keyText(text: string, event: ScalarEvent): string {
   return String(core(value));
 }
 
-/**
- * A plain scalar as the core schema reads it; one it cannot read stays text. Remembered:
- * the same few (`1`, `0`, `200`, `true`) recur across a spec, and a load is not cheap.
- */
+/** The core schema's implicit types, in its order (CORE_SCHEMA's own): what a plain scalar may be besides text. */
+const IMPLICIT = [nullCoreTag, boolCoreTag, intCoreTag, floatCoreTag];
+
+/** A plain scalar as the core schema reads it, as the loader's js-yaml does; else its text. */
 function core(value: string): unknown {
-  if (readings.has(value)) return readings.get(value);
-  let read: unknown;
-  try {
-    read = load(value, { schema: CORE_SCHEMA });
-  } catch {
-    read = value;
+  for (const tag of IMPLICIT) {
+    const read = tag.resolve(value, false, tag.tagName);
+    if (read !== NOT_RESOLVED) return read;
   }
-  if (readings.size >= 10_000) readings.clear();
-  readings.set(value, read);
-  return read;
+  return value;
 }
-const readings = new Map<string, unknown>();

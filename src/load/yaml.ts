@@ -63,7 +63,13 @@ export function parseYaml(text: string, options: ParseOptions): Parsed {
       options.sourceMap.setData(options.pointerPrefix ?? '', data);
       options.sourceMap.defer(() => {
         const root = options.pointerPrefix ?? '';
-        if (!indexEvents(text, lineIndex(text, options.file, options.lineOffset ?? 0), root, options.sourceMap)) indexPositions(composeDocument(text, options), root, options.sourceMap);
+        let indexed = false;
+        try {
+          indexed = indexEvents(text, lineIndex(text, options.file, options.lineOffset ?? 0), root, options.sourceMap);
+        } catch {
+          // A text the events path cannot follow is `yaml`'s to index, as one it declines.
+        }
+        if (!indexed) indexPositions(composeDocument(text, options), root, options.sourceMap);
       });
       return { data, diagnostics: [], ...(sectioned ? { sectioned } : {}) };
     } catch {
