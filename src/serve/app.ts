@@ -195,7 +195,7 @@ function toHttpError(error: FastifyError, bodyLimit: number): HttpError {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new HttpError('payload-too-large', { detail: `The body is larger than the limit of ${bodyLimit} bytes.` });
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new HttpError('malformed-body', { detail: 'The body is empty; send a JSON document or no Content-Type.' });
+      return new HttpError('malformed-body', { detail: 'The body is empty, but its Content-Type says JSON: send a JSON document, or neither a body nor a Content-Type.' });
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new HttpError('malformed-body', { detail: `The body is not well-formed JSON: ${error.message}` });

@@ -21,6 +21,25 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
 import { escapeToken } from '../spec/pointer.ts';
 
+/**
+ * The error of a body Fastify's parser refused: where it stops being JSON, in V8's words (the
+ * echo of the text V8 adds is left out); or, for JSON that parses, the prototype-poisoning
+ * members the parser refuses (`onProtoPoisoning`, `onConstructorPoisoning`).
+ */
+function notJson(text: string): HttpError {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    // "Expected ',' or '}' after property value in JSON at position 13 (line 1 column 14)"
+    // "Unexpected token '}', "{"a": tru}" is not valid JSON"
+    const message = (error as Error).message.replace(/, ".*"(?:\.\.\.)? is not valid JSON$/s, '');
+    const where = /^(.*?)(?: in JSON)?(?: at position \d+)?(?: \(line (\d+) column (\d+)\))?$/s.exec(message);
+    const place = where?.[2] ? ` at line ${where[2]}, column ${where[3]}` : '';
+    return new HttpError('malformed-body', { detail: `The body is not well-formed JSON (RFC 8259)${place}: ${where?.[1] ?? message}.` });
+  }
+  return new HttpError('malformed-body', { detail: 'The body holds a "__proto__" member, or a "constructor" with a "prototype": refused, as they could change what objects inherit in a JavaScript reader (prototype poisoning).' });
+}
+
 /** With the u flag a pair is one code point, so only an unpaired surrogate is of category Cs. */
 const LONE_SURROGATE = /\p{Cs}/u;
 
@@ -41,7 +60,7 @@ export function parseStrictJson(app: FastifyInstance): void {
       return done(new HttpError('malformed-body', { detail: `The body is not valid UTF-8 (RFC 8259 §8.1): ${firstBadByte(body)}.` }));
     }
     parse(request, text, (error: Error | null, value?: unknown) => {
-      if (error) return done(error);
+      if (error) return done((error as { code?: string }).code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? notJson(text) : error);
       // Neither defect fits in most bodies, and the walk builds a pointer per member: a depth
       // past MAX_DEPTH takes an opening and a closing bracket a level, and a lone surrogate
       // comes only from a \u escape (the fatal decoder above never makes one).

@@ -149,6 +149,11 @@ test('package: every command runs from the installed package', async () => {
   assert.equal(checked.status, 0, `check with no file finds svcspec.yaml: ${checked.stderr}`);
   assert.match(checked.stdout, /9 gaps/);
 
+  // The examples README names ship with the package: a user checks one where it is installed.
+  const example = svcspec(['check', 'node_modules/svcspec/examples/library.yaml']);
+  assert.equal(example.status, 0, example.stderr);
+  assert.match(example.stdout, /0 errors/);
+
   const doc = svcspec(['doc', 'tasks.yaml', '-o', 'tasks.html']);
   assert.equal(doc.status, 0, doc.stderr);
   assert.match(readFileSync(join(installed.project, 'tasks.html'), 'utf8'), /<h2>.*What the service does/);

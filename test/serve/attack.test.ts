@@ -208,6 +208,26 @@ test('a body that is not I-JSON is 400 malformed-body: bytes that are not UTF-8,
   assert.equal(((await (await fetch(`${s.base}/notes/${note.id}`)).json()) as { text: string }).text, 'ok 😀', 'nothing was stored');
 });
 
+test('a body that is not JSON is 400 malformed-body saying where, in the service\'s words (not the framework\'s), never echoing the body', async (t) => {
+  const s = await run(t);
+  const cases: [string, string, RegExp][] = [
+    ['a cut-off object', '{"text":"x",', /^The body is not well-formed JSON \(RFC 8259\) at line 1, column 13: Expected double-quoted property name\.$/],
+    ['a missing colon on line 3', '{\n "text": "x",\n "a" 1}', /at line 3, column 6: Expected ':' after property name/],
+    ['trailing text', '{"text":"x"} and more', /at line 1, column 14: Unexpected non-whitespace character after JSON/],
+    ['a bare word', '{"text": secret-word-that-is-longer-than-the-echo-v8-keeps-of-it}', /^The body is not well-formed JSON \(RFC 8259\): Unexpected token 's'\.$/],
+    ['prototype poisoning', '{"text":"x","__proto__":{"admin":true}}', /"__proto__" member.*prototype poisoning/],
+  ];
+  for (const [what, body, detail] of cases) {
+    const r = await fetch(`${s.base}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const problem = assertProblem({ status: r.status, headers: r.headers, body: await r.text() }, 400, 'malformed-body');
+    assert.match(String(problem.detail), detail, what);
+    assert.doesNotMatch(String(problem.detail), /content-type is set|secret-word/, `${what}: neither Fastify's wording nor the body`);
+  }
+  const empty = await fetch(`${s.base}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+  const problem = assertProblem({ status: empty.status, headers: empty.headers, body: await empty.text() }, 400, 'malformed-body');
+  assert.match(String(problem.detail), /empty.*neither a body nor a Content-Type/);
+});
+
 test('a body nested 4,000 levels deep with an Idempotency-Key is 400 malformed-body (nesting is bounded at 1,000), not a 500; 1,000 levels are read', async (t) => {
   const s = await run(t);
   const nested = (levels: number) => `{"text":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;

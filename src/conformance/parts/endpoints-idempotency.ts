@@ -93,7 +93,7 @@ async function checkScope(ctx: TestContext, data: DataFactory, resource: Resourc
   const [one, ...others] = ctx.principals.filter((p) => ctx.may(p, create));
   const two = others.reduce<Principal | undefined>((best, p) => (best === undefined || ctx.quota.left(create, p.name) > ctx.quota.left(create, best.name) ? p : best), undefined);
   const per = promise.scope === 'credential' ? 'credential' : 'client address';
-  await ctx.check('endpoints', `${create.id}.idempotency.scope`, `${create.id}: a ${promise.header} is ${promise.scope === 'credential' ? "one credential's: another principal's same key makes its own record" : "one client address's: another principal at the same address gets the first answer"}`, rule, async () => {
+  await ctx.check('endpoints', `${create.id}.idempotency.scope`, `${create.id}: ${/^[aeiou]/i.test(promise.header) ? 'an' : 'a'} ${promise.header} is ${promise.scope === 'credential' ? "one credential's: another principal's same key makes its own record" : "one client address's: another principal at the same address gets the first answer"}`, rule, async () => {
     if (!one || !two) throw new Skip(`two principals that may call ${create.id} are needed to tell keys per ${per}`);
     if (resource.owned && promise.scope === 'address') throw new Skip(`${resource.name} is owned: another principal cannot be given the first principal's record`);
     // The replay check's first request, where it was the first principal's; else one sent here.

@@ -53,7 +53,7 @@ export async function subscribeChecked(ctx: TestContext, w: Webhooks, receiver: 
   await ctx.check('events', 'webhooks.subscribe', `POST ${w.path} subscribes the tester's receiver: 201 with a whsec_ secret, id, url, events, status enabled`, rule, async () => {
     const ex = await postSubscription(ctx, w, url, names, as);
     if (ex.response.status !== 201) {
-      const hint = ex.response.status === 422 && /url/i.test(ex.response.text) ? `; a service that guards against server-side request forgery refuses the receiver's URL ${url}: allow private webhook URLs for the test, or give --callback-host with a name it accepts` : '';
+      const hint = ex.response.status === 422 && /url/i.test(ex.response.text) ? `; a service that guards against server-side request forgery refuses the receiver's URL ${url}: allow private webhook URLs for the test (svcspec's own service: serve --allow-private-webhooks), or give --callback-host with a name it accepts` : '';
       throw new Failure(`subscribing was answered ${ex.response.status}, not 201${hint}`, ex);
     }
     const body = ex.response.json;
