@@ -15,6 +15,7 @@ import { Parking } from './parking.ts';
 import { CANDIDATE_TRIES, DomainRules } from './rules-data.ts';
 import { dropRefused, freshTarget, friendlyItems, guardedRef, itemTarget, type FreshOptions } from './data-guards.ts';
 import { idOf } from '../spec/conventions/ids.ts';
+import { CreateFailures } from './create-failures.ts';
 
 /** How many more bodies a create draws when a declared uniqueness refuses the one it drew. */
 export const UNIQUE_RETRIES = 3;
@@ -31,6 +32,8 @@ export interface Made {
   /** The implementation's clock (ctx.now) just before the create was sent and just after its answer, where data.create made it. */
   readonly from?: number;
   readonly to?: number;
+  /** The create answered a success it does not declare (200 for 201): reported by part 2's create check; the record serves the others. */
+  readonly deviation?: Failure;
 }
 
 export class DataFactory {
@@ -50,6 +53,8 @@ export class DataFactory {
   readonly guarded = new Map<string, string | number>();
   /** The string values drawn so far, per resource and field. */
   readonly #seen = new Map<string, Set<string>>();
+  /** Failed creates, each reported once (./create-failures.ts). */
+  readonly #failed = new CreateFailures();
 
   constructor(ctx: TestContext) {
     this.ctx = ctx;
@@ -289,21 +294,33 @@ export class DataFactory {
       ex = await this.ctx.call(method, path, { body: sent, as: as ?? null, ...(options.version ? { version: options.version } : {}) });
     }
     const to = this.ctx.now();
-    if (ex.response.status < 200 || ex.response.status >= 300) throw new Failure(`creating a ${resource.name} with a valid body was refused (${ex.response.status}): ${ex.response.text.slice(0, 300)}`, ex);
+    if (ex.response.status < 200 || ex.response.status >= 300) throw this.#failed.failed(resource.name, String(ex.response.status), `creating a ${resource.name} with a valid body was refused (${ex.response.status}): ${ex.response.text.slice(0, 300)}`, ex);
+    // A success the create does not declare (200 for 201) is part 2's finding, once; the record it made serves the other checks.
     // A replace that created the record answers 201 (RFC 9110 §9.3.4), which it need not declare.
-    if (endpoint.operation === 'create' && method === endpoint.method) expectSuccess(endpoint, ex);
+    let deviation: Failure | undefined;
+    if (endpoint.operation === 'create' && method === endpoint.method) {
+      try {
+        expectSuccess(endpoint, ex);
+      } catch (error) {
+        if (!(error instanceof Failure)) throw error;
+        deviation = error;
+      }
+    }
     let body = isObject(ex.response.json) ? ex.response.json : undefined;
     if (!body) {
       // A create that declares no body (`201` with none) names what it made by its Location (RFC 9110 §10.2.2): read it there.
       const location = ex.response.headers.location;
-      if (!location) throw new Skip(`the create of ${resource.name} answers no record and no Location (its declared response has no body), so the tester cannot know what it made`);
+      if (!location) {
+        if (deviation) throw this.#failed.failed(resource.name, 'answer', deviation.message, ex);
+        throw new Skip(`the create of ${resource.name} answers no record and no Location (its declared response has no body), so the tester cannot know what it made`);
+      }
       const back = await this.ctx.call('GET', location, { as: as ?? null });
-      if (!isObject(back.response.json)) throw new Failure(`the ${resource.name} created at ${location} cannot be read there (${back.response.status})`, back);
+      if (!isObject(back.response.json)) throw this.#failed.failed(resource.name, 'location', `the ${resource.name} created at ${location} cannot be read there (${back.response.status})`, back);
       body = back.response.json;
     }
     const id = body[this.idField(resource)];
-    if (typeof id !== 'string' && typeof id !== 'number') throw new Failure(`the created ${resource.name} has no '${this.idField(resource)}'`, ex);
-    const made: Made = { resource, id: String(id), sent, body, exchange: ex, ...(as ? { as } : {}), from, to };
+    if (typeof id !== 'string' && typeof id !== 'number') throw this.#failed.failed(resource.name, 'id', `the created ${resource.name} has no '${this.idField(resource)}'`, ex);
+    const made: Made = { resource, id: String(id), sent, body, exchange: ex, ...(as ? { as } : {}), from, to, ...(deviation ? { deviation } : {}) };
     this.#made.push(made);
     return made;
   }

@@ -18,7 +18,8 @@ export class Progress {
   readonly #tty: boolean;
   readonly #started = performance.now();
   #part?: { name: PartName; index: number; total: number; started: number };
-  #partCounts: Counts = { pass: 0, fail: 0, skip: 0 };
+  /** Counts by the part each result is of, which may not be the part under way (a shape of error met in part 2 is part 7's), so each part's line agrees with the final table. */
+  readonly #byPart = new Map<PartName, Counts>();
   readonly #all: Counts = { pass: 0, fail: 0, skip: 0 };
   /** Time of each part ended so far. */
   readonly #partMs: number[] = [];
@@ -32,20 +33,19 @@ export class Progress {
     const now = performance.now();
     if (!e.done) {
       this.#part = { name: e.part, index: e.index, total: e.total, started: now };
-      this.#partCounts = { pass: 0, fail: 0, skip: 0 };
       this.#draw();
       return;
     }
     const ms = now - (this.#part?.started ?? now);
     this.#partMs.push(ms);
     if (!this.#tty) {
-      const c = this.#partCounts;
+      const c = this.#counts(e.part);
       process.stderr.write(`svcspec: ${e.index + 1}/${e.total} ${e.part}: ${c.pass} passed, ${c.fail} failed, ${c.skip} skipped (${(ms / 1000).toFixed(1)} s)\n`);
     }
   }
 
   result(r: CheckResult): void {
-    this.#partCounts[r.outcome]++;
+    this.#counts(r.part)[r.outcome]++;
     this.#all[r.outcome]++;
     this.#draw();
   }
@@ -63,10 +63,16 @@ export class Progress {
     this.#drawn = false;
   }
 
+  #counts(part: PartName): Counts {
+    let c = this.#byPart.get(part);
+    if (!c) this.#byPart.set(part, (c = { pass: 0, fail: 0, skip: 0 }));
+    return c;
+  }
+
   #draw(): void {
     if (!this.#tty || !this.#part) return;
     const p = this.#part;
-    const c = this.#partCounts;
+    const c = this.#counts(p.name);
     const a = this.#all;
     const elapsed = performance.now() - this.#started;
     // Parts differ in size; the mean of the parts done is the estimate, said as one ("~").

@@ -1,7 +1,8 @@
 /**
  * Part 8: limits. Pagination as declared: pages hold at most the default size, a walk of
  * the whole list returns each record exactly once, a size above the maximum is clamped or
- * refused as declared; a body above the declared size is 413; rate limits give 429 with
+ * refused as declared (records are made until the list holds more than the bound, so a short
+ * list cannot pass for a bound kept); a body above the declared size is 413; rate limits give 429 with
  * `Retry-After` and the RateLimit fields (opt-in, `--include rate-limits`: it spends a quota).
  */
 import { isPlain } from '../../spec/conventions/paths.ts';
@@ -12,7 +13,7 @@ import { expectError } from '../expect.ts';
 import { checkLimitHeaders } from './limits-headers.ts';
 import type { Exchange } from '../http.ts';
 import { readRateLimit, readRatePolicy } from '../quota.ts';
-import { getPage, pageParams, walk } from './list-walk.ts';
+import { getPage, pageParams, walk, type Page } from './list-walk.ts';
 
 export async function checkLimits(ctx: TestContext, data: DataFactory): Promise<void> {
   const p = pageParams(ctx);
@@ -56,7 +57,7 @@ async function checkPagination(ctx: TestContext, data: DataFactory, resource: Re
     if (wrong) throw new Failure(`a page says the list holds ${wrong.total} records; the walk found ${items.length}`, wrong.exchange);
   });
   await ctx.check('limits', `${resource.name}.default-size`, `${resource.name}: a page without a size holds at most ${p.defaultSize}`, rule, async () => {
-    const page = await getPage(ctx, resource, '');
+    const page = await fullPage(ctx, data, resource, '', p.defaultSize);
     if (page.items.length > p.defaultSize) throw new Failure(`a page holds ${page.items.length} items; the default size is ${p.defaultSize}`, page.exchange);
   });
   if (!Number.isFinite(p.maxSize)) return ctx.skip('limits', `${resource.name}.over-max`, `${resource.name}: a size above the maximum`, 'the spec states there is no largest page size', { kind: 'not-applicable' });
@@ -66,10 +67,34 @@ async function checkPagination(ctx: TestContext, data: DataFactory, resource: Re
       const list = ctx.endpoint(resource.name, 'list')!;
       expectError(ctx, await ctx.call('GET', `${list.path}?${query}`, { as: ctx.principalFor(list) ?? null }), 'validation-failed');
     } else {
-      const page = await getPage(ctx, resource, query);
+      const page = await fullPage(ctx, data, resource, query, p.maxSize);
       if (page.items.length > p.maxSize) throw new Failure(`a page holds ${page.items.length} items; the maximum is ${p.maxSize}`, page.exchange);
     }
   });
+}
+
+/** The most records a run makes only so that a page has more to hold back than its size allows. */
+const FILL_MAX = 200;
+
+/**
+ * A page of the list (`query`) where the list holds more than `bound` records, so that a page
+ * holding at most `bound` shows the bound kept, not a short list: records are made until it
+ * does. Not checked where that costs more than FILL_MAX creates or a scarce quota, or where
+ * the list still shows fewer (a service that lists only some of what the tester made).
+ */
+async function fullPage(ctx: TestContext, data: DataFactory, resource: Resource, query: string, bound: number): Promise<Page> {
+  let page = await getPage(ctx, resource, query);
+  if (page.items.length >= bound) return page;
+  const missing = bound + 1 - page.items.length;
+  if (missing > FILL_MAX || data.scarce(resource)) {
+    throw new Skip(`the list holds ${page.items.length} ${resource.plural}, too few to show a bound of ${bound}, and making ${missing} more ${data.scarce(resource) ? "would spend the create's scarce quota" : `is more than the ${FILL_MAX} a run makes for it`}`, { needs: `a list of more than ${bound} ${resource.plural} in the service` });
+  }
+  for (let i = 0; i < missing; i++) await data.create(resource);
+  page = await getPage(ctx, resource, query);
+  if (page.items.length < bound) {
+    throw new Skip(`the list shows ${page.items.length} ${resource.plural} on a page after ${missing} more were made, fewer than the bound of ${bound}: whether it holds pages to it cannot be seen here`);
+  }
+  return page;
 }
 
 async function checkBodySize(ctx: TestContext): Promise<void> {

@@ -28,6 +28,8 @@ export async function checkResources(ctx: TestContext, data: DataFactory): Promi
     let made: Made | undefined;
     await ctx.check('resources', `${resource.name}.create`, `${resource.name}: a valid create is accepted, answered with what was sent, and reads back equal`, { pointer: resource.pointer, text: `resource ${resource.name}` }, async () => {
       made = await data.create(resource);
+      // A success it does not declare (200 for 201) is this check's failure; the record goes on serving the checks below.
+      if (made.deviation) throw made.deviation;
       const sent = made.sent;
       for (const f of data.createFields(resource, ctx.version)) {
         if (!(f.name in sent) || f.writeOnly) continue;
@@ -39,8 +41,12 @@ export async function checkResources(ctx: TestContext, data: DataFactory): Promi
       expectSuccess(read, ex);
       if (!jsonEqual(ex.response.json, made.body)) throw new Failure('the record read back differs from the one the create answered', ex);
     });
-    if (!made) continue;
-    const record = made;
+    // Without a record (its create failed above), the checks that need one are not checked, and say why.
+    const first = made as Made | undefined;
+    const record = (): Made => {
+      if (first) return first;
+      throw new Skip(`needs a ${resource.name} made by its create, which failed (see '${resource.name}: a valid create is accepted…' above)`);
+    };
     await checkWriteOnly(ctx, data, resource, record);
     // Every refusal planned first, then checked in order: where the create's quota is scarce, the
     // breaches only a create shows go into shared creates (./create-refusals.ts), which must know them all.
@@ -52,10 +58,11 @@ export async function checkResources(ctx: TestContext, data: DataFactory): Promi
   }
 }
 
-async function checkWriteOnly(ctx: TestContext, data: DataFactory, resource: Resource, made: Made): Promise<void> {
+async function checkWriteOnly(ctx: TestContext, data: DataFactory, resource: Resource, record: () => Made): Promise<void> {
   const hidden = ctx.fieldsOf(resource).filter((f) => f.writeOnly);
   if (!hidden.length) return;
   await ctx.check('resources', `${resource.name}.writeOnly`, `${resource.name}: writeOnly fields (${hidden.map((f) => f.name).join(', ')}) never come back`, { pointer: hidden[0].pointer, text: `${hidden[0].name}: writeOnly` }, async () => {
+    const made = record();
     const leak = (body: unknown, ex: Made['exchange'], where: string) => {
       for (const f of hidden) if (isObject(body) && f.name in body) throw new Failure(`writeOnly '${f.name}' came back in the ${where}`, ex);
     };
@@ -71,7 +78,7 @@ async function checkWriteOnly(ctx: TestContext, data: DataFactory, resource: Res
 }
 
 /** The checks of the refusals of top-level fields, an unknown field and a readOnly one, to run in order. */
-function planRefusals(ctx: TestContext, data: DataFactory, resource: Resource, made: Made, batches: RefusalBatches | undefined): (() => Promise<unknown>)[] {
+function planRefusals(ctx: TestContext, data: DataFactory, resource: Resource, record: () => Made, batches: RefusalBatches | undefined): (() => Promise<unknown>)[] {
   const planned: (() => Promise<unknown>)[] = [];
   const create = data.createEndpoint(resource);
   // Spread across the principals that may (a per-credential quota on creates is spent evenly); refused bodies count against it too.
@@ -110,7 +117,7 @@ function planRefusals(ctx: TestContext, data: DataFactory, resource: Resource, m
       planned.push(() =>
         ctx.check('resources', `${resource.name}.${field.name}.${breach.constraint.replace(/\s+/g, '-')}`, `${resource.name}.${field.name}: a value breaking '${breach.constraint}' is refused${where}`, { pointer: field.pointer, text: `${field.name}: ${breach.constraint}` }, async () => {
           if (onCreate) return onCreate();
-          const changed = await ctx.call(update!.method, data.pathFor(update!, made), { body: { [field.name]: breach.value }, as: ctx.principalFor(update!) ?? null });
+          const changed = await ctx.call(update!.method, data.pathFor(update!, record()), { body: { [field.name]: breach.value }, as: ctx.principalFor(update!) ?? null });
           expectError(ctx, changed, 'validation-failed', `/${field.name}`);
         }),
       );
@@ -158,7 +165,7 @@ function planRefusals(ctx: TestContext, data: DataFactory, resource: Resource, m
  * naming the violated member's pointer. An update is a merge patch: leaving a member out does
  * not break `required` there, so only the other breaches are sent to it.
  */
-function planDeepRefusals(ctx: TestContext, data: DataFactory, resource: Resource, made: Made, batches: RefusalBatches | undefined): (() => Promise<unknown>)[] {
+function planDeepRefusals(ctx: TestContext, data: DataFactory, resource: Resource, record: () => Made, batches: RefusalBatches | undefined): (() => Promise<unknown>)[] {
   const planned: (() => Promise<unknown>)[] = [];
   const create = data.createEndpoint(resource);
   const as = ctx.principalFor(create);
@@ -185,7 +192,7 @@ function planDeepRefusals(ctx: TestContext, data: DataFactory, resource: Resourc
             }
             // The record the run made first: a refused change leaves it as it was.
             const sent = endpoint.operation === 'update' ? { [field.name]: body[field.name] } : body;
-            const ex = await ctx.call(endpoint.method, data.pathFor(endpoint, made), { body: sent, as: ctx.principalFor(endpoint) ?? null });
+            const ex = await ctx.call(endpoint.method, data.pathFor(endpoint, record()), { body: sent, as: ctx.principalFor(endpoint) ?? null });
             expectError(ctx, ex, 'validation-failed', breach.pointer);
           }),
         );
@@ -199,12 +206,13 @@ async function readOnlyValue(ctx: TestContext, data: DataFactory, field: Field):
   return data.fill(ctx.draw.one(valueOf(field)), undefined, 'shared');
 }
 
-async function checkUpdates(ctx: TestContext, data: DataFactory, resource: Resource, made: Made): Promise<void> {
+async function checkUpdates(ctx: TestContext, data: DataFactory, resource: Resource, record: () => Made): Promise<void> {
   const writable = data.writable(resource, ctx.version).filter((f) => f.name !== data.idField(resource));
   for (const op of ['update', 'replace'] as const) {
     const endpoint = ctx.endpoint(resource.name, op);
     if (!endpoint) continue;
     await ctx.check('resources', `${resource.name}.${op}`, `${resource.name}: ${op} (${endpoint.method}) changes the record and reads back`, { pointer: endpoint.pointer, text: endpoint.id }, async () => {
+      const made = record();
       // An endpoint that lists its request fields takes those only: the change is made through one of them.
       const takes = endpoint.request.kind === 'fields' ? new Set(endpoint.request.fields) : undefined;
       const candidates = takes ? writable.filter((f) => takes.has(f.name)) : writable;
