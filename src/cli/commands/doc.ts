@@ -1,4 +1,6 @@
+import { extname } from 'node:path';
 import { defineCommand } from 'citty';
+import { specErrors } from '../../check/index.ts';
 import { renderDocument } from '../../doc/index.ts';
 import { loadSpec, readSourceFile } from '../../load/index.ts';
 import { CliError, EXIT } from '../errors.ts';
@@ -17,7 +19,12 @@ export default defineCommand({
   },
   async run({ args }) {
     const file = specFileOf(args.file);
-    const inferred = args.output?.toLowerCase().endsWith('.html') ? 'html' : 'md';
+    // The format from the file's extension; one that names neither (`-o spec.pdf`) is refused rather than filled with Markdown.
+    const ext = args.output && args.output !== '-' ? extname(args.output).toLowerCase() : '';
+    const inferred = ext === '.html' || ext === '.htm' ? 'html' : 'md';
+    if (!args.format && ext !== '' && ext !== '.md' && ext !== '.markdown' && inferred === 'md') {
+      throw new CliError(`'${args.output}': doc writes Markdown (.md) or HTML (.html, .htm); name the file so, or pass --format md or --format html.`);
+    }
     const format = oneOf('format', args.format, ['md', 'html'] as const, inferred);
     const once = async (): Promise<number> => {
       const loaded = await loadSpec(file);
@@ -25,7 +32,8 @@ export default defineCommand({
         printDiagnostics(loaded.diagnostics);
         throw new CliError(`cannot render '${file}': it could not be read as a spec.`, EXIT.usage);
       }
-      const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+      // The rules' errors too, not only the loader's: a transition to a state never declared is an error of the spec as much as a misspelled key.
+      const errors = specErrors(loaded.value, loaded.diagnostics);
       if (errors.length && !args['allow-errors']) {
         printDiagnostics(errors);
         throw new CliError(`'${file}' has ${errors.length} error${errors.length === 1 ? '' : 's'}; not rendered. Correct ${errors.length === 1 ? 'it' : 'them'}, or pass --allow-errors for a document that marks ${errors.length === 1 ? 'it' : 'them'}.`, EXIT.findings);
