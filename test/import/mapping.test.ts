@@ -597,3 +597,40 @@ test("import: a list's query parameters that name scalar fields are its declared
   assert.deepEqual(list.query?.sort, []);
   assert.deepEqual(codes(findings, 'import-parameters').map((m) => /no place for: (.*); they/.exec(m)![1]), ['query id, query q, header X-Trace']);
 });
+
+test('import: a schema used only as the request body of writes answered with one holding all its properties (NewPet for Pet) is not a resource; the create takes its fields', async () => {
+  const { spec, findings } = await run(`openapi: 3.1.0
+info: { title: Pets, version: '1' }
+paths:
+  /pets:
+    post:
+      requestBody: { required: true, content: { application/json: { schema: { $ref: '#/components/schemas/NewPet' } } } }
+      responses: { '201': { description: made, content: { application/json: { schema: { $ref: '#/components/schemas/Pet' } } } } }
+    get:
+      responses: { '200': { description: ok, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Pet' } } } } } }
+  /owners:
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/OwnerInput' } } } }
+      responses: { '201': { description: made, content: { application/json: { schema: { $ref: '#/components/schemas/Owner' } } } } }
+  /notes:
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Note' } } } }
+      responses: { '201': { description: made, content: { application/json: { schema: { $ref: '#/components/schemas/Receipt' } } } } }
+components:
+  schemas:
+    NewPet: { type: object, required: [name], properties: { name: { type: string }, tag: { type: string } } }
+    Pet: { allOf: [{ $ref: '#/components/schemas/NewPet' }, { type: object, required: [id], properties: { id: { type: string, readOnly: true } } }] }
+    OwnerInput: { type: object, properties: { name: { type: string } } }
+    Owner: { type: object, properties: { id: { type: integer, readOnly: true }, name: { type: string } } }
+    Note: { type: object, properties: { text: { type: string } } }
+    Receipt: { type: object, properties: { id: { type: string }, at: { type: string } } }
+`);
+  // NewPet (by allOf) and OwnerInput (by its properties) are the writable parts of Pet and Owner;
+  // Note is answered with a Receipt that does not hold its 'text': a resource of its own.
+  assert.deepEqual(spec.resources.map((r) => r.name).sort(), ['note', 'owner', 'pet', 'receipt']);
+  const shapes = codes(findings, 'import-schema-not-resource');
+  assert.ok(shapes.some((m) => /'NewPet' is the request body of writes answered with Pet/.test(m)), shapes.join('\n'));
+  assert.ok(shapes.some((m) => /'OwnerInput' is the request body of writes answered with Owner/.test(m)), shapes.join('\n'));
+  const create = spec.endpoints.find((e) => e.id === 'pet.create');
+  assert.deepEqual(create?.request, { kind: 'fields', fields: ['name', 'tag'] });
+});

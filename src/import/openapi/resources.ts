@@ -1,7 +1,9 @@
 /**
  * Part 2 from components.schemas: every object schema is a resource, its properties its
  * fields (./schema.ts). Schemas that are not objects (arrays, strings) are written into the
- * fields that reference them; schemas used only as error bodies are part 7's shape.
+ * fields that reference them; schemas used only as error bodies are part 7's shape; a schema
+ * used only as the request body of writes answered with a schema holding all its properties
+ * (`NewPet` for `Pet`) is that resource's writable part, not a resource of its own.
  * OpenAPI never says which field is a record's id nor who assigns it, so no `id` is written.
  */
 import type { Field, IdAssignment, Resource } from '../../spec/model.ts';
@@ -80,6 +82,44 @@ export function schemaUsage(ctx: ImportContext, ops: readonly Operation[]): Map<
   return usage;
 }
 
+/**
+ * The request bodies that are another schema's writable part: by operation, a component used
+ * only as a request body, answered with a component holding every property it has
+ * (`NewPet`, answered with `Pet: allOf [NewPet, {id}]`). Not a resource: its record is the
+ * other's. Request component -> the success components that hold it.
+ */
+export function requestShapes(ctx: ImportContext, ops: readonly Operation[], usage: ReadonlyMap<string, ReadonlySet<Role>>): Map<string, string> {
+  const schemas = isObject(ctx.doc.components) && isObject(ctx.doc.components.schemas) ? ctx.doc.components.schemas : {};
+  const properties = (name: string): Set<string> | undefined => {
+    const r = resolve(ctx, schemas[name], child('/components/schemas', name));
+    const node = r && mergeAllOf({ ctx, resources: new Map() }, r.node, r.pointer);
+    return node && isObject(node.properties) ? new Set(Object.keys(node.properties)) : undefined;
+  };
+  const shapes = new Map<string, string>();
+  for (const op of ops) {
+    const body = resolve(ctx, op.node.requestBody, child(op.pointer, 'requestBody'));
+    const json = body && jsonContent(body.node.content);
+    const request = json && bodyComponent(ctx, json.schema, child(body.pointer, 'content', json.mediaType, 'schema'));
+    const roles = request && usage.get(request.component);
+    if (!request || request.array || !roles || roles.size !== 1 || shapes.has(request.component)) continue;
+    const sent = properties(request.component);
+    if (!sent?.size) continue;
+    for (const [status, value] of Object.entries(isObject(op.node.responses) ? op.node.responses : {})) {
+      if (!/^2/.test(status)) continue;
+      const response = resolve(ctx, value, child(op.pointer, 'responses', status));
+      const content = response && jsonContent(response.node.content);
+      const answered = content && bodyComponent(ctx, content.schema, child(response.pointer, 'content', content.mediaType, 'schema'));
+      if (!answered || answered.array || answered.component === request.component) continue;
+      const held = properties(answered.component);
+      if (held && [...sent].every((p) => held.has(p))) {
+        shapes.set(request.component, answered.component);
+        break;
+      }
+    }
+  }
+  return shapes;
+}
+
 export interface ImportedResources {
   readonly resources: Resource[];
   /** Component schema name -> resource name. */
@@ -87,7 +127,7 @@ export interface ImportedResources {
   readonly scope: SchemaScope;
 }
 
-export function importResources(ctx: ImportContext, usage: ReadonlyMap<string, ReadonlySet<Role>>): ImportedResources {
+export function importResources(ctx: ImportContext, usage: ReadonlyMap<string, ReadonlySet<Role>>, shapes: ReadonlyMap<string, string> = new Map()): ImportedResources {
   const schemas = isObject(ctx.doc.components) && isObject(ctx.doc.components.schemas) ? ctx.doc.components.schemas : {};
   const byComponent = new Map<string, string>();
   const taken = new Set<string>();
@@ -104,10 +144,12 @@ export function importResources(ctx: ImportContext, usage: ReadonlyMap<string, R
     const paged = roles?.has('request') ? undefined : envelopeOf(ctx, value, at);
     if (paged) what = `a page of ${paged.component}, its records under '${paged.envelope.items}' (the lists answering it are read as pages)`;
     else if (roles?.has('error') && !roles.has('success') && !roles.has('request')) what = 'an error body, used only by error responses';
+    else if (shapes.has(name)) what = `the request body of writes answered with ${shapes.get(name)}, which holds each of its properties`;
     else if (!isObjectSchema) what = describe(node);
     else if (!hasProperties) what = 'an object without named properties';
     if (what) {
-      report(ctx, IMPORT_CODES.schemaNotResource, { schema: name, what, use: what.startsWith('an error') ? ' (part 7 reads it)' : paged ? '' : ' (fields that reference it take its constraints)' }, at);
+      const use = what.startsWith('an error') ? ' (part 7 reads it)' : paged ? '' : shapes.has(name) ? ` (a write of ${shapes.get(name)} takes its fields)` : ' (fields that reference it take its constraints)';
+      report(ctx, IMPORT_CODES.schemaNotResource, { schema: name, what, use }, at);
       continue;
     }
     const resource = unique(keyName(name, 'resource'), taken);
