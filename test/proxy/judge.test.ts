@@ -86,6 +86,20 @@ test('judge: a walk through the pages meets a record twice', () => {
   ]), ['limits/page-repeat#2']);
 });
 
+test('judge: a page holding more records than the size asked, the default, or the maximum a larger size is clamped to', () => {
+  const many = (n: number) => Array.from({ length: n }, (_, i) => task(i + 1, 'open'));
+  const p = SPEC.limits.pagination!;
+  assert.deepEqual(ids([
+    ex('GET', '/tasks', 200, { items: many(p.defaultSize), next: null }),
+    ex('GET', '/tasks?limit=2', 200, { items: many(2), next: 'c2' }),
+    ex('GET', '/tasks', 200, { items: many(p.defaultSize + 1), next: null }),
+    ex('GET', '/tasks?limit=2', 200, { items: many(3), next: null }),
+    ex('GET', `/tasks?limit=${p.maxSize + 5}`, 200, { items: many(p.maxSize + 1), next: null }),
+  ]), ['limits/page-size#3', 'limits/page-size#4', 'limits/page-size#5']);
+  const found = replay(SPEC, [ex('GET', '/tasks', 200, { items: many(p.defaultSize + 1), next: null })]).findings[0]!;
+  assert.match(found.message, new RegExp(`a page of ${p.defaultSize + 1} records, where no size was asked and the default is ${p.defaultSize}`));
+});
+
 test('judge: the path of a request URL is what URL parsing makes of it, on the fast path and off it', () => {
   const parsed = (url: string) => {
     try {
@@ -135,7 +149,7 @@ test('judge: the records of an answer, each member of its declared type and enum
   const judged = replay(SPEC, [
     ex('GET', '/tasks', 200, { items: [task(1, 'open'), { id: 2, title: 3, status: 'open' }, { id: 3, title: 't', status: 'gone' }, { id: 4, title: null, status: 'done' }], next: null }),
     ex('GET', '/tasks/5', 200, { id: 5, title: 't', status: 'done' }),
-  ]).findings;
+  ]).findings.filter((f) => f.id !== 'page-size'); // four records on a page of at most two: a finding of its own (below)
   assert.deepEqual(judged.map((f) => `${f.part}/${f.id}#${f.seq}`), ['resources/record-value#1', 'resources/record-value#1', 'resources/record-value#1']);
   assert.deepEqual(judged.map((f) => f.message.replace(/^\S+ /, '')), ['/items/1/title is 3, not a string', '/items/2/status is "gone", not one of "open", "done"', '/items/3/title is null, which it does not allow']);
   assert.deepEqual(judged.map((f) => f.rule.text), ['task.title: type string', 'task.status: enum [open, done]', 'task.title: not nullable']);

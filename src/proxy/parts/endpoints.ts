@@ -95,7 +95,14 @@ export function successFindings(spec: Spec, x: Seen, endpoint: Endpoint, unread 
   if (kind === 'page') {
     const page = readList(spec, x.route.query, body, ex.response.headers.link);
     if (typeof page === 'string') out.push({ ...at, id: 'page-shape', message: `${endpoint.id}: ${page}`, pointer: spec.limits.pagination?.pointer ?? endpoint.pointer, text: 'limits.pagination: the page body' });
-    else (records = page.items), (prefix = '/items');
+    else {
+      records = page.items;
+      prefix = '/items';
+      const bound = pageBound(spec, x.route.query);
+      if (bound && page.items.length > bound.size) {
+        out.push({ part: 'limits', endpoint: endpoint.id, id: 'page-size', message: `${endpoint.id}: a page of ${page.items.length} records, where ${bound.why}`, pointer: spec.limits.pagination!.pointer, text: `limits.pagination: default ${spec.limits.pagination!.defaultSize}, maximum ${spec.limits.pagination!.maxSize}` });
+      }
+    }
   } else if (kind === 'items') {
     const items = isObject(body) ? body[BULK_ITEMS] : undefined;
     if (!Array.isArray(items)) out.push({ ...at, id: 'body-shape', message: `${endpoint.id}: the answer has no '${BULK_ITEMS}' list`, text: `${endpoint.id}: { ${BULK_ITEMS}: [records] }` });
@@ -169,3 +176,23 @@ export function readList(spec: Spec, query: URLSearchParams, body: unknown, link
 }
 
 let last: { spec: Spec; query: URLSearchParams; body: unknown; link: string | undefined; page: ReadPage | string } | undefined;
+
+/**
+ * The most records a page may hold, as the spec states its pagination (none where it is
+ * silent: the reference's safety default is no promise): the size asked, else the default;
+ * a size above the maximum is clamped to it (or refused, and a page is then wrong anyway).
+ * Undefined where nothing bounds the page (`unpaged: all` without a position, a size that
+ * is no positive integer, which is the request's fault).
+ */
+export function pageBound(spec: Spec, query: URLSearchParams): { readonly size: number; readonly why: string } | undefined {
+  const stated = spec.limits.pagination;
+  if (!stated) return undefined;
+  const settings = pageSettings(spec);
+  if (settings.unpaged === 'all' && !query.has(settings.positionParam)) return undefined;
+  const asked = query.get(settings.sizeParam);
+  if (asked === null) return { size: stated.defaultSize, why: `no size was asked and the default is ${stated.defaultSize}` };
+  const n = Number(asked);
+  if (!Number.isInteger(n) || n < 1) return undefined;
+  if (Number.isFinite(stated.maxSize) && n > stated.maxSize) return { size: stated.maxSize, why: `${n} was asked, above the maximum of ${stated.maxSize}` };
+  return { size: n, why: `${settings.sizeParam}=${n} was asked` };
+}
