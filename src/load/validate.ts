@@ -8,6 +8,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { didYouMean, diagnostic, type Diagnostic } from '../spec/diagnostics.ts';
 import type { SpecSource } from '../spec/model.ts';
 import { child, parsePointer } from '../spec/pointer.ts';
+import { isPartName } from '../spec/parts.ts';
 import { LOAD_CODES } from './codes.ts';
 import { validate as generatedValidate } from './format-validator.generated.ts';
 import { validationSchema } from './validation-schema.ts';
@@ -37,7 +38,9 @@ export function validateStructure(data: unknown, source: SpecSource): Diagnostic
     const key = `${d.code}|${d.pointer}|${d.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push(d);
+    // A finding inside a part is that part's (check lists it there, and the part is not complete).
+    const part = d.part ?? parsePointer(d.pointer ?? '')[0];
+    out.push(d.part === undefined && part !== undefined && isPartName(part) ? { ...d, part } : d);
   }
   return out;
 }

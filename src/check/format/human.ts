@@ -25,7 +25,9 @@ export function formatHuman(report: CheckReport, options: { color?: boolean } = 
     fileFindings.forEach(finding);
   }
   for (const part of report.parts) {
-    lines.push('', `${paint('bold', `${part.number}. ${part.title}`)}  ${statusWord[part.status]}`);
+    // A part may be stated in full and still be wrong: its errors are said beside its status.
+    const errors = report.diagnostics.filter((d) => d.part === part.name && d.severity === 'error').length;
+    lines.push('', `${paint('bold', `${part.number}. ${part.title}`)}  ${statusWord[part.status]}${errors ? `, ${paint('red', `${errors} error${errors === 1 ? '' : 's'}`)}` : ''}`);
     for (const d of report.diagnostics) if (d.part === part.name && d.code !== 'part-gap' && d.code !== 'part-partial') finding(d);
     for (const m of part.missing) lines.push(`    ${paint('yellow', 'missing')} ${m}`);
   }
