@@ -91,7 +91,9 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 /** citty colours its usage text; into a pipe or a file, or with NO_COLOR, it goes without. */
 function plain(text: string): string {
-  return useColor(process.stdout, undefined) ? text : text.replace(/\u001b\[[0-9;]*m/g, '');
+  // citty pads every row of its tables to the widest: the spaces that end a line are dropped.
+  const trimmed = text.replace(/[ \t]+$/gm, '');
+  return useColor(process.stdout, undefined) ? trimmed : trimmed.replace(/\u001b\[[0-9;]*m/g, '').replace(/[ \t]+$/gm, '');
 }
 
 export async function run(argv: readonly string[]): Promise<never> {
