@@ -102,7 +102,16 @@ export function composeDocument(text: string, options: Pick<ParseOptions, 'file'
     return { file: options.file, line: line + lineOffset, column: col };
   };
   const diagnostics: Diagnostic[] = [];
+  let misindented = -1;
   for (const error of doc.errors) {
+    // A key indented deeper than the keys before it reads to `yaml` as the value above going
+    // on over two lines; said so, at the key, once (its errors point at the line above it).
+    const deeper = error.code === 'BLOCK_AS_IMPLICIT_KEY' || error.code === 'MULTILINE_IMPLICIT_KEY' ? deeperKey(text, error.pos[0]) : undefined;
+    if (deeper) {
+      if (deeper.offset !== misindented) diagnostics.push(diagnostic(LOAD_CODES.syntax, { language: options.language, reason: deeper.reason }, { location: at(deeper.offset) }));
+      misindented = deeper.offset;
+      continue;
+    }
     const location = at(error.pos[0]);
     if (error.code === 'DUPLICATE_KEY') {
       diagnostics.push(diagnostic(LOAD_CODES.duplicateKey, { key: keyAt(text, error.pos[0]) }, { location }));
@@ -142,6 +151,24 @@ export function indexPositions({ doc, at, text }: Composed, root: string, sink: 
     }
   };
   record(doc.contents as Node | null, root);
+}
+
+/**
+ * The key on the line after `offset` when it stands deeper than the line of `offset`
+ * (`name: Todo` then `   summary: …` one column further in): where, and what to say.
+ */
+function deeperKey(text: string, offset: number): { offset: number; reason: string } | undefined {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const nextStart = text.indexOf('\n', offset) + 1;
+  if (nextStart === 0) return undefined;
+  const line = text.slice(lineStart, nextStart);
+  const next = text.slice(nextStart, text.indexOf('\n', nextStart) === -1 ? undefined : text.indexOf('\n', nextStart));
+  const indent = /^ */.exec(line)![0].length;
+  const nextIndent = /^ */.exec(next)![0].length;
+  const key = /^ *(?:- +)?([^\s:#][^:#]*?|"[^"]*"|'[^']*') *:(?:\s|$)/.exec(next);
+  if (!key || nextIndent <= indent || /^ *- /.test(line)) return undefined;
+  const name = key[1]!.trim();
+  return { offset: nextStart + nextIndent, reason: `'${name}' is indented ${nextIndent - indent} column${nextIndent - indent === 1 ? '' : 's'} deeper than the key before it; the keys of one mapping start at the same column (and a value on the key's line cannot be followed by keys under it)` };
 }
 
 /** yaml's messages carry the position and a code excerpt; we print our own position. */

@@ -72,6 +72,15 @@ test('duplicate keys and syntax errors have positions', () => {
   assert.equal(load('{"svcspec": 1, "resources": ', 'json').diagnostics[0].code, 'syntax-error');
 });
 
+test('a key indented deeper than the one before it is one error, at that key, saying so (yaml alone points at the line above)', () => {
+  const found = load('svcspec: 1\npurpose:\n  name: Todo\n   summary: Keeps todos.\nresources:\n  todo:\n    plural: todos\n').diagnostics;
+  assert.deepEqual(found.map((d) => [d.code, d.location?.line, d.location?.column]), [['syntax-error', 4, 4]]);
+  assert.match(found[0]!.message, /'summary' is indented 1 column deeper than the key before it/);
+  // Other syntax errors keep yaml's words and places: a key with no colon, a mapping in a plain value.
+  assert.deepEqual(load('purpose:\n  name Todo\n  summary: x\n').diagnostics.map((d) => [d.location?.line, d.location?.column]), [[2, 3]]);
+  assert.match(load('purpose:\n  summary: Keeps: todos\n').diagnostics[0]!.message, /Nested mappings are not allowed/);
+});
+
 test('JSON loads like YAML, with positions', () => {
   const spec = mustLoad('{\n  "svcspec": 1,\n  "purpose": { "name": "X", "summary": "Does x." }\n}', 'json');
   assert.equal(spec.purpose.name, 'X');
