@@ -5,7 +5,7 @@
  */
 import type { Endpoint, Field, Resource, StateMachine } from '../spec/model.ts';
 import { Failure, NotApplicable, Skip, type Principal, type TestContext } from './context.ts';
-import { expectSuccess, isObject } from './expect.ts';
+import { isObject } from './expect.ts';
 import { REF, valueOf, type RefMarker } from './generate.ts';
 import type { Exchange } from './http.ts';
 import { hasOwner } from '../spec/conventions/ownership.ts';
@@ -15,7 +15,7 @@ import { Parking } from './parking.ts';
 import { CANDIDATE_TRIES, DomainRules } from './rules-data.ts';
 import { dropRefused, freshTarget, friendlyItems, guardedRef, itemTarget, type FreshOptions } from './data-guards.ts';
 import { idOf } from '../spec/conventions/ids.ts';
-import { CreateFailures } from './create-failures.ts';
+import { CreateFailures, readCreated } from './created.ts';
 
 /** How many more bodies a create draws when a declared uniqueness refuses the one it drew. */
 export const UNIQUE_RETRIES = 3;
@@ -53,7 +53,7 @@ export class DataFactory {
   readonly guarded = new Map<string, string | number>();
   /** The string values drawn so far, per resource and field. */
   readonly #seen = new Map<string, Set<string>>();
-  /** Failed creates, each reported once (./create-failures.ts). */
+  /** Failed creates, each reported once (./created.ts). */
   readonly #failed = new CreateFailures();
 
   constructor(ctx: TestContext) {
@@ -294,32 +294,8 @@ export class DataFactory {
       ex = await this.ctx.call(method, path, { body: sent, as: as ?? null, ...(options.version ? { version: options.version } : {}) });
     }
     const to = this.ctx.now();
-    if (ex.response.status < 200 || ex.response.status >= 300) throw this.#failed.failed(resource.name, String(ex.response.status), `creating a ${resource.name} with a valid body was refused (${ex.response.status}): ${ex.response.text.slice(0, 300)}`, ex);
-    // A success the create does not declare (200 for 201) is part 2's finding, once; the record it made serves the other checks.
     // A replace that created the record answers 201 (RFC 9110 §9.3.4), which it need not declare.
-    let deviation: Failure | undefined;
-    if (endpoint.operation === 'create' && method === endpoint.method) {
-      try {
-        expectSuccess(endpoint, ex);
-      } catch (error) {
-        if (!(error instanceof Failure)) throw error;
-        deviation = error;
-      }
-    }
-    let body = isObject(ex.response.json) ? ex.response.json : undefined;
-    if (!body) {
-      // A create that declares no body (`201` with none) names what it made by its Location (RFC 9110 §10.2.2): read it there.
-      const location = ex.response.headers.location;
-      if (!location) {
-        if (deviation) throw this.#failed.failed(resource.name, 'answer', deviation.message, ex);
-        throw new Skip(`the create of ${resource.name} answers no record and no Location (its declared response has no body), so the tester cannot know what it made`);
-      }
-      const back = await this.ctx.call('GET', location, { as: as ?? null });
-      if (!isObject(back.response.json)) throw this.#failed.failed(resource.name, 'location', `the ${resource.name} created at ${location} cannot be read there (${back.response.status})`, back);
-      body = back.response.json;
-    }
-    const id = body[this.idField(resource)];
-    if (typeof id !== 'string' && typeof id !== 'number') throw this.#failed.failed(resource.name, 'id', `the created ${resource.name} has no '${this.idField(resource)}'`, ex);
+    const { body, id, deviation } = await readCreated(this.ctx, this.#failed, resource, ex, endpoint.operation === 'create' && method === endpoint.method ? endpoint : undefined, this.idField(resource), as);
     const made: Made = { resource, id: String(id), sent, body, exchange: ex, ...(as ? { as } : {}), from, to, ...(deviation ? { deviation } : {}) };
     this.#made.push(made);
     return made;

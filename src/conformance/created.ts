@@ -1,0 +1,64 @@
+/**
+ * What a create answered, read for the record it made (./data.ts create), and its failures.
+ *
+ * A create that fails where a check only needed a record (the states' walk, a rule's scene):
+ * the first such failure of a resource is that check's failure, with the exchange; each later
+ * one alike (the same status, the same fault) is not a new finding about the checks that
+ * meet it, which are then not checked, naming the failure. One defect of the create is
+ * reported once, and the checks it stood in front of are counted as not checked rather
+ * than failed for it, or silently dropped.
+ */
+import type { Endpoint, Resource } from '../spec/model.ts';
+import { Failure, Skip, type Principal, type TestContext } from './context.ts';
+import { expectSuccess, isObject } from './expect.ts';
+import type { Exchange } from './http.ts';
+
+export class CreateFailures {
+  /** The first failure of each resource's create, by resource and kind (a status, or the fault). */
+  readonly #first = new Map<string, string>();
+
+  /** The error to throw for a failed create: a Failure the first time, else a Skip naming it. */
+  failed(resource: string, kind: string, message: string, exchange?: Exchange): Failure | Skip {
+    const key = `${resource} ${kind}`;
+    const first = this.#first.get(key);
+    if (first === undefined) {
+      this.#first.set(key, message);
+      return new Failure(message, exchange);
+    }
+    return new Skip(`needs a ${resource} made by its create, which fails here as reported before: ${first}`);
+  }
+}
+
+/**
+ * The record a create's answer made, and its id: from the body, or read at its Location when
+ * the create declares no body (RFC 9110 §10.2.2). `declared`: the create endpoint whose
+ * declared success the answer is held to (none for a replace that created the record); a
+ * success it does not declare (200 for 201) is returned as the deviation, part 2's finding,
+ * once, and the record it made serves the other checks. Failures go through `failed`.
+ */
+export async function readCreated(ctx: TestContext, failed: CreateFailures, resource: Resource, ex: Exchange, declared: Endpoint | undefined, idField: string, as: Principal | undefined): Promise<{ body: Record<string, unknown>; id: string | number; deviation?: Failure }> {
+  if (ex.response.status < 200 || ex.response.status >= 300) throw failed.failed(resource.name, String(ex.response.status), `creating a ${resource.name} with a valid body was refused (${ex.response.status}): ${ex.response.text.slice(0, 300)}`, ex);
+  let deviation: Failure | undefined;
+  if (declared) {
+    try {
+      expectSuccess(declared, ex);
+    } catch (error) {
+      if (!(error instanceof Failure)) throw error;
+      deviation = error;
+    }
+  }
+  let body = isObject(ex.response.json) ? ex.response.json : undefined;
+  if (!body) {
+    const location = ex.response.headers.location;
+    if (!location) {
+      if (deviation) throw failed.failed(resource.name, 'answer', deviation.message, ex);
+      throw new Skip(`the create of ${resource.name} answers no record and no Location (its declared response has no body), so the tester cannot know what it made`);
+    }
+    const back = await ctx.call('GET', location, { as: as ?? null });
+    if (!isObject(back.response.json)) throw failed.failed(resource.name, 'location', `the ${resource.name} created at ${location} cannot be read there (${back.response.status})`, back);
+    body = back.response.json;
+  }
+  const id = body[idField];
+  if (typeof id !== 'string' && typeof id !== 'number') throw failed.failed(resource.name, 'id', `the created ${resource.name} has no '${idField}'`, ex);
+  return { body, id, ...(deviation ? { deviation } : {}) };
+}
