@@ -67,6 +67,8 @@ export interface CheckResult {
 /** A check that failed: thrown inside a check body, recorded by `check()`. */
 export class Failure extends Error {
   readonly exchange?: Exchange;
+  /** Told when the failure is recorded as a check's result (a caller may turn it into a skip instead). */
+  onRecorded?: () => void;
   constructor(message: string, exchange?: Exchange) {
     super(message);
     this.name = 'Failure';
@@ -330,8 +332,10 @@ export class TestContext {
       result = { part, id, title, outcome: 'pass', ...(located ? { rule: located } : {}) };
     } catch (error) {
       if (error instanceof Skip) result = { part, id, title, outcome: 'skip', message: error.message, skipKind: error.kind, ...(error.needs ? { needs: error.needs } : {}), ...(located ? { rule: located } : {}) };
-      else if (error instanceof Failure) result = { part, id, title, outcome: 'fail', message: error.message, ...(located ? { rule: located } : {}), ...(error.exchange ? { exchange: error.exchange } : {}) };
-      else throw error;
+      else if (error instanceof Failure) {
+        result = { part, id, title, outcome: 'fail', message: error.message, ...(located ? { rule: located } : {}), ...(error.exchange ? { exchange: error.exchange } : {}) };
+        error.onRecorded?.();
+      } else throw error;
     }
     this.results.push(result);
     this.#onResult?.(result);
@@ -348,6 +352,20 @@ export class TestContext {
     const pointer = this.spec.errors.shape?.pointer;
     const rule = pointer ? { pointer, text: 'the declared error shape', location: this.spec.source.locate(pointer) } : undefined;
     const result: CheckResult = { part: 'errors', id, title: `errors with code '${code}' are answered in the declared shape`, outcome: 'fail', message, exchange, ...(rule ? { rule } : {}) };
+    this.results.push(result);
+    this.#onResult?.(result);
+  }
+
+  /**
+   * A success answered with a status the endpoint does not declare (200 for a create's 201),
+   * met where a check only needed what it made: a failure of part 4, once per endpoint,
+   * whichever check met it; that check goes on with the record.
+   */
+  successStatusFinding(endpoint: Endpoint, failure: Failure): void {
+    const id = `${endpoint.id}.success-status`;
+    if (this.results.some((r) => r.id === id && r.part === 'endpoints')) return;
+    const rule = { pointer: endpoint.pointer, text: `${endpoint.id}: its declared responses`, location: this.spec.source.locate(endpoint.pointer) };
+    const result: CheckResult = { part: 'endpoints', id, title: `${endpoint.id} answers a success status it declares`, outcome: 'fail', message: failure.message, rule, ...(failure.exchange ? { exchange: failure.exchange } : {}) };
     this.results.push(result);
     this.#onResult?.(result);
   }

@@ -14,18 +14,21 @@ import { expectSuccess, isObject } from './expect.ts';
 import type { Exchange } from './http.ts';
 
 export class CreateFailures {
-  /** The first failure of each resource's create, by resource and kind (a status, or the fault). */
+  /** The first failure of each resource's create that was reported, by resource and kind (a status and error code, or the fault). */
   readonly #first = new Map<string, string>();
 
-  /** The error to throw for a failed create: a Failure the first time, else a Skip naming it. */
+  /**
+   * The error to throw for a failed create: a Failure, until one alike has been recorded as a
+   * check's result; then a Skip naming it. (A caller that turns the Failure into a skip of its
+   * own reports nothing, so the next one alike is still a Failure.)
+   */
   failed(resource: string, kind: string, message: string, exchange?: Exchange): Failure | Skip {
     const key = `${resource} ${kind}`;
     const first = this.#first.get(key);
-    if (first === undefined) {
-      this.#first.set(key, message);
-      return new Failure(message, exchange);
-    }
-    return new Skip(`needs a ${resource} made by its create, which fails here as reported before: ${first}`);
+    if (first !== undefined) return new Skip(`needs a ${resource} made by its create, which fails here as reported before: ${first}`);
+    const failure = new Failure(message, exchange);
+    failure.onRecorded = () => void this.#first.set(key, message);
+    return failure;
   }
 }
 
@@ -33,11 +36,15 @@ export class CreateFailures {
  * The record a create's answer made, and its id: from the body, or read at its Location when
  * the create declares no body (RFC 9110 §10.2.2). `declared`: the create endpoint whose
  * declared success the answer is held to (none for a replace that created the record); a
- * success it does not declare (200 for 201) is returned as the deviation, part 2's finding,
- * once, and the record it made serves the other checks. Failures go through `failed`.
+ * success it does not declare (200 for 201) is part 4's finding, once, and the record it
+ * made serves the check that met it. Failures go through `failed`.
  */
-export async function readCreated(ctx: TestContext, failed: CreateFailures, resource: Resource, ex: Exchange, declared: Endpoint | undefined, idField: string, as: Principal | undefined): Promise<{ body: Record<string, unknown>; id: string | number; deviation?: Failure }> {
-  if (ex.response.status < 200 || ex.response.status >= 300) throw failed.failed(resource.name, String(ex.response.status), `creating a ${resource.name} with a valid body was refused (${ex.response.status}): ${ex.response.text.slice(0, 300)}`, ex);
+export async function readCreated(ctx: TestContext, failed: CreateFailures, resource: Resource, ex: Exchange, declared: Endpoint | undefined, idField: string, as: Principal | undefined): Promise<{ body: Record<string, unknown>; id: string | number }> {
+  // Two refusals alike share a status and an error code: a 400 for one reason is not taken for a 400 for another.
+  const code = ctx.errorShape.members.code;
+  const refusal = `${ex.response.status} ${code && isObject(ex.response.json) ? String(ex.response.json[code] ?? '') : ''}`;
+  if (ex.response.status < 200 || ex.response.status >= 300) throw failed.failed(resource.name, refusal, `creating a ${resource.name} with a valid body was refused (${ex.response.status}): ${ex.response.text.slice(0, 300)}`, ex);
+  // A success it does not declare is part 4's finding, once, whichever check met it (context.ts successStatusFinding).
   let deviation: Failure | undefined;
   if (declared) {
     try {
@@ -45,6 +52,7 @@ export async function readCreated(ctx: TestContext, failed: CreateFailures, reso
     } catch (error) {
       if (!(error instanceof Failure)) throw error;
       deviation = error;
+      ctx.successStatusFinding(declared, error);
     }
   }
   let body = isObject(ex.response.json) ? ex.response.json : undefined;
@@ -60,5 +68,5 @@ export async function readCreated(ctx: TestContext, failed: CreateFailures, reso
   }
   const id = body[idField];
   if (typeof id !== 'string' && typeof id !== 'number') throw failed.failed(resource.name, 'id', `the created ${resource.name} has no '${idField}'`, ex);
-  return { body, id, ...(deviation ? { deviation } : {}) };
+  return { body, id };
 }

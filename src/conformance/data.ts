@@ -32,8 +32,6 @@ export interface Made {
   /** The implementation's clock (ctx.now) just before the create was sent and just after its answer, where data.create made it. */
   readonly from?: number;
   readonly to?: number;
-  /** The create answered a success it does not declare (200 for 201): reported by part 2's create check; the record serves the others. */
-  readonly deviation?: Failure;
 }
 
 export class DataFactory {
@@ -295,8 +293,8 @@ export class DataFactory {
     }
     const to = this.ctx.now();
     // A replace that created the record answers 201 (RFC 9110 §9.3.4), which it need not declare.
-    const { body, id, deviation } = await readCreated(this.ctx, this.#failed, resource, ex, endpoint.operation === 'create' && method === endpoint.method ? endpoint : undefined, this.idField(resource), as);
-    const made: Made = { resource, id: String(id), sent, body, exchange: ex, ...(as ? { as } : {}), from, to, ...(deviation ? { deviation } : {}) };
+    const { body, id } = await readCreated(this.ctx, this.#failed, resource, ex, endpoint.operation === 'create' && method === endpoint.method ? endpoint : undefined, this.idField(resource), as);
+    const made: Made = { resource, id: String(id), sent, body, exchange: ex, ...(as ? { as } : {}), from, to };
     this.#made.push(made);
     return made;
   }

@@ -31,8 +31,10 @@ function notJson(text: string): HttpError {
     JSON.parse(text);
   } catch (error) {
     // "Expected ',' or '}' after property value in JSON at position 13 (line 1 column 14)"
-    // "Unexpected token '}', "{"a": tru}" is not valid JSON"
-    const message = (error as Error).message.replace(/, ".*"(?:\.\.\.)? is not valid JSON$/s, '');
+    // "Unexpected token '}', "{"a": tru}" is not valid JSON", "…, ..."1,1,x,2"... is not valid JSON"
+    // ""NaN" is not valid JSON": V8 echoes the text, which is never sent back.
+    const raw = (error as Error).message;
+    const message = /^"[\s\S]*" is not valid JSON$/.test(raw) ? 'it is not a JSON value' : raw.replace(/, (?:\.\.\.)?"[\s\S]*$/, '');
     const where = /^(.*?)(?: in JSON)?(?: at position \d+)?(?: \(line (\d+) column (\d+)\))?$/s.exec(message);
     const place = where?.[2] ? ` at line ${where[2]}, column ${where[3]}` : '';
     return new HttpError('malformed-body', { detail: `The body is not well-formed JSON (RFC 8259)${place}: ${where?.[1] ?? message}.` });

@@ -96,6 +96,11 @@ test('judge: a page holding more records than the size asked, the default, or th
     ex('GET', '/tasks?limit=2', 200, { items: many(3), next: null }),
     ex('GET', `/tasks?limit=${p.maxSize + 5}`, 200, { items: many(p.maxSize + 1), next: null }),
   ]), ['limits/page-size#3', 'limits/page-size#4', 'limits/page-size#5']);
+  // Where the request leaves doubt, nothing is judged: a later page (its cursor may carry the size
+  // first asked), a size under another name, a size given twice or not as a plain whole number.
+  for (const query of ['?cursor=c2', '?per_page=5', '?limit=2&limit=9', '?limit=0x10', '?limit=1e1']) {
+    assert.deepEqual(ids([ex('GET', `/tasks${query}`, 200, { items: many(p.maxSize + 3), next: null })]).filter((f) => f.startsWith('limits/page-size')), [], query);
+  }
   const found = replay(SPEC, [ex('GET', '/tasks', 200, { items: many(p.defaultSize + 1), next: null })]).findings[0]!;
   assert.match(found.message, new RegExp(`a page of ${p.defaultSize + 1} records, where no size was asked and the default is ${p.defaultSize}`));
 });

@@ -216,6 +216,9 @@ test('a body that is not JSON is 400 malformed-body saying where, in the service
     ['trailing text', '{"text":"x"} and more', /at line 1, column 14: Unexpected non-whitespace character after JSON/],
     ['a bare word', '{"text": secret-word-that-is-longer-than-the-echo-v8-keeps-of-it}', /^The body is not well-formed JSON \(RFC 8259\): Unexpected token 's'\.$/],
     ['prototype poisoning', '{"text":"x","__proto__":{"admin":true}}', /"__proto__" member.*prototype poisoning/],
+    ['a bare word after a long secret', '{"text":"secret-word-secret-word-secret-word", "x": tru}', /^The body is not well-formed JSON \(RFC 8259\): Unexpected token '}'\.$/],
+    ['a bad item deep in an array', `[${'1,'.repeat(40)}secret-word,2]`, /^The body is not well-formed JSON \(RFC 8259\): Unexpected token 's'\.$/],
+    ['no JSON value at all', 'NaN', /^The body is not well-formed JSON \(RFC 8259\): it is not a JSON value\.$/],
   ];
   for (const [what, body, detail] of cases) {
     const r = await fetch(`${s.base}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });

@@ -84,7 +84,8 @@ const FILL_MAX = 200;
  */
 async function fullPage(ctx: TestContext, data: DataFactory, resource: Resource, query: string, bound: number): Promise<Page> {
   let page = await getPage(ctx, resource, query);
-  if (page.items.length >= bound) return page;
+  // A page of exactly the bound cannot tell a bound kept from a list that long: one more is needed.
+  if (page.items.length > bound) return page;
   const missing = bound + 1 - page.items.length;
   if (missing > FILL_MAX || data.scarce(resource)) {
     throw new Skip(`the list holds ${page.items.length} ${resource.plural}, too few to show a bound of ${bound}, and making ${missing} more ${data.scarce(resource) ? "would spend the create's scarce quota" : `is more than the ${FILL_MAX} a run makes for it`}`, { needs: `a list of more than ${bound} ${resource.plural} in the service` });

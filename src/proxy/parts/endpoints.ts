@@ -100,7 +100,8 @@ export function successFindings(spec: Spec, x: Seen, endpoint: Endpoint, unread 
       prefix = '/items';
       const bound = pageBound(spec, x.route.query);
       if (bound && page.items.length > bound.size) {
-        out.push({ part: 'limits', endpoint: endpoint.id, id: 'page-size', message: `${endpoint.id}: a page of ${page.items.length} records, where ${bound.why}`, pointer: spec.limits.pagination!.pointer, text: `limits.pagination: default ${spec.limits.pagination!.defaultSize}, maximum ${spec.limits.pagination!.maxSize}` });
+        const p = pageSettings(spec);
+        out.push({ part: 'limits', endpoint: endpoint.id, id: 'page-size', message: `${endpoint.id}: a page of ${page.items.length} records, where ${bound.why}`, pointer: spec.limits.pagination!.pointer, text: `limits.pagination: default ${p.defaultSize}, maximum ${p.maxSize}` });
       }
     }
   } else if (kind === 'items') {
@@ -177,22 +178,30 @@ export function readList(spec: Spec, query: URLSearchParams, body: unknown, link
 
 let last: { spec: Spec; query: URLSearchParams; body: unknown; link: string | undefined; page: ReadPage | string } | undefined;
 
+/** Query parameters that may well ask a size under another name than the spec's (an imported list's own `per_page`). */
+const SIZE_LIKE = /size|limit|count|per_?page|max|top|first|take/i;
+
 /**
  * The most records a page may hold, as the spec states its pagination (none where it is
  * silent: the reference's safety default is no promise): the size asked, else the default;
  * a size above the maximum is clamped to it (or refused, and a page is then wrong anyway).
- * Undefined where nothing bounds the page (`unpaged: all` without a position, a size that
- * is no positive integer, which is the request's fault).
+ * Judged only where the request leaves no doubt: the default only for a first page asked
+ * with no size under any name (a later page's cursor may carry the size first asked), a
+ * size only when given once as a plain whole number; never with `unpaged: all` and no position.
  */
 export function pageBound(spec: Spec, query: URLSearchParams): { readonly size: number; readonly why: string } | undefined {
-  const stated = spec.limits.pagination;
-  if (!stated) return undefined;
+  if (!spec.limits.pagination) return undefined;
   const settings = pageSettings(spec);
+  const { defaultSize, maxSize } = settings;
+  if (!(defaultSize > 0) || !(maxSize > 0)) return undefined;
   if (settings.unpaged === 'all' && !query.has(settings.positionParam)) return undefined;
-  const asked = query.get(settings.sizeParam);
-  if (asked === null) return { size: stated.defaultSize, why: `no size was asked and the default is ${stated.defaultSize}` };
-  const n = Number(asked);
-  if (!Number.isInteger(n) || n < 1) return undefined;
-  if (Number.isFinite(stated.maxSize) && n > stated.maxSize) return { size: stated.maxSize, why: `${n} was asked, above the maximum of ${stated.maxSize}` };
+  const asked = query.getAll(settings.sizeParam);
+  if (asked.length === 0) {
+    if (query.has(settings.positionParam) || [...query.keys()].some((k) => SIZE_LIKE.test(k))) return undefined;
+    return { size: defaultSize, why: `no size was asked and the default is ${defaultSize}` };
+  }
+  if (asked.length > 1 || !/^[1-9]\d{0,8}$/.test(asked[0]!)) return undefined;
+  const n = Number(asked[0]);
+  if (Number.isFinite(maxSize) && n > maxSize) return { size: maxSize, why: `${n} was asked, above the maximum of ${maxSize}` };
   return { size: n, why: `${settings.sizeParam}=${n} was asked` };
 }
