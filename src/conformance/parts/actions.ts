@@ -12,7 +12,7 @@
  */
 import { fillPath, parentParams } from '../../spec/conventions/paths.ts';
 import type { Endpoint, Resource } from '../../spec/model.ts';
-import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
+import { Failure, NotApplicable, Skip, type Principal, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
 import { expectError, expectSuccess, isObject } from '../expect.ts';
 import { valueOf } from '../generate.ts';
@@ -41,7 +41,7 @@ export async function checkActions(ctx: TestContext, data: DataFactory): Promise
     await ctx.check('endpoints', `${e.id}.invalid-body`, `${e.id} refuses a body outside its declared request with 422`, rule, async () => {
       if (!as && e.auth && !e.auth.public) throw ctx.noPrincipal(e);
       // RFC 9110 §9.3.1: content in a GET has no defined meaning, and fetch refuses to send one.
-      if (!carriesBody(e)) throw new Skip(`${e.id} is a ${e.method}, which carries no body`);
+      if (!carriesBody(e)) throw new NotApplicable(`${e.id} is a ${e.method}, which carries no body`);
       const valid = await bodyFor(ctx, data, e, resource, as);
       const body = { ...(isObject(valid.body) ? valid.body : {}), [UNKNOWN]: 1 };
       const ex = await ctx.call(e.method, await pathFor(ctx, data, e, resource, as), { body, as: as ?? null });

@@ -15,7 +15,10 @@ export async function checkErrors(ctx: TestContext, data: DataFactory): Promise<
   // Any create shows how the HTTP layer answers: the one whose quota the run can best spare.
   const create = ctx.roomiest(ctx.spec.endpoints.filter((e) => e.operation === 'create' && isPlain(e) && ctx.may(ctx.main, e))) ?? ctx.spec.endpoints.find((e) => e.request.kind !== 'none' && isPlain(e) && ctx.may(ctx.main, e));
   if (!create) {
-    ctx.skip('errors', 'malformed-body', 'a body that is not JSON is refused', 'no endpoint that takes a body can be called by the principals given');
+    // No endpoint takes a body: there is nothing to refuse, and no principal would change that.
+    const takers = ctx.spec.endpoints.filter((e) => (e.operation === 'create' || e.request.kind !== 'none') && isPlain(e));
+    if (takers.length === 0) ctx.skip('errors', 'malformed-body', 'a body that is not JSON is refused', 'no endpoint of the spec takes a body', { kind: 'not-applicable' });
+    else ctx.skip('errors', 'malformed-body', 'a body that is not JSON is refused', `no endpoint that takes a body (${takers.map((e) => e.id).slice(0, 3).join(', ')}) can be called by the principals given`, { needs: `a credential that may call ${takers[0]!.id}` });
     return checkInternals(ctx, data);
   }
   const rule = ctx.spec.errors.shape ? { pointer: ctx.spec.errors.shape.pointer, text: 'the declared error shape' } : undefined;
