@@ -59,10 +59,36 @@ function sh(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The `curl` command that sends the exchange's request again (as shown: redacted where the report is). */
+/** Past this many characters a body is not written out on the reproduce line. */
+const SHOWN_BODY = 2_000;
+
+/**
+ * The `curl` command that sends the exchange's request again (as shown: redacted where the
+ * report is). A long body (the size limit's check sends 100 KiB) is not written out: its
+ * runs of one character are made by a `node -e` the line runs (`"x".repeat(102400)`), so
+ * the line stays readable and still sends the same bytes; a long body without such runs is
+ * cut, and says so.
+ */
 export function curlOf(ex: Exchange): string {
   const parts = ['curl', '-i', '-X', ex.request.method, sh(ex.request.url)];
   for (const [k, v] of Object.entries(ex.request.headers)) parts.push('-H', sh(`${k}: ${v}`));
-  if (ex.request.body !== undefined) parts.push('--data-raw', sh(ex.request.body));
+  const body = ex.request.body;
+  if (body !== undefined && body.length <= SHOWN_BODY) parts.push('--data-raw', sh(body));
+  else if (body !== undefined) {
+    const pieces: string[] = [];
+    let literal = '';
+    for (const m of body.matchAll(/([\s\S])\1{63,}|[\s\S]/g)) {
+      if (m[0].length === 1) literal += m[0];
+      else {
+        if (literal) pieces.push(JSON.stringify(literal));
+        literal = '';
+        pieces.push(`${JSON.stringify(m[1])}.repeat(${m[0].length})`);
+      }
+    }
+    if (literal) pieces.push(JSON.stringify(literal));
+    const made = pieces.join('+');
+    if (made.length <= SHOWN_BODY) parts.push('--data-raw', `"$(node -e ${sh(`process.stdout.write(${made})`)})"`);
+    else parts.push('--data-raw', sh(`${body.slice(0, 200)}…`), `# the body of ${body.length} characters is cut here; --format json keeps it whole`);
+  }
   return parts.join(' ');
 }

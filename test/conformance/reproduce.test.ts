@@ -1,0 +1,34 @@
+/**
+ * The reproduce line of a failure (src/conformance/report/redact.ts curlOf): run by sh, it
+ * sends the request's bytes again; a long body is not written out (the size limit's check
+ * sends 100 KiB), its runs of one character made by the line itself.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { test } from 'node:test';
+import type { Exchange } from '../../src/conformance/http.ts';
+import { curlOf } from '../../src/conformance/report/redact.ts';
+
+const exchange = (body: string): Exchange => ({ request: { method: 'POST', url: 'http://127.0.0.1:9/notes', headers: { 'content-type': 'application/json' }, body }, response: { status: 413, headers: {}, text: '', json: undefined }, ms: 1, at: 0 }) as unknown as Exchange;
+
+/** What sh makes of the line's body argument: the bytes curl would send. */
+function sent(line: string): string {
+  const arg = line.replace(/^curl .*? --data-raw /, '');
+  return execFileSync('/bin/sh', ['-c', `printf %s ${arg}`], { encoding: 'utf8', maxBuffer: 1 << 24, env: { ...process.env, PATH: `${process.execPath.replace(/\/[^/]+$/, '')}:${process.env.PATH}` } });
+}
+
+test("a short body is written out, quoted for sh; a 100 KiB one is made by the line, the same bytes, on a line a terminal can show", () => {
+  const short = '{"text":"it\'s $HOME `x`"}';
+  assert.equal(sent(curlOf(exchange(short))), short);
+  const long = JSON.stringify({ text: 'x'.repeat(102_400), quote: "it's", n: 1 });
+  const line = curlOf(exchange(long));
+  assert.ok(line.length < 400, `${line.length} characters`);
+  assert.equal(sent(line), long);
+});
+
+test('a long body with no long runs is cut, and the line says so', () => {
+  const long = JSON.stringify({ items: Array.from({ length: 400 }, (_, i) => `item-${i}`) });
+  const line = curlOf(exchange(long));
+  assert.ok(line.length < 600, `${line.length} characters`);
+  assert.match(line, new RegExp(`the body of ${long.length} characters is cut here`));
+});
