@@ -327,8 +327,8 @@ describe('JWT bearer tokens (RFC 7519), verified with jose', () => {
     assert.equal(created.status, 201);
     assert.equal((await a.store.get('note', created.body.id))?.owner, 'ann');
     const cases: [string, string, RegExp][] = [
-      ['audience', await sign({ sub: 'ann', scope: 'notes:read' }, { aud: 'https://other.example' }), /aud/],
-      ['issuer', await sign({ sub: 'ann', scope: 'notes:read' }, { iss: 'https://evil.example' }), /iss/],
+      ['audience', await sign({ sub: 'ann', scope: 'notes:read' }, { aud: 'https://other.example' }), /^(?!.*check_failed).*the token's aud claim does not hold a value this service accepts/],
+      ['issuer', await sign({ sub: 'ann', scope: 'notes:read' }, { iss: 'https://evil.example' }), /^(?!.*check_failed).*the token's iss claim does not hold a value this service accepts/],
       ['expired', await sign({ sub: 'ann', scope: 'notes:read' }, { exp: Math.floor(Date.UTC(2026, 10, 20) / 1000) }), /expired/],
       ['no subject', await sign({ scope: 'notes:read' }), /subject/],
       ['garbage', 'a.b.c', /well-formed|refused/],

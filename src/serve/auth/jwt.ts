@@ -148,11 +148,18 @@ function verified(payload: JWTPayload, claim: string): JwtVerified {
   };
 }
 
+const CLAIM_REASONS: Record<string, string> = {
+  missing: 'is missing',
+  check_failed: 'does not hold a value this service accepts',
+  invalid: 'is not well-formed',
+};
+
 /** jose's refusals in our words; a key set that cannot be fetched is the service's fault, not the client's. */
 function refusal(error: unknown, errors: Jose['errors']): JwtOutcome {
   if (error instanceof KeysUnavailable) return { ok: false, fault: true, reason: error.message, ...(error.log !== undefined ? { log: error.log } : {}) };
   if (error instanceof errors.JWTExpired) return { ok: false, reason: 'the token has expired' };
-  if (error instanceof errors.JWTClaimValidationFailed) return { ok: false, reason: `the token's ${error.claim} claim is not accepted (${error.reason})` };
+  // jose's reasons (`missing`, `check_failed`, `invalid`) in words: its codes are not the client's to read.
+  if (error instanceof errors.JWTClaimValidationFailed) return { ok: false, reason: `the token's ${error.claim} claim ${CLAIM_REASONS[error.reason] ?? 'is not accepted'}` };
   if (error instanceof errors.JOSEAlgNotAllowed) return { ok: false, reason: 'the token is signed with an algorithm this service does not accept' };
   if (error instanceof errors.JWKSNoMatchingKey) return { ok: false, reason: 'no key of this service matches the token' };
   if (error instanceof errors.JWSSignatureVerificationFailed) return { ok: false, reason: 'the token signature does not verify' };
