@@ -84,6 +84,13 @@ test("a revoked credential's event stream ends within a second and its webhook s
   if (endedAt === Number.POSITIVE_INFINITY) await reader.cancel();
   assert.ok(endedAt - revokedAt <= 1_500, `the stream ended ${endedAt - revokedAt} ms after the revocation`);
   assert.match(text, /: the credential has been revoked/);
+  // With no event to deliver, the subscription made with it reads disabled within a second too.
+  let disabledAt = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 60 && disabledAt === Number.POSITIVE_INFINITY; i++) {
+    if ((await s.store.events.getSubscription(doomed.id))?.status === 'disabled') disabledAt = Date.now();
+    else await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.ok(disabledAt - revokedAt <= 1_500, `the subscription was disabled ${disabledAt - revokedAt} ms after the revocation`);
   const again = await fetch(`${s.base}/events`, { headers: revoked.headers });
   assert.equal(again.status, 401, 'reconnecting is refused');
   await again.text();

@@ -89,6 +89,8 @@ export class DeliveryWorker {
   #running = false;
   /** The last fan-out found no subscription enabled. */
   #nobody = false;
+  /** When the subscriptions' credentials were last looked at (#fanOut). */
+  #revocationsAt = Number.NEGATIVE_INFINITY;
   #soon = false;
   #again = false;
   #stopped = true;
@@ -184,6 +186,13 @@ export class DeliveryWorker {
     // Nobody to deliver to: nothing is written. A subscription made later receives only the
     // events after it (createdSeq), so the cursor can start there instead of catching up.
     if (subscriptions.length === 0) return false;
+    // A revoked credential's subscriptions are disabled within a poll (a second) even while no
+    // event comes to fan out, so what `webhooks list` shows is true (README, docs/events.md).
+    const checkedAt = this.#o.now();
+    if (checkedAt - this.#revocationsAt >= this.#o.pollMs) {
+      this.#revocationsAt = checkedAt;
+      for (const s of subscriptions) await this.#revoked(s);
+    }
     const at = await store.events.dispatched();
     const from = Math.max(at, Math.min(...subscriptions.map((s) => s.createdSeq)));
     const batch = await store.events.after(from, FAN_OUT_BATCH);
