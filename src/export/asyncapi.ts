@@ -15,7 +15,9 @@
  *               webhook-timestamp, webhook-signature) when deliveries are signed, as
  *               CloudEvents 1.0 in structured mode when declared; `stream`: the server-sent
  *               events at the stream path, resumed with Last-Event-ID
- *   messages    one per catalog event and channel; the payload is the record (as a read
+ *   messages    one per catalog event and channel; a delivery's body is the Standard
+ *               Webhooks structure ({type, timestamp, data}) or a CloudEvent, the stream's
+ *               data the payload alone; the payload is the record (as a read
  *               shows it) or the named fields of it
  *
  * Not expressible, and reported: the retry policy (also as `x-svcspec-retry` on the webhook
@@ -53,6 +55,7 @@ export function toAsyncApi(spec: Spec, options: ExportOptions = {}): ExportResul
   }
 
   const { webhooks, stream, retry } = spec.events;
+  const security = spec.parts.authentication.statement === 'given' ? securitySchemes(spec) : {};
   const c = schemaContext(spec, ev.resources);
   const resources = new Map(ev.resources.map((r) => [r.name, r]));
   const schemas: Record<string, JsonSchema> = {};
@@ -107,7 +110,7 @@ export function toAsyncApi(spec: Spec, options: ExportOptions = {}): ExportResul
         description: `${triggerText(e)} Delivered by webhook.`,
         contentType: webhooks.cloudEvents ? 'application/cloudevents+json' : 'application/json',
         ...(standard ? { headers: STANDARD_WEBHOOK_HEADERS } : {}),
-        payload: webhooks.cloudEvents ? cloudEvent(e.name, payload) : payload,
+        payload: webhooks.cloudEvents ? cloudEvent(e.name, payload) : standardPayload(e.name, payload),
         bindings: { http: { bindingVersion: '0.3.0' } },
       };
       channelMessages[e.name] = { $ref: `#/components/messages/${key}` };
@@ -166,11 +169,14 @@ export function toAsyncApi(spec: Spec, options: ExportOptions = {}): ExportResul
       summary: 'The service sends each event to every client reading the stream (GET, Accept: text/event-stream; Last-Event-ID to resume).',
       messages: Object.keys(channelMessages).map((name) => ({ $ref: `#/channels/stream/messages/${name}` })),
       bindings: { http: { method: 'GET', bindingVersion: '0.3.0' } },
+      // A reader of the stream authenticates as a client of the API does (any of its schemes).
+      ...(Object.keys(security).length ? { security: Object.keys(security).map((name) => ({ $ref: `#/components/securitySchemes/${name}` })) } : {}),
     };
   }
 
   const components: Record<string, unknown> = {};
   if (Object.keys(schemas).length) components.schemas = schemas;
+  if (stream && Object.keys(security).length) components.securitySchemes = security;
   if (Object.keys(messages).length) components.messages = messages;
   const document: Record<string, unknown> = {
     asyncapi: '3.0.0',
@@ -221,7 +227,7 @@ function fieldsPayload(record: JsonSchema, fields: readonly string[], resource: 
 const STANDARD_WEBHOOK_HEADERS: JsonSchema = {
   type: 'object',
   properties: {
-    'webhook-id': { type: 'string', description: 'The delivery id, the same on every retry: receivers use it to ignore duplicates.' },
+    'webhook-id': { type: 'string', description: 'The event id (`evt_<n>`), the same on every retry and on the stream: receivers use it to ignore duplicates.' },
     'webhook-timestamp': { type: 'string', pattern: '^[0-9]+$', description: 'Seconds since the epoch when it was sent; receivers refuse old ones.' },
     'webhook-signature': { type: 'string', description: 'Space-separated `v1,<base64 HMAC-SHA256>` signatures of `webhook-id.webhook-timestamp.body`.' },
   },
@@ -229,6 +235,33 @@ const STANDARD_WEBHOOK_HEADERS: JsonSchema = {
 };
 
 /** CloudEvents 1.0 structured mode (JSON event format): the event's attributes around its data. */
+/** The body of a delivery (docs/events.md, the Standard Webhooks payload structure): the event's type and time, the payload in `data`. */
+function standardPayload(type: string, data: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    properties: {
+      type: { const: type },
+      timestamp: { type: 'string', format: 'date-time', description: 'When the change was committed (RFC 3339, UTC, milliseconds).' },
+      data,
+    },
+    required: ['type', 'timestamp', 'data'],
+  };
+}
+
+/** The spec's schemes as AsyncAPI 3.0 security schemes: what a client of the stream authenticates with. */
+function securitySchemes(spec: Spec): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  for (const s of spec.authentication.schemes) {
+    const description = s.description ? { description: s.description } : {};
+    if (s.type === 'apiKey') out[s.name] = { type: 'httpApiKey', name: s.param, in: s.in, ...description };
+    else if (s.type === 'bearer') out[s.name] = { type: 'http', scheme: 'bearer', ...(s.tokens === 'jwt' ? { bearerFormat: 'JWT' } : {}), ...description };
+    else if (s.type === 'basic') out[s.name] = { type: 'http', scheme: 'basic', ...description };
+    // AsyncAPI wants an absolute token URL: the path under the server's default {base_url} (serviceServer), as the description says.
+    else out[s.name] = { type: 'oauth2', description: `${s.description ? `${s.description} ` : ''}Tokens from ${s.tokenPath} under {base_url}.`, flows: { clientCredentials: { tokenUrl: `http://${HOST_DEFAULT}${s.tokenPath}`, availableScopes: Object.fromEntries(spec.authentication.scopes.map((sc) => [sc.name, sc.description ?? sc.name])) } } };
+  }
+  return out;
+}
+
 function cloudEvent(type: string, data: JsonSchema): JsonSchema {
   return {
     type: 'object',

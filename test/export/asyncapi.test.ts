@@ -37,7 +37,15 @@ test('asyncapi: webhooks with Standard Webhooks headers, the stream with Last-Ev
   assert.match(d.channels.stream.description, /Last-Event-ID/);
   const approved = d.components.messages['loan.approved.webhook'];
   assert.deepEqual(approved.headers.required, ['webhook-id', 'webhook-timestamp', 'webhook-signature']);
-  assert.deepEqual(approved.payload, { $ref: '#/components/schemas/Loan' });
+  // A delivery's body is the Standard Webhooks structure, as served (docs/events.md); the stream's data is the payload alone.
+  assert.deepEqual(approved.payload.required, ['type', 'timestamp', 'data']);
+  assert.equal(approved.payload.properties.type.const, 'loan.approved');
+  assert.deepEqual(approved.payload.properties.data, { $ref: '#/components/schemas/Loan' });
+  assert.deepEqual(d.components.messages['loan.approved.stream'].payload, { $ref: '#/components/schemas/Loan' });
+  assert.match(approved.headers.properties['webhook-id'].description, /event id/);
+  // The stream needs the API's credentials: its operation names the spec's schemes.
+  assert.ok(d.operations.streamEvents.security.length > 0);
+  assert.ok(d.operations.streamEvents.security.every((r: { $ref: string }) => r.$ref.replace('#/components/securitySchemes/', '') in d.components.securitySchemes));
   // Named fields: only those, with the record's schemas.
   const requested = d.components.messages['loan.requested.stream'].payload;
   assert.deepEqual(Object.keys(requested.properties), ['id', 'book', 'member', 'status', 'dueDate']);
