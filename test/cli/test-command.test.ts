@@ -110,7 +110,7 @@ test('cli: svcspec test exits 1 when a part asked for could not be checked (--al
   assert.match(run.stdout, /To check the rest, give: .*a credential \(with its scopes listed in --credentials\) lacking notes:write/);
   assert.match(run.stderr, /could not be checked .* --allow-skips accepts that/);
   // Not a terminal: plain progress lines, one per part.
-  assert.match(run.stderr, /^svcspec: 2\/9 resources: \d+ passed, 0 failed, \d+ skipped \([\d.]+ s\)$/m);
+  assert.match(run.stderr, /^svcspec: 2\/9 resources: \d+ passed, 0 failed, \d+ not checked, \d+ not applicable or not asked \([\d.]+ s\)$/m);
   const allowed = cli([...base, '--allow-skips', '--format', 'json']);
   assert.equal(allowed.status, 0, allowed.stderr);
   const report = JSON.parse(allowed.stdout) as { verdict: string; counts: { notChecked: number }; parts: { part: string; verdict: string; needs: string[] }[] };

@@ -12,6 +12,8 @@ interface Counts {
   pass: number;
   fail: number;
   skip: number;
+  /** Of the skips, those the run could not check (the rest: not applicable or not asked), as the report splits them. */
+  notChecked: number;
 }
 
 export class Progress {
@@ -20,7 +22,7 @@ export class Progress {
   #part?: { name: PartName; index: number; total: number; started: number };
   /** Counts by the part each result is of, which may not be the part under way (a shape of error met in part 2 is part 7's), so each part's line agrees with the final table. */
   readonly #byPart = new Map<PartName, Counts>();
-  readonly #all: Counts = { pass: 0, fail: 0, skip: 0 };
+  readonly #all: Counts = { pass: 0, fail: 0, skip: 0, notChecked: 0 };
   /** Time of each part ended so far. */
   readonly #partMs: number[] = [];
   #drawn = false;
@@ -40,13 +42,19 @@ export class Progress {
     this.#partMs.push(ms);
     if (!this.#tty) {
       const c = this.#counts(e.part);
-      process.stderr.write(`svcspec: ${e.index + 1}/${e.total} ${e.part}: ${c.pass} passed, ${c.fail} failed, ${c.skip} skipped (${(ms / 1000).toFixed(1)} s)\n`);
+      process.stderr.write(`svcspec: ${e.index + 1}/${e.total} ${e.part}: ${c.pass} passed, ${c.fail} failed, ${c.notChecked} not checked, ${c.skip - c.notChecked} not applicable or not asked (${(ms / 1000).toFixed(1)} s)\n`);
     }
   }
 
   result(r: CheckResult): void {
-    this.#counts(r.part)[r.outcome]++;
+    const c = this.#counts(r.part);
+    c[r.outcome]++;
     this.#all[r.outcome]++;
+    // A skip is not checked unless it says otherwise (context.ts SkipKind's default).
+    if (r.outcome === 'skip' && (r.skipKind ?? 'not-checked') === 'not-checked') {
+      c.notChecked++;
+      this.#all.notChecked++;
+    }
     this.#draw();
   }
 
@@ -65,7 +73,7 @@ export class Progress {
 
   #counts(part: PartName): Counts {
     let c = this.#byPart.get(part);
-    if (!c) this.#byPart.set(part, (c = { pass: 0, fail: 0, skip: 0 }));
+    if (!c) this.#byPart.set(part, (c = { pass: 0, fail: 0, skip: 0, notChecked: 0 }));
     return c;
   }
 
