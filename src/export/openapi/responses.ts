@@ -47,15 +47,15 @@ export function responsesOf(ctx: OpenApiContext, e: Endpoint, r: Resource, recor
       response.content = { [JSON_TYPE]: { schema: schemaRef(ctx, `page:${r.name}`, `${pascal(r.name)}Page`, () => pageSchema(ctx, record())) } };
       if (linksNext(ctx.page)) headers.Link = linkHeader(ctx, true);
     }
-    const all = { ...headers, ...commonHeaders(ctx, e, resp.status) };
+    const all = shared(ctx, { ...headers, ...commonHeaders(ctx, e, resp.status) });
     if (Object.keys(all).length) response.headers = all;
     out[String(resp.status)] = response;
   }
   // resources.ts: a PUT on a singleton of a perOwner: one resource creates it when there is none (RFC 9110 §9.3.4).
   if (op === 'replace' && e.select === 'caller' && r.perOwner === 'one' && !out['201']) {
-    out['201'] = { description: `Created: the caller had no ${r.name} yet.`, content: { [JSON_TYPE]: { schema: record() } }, headers: { ...validatorHeaders(ctx), Location: { $ref: '#/components/headers/Location' }, ...commonHeaders(ctx, e, 201) } };
+    out['201'] = { description: `Created: the caller had no ${r.name} yet.`, content: { [JSON_TYPE]: { schema: record() } }, headers: shared(ctx, { ...validatorHeaders(ctx), Location: { $ref: '#/components/headers/Location' }, ...commonHeaders(ctx, e, 201) }) };
   }
-  if (op === 'read' && conditionalPromise(ctx.spec).value?.reads) out['304'] = { description: 'Not modified: the copy the client holds (If-None-Match, If-Modified-Since) is current.', headers: { ...validatorHeaders(ctx), ...commonHeaders(ctx, e, 304) } };
+  if (op === 'read' && conditionalPromise(ctx.spec).value?.reads) out['304'] = { description: 'Not modified: the copy the client holds (If-None-Match, If-Modified-Since) is current.', headers: shared(ctx, { ...validatorHeaders(ctx), ...commonHeaders(ctx, e, 304) }) };
   const cases = errorCases(ctx.spec, e, { preconditions: conditionalPromise(ctx.spec).value?.writes ?? false, idempotency: idempotencyPromise(ctx.spec).value !== undefined, hasSchemes: ctx.spec.parts.authentication.statement === 'given' && ctx.spec.authentication.schemes.length > 0, hasRateLimit: ctx.policies.has(e.id), noTimeout: ctx.spec.limits.none?.timeouts !== undefined, versionParam: ctx.versionParam !== undefined, someRetired: ctx.someRetired });
   for (const status of declaredErrors.keys()) if (!cases.has(status)) cases.set(status, []);
   for (const [status, list] of [...cases].sort(([a], [b]) => a - b)) out[String(status)] = errorResponse(ctx, e, status, list, declaredErrors.get(status));
@@ -170,7 +170,7 @@ function errorResponse(ctx: OpenApiContext, e: Endpoint, status: number, cases: 
   if (has('forbidden') && !has('unauthenticated') && bearer) headers['WWW-Authenticate'] = { schema: { type: 'string' }, description: 'For a bearer token: `error="insufficient_scope"` and the scopes needed (RFC 6750 §3.1).' };
   if (has('rate-limited')) headers['Retry-After'] = { required: true, schema: { type: 'integer', minimum: 0 }, description: 'RFC 9110 §10.2.3: seconds until the window closes.' };
   if ((has('precondition-failed') || has('invalid-transition')) && conditionalPromise(ctx.spec).value?.validators.includes('etag')) headers.ETag = { $ref: '#/components/headers/ETag' };
-  const all = { ...headers, ...commonHeaders(ctx, e, status) };
+  const all = shared(ctx, { ...headers, ...commonHeaders(ctx, e, status) });
   return {
     description: errorDescription(cases, declared),
     ...(Object.keys(all).length ? { headers: all } : {}),
@@ -224,4 +224,28 @@ function linkHeader(ctx: OpenApiContext, next: boolean): JsonSchema {
   if (next) parts.push('`rel="next"` (RFC 8288): the URL of the following page, when there is one');
   if (ctx.deprecation.link) parts.push(`\`rel="deprecation"\` (RFC 9745): \`${ctx.deprecation.link}\``);
   return { schema: { type: 'string' }, description: parts.join('; ') };
+}
+
+/**
+ * Response headers written once, in components.headers, and referenced: the same RateLimit,
+ * version and deprecation fields stand on every response of every operation, and written
+ * out each time they made library.yaml's document ~1 MB. Named by the header, with a number
+ * after where two differ (`Link`, `Link-2`); the same document always gets the same names.
+ */
+function shared(ctx: OpenApiContext, headers: Record<string, JsonSchema>): Record<string, JsonSchema> {
+  const components = ctx.components.headers;
+  const out: Record<string, JsonSchema> = {};
+  for (const [name, header] of Object.entries(headers)) {
+    if ('$ref' in header) {
+      out[name] = header;
+      continue;
+    }
+    const text = JSON.stringify(header);
+    const base = name.replace(/[^A-Za-z0-9._-]/g, '');
+    let key = base;
+    for (let i = 2; components[key] !== undefined && JSON.stringify(components[key]) !== text; i++) key = `${base}-${i}`;
+    components[key] ??= header;
+    out[name] = { $ref: `#/components/headers/${key}` };
+  }
+  return out;
 }
