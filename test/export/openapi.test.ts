@@ -7,10 +7,18 @@ import { EXAMPLES, GAP_CASES, example, openApiErrors, schemaValidator } from './
 
 type Json = Record<string, any>;
 
+/** The export writes responses and headers alike across operations once, in components: followed here, so a test reads an operation whole. */
+const inline = (doc: Json, v: any): any => {
+  if (Array.isArray(v)) return v.map((x) => inline(doc, x));
+  if (v === null || typeof v !== 'object') return v;
+  const shared = typeof v.$ref === 'string' ? /^#\/components\/(responses|headers)\/(.+)$/.exec(v.$ref) : null;
+  if (shared) return inline(doc, doc.components[shared[1]!][shared[2]!]);
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, inline(doc, x)]));
+};
 const op = (doc: Json, path: string, method: string): Json => {
   const o = doc.paths[path]?.[method];
   assert.ok(o, `no ${method} ${path}`);
-  return o;
+  return inline(doc, o);
 };
 /** A response's header, its component followed where the export shares it (`$ref` into components.headers). */
 const hdr = (doc: Json, response: Json, name: string): Json => {

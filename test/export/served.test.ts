@@ -45,7 +45,9 @@ test('served: records, pages and errors the service answers fit the exported sch
   const doc = toOpenApi(spec).document as Json;
   const fits = schemaValidator(doc);
   const schemaOf = (path: string, method: string, status: number) => {
-    const r = doc.paths[path][method].responses[String(status)];
+    const listed = doc.paths[path][method].responses[String(status)];
+    // An error response alike across operations is written once, in components.responses.
+    const r = listed.$ref ? doc.components.responses[listed.$ref.replace('#/components/responses/', '')] : listed;
     return (Object.values(r.content) as Json[])[0].schema;
   };
   const created = await app.inject({ method: 'POST', url: '/books', payload: { title: 'Dune', authors: ['Frank Herbert'], coverUrl: null } });

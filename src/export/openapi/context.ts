@@ -9,6 +9,8 @@ export interface Components {
   readonly schemas: Record<string, JsonSchema>;
   readonly parameters: Record<string, JsonSchema>;
   readonly headers: Record<string, JsonSchema>;
+  /** Error responses alike across operations, written once (responses.ts). */
+  readonly responses: Record<string, JsonSchema>;
   readonly securitySchemes: Record<string, JsonSchema>;
 }
 

@@ -45,7 +45,7 @@ export function toOpenApi(spec: Spec, options: ExportOptions = {}): ExportResult
   const select = spec.versioning.select;
   const versionParam: VersionParam | undefined = version && (select?.by === 'header' || select?.by === 'query') ? { in: select.by, name: select.name } : undefined;
   const { shape, schemas } = errorSchemas(spec);
-  const components: Components = { schemas: {}, parameters: {}, headers: {}, securitySchemes: {} };
+  const components: Components = { schemas: {}, parameters: {}, headers: {}, responses: {}, securitySchemes: {} };
   const resources = new Map(ev.resources.map((r) => [r.name, r]));
   const ctx: OpenApiContext = {
     spec,

@@ -171,11 +171,12 @@ function errorResponse(ctx: OpenApiContext, e: Endpoint, status: number, cases: 
   if (has('rate-limited')) headers['Retry-After'] = { required: true, schema: { type: 'integer', minimum: 0 }, description: 'RFC 9110 §10.2.3: seconds until the window closes.' };
   if ((has('precondition-failed') || has('invalid-transition')) && conditionalPromise(ctx.spec).value?.validators.includes('etag')) headers.ETag = { $ref: '#/components/headers/ETag' };
   const all = shared(ctx, { ...headers, ...commonHeaders(ctx, e, status) });
-  return {
+  // An error answered alike by many operations (a 503, a 429) is written once and referenced.
+  return sharedIn(ctx.components.responses, 'responses', `Error${status}`, {
     description: errorDescription(cases, declared),
     ...(Object.keys(all).length ? { headers: all } : {}),
     content: { [ctx.errorShape.mediaType]: { schema: errorResponseSchema(ctx.errorShape, status, cases) } },
-  };
+  });
 }
 
 /** Fields every answer of the endpoint carries: the version's, and the rate limit's where it applies. */
@@ -233,19 +234,17 @@ function linkHeader(ctx: OpenApiContext, next: boolean): JsonSchema {
  * after where two differ (`Link`, `Link-2`); the same document always gets the same names.
  */
 function shared(ctx: OpenApiContext, headers: Record<string, JsonSchema>): Record<string, JsonSchema> {
-  const components = ctx.components.headers;
   const out: Record<string, JsonSchema> = {};
-  for (const [name, header] of Object.entries(headers)) {
-    if ('$ref' in header) {
-      out[name] = header;
-      continue;
-    }
-    const text = JSON.stringify(header);
-    const base = name.replace(/[^A-Za-z0-9._-]/g, '');
-    let key = base;
-    for (let i = 2; components[key] !== undefined && JSON.stringify(components[key]) !== text; i++) key = `${base}-${i}`;
-    components[key] ??= header;
-    out[name] = { $ref: `#/components/headers/${key}` };
-  }
+  for (const [name, header] of Object.entries(headers)) out[name] = '$ref' in header ? header : sharedIn(ctx.components.headers, 'headers', name, header);
   return out;
+}
+
+/** A `$ref` to `value` in one kind of components, under `name` or, where another value holds it, `name-2`, `name-3`… */
+function sharedIn(components: Record<string, JsonSchema>, kind: 'headers' | 'responses', name: string, value: JsonSchema): JsonSchema {
+  const text = JSON.stringify(value);
+  const base = name.replace(/[^A-Za-z0-9._-]/g, '');
+  let key = base;
+  for (let i = 2; components[key] !== undefined && JSON.stringify(components[key]) !== text; i++) key = `${base}-${i}`;
+  components[key] ??= value;
+  return { $ref: `#/components/${kind}/${key}` };
 }
