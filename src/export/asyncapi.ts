@@ -234,7 +234,6 @@ const STANDARD_WEBHOOK_HEADERS: JsonSchema = {
   required: ['webhook-id', 'webhook-timestamp', 'webhook-signature'],
 };
 
-/** CloudEvents 1.0 structured mode (JSON event format): the event's attributes around its data. */
 /** The body of a delivery (docs/events.md, the Standard Webhooks payload structure): the event's type and time, the payload in `data`. */
 function standardPayload(type: string, data: JsonSchema): JsonSchema {
   return {
@@ -262,6 +261,7 @@ function securitySchemes(spec: Spec): Record<string, JsonSchema> {
   return out;
 }
 
+/** CloudEvents 1.0 structured mode (JSON event format): the event's attributes around its data. */
 function cloudEvent(type: string, data: JsonSchema): JsonSchema {
   return {
     type: 'object',

@@ -11,10 +11,10 @@ import { curlOf } from '../../src/conformance/report/redact.ts';
 
 const exchange = (body: string): Exchange => ({ request: { method: 'POST', url: 'http://127.0.0.1:9/notes', headers: { 'content-type': 'application/json' }, body }, response: { status: 413, headers: {}, text: '', json: undefined }, ms: 1, at: 0 }) as unknown as Exchange;
 
-/** What sh makes of the line's body argument: the bytes curl would send. */
+/** The bytes curl would send, as sh runs the line: its `curl` replaced by a stand-in that writes what it was given. */
 function sent(line: string): string {
-  const arg = line.replace(/^curl .*? --data-raw /, '');
-  return execFileSync('/bin/sh', ['-c', `printf %s ${arg}`], { encoding: 'utf8', maxBuffer: 1 << 24, env: { ...process.env, PATH: `${process.execPath.replace(/\/[^/]+$/, '')}:${process.env.PATH}` } });
+  const standIn = 'curl() { for a; do prev=$b; b=$a; done; if [ "$b" = "@-" ]; then cat; else printf %s "$b"; fi; }';
+  return execFileSync('/bin/sh', ['-c', `${standIn}\n${line}`], { encoding: 'utf8', maxBuffer: 1 << 24, env: { ...process.env, PATH: `${process.execPath.replace(/\/[^/]+$/, '')}:${process.env.PATH}` } });
 }
 
 test("a short body is written out, quoted for sh; a 100 KiB one is made by the line, the same bytes, on a line a terminal can show", () => {
@@ -24,6 +24,9 @@ test("a short body is written out, quoted for sh; a 100 KiB one is made by the l
   const line = curlOf(exchange(long));
   assert.ok(line.length < 400, `${line.length} characters`);
   assert.equal(sent(line), long);
+  // Trailing line breaks kept (a command substitution would drop them).
+  const trailing = `${'a'.repeat(10)}${'\n'.repeat(3000)}`;
+  assert.equal(sent(curlOf(exchange(trailing))), trailing);
 });
 
 test('a long body with no long runs is cut, and the line says so', () => {

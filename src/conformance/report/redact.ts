@@ -65,7 +65,7 @@ const SHOWN_BODY = 2_000;
 /**
  * The `curl` command that sends the exchange's request again (as shown: redacted where the
  * report is). A long body (the size limit's check sends 100 KiB) is not written out: its
- * runs of one character are made by a `node -e` the line runs (`"x".repeat(102400)`), so
+ * runs of one character are made by a `node -e` piped into curl (`"x".repeat(102400)`), so
  * the line stays readable and still sends the same bytes; a long body without such runs is
  * cut, and says so.
  */
@@ -87,8 +87,9 @@ export function curlOf(ex: Exchange): string {
     }
     if (literal) pieces.push(JSON.stringify(literal));
     const made = pieces.join('+');
-    if (made.length <= SHOWN_BODY) parts.push('--data-raw', `"$(node -e ${sh(`process.stdout.write(${made})`)})"`);
-    else parts.push('--data-raw', sh(`${body.slice(0, 200)}…`), `# the body of ${body.length} characters is cut here; --format json keeps it whole`);
+    // Piped, not `"$(…)"`: a command substitution drops the body's trailing line breaks.
+    if (made.length <= SHOWN_BODY) return `node -e ${sh(`process.stdout.write(${made})`)} | ${parts.join(' ')} --data-binary @-`;
+    parts.push('--data-raw', sh(`${body.slice(0, 200)}…`), `# the body of ${body.length} characters is cut here; --format json keeps it whole`);
   }
   return parts.join(' ');
 }

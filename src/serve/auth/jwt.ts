@@ -159,7 +159,13 @@ function refusal(error: unknown, errors: Jose['errors']): JwtOutcome {
   if (error instanceof KeysUnavailable) return { ok: false, fault: true, reason: error.message, ...(error.log !== undefined ? { log: error.log } : {}) };
   if (error instanceof errors.JWTExpired) return { ok: false, reason: 'the token has expired' };
   // jose's reasons (`missing`, `check_failed`, `invalid`) in words: its codes are not the client's to read.
-  if (error instanceof errors.JWTClaimValidationFailed) return { ok: false, reason: `the token's ${error.claim} claim ${CLAIM_REASONS[error.reason] ?? 'is not accepted'}` };
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    // jose reports the typ header and the time claims through the same error.
+    if (error.claim === 'nbf') return { ok: false, reason: 'the token is not valid yet (nbf)' };
+    if (error.claim === 'iat') return { ok: false, reason: "the token's issue time (iat) is not accepted" };
+    if (error.claim === 'typ') return { ok: false, reason: "the token's type (its typ header) is not accepted" };
+    return { ok: false, reason: `the token's ${error.claim} claim ${CLAIM_REASONS[error.reason] ?? 'is not accepted'}` };
+  }
   if (error instanceof errors.JOSEAlgNotAllowed) return { ok: false, reason: 'the token is signed with an algorithm this service does not accept' };
   if (error instanceof errors.JWKSNoMatchingKey) return { ok: false, reason: 'no key of this service matches the token' };
   if (error instanceof errors.JWSSignatureVerificationFailed) return { ok: false, reason: 'the token signature does not verify' };

@@ -189,9 +189,11 @@ export class DeliveryWorker {
     // A revoked credential's subscriptions are disabled within a poll (a second) even while no
     // event comes to fan out, so what `webhooks list` shows is true (README, docs/events.md).
     const checkedAt = this.#o.now();
+    let kept: SubscriptionRecord[] | undefined;
     if (checkedAt - this.#revocationsAt >= this.#o.pollMs) {
       this.#revocationsAt = checkedAt;
-      for (const s of subscriptions) await this.#revoked(s);
+      kept = [];
+      for (const s of subscriptions) if (!(await this.#revoked(s))) kept.push(s);
     }
     const at = await store.events.dispatched();
     const from = Math.max(at, Math.min(...subscriptions.map((s) => s.createdSeq)));
@@ -199,8 +201,12 @@ export class DeliveryWorker {
     if (batch.length === 0) return false;
     const now = this.#o.now();
     const deliveries = [];
-    const live: SubscriptionRecord[] = [];
-    for (const s of subscriptions) if (!(await this.#revoked(s))) live.push(s);
+    // Each subscription's credential is looked at once a fan-out (already, where the poll's check ran above).
+    let live = kept;
+    if (live === undefined) {
+      live = [];
+      for (const s of subscriptions) if (!(await this.#revoked(s))) live.push(s);
+    }
     for (const event of batch) {
       for (const s of live) {
         if (wants(s, event) && this.#visible(event, viewerOf(s))) deliveries.push({ id: '', subscriptionId: s.id, eventSeq: event.seq, createdAt: now });
