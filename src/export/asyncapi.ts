@@ -25,6 +25,7 @@
  * not describe, the users of part 1. A spec whose events part is a gap or `none` gets a
  * minimal valid document (info, no channels) and a finding: it is the truthful statement.
  */
+import { WEBHOOK_BODY_MEMBERS } from '../spec/conventions/events.ts';
 import type { Diagnostic } from '../spec/diagnostics.ts';
 import type { EventDef, Resource, Spec } from '../spec/model.ts';
 import { svcspecExtensions } from '../spec/conventions/extensions.ts';
@@ -234,7 +235,7 @@ const STANDARD_WEBHOOK_HEADERS: JsonSchema = {
   required: ['webhook-id', 'webhook-timestamp', 'webhook-signature'],
 };
 
-/** The body of a delivery (docs/events.md, the Standard Webhooks payload structure): the event's type and time, the payload in `data`. */
+/** The body of a delivery (src/spec/conventions/events.ts): the event's type and time, the payload in `data`. */
 function standardPayload(type: string, data: JsonSchema): JsonSchema {
   return {
     type: 'object',
@@ -243,7 +244,7 @@ function standardPayload(type: string, data: JsonSchema): JsonSchema {
       timestamp: { type: 'string', format: 'date-time', description: 'When the change was committed (RFC 3339, UTC, milliseconds).' },
       data,
     },
-    required: ['type', 'timestamp', 'data'],
+    required: [...WEBHOOK_BODY_MEMBERS],
   };
 }
 

@@ -5,6 +5,7 @@
  * signed per Standard Webhooks when `signing: standard-webhooks` (verified independently,
  * src/conformance/signature.ts), its data exactly the declared payload.
  */
+import { WEBHOOK_BODY_MEMBERS } from '../../spec/conventions/events.ts';
 import type { Events } from '../../spec/model.ts';
 import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
 import { expectError, isObject, jsonEqual } from '../expect.ts';
@@ -193,7 +194,7 @@ function envelopeProblems(ctx: TestContext, w: Webhooks, t: Triggered, d: Delive
     const late = timeProblem("the CloudEvent's time", body.time);
     if (late) throw new Failure(late, ex);
   } else {
-    const extra = Object.keys(body).filter((k) => !['type', 'timestamp', 'data'].includes(k));
+    const extra = Object.keys(body).filter((k) => !(WEBHOOK_BODY_MEMBERS as readonly string[]).includes(k));
     if (extra.length) throw new Failure(`the envelope has ${extra.map((k) => `'${k}'`).join(', ')} beside type, timestamp and data`, ex);
     if (body.type !== t.event.name) throw new Failure(`'type' is ${JSON.stringify(body.type)}, not '${t.event.name}'`, ex);
     const late = timeProblem("'timestamp'", body.timestamp);

@@ -7,6 +7,7 @@
 import type { Spec } from '../../spec/model.ts';
 import type { EventRecord } from '../../store/events.ts';
 import { UNVERSIONED } from './emit.ts';
+import { webhookBody } from '../../spec/conventions/events.ts';
 
 export interface Envelope {
   readonly contentType: string;
@@ -33,5 +34,5 @@ export function envelope(spec: Spec, event: EventRecord, version: string | undef
     const ce = { specversion: '1.0', id: eventId(event.seq), source, type: event.name, subject: event.recordId, time, datacontenttype: 'application/json', data };
     return { contentType: 'application/cloudevents+json', text: JSON.stringify(ce) };
   }
-  return { contentType: 'application/json', text: JSON.stringify({ type: event.name, timestamp: time, data }) };
+  return { contentType: 'application/json', text: JSON.stringify(webhookBody(event.name, time, data)) };
 }
