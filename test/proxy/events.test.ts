@@ -45,4 +45,11 @@ test('proxy: webhook deliveries of svcspec serve, relayed through the proxy to t
   assert.equal(forged.status, 204, "relayed all the same: the receiver's answer comes back");
   assert.deepEqual(proxy.findings.map((f) => `${f.part}/${f.id}`), ['events/delivery-signature', 'events/delivery-type-undeclared']);
   assert.match(proxy.findings[1].rule.location?.file ?? '', /library\.yaml$/);
+
+  // A member beside the convention's three (src/spec/conventions/events.ts): the tester refuses it, and so does the proxy.
+  const before = proxy.findings.length;
+  const padded = await fetch(`${proxy.url}${RELAY_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', 'webhook-id': 'evt_2', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' }, body: JSON.stringify({ type: 'book.added', timestamp: new Date().toISOString(), data: JSON.parse(arrived[0].body).data, id: 'evt_2' }) });
+  assert.equal(padded.status, 204);
+  const envelope = proxy.findings.slice(before).filter((f) => f.id === 'delivery-envelope');
+  assert.deepEqual(envelope.map((f) => f.message), ["the delivery body has 'id' beside type, timestamp, data"]);
 });

@@ -11,6 +11,7 @@ import type { EventDef, Spec } from '../../spec/model.ts';
 import { signatureProblem } from '../../conformance/signature.ts';
 import { EVENT_TIME } from '../../conformance/parts/events-payload.ts';
 import { BoundedMap } from '../../spec/bounded-map.ts';
+import { WEBHOOK_BODY_MEMBERS } from '../../spec/conventions/events.ts';
 import type { Found, Seen } from '../seen.ts';
 import { isObject } from './values.ts';
 
@@ -69,12 +70,17 @@ export class EventJudge {
     }
     const cloud = webhooks?.cloudEvents === true;
     const type = (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-    const envelope = cloud ? 'CloudEvents 1.0 structured mode' : '{type, timestamp, data}';
+    const envelope = cloud ? 'CloudEvents 1.0 structured mode' : `{${WEBHOOK_BODY_MEMBERS.join(', ')}}`;
     const text = `events.webhooks: ${envelope}`;
     const wantType = cloud ? 'application/cloudevents+json' : 'application/json';
     if (type !== wantType) out.push({ ...base, id: 'delivery-envelope', message: `the delivery's content type is '${type}', not ${wantType}`, pointer, text });
     if (!isObject(body)) return [...out, { ...base, id: 'delivery-envelope', message: 'the delivery body is not a JSON object', pointer, text }];
     const time = cloud ? body.time : body.timestamp;
+    if (!cloud) {
+      // The members the convention states (src/spec/conventions/events.ts), no more: as the tester holds deliveries to them.
+      const extra = Object.keys(body).filter((k) => !(WEBHOOK_BODY_MEMBERS as readonly string[]).includes(k));
+      if (extra.length) out.push({ ...base, id: 'delivery-envelope', message: `the delivery body has ${extra.map((k) => `'${k}'`).join(', ')} beside ${WEBHOOK_BODY_MEMBERS.join(', ')}`, pointer, text });
+    }
     if (cloud && body.specversion !== '1.0') out.push({ ...base, id: 'delivery-envelope', message: `specversion is ${JSON.stringify(body.specversion)}, not "1.0"`, pointer, text });
     if (typeof time !== 'string' || !EVENT_TIME.test(time)) out.push({ ...base, id: 'delivery-envelope', message: `the event's ${cloud ? 'time' : 'timestamp'} is ${JSON.stringify(time)}, not an RFC 3339 UTC time`, pointer, text });
     const event = this.#spec.events.catalog.find((e) => e.name === body.type);
