@@ -148,6 +148,11 @@ test('import: the Swagger Petstore v3 (3.0): CRUD where honest, named endpoints 
   assert.deepEqual(endpoint(value, 'pet.create').responses.map((r) => [r.status, r.body, r.description]), [[200, 'resource', 'Successful operation'], [405, 'error', 'Invalid input']]);
   assert.ok(findings.some((f) => f.code === 'import-endpoint-named' && /PUT \/pet is not a standard operation/.test(f.message)));
   assert.ok(findings.some((f) => f.code === 'import-body-inexpressible' && /GET \/store\/inventory \(a map\)/.test(f.message)));
+  // A search on a path of its own is an action, which answers no page: its array of pets is
+  // said to be written as none (as it is), not as a page; one finding, not two that disagree.
+  assert.deepEqual(endpoint(value, 'pet.findPetsByStatus').responses.map((r) => [r.status, r.body]), [[200, 'none'], [400, 'error']]);
+  assert.deepEqual(findings.filter((f) => /GET \/pet\/findByStatus \(|GET \/pet\/findByStatus answers/.test(f.message)).map((f) => f.code), ['import-body-inexpressible']);
+  assert.deepEqual(findings.filter((f) => f.code === 'import-list-page').map((f) => f.message), []);
 
   const auth = spec.authentication;
   assert.deepEqual(auth.schemes.map((s) => [s.name, s.type]), [['api_key', 'apiKey']]);

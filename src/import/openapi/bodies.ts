@@ -117,7 +117,13 @@ export function requestShape(scope: SchemaScope, op: Operation, resource: Resour
 }
 
 /** The responses in the format's words; undefined when none could be written. */
-export function responsesOf(scope: SchemaScope, op: Operation, resource: Resource): EndpointResponse[] | undefined {
+/**
+ * The responses of an operation. `action`: the operation is written as an action, which
+ * answers a record or nothing, never a page (docs/format.md#actions): an array of the
+ * resource's records is reported as a body it cannot carry, written as none (as
+ * actionResponses writes it), not as a page.
+ */
+export function responsesOf(scope: SchemaScope, op: Operation, resource: Resource, action = false): EndpointResponse[] | undefined {
   const { ctx } = scope;
   const out: EndpointResponse[] = [];
   const where = { method: op.method.toUpperCase(), path: op.path };
@@ -138,14 +144,15 @@ export function responsesOf(scope: SchemaScope, op: Operation, resource: Resourc
       const schemaAt = json ? child(r!.pointer, 'content', json.mediaType, 'schema') : child(r!.pointer, 'content');
       const found = json ? bodyComponent(ctx, json.schema, schemaAt) : undefined;
       if (Object.keys(content).length > 1 && json) notCarried(ctx, 'media types other than JSON', child(r!.pointer, 'content'));
-      if (found && scope.resources.get(found.component) === resource.name) {
+      const records = found !== undefined && scope.resources.get(found.component) === resource.name;
+      if (records && !(action && found.array)) {
         body = found.array ? 'page' : 'resource';
         // An envelope's members are the pagination's to state (./pagination.ts); a bare array is reported here.
         if (found.array && !found.envelope) report(ctx, IMPORT_CODES.listPage, { ...where, resource: resource.name }, schemaAt);
       } else {
         const shape = json ? describeSchema(json.schema, resolve(ctx, json.schema, schemaAt)?.node) : `a ${Object.keys(content).join(', ')} body`;
         report(ctx, IMPORT_CODES.bodyInexpressible, {
-          what: `${status} response`, ...where, shape, expected: `a record of '${resource.name}', a page of them, or nothing`, done: 'so it is written as none',
+          what: `${status} response`, ...where, shape, expected: records ? `a record of '${resource.name}' or nothing, what an action answers (a page is a list's)` : `a record of '${resource.name}', a page of them, or nothing`, done: 'so it is written as none',
         }, schemaAt);
       }
     }

@@ -160,7 +160,7 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
     if (!standard && !nestedOp) report(ctx, IMPORT_CODES.endpointNamed, { method: d.op.method.toUpperCase(), path: d.op.path, resource: resource.name, id }, d.op.pointer);
     const convention = CONVENTIONS[operation];
     const request = requestShape(scope, d.op, resource, operation === 'update', operation === 'create') ?? convention.request;
-    const read = responsesOf(scope, d.op, resource) ?? convention.responses;
+    const read = responsesOf(scope, d.op, resource, operation === 'action') ?? convention.responses;
     let responses = operation === 'action' ? actionResponses(read) : read;
     if (!responses.some((r) => r.status >= 200 && r.status < 300)) {
       const success = convention.responses.filter((r) => r.status < 300);
