@@ -10,7 +10,7 @@ import { hasOwner } from '../spec/conventions/ownership.ts';
 import { itemFields } from '../spec/domain/cel.ts';
 import type { Field, Resource } from '../spec/model.ts';
 import { Skip, type Principal } from './context.ts';
-import type { DataFactory } from './data.ts';
+import type { DataFactory, Made } from './data.ts';
 import { isObject } from './expect.ts';
 import { routeFrom } from './rules-data.ts';
 
@@ -28,18 +28,27 @@ export interface FreshOptions {
  * order): such a record is made, then walked there by declared transitions.
  */
 export async function freshTarget(data: DataFactory, referrer: Resource, field: Field, as?: Principal, options: FreshOptions = {}): Promise<string | number> {
+  const made = await friendlyRecord(data, referrer, field, as, options);
+  return idOf(made.resource).assigned === 'sequence' && /^\d+$/.test(made.id) ? Number(made.id) : made.id;
+}
+
+/**
+ * freshTarget's record itself. `by`: who makes it, where the caller must (the principal that
+ * nests children under it); else the referring record's maker where it must own it (an owned
+ * target: another's is not there for it), else whoever has most of the target's create quota left.
+ * The record's body is as created: a record walked on is in the state the walk left it in.
+ */
+export async function friendlyRecord(data: DataFactory, referrer: Resource, field: Field, as?: Principal, options: FreshOptions & { readonly by?: Principal } = {}): Promise<Made> {
   const target = data.ctx.resource(field.resource ?? '');
   if (!target) throw new Skip(`a ref names resource '${field.resource ?? ''}', which the spec does not declare`);
   const friendly = (record: Record<string, unknown>) => data.domain.friendlyTarget(referrer, field.name, record, target, data.ctx.now(), options.room) && (options.accept?.(record) ?? true);
   const machine = data.machine(target);
   const goals = (record: Record<string, unknown>) => (machine ? machine.states.filter((s) => friendly({ ...record, [machine.field]: s })) : []);
-  // Made by the referring record's maker where it must own it (an owned target: another's is
-  // not there for it); else by whoever has most of the target's create quota left.
-  const by = as && hasOwner(target) ? as : data.maker(target) ?? as;
+  const by = options.by ?? (as && hasOwner(target) ? as : data.maker(target) ?? as);
   const redraw = () => data.validBody(target, { ...(by ? { as: by } : {}), accept: (r) => friendly(r) || goals(r).length > 0, ...(options.set ? { set: options.set } : {}) });
   const made = await data.create(target, { ...(by ? { as: by } : {}), body: await redraw(), redraw });
   if (machine && !friendly(made.body)) await walkTo(data, target, made.id, String(made.body[machine.field] ?? machine.initial), goals(made.body), by);
-  return idOf(target).assigned === 'sequence' && /^\d+$/.test(made.id) ? Number(made.id) : made.id;
+  return made;
 }
 
 /**

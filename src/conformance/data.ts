@@ -256,6 +256,23 @@ export class DataFactory {
   }
 
   /**
+   * The path a create of `resource` is sent to, its parameters filled: a create that exists
+   * only nested (`POST /patients/{patientId}/appointments`) names the parent of the body's
+   * ref, or, where the body has none (or there is no body, a check of how a malformed one is
+   * refused), a parent made for it. Every check that posts a create sends it here: the
+   * template itself (`{patientId}` as it stands) is a 404 of a parent that does not exist.
+   */
+  async createPath(resource: Resource, body?: Readonly<Record<string, unknown>>, as?: Principal): Promise<string> {
+    const endpoint = this.createEndpoint(resource);
+    const parents: Record<string, string | number> = {};
+    for (const p of parentParams(endpoint)) {
+      const v = body?.[p.field];
+      parents[p.name] = typeof v === 'string' || typeof v === 'number' ? v : await this.#fillRef({ [REF]: p.resource } as RefMarker, as);
+    }
+    return Object.keys(parents).length ? fillPath(endpoint.path, parents) : endpoint.path;
+  }
+
+  /**
    * Creates a record through the API; fails the calling check when the create is refused.
    * Of a `perOwner: one` resource a principal has one record: once it has made it, a
    * further "create" replaces it through the singleton (`select: caller`) replace endpoint,
@@ -268,13 +285,7 @@ export class DataFactory {
     const draw = () => this.validBody(resource, { as, ...(options.version ? { version: options.version } : {}) });
     let sent = options.body ?? (await draw());
     let method = endpoint.method;
-    // A create that exists only nested (`POST /patients/{patientId}/appointments`): the parent from the body's ref, or one made for it.
-    const parents: Record<string, string | number> = {};
-    for (const p of parentParams(endpoint)) {
-      const v = sent[p.field];
-      parents[p.name] = typeof v === 'string' || typeof v === 'number' ? v : await this.#fillRef({ [REF]: p.resource } as RefMarker, as);
-    }
-    let path = fillPath(endpoint.path, parents);
+    let path = await this.createPath(resource, sent, as);
     if (resource.perOwner === 'one' && this.#made.some((m) => m.resource === resource && m.as?.name === as?.name)) {
       const mine = this.#singletonReplace(resource);
       if (!mine) throw new Skip(`${as?.name ?? 'the caller'} has its one ${resource.name} (perOwner: one) already, and the spec has no replace of it to start afresh`);

@@ -78,8 +78,9 @@ export class RefusalBatches {
   async #batch(index: number): Promise<Exchange> {
     const body = await this.#data.validBody(this.#resource, { as: this.#as, refs: 'shared' });
     const mine = this.#cases.filter((_, i) => this.#batchOf![i] === index).sort((a, b) => depth(b.pointer) - depth(a.pointer));
+    const path = await this.#data.createPath(this.#resource, body, this.#as);
     for (const c of mine) await c.change(body);
-    const ex = await this.#ctx.call(this.#create.method, this.#create.path, { body, as: this.#as ?? null });
+    const ex = await this.#ctx.call(this.#create.method, path, { body, as: this.#as ?? null });
     // A service that wrongly accepts it made a record: removed at once, as a lone breach's would be.
     await this.#data.discard(this.#resource, ex, this.#as);
     return ex;

@@ -209,7 +209,7 @@ async function moveTowards(scene: Scene, write: DomainWrite, index: number, body
     const writable = scene.data.writable(target.resource, ctx.version).filter((f) => names.has(f.name));
     for (const f of writable) {
       const now = target.data[f.name];
-      const candidates: unknown[] = f.type === 'boolean' ? [now !== true] : f.enum ? f.enum.filter((v) => v !== now) : f.type === 'integer' || f.type === 'number' ? [f.minimum ?? 0, f.maximum].filter((v) => v !== undefined && v !== now) : [];
+      const candidates: unknown[] = f.type === 'boolean' ? [now !== true] : f.enum ? f.enum.filter((v) => v !== now) : f.type === 'integer' || f.type === 'number' ? [f.minimum ?? 0, f.maximum].filter((v) => v !== undefined && v !== now) : timeEdges(f).filter((v) => v !== now);
       const value = candidates.find((v) => judge(scene, write, body, { [key]: { ...target.data, [f.name]: v } }).first === index);
       if (value === undefined) continue;
       await scene.setLater(target, { [f.name]: value });
@@ -310,4 +310,16 @@ async function moveTowards(scene: Scene, write: DomainWrite, index: number, body
     return `${writeName(write)} once more`;
   }
   return undefined;
+}
+
+/**
+ * A date or date-time well before and well after any run (a call for papers closed long ago,
+ * or far off): a guard comparing it with `now` (`now < refs.conference.cfpClosesAt`) fails on
+ * one of them. Other strings have no edge the tester can tell.
+ */
+function timeEdges(f: Field): string[] {
+  if (f.type !== 'string') return [];
+  if (f.format === 'date-time') return ['2000-01-01T00:00:00.000Z', '2999-12-31T23:59:59.000Z'];
+  if (f.format === 'date') return ['2000-01-01', '2999-12-31'];
+  return [];
 }

@@ -75,7 +75,7 @@ async function provoke(ctx: TestContext, data: DataFactory, resource: Resource, 
       }
       if (!set) continue;
       const body = await data.validBody(resource, { ...(scene.as ? { as: scene.as } : {}), set, rules: false, accept: breaksFirst });
-      const ex = await ctx.call('POST', create.path, { body, as: scene.as ?? null });
+      const ex = await ctx.call('POST', await data.createPath(resource, body, scene.as), { body, as: scene.as ?? null });
       await data.discard(resource, ex, scene.as);
       if (ex.response.status >= 200 && ex.response.status < 300) throw new Failure(`a ${resource.name} with ${describe(set)} breaks \`${rule.expr.source}\` and was accepted (${ex.response.status})`, ex);
       expectCode(ctx, ex, rule.error);

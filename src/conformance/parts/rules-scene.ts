@@ -190,7 +190,12 @@ export class Scene {
    */
   async makeSubject(from?: readonly string[]): Promise<SceneRecord> {
     await this.makeTargets();
-    const friendly = (record: Data) => this.ctx.spec.resources.every((other) => other.fields.every((f) => f.type !== 'ref' || f.resource !== this.resource.name || this.data.domain.friendlyTarget(other, f.name, record, this.resource, this.ctx.now())));
+    // The state is not the body's to choose: a guard of another resource that wants the subject
+    // in a later state (a review of a submitted talk) is met by a walk, not by a body, so it
+    // holds where some state meets it, or where the record has no states.
+    const machine = this.data.machine(this.resource);
+    const holds = (record: Data) => this.ctx.spec.resources.every((other) => other.fields.every((f) => f.type !== 'ref' || f.resource !== this.resource.name || this.data.domain.friendlyTarget(other, f.name, record, this.resource, this.ctx.now())));
+    const friendly = (record: Data) => holds(record) || (machine !== undefined && machine.states.some((s) => holds({ ...record, [machine.field]: s })));
     const small = this.smallest(this.resource, friendly);
     const made = await this.create(this.resource, await this.body(small, friendly), 'the record under test', () => this.body(small, friendly));
     this.subject = { resource: this.resource, id: made.id, data: made.data };
@@ -323,8 +328,7 @@ export class Scene {
   async fire(write: DomainWrite, record: SceneRecord | undefined, body: Data | undefined): Promise<Exchange> {
     switch (write.kind) {
       case 'create': {
-        const create = this.data.createEndpoint(this.resource);
-        return this.ctx.call('POST', create.path, { body, as: this.as ?? null });
+        return this.ctx.call('POST', await this.data.createPath(this.resource, body, this.as), { body, as: this.as ?? null });
       }
       case 'transition': {
         const machine = machineOf(this.ctx, this.resource) as StateMachine;

@@ -1,0 +1,44 @@
+/**
+ * The tester on a spec a new user wrote from the docs (fixtures/talks.yaml): the reference
+ * service passes it with no failure, and the checks that once went wrong on it are run:
+ *   - a resource whose only create is nested (`POST /talks/{talkId}/reviews`): every check
+ *     that posts a create sends it through a real parent, never the template `{talkId}`,
+ *     and leaving the parent's ref out of the body is no refusal there (the path gives it);
+ *   - a guard of another resource wanting a record in a later state (a review of a submitted
+ *     talk) does not keep the record's own checks from being made: the state is walked to;
+ *   - a guard comparing `now` with a date-time the client writes is made to fail;
+ *   - a unique over a created-by field is met by two creates of one principal.
+ */
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import { runConformance } from '../../src/conformance/index.ts';
+import { formatHuman } from '../../src/conformance/report/format.ts';
+import { loadSpec } from '../../src/load/index.ts';
+import type { Spec } from '../../src/spec/model.ts';
+import { serveForTester } from './support.ts';
+
+async function talks(): Promise<Spec> {
+  const r = await loadSpec(fileURLToPath(new URL('./fixtures/talks.yaml', import.meta.url)));
+  assert.ok(r.value, r.diagnostics.map((d) => d.message).join('\n'));
+  return r.value;
+}
+
+test('conformance: the reference service passes the talks spec; nested-only creates, guards on a later state, on a date and a unique over created-by are checked', async (t) => {
+  const spec = await talks();
+  const templated: string[] = [];
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, spec, (app) => {
+    app.addHook('onRequest', async (request) => void (/%7B|\{/i.test(request.url) && templated.push(`${request.method} ${request.url}`)));
+  });
+  const report = await runConformance({ spec, baseUrl, principals, seed: 1, sleep, now });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  const outcome = (id: string) => report.results.find((r) => r.id === id)?.outcome;
+  for (const id of [
+    'review.create', 'review.score.minimum', 'review.score.required', 'review.unknown-field', 'review.readOnly', 'review.create.nested', 'review.list.nested',
+    'review.create.guard.talk-not-submitted', 'review.create.effect.talk.reviewCount', 'review.unique.talk+reviewer',
+    'talk.update.guard.talk-locked', 'talk.submit.guard.cfp-closed', 'talk.submit.effect.conference.submittedTalks', 'talk.flag.effect.self.flagged',
+  ]) assert.equal(outcome(id), 'pass', `${id}:\n${formatHuman(report)}`);
+  // The parent's ref left out of a nested create's body is complete, not a breach of `required`.
+  assert.equal(outcome('review.talk.required'), undefined, 'no required check of the ref a nested create takes from its path');
+  assert.deepEqual(templated, [], 'no request was sent to a path template');
+});
