@@ -35,7 +35,7 @@ import { decodeCursor, type CursorPosition } from './cursor.ts';
 import { HttpError, type FieldViolation } from './errors.ts';
 import { idOf } from '../spec/conventions/ids.ts';
 import { parentParams } from '../spec/conventions/paths.ts';
-import { filterParam, readFilterParam } from '../spec/conventions/query.ts';
+import { filterParam, orderedValue, readFilterParam } from '../spec/conventions/query.ts';
 
 type ValueType = 'string' | 'integer' | 'number' | 'boolean';
 
@@ -44,6 +44,8 @@ export interface QueryField {
   readonly type: ValueType;
   readonly enum?: readonly unknown[];
   readonly nullable: boolean;
+  /** A string whose values are ordered in time, read as such (orderedValue). */
+  readonly time?: 'date' | 'date-time' | 'time';
 }
 
 /** Everything a list endpoint needs to read its query, computed once at start-up. */
@@ -75,7 +77,8 @@ export function listPlan(ctx: ServeContext, resource: Resource, decl?: ListQuery
     else if (f.type === 'object' || f.type === 'array') unqueryable.set(f.name, `it is an ${f.type}, not a single value`);
     else {
       const type: ValueType = f.type === 'ref' ? refType(ctx, f.resource) : f.type;
-      fields.set(f.name, { name: f.name, type, enum: f.enum, nullable: f.nullable === true });
+      const time = f.type === 'string' && (f.format === 'date' || f.format === 'date-time' || f.format === 'time') ? f.format : undefined;
+      fields.set(f.name, { name: f.name, type, enum: f.enum, nullable: f.nullable === true, ...(time ? { time } : {}) });
     }
   }
   // The state field is queryable even where the resource does not declare it as a field.
@@ -143,6 +146,12 @@ export interface ListRequest {
   readonly carried: readonly (readonly [string, string])[];
 }
 
+/** What a filter on a date, date-time or time field takes (RFC 3339 §5.6). */
+const TIME_FORMS = {
+  date: 'a date (RFC 3339, e.g. 2026-06-01)',
+  'date-time': 'a date and time with an offset (RFC 3339, e.g. 2026-06-01T12:00:00Z)',
+  time: 'a time (RFC 3339, e.g. 12:00:00Z)',
+} as const;
 const INTEGER = /^-?(0|[1-9][0-9]*)$/;
 const NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 
@@ -262,7 +271,10 @@ function readSort(value: string, plan: ListPlan, violations: FieldViolation[]): 
     else if (plan.unqueryable.has(field)) problems.push(`cannot sort by '${field}': ${plan.unqueryable.get(field)}`);
     else if (!plan.sortable.has(field)) {
       const near = closest(field, plan.sortable.keys());
-      problems.push(`'${field}' is not a field of ${plan.resource.name}${near ? ` (did you mean '${near}'?)` : ''}`);
+      const by = [...plan.sortable.keys()];
+      // A field of the resource the list does not sort by is one; only an unknown name is not a field.
+      const known = plan.resource.fields.some((f) => f.name === field);
+      problems.push(`${known ? `cannot sort by '${field}'` : `'${field}' is not a field of ${plan.resource.name}`}${near ? ` (did you mean '${near}'?)` : ''}; it sorts by ${by.length ? by.map((k) => `'${k}'`).join(', ') : 'nothing but its default order'}`);
     } else keys.push({ field, direction: desc ? 'desc' : 'asc' });
   }
   if (problems.length) violations.push({ pointer: at(plan.settings.sortParam), message: problems.join('; ') });
@@ -310,6 +322,10 @@ function readValue(raw: string, field: QueryField): Read {
   } else if (field.type === 'number') {
     if (!NUMBER.test(raw) || !Number.isFinite(Number(raw))) return { ok: false, message: `must be a number, not '${raw}'` };
     value = Number(raw);
+  } else if (field.time) {
+    const read = orderedValue(raw, field.time);
+    if (read === undefined) return { ok: false, message: `must be ${TIME_FORMS[field.time]}, not '${raw}'` };
+    value = read;
   } else value = raw;
   if (field.enum && value !== null && !field.enum.includes(value)) {
     return { ok: false, message: `must be one of ${field.enum.map(quote).join(', ')}, not '${raw}'` };

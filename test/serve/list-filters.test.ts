@@ -22,6 +22,7 @@ resources:
       title: {type: string, required: true}
       year: {type: integer}
       on: {type: string, format: date}
+      at: {type: string, format: date-time}
       lang: {type: string}
       cover: {type: string, nullable: true}
 states: {none: No life cycle.}
@@ -37,9 +38,9 @@ versioning: {none: One version.}
 `;
 
 const BOOKS = [
-  { title: 'Dune', year: 1965, on: '1965-08-01', lang: 'en', cover: 'dune.png' },
-  { title: 'Dune Messiah', year: 1969, on: '1969-10-15', lang: 'en', cover: null },
-  { title: 'Solaris', year: 1961, on: '1961-06-01', lang: 'pl' },
+  { title: 'Dune', year: 1965, on: '1965-08-01', at: '2026-11-28T09:00:00Z', lang: 'en', cover: 'dune.png' },
+  { title: 'Dune Messiah', year: 1969, on: '1969-10-15', at: '2026-11-28T11:48:37.205Z', lang: 'en', cover: null },
+  { title: 'Solaris', year: 1961, on: '1961-06-01', at: '2026-11-28T17:00:00Z', lang: 'pl' },
   { title: 'Neuromancer', year: 1984, on: '1984-07-01', lang: 'en', cover: 'n.png' },
   { title: 'La Nuit des temps', year: 1968, on: '1968-01-01', lang: 'fr' },
 ];
@@ -66,7 +67,7 @@ async function titles(base: string, query: string): Promise<string[]> {
   return out.sort();
 }
 
-const DECLARED = '{filters: {title: [eq, prefix, contains], year: [gte, lte, lt, gt, ne, in], on: [gte, lte], lang: [eq, in], cover: [exists]}, sort: [year, title]}';
+const DECLARED = '{filters: {title: [eq, prefix, contains], year: [gte, lte, lt, gt, ne, in], on: [gte, lte], at: [gte, lt], lang: [eq, in], cover: [exists]}, sort: [year, title]}';
 
 test('declared filters: every operator returns every matching record and no other, across pages', async (t) => {
   const base = await serveBooks(t, DECLARED);
@@ -81,6 +82,9 @@ test('declared filters: every operator returns every matching record and no othe
     ['year[ne]=1984', (b) => b.year !== 1984],
     ['year[in]=1961,1984', (b) => [1961, 1984].includes(b.year)],
     ['on[gte]=1966-01-01', (b) => b.on >= '1966-01-01'],
+    // An instant with an offset is compared as that instant (12:00+02:00 is 10:00 UTC), not as text.
+    ['at[gte]=2026-11-28T12:00:00%2B02:00', (b) => b.at !== undefined && Date.parse(b.at) >= Date.parse('2026-11-28T10:00:00Z')],
+    ['at[lt]=2026-11-28T11:00:00-05:00', (b) => b.at !== undefined && Date.parse(b.at) < Date.parse('2026-11-28T16:00:00Z')],
     ['lang[in]=fr,pl', (b) => ['fr', 'pl'].includes(b.lang)],
     ['cover[exists]=true', (b) => b.cover !== undefined && b.cover !== null],
     ['cover[exists]=false', (b) => b.cover === undefined || b.cover === null],
@@ -101,7 +105,13 @@ test('declared filters refuse what they do not declare, with did-you-mean, in th
   assert.match((await refused('year[gte]=soon'))[0].message, /must be a whole number, not 'soon'/);
   assert.match((await refused('year[in]=1961,x'))[0].message, /each value must be a whole number, not 'x'/);
   assert.match((await refused('cover[exists]=maybe'))[0].message, /must be true \(present\) or false \(absent\)/);
-  assert.match((await refused('sort=lang'))[0].message, /'lang' is not a field of book/);
+  assert.match((await refused('sort=lang'))[0].message, /cannot sort by 'lang'; it sorts by 'year', 'title'$/);
+  assert.match((await refused('sort=colour'))[0].message, /'colour' is not a field of book; it sorts by 'year', 'title'$/);
+  // A date or an instant is refused as one when it is not one; never compared as text.
+  assert.match((await refused('on[gte]=yesterday'))[0].message, /must be a date \(RFC 3339, e\.g\. 2026-06-01\), not 'yesterday'/);
+  assert.match((await refused('on[lte]=2026-02-30'))[0].message, /must be a date/);
+  assert.match((await refused('at[gte]=0'))[0].message, /must be a date and time with an offset \(RFC 3339/);
+  assert.match((await refused('at[lt]=2026-11-28T10:00:00'))[0].message, /must be a date and time with an offset/);
 });
 
 test('the colon and suffix styles spell the same filters (json-server writes year:gte)', async (t) => {

@@ -43,3 +43,38 @@ export function readFilterParam(name: string, decl: ListQueryDecl): { readonly f
   }
   return undefined;
 }
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const TIME = /^(\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})?$/;
+
+/**
+ * A filter's value for a `date`, `date-time` or `time` field as the ordered comparison reads
+ * it, or undefined when it is not one (RFC 3339 §5.6). The order of those fields is the order
+ * of their text in UTC (ORDERED_FORMATS), so a date-time with another offset is given as the
+ * same instant in UTC, its fraction of a second as written (`2026-11-28T12:00:00+02:00` is
+ * `2026-11-28T10:00:00Z`): compared as text, it would be two hours off.
+ */
+export function orderedValue(raw: string, format: 'date' | 'date-time' | 'time'): string | undefined {
+  if (format === 'date') {
+    const m = DATE.exec(raw);
+    return m && validDay(Number(m[1]), Number(m[2]), Number(m[3])) ? raw : undefined;
+  }
+  if (format === 'time') {
+    const m = TIME.exec(raw);
+    return m && Number(m[1]) < 24 && Number(m[2]) < 60 && Number(m[3]) < 61 ? raw : undefined;
+  }
+  const m = DATE_TIME.exec(raw);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, sec, fraction = '', zone] = m;
+  if (!validDay(Number(y), Number(mo), Number(d)) || Number(h) > 23 || Number(mi) > 59 || Number(sec) > 60) return undefined;
+  if (zone === 'Z' || zone === 'z') return `${y}-${mo}-${d}T${h}:${mi}:${sec}${fraction}Z`;
+  const sign = zone!.startsWith('-') ? -1 : 1;
+  const offsetMs = sign * (Number(zone!.slice(1, 3)) * 60 + Number(zone!.slice(4, 6))) * 60_000;
+  const utc = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Math.min(Number(sec), 59)) - offsetMs);
+  return `${utc.toISOString().slice(0, 19)}${fraction}Z`;
+}
+
+function validDay(y: number, m: number, d: number): boolean {
+  return m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+}

@@ -69,7 +69,7 @@ export const ENDPOINTS_DEFINITIONS = {
         properties: {
           filters: {
             type: 'object',
-            description: 'Per field, the operators it filters by: `eq`, `ne`, `lt`, `lte`, `gt`, `gte` (numbers, dates, date-times), `in`, `prefix`, `contains` (text), `exists`.',
+            description: 'Per field, the operators it filters by: `eq`, `ne`, `lt`, `lte`, `gt`, `gte` (numbers, dates, date-times: a date-time with an offset compares as its instant in UTC), `in`, `prefix`, `contains` (text), `exists`.',
             additionalProperties: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'prefix', 'contains', 'exists'] } },
           },
           sort: { type: 'array', uniqueItems: true, items: { type: 'string' }, description: 'The fields a client may sort by (ascending, or descending with a leading `-`). None when absent.' },
