@@ -304,7 +304,14 @@ export class DataFactory {
     }
     const to = this.ctx.now();
     // A replace that created the record answers 201 (RFC 9110 §9.3.4), which it need not declare.
-    const { body, id } = await readCreated(this.ctx, this.#failed, resource, ex, endpoint.operation === 'create' && method === endpoint.method ? endpoint : undefined, this.idField(resource), as);
+    let read: Awaited<ReturnType<typeof readCreated>>;
+    try {
+      read = await readCreated(this.ctx, this.#failed, resource, ex, endpoint.operation === 'create' && method === endpoint.method ? endpoint : undefined, this.idField(resource), as);
+    } catch (error) {
+      this.#unread(resource, ex, as);
+      throw error;
+    }
+    const { body, id } = read;
     const made: Made = { resource, id: String(id), sent, body, exchange: ex, ...(as ? { as } : {}), from, to };
     this.#made.push(made);
     return made;
@@ -348,6 +355,18 @@ export class DataFactory {
     } catch {
       this.track(resource, ex, as);
     }
+  }
+
+  /**
+   * A create that succeeded but whose record could not be read (no body, and its Location not
+   * served): the record is there all the same. Its id is the Location's last segment, as the
+   * convention writes it; the clean-up deletes it, or names it among those left.
+   */
+  #unread(resource: Resource, ex: Exchange, as?: Principal): void {
+    const location = ex.response.headers.location;
+    if (ex.response.status < 200 || ex.response.status >= 300 || !location) return;
+    const last = new URL(location, 'http://x').pathname.split('/').filter(Boolean).at(-1);
+    if (last !== undefined) this.#made.push({ resource, id: decodeURIComponent(last), sent: {}, body: {}, exchange: ex, ...(as ? { as } : {}) });
   }
 
   /** Records a record the service created in a check's own request, so the clean-up deletes it too. */
