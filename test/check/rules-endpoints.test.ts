@@ -45,6 +45,11 @@ table('endpoint-param-not-in-path', [
   { name: 'a declared parameter the path lacks (misspelt)', patch: task({ projectTasks: { operation: 'list', path: '/projects/{projectId}/tasks', params: { projctId: { ref: 'project' } } } }), expect: [`endpoint-param-not-in-path ${E}/projectTasks/params/projctId`], messages: [/declares the parameter 'projctId' under params, but its path \/projects\/\{projectId\}\/tasks does not have it/] },
 ]);
 
+table('endpoint-path-param-repeated', [
+  { name: 'one name for two segments', patch: task({ read: { path: '/tasks/{id}/revisions/{id}' } }), expect: [`endpoint-path-param-repeated ${E}/read/path`], messages: [/names the parameter 'id' twice in its path \/tasks\/\{id\}\/revisions\/\{id\}/] },
+  { name: 'near miss: the second named apart', patch: task({ read: { path: '/tasks/{id}/revisions/{revision}', params: { revision: { type: 'integer' } } } }), expect: [] },
+]);
+
 table('endpoint-route-ambiguous', [
   { name: 'one path, two names for its parameter', patch: task({ update: { path: '/tasks/{taskId}', params: { taskId: 'id' } } }), expect: [`endpoint-route-ambiguous ${E}/update/path`], messages: [/'task.update' \(\/tasks\/\{taskId\}\) and 'task.read' \(\/tasks\/\{id\}\)/] },
 ]);

@@ -13,6 +13,7 @@ import { after, test } from 'node:test';
 import { runConformance } from '../../src/conformance/index.ts';
 import { formatHuman } from '../../src/conformance/report/format.ts';
 import { importOpenApi } from '../../src/import/index.ts';
+import { checkSpec } from '../../src/check/index.ts';
 import { serveForTester } from '../conformance/support.ts';
 import type { Diagnostic } from '../../src/spec/diagnostics.ts';
 import type { Field, Spec } from '../../src/spec/model.ts';
@@ -187,6 +188,31 @@ components:
   assert.deepEqual([cancel.operation, cancel.action?.target], ['action', 'record']);
   const byCustomer = spec.endpoints.find((e) => e.id === 'order.getCustomersOrders')!;
   assert.deepEqual([byCustomer.operation, byCustomer.action?.target, byCustomer.params.map((p) => [p.name, p.binding.kind, p.declared])], ['action', 'collection', [['customerId', 'value', true]]]);
+});
+
+test('import: a parameter named id after the record\'s own is named apart, so no route binds two values to one name (RealWorld)', async () => {
+  const { spec } = await run(`openapi: 3.0.3
+info: { title: Conduit, version: '1' }
+paths:
+  /articles:
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Article' } } } } } } }
+  /articles/{slug}:
+    parameters: [{ name: slug, in: path, required: true, schema: { type: string } }]
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Article' } } } } } }
+    delete: { responses: { '204': { description: Gone } } }
+  /articles/{slug}/comments/{id}:
+    delete:
+      operationId: deleteArticleComment
+      parameters: [{ name: slug, in: path, required: true, schema: { type: string } }, { name: id, in: path, required: true, schema: { type: integer } }]
+      responses: { '200': { description: OK } }
+components:
+  schemas:
+    Article: { type: object, properties: { slug: { type: string }, title: { type: string } } }
+`);
+  const remove = spec.endpoints.find((e) => e.id === 'article.deleteArticleComment')!;
+  assert.equal(remove.path, '/articles/{id}/comments/{commentId}');
+  assert.deepEqual(remove.params.map((p) => [p.name, p.binding.kind, p.binding.kind === 'value' ? p.binding.shape.type : undefined]), [['id', 'id', undefined], ['commentId', 'value', 'integer']]);
+  assert.deepEqual(checkSpec(spec, []).diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.message}`), []);
 });
 
 test('import: security schemes and requirements become part 5; what the format lacks is reported', async () => {

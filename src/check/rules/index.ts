@@ -29,6 +29,7 @@ import endpointGetWithBody from './endpoint-get-with-body.rule.ts';
 import endpointNoSuccessResponse from './endpoint-no-success-response.rule.ts';
 import endpointPathMissingId from './endpoint-path-missing-id.rule.ts';
 import endpointParamNotInPath from './endpoint-param-not-in-path.rule.ts';
+import endpointPathParamRepeated from './endpoint-path-param-repeated.rule.ts';
 import endpointPathParamUnbound from './endpoint-path-param-unbound.rule.ts';
 import endpointRouteAmbiguous from './endpoint-route-ambiguous.rule.ts';
 import endpointRouteShadowed from './endpoint-route-shadowed.rule.ts';
@@ -189,6 +190,7 @@ export const RULES: readonly Rule[] = [
   endpointNoSuccessResponse,
   endpointPathMissingId,
   endpointParamNotInPath,
+  endpointPathParamRepeated,
   endpointPathParamUnbound,
   endpointRouteAmbiguous,
   endpointRouteShadowed,

@@ -155,7 +155,7 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
     }
     if (nestedOp) nestings.push({ ...d.nested!, op: d.op });
     // A nested item's own parameter is the record's id, written `{id}` as on the plain path.
-    const { path } = nestedOp && d.nested!.item !== undefined ? { path: d.path.replace(/\{[^}]+\}$/, '{id}') } : endpointPath(d.path, base);
+    const { path, renamed = {} } = nestedOp && d.nested!.item !== undefined ? { path: d.path.replace(/\{[^}]+\}$/, '{id}'), renamed: undefined } : endpointPath(d.path, base);
     const id = `${resource.name}.${key}`;
     if (!standard && !nestedOp) report(ctx, IMPORT_CODES.endpointNamed, { method: d.op.method.toUpperCase(), path: d.op.path, resource: resource.name, id }, d.op.pointer);
     const convention = CONVENTIONS[operation];
@@ -181,7 +181,7 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
       path,
       params: templateParams(path).map((name) => (nestedOp && name === d.nested!.param
         ? { name, binding: { kind: 'parent' as const, field: d.nested!.field, resource: d.nested!.parent }, declared: true, pointer: pointer('endpoints', resource.name, key, 'params', name) }
-        : paramOf(scope, d.op, name, resource, key))),
+        : paramOf(scope, d.op, name, resource, key, renamed[name]))),
       summary,
       request,
       responses,
@@ -313,7 +313,8 @@ function listQuery(scope: SchemaScope, op: Operation, resource: Resource, key: s
  * value its OpenAPI parameter's schema describes, declared under `params:` (a string when the
  * schema says nothing the format can hold: a path segment is text).
  */
-function paramOf(scope: SchemaScope, op: Operation, name: string, resource: Resource, key: string): PathParam {
+/** `documented`: the parameter's name in the document, where the path renamed it (endpointPath). */
+function paramOf(scope: SchemaScope, op: Operation, name: string, resource: Resource, key: string, documented = name): PathParam {
   const at = pointer('endpoints', resource.name, key, 'path');
   const binding = conventionalBinding(name, resource);
   if (binding.kind !== 'unbound') return { name, binding, declared: false, pointer: at };
@@ -321,7 +322,7 @@ function paramOf(scope: SchemaScope, op: Operation, name: string, resource: Reso
   const found = [...(Array.isArray(op.node.parameters) ? op.node.parameters.map((p, i) => [p, child(op.pointer, 'parameters', i)] as const) : []),
     ...op.shared.map((p, i) => [p, child(op.pointer.slice(0, op.pointer.lastIndexOf('/')), 'parameters', i)] as const)]
     .map(([p, where]) => resolve(scope.ctx, p, where))
-    .find((r) => r && r.node.in === 'path' && r.node.name === name);
+    .find((r) => r && r.node.in === 'path' && r.node.name === documented);
   const shape = found && isObject(found.node.schema)
     ? shapeOf(scope, found.node.schema, child(found.pointer, 'schema'), { target: declaredAt, label: name, resource: resource.name, stack: [] })
     : undefined;

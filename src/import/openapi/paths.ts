@@ -55,10 +55,33 @@ export function pathShape(path: string): PathShape | undefined {
 
 
 /** The path with the record's parameter written `{id}`, where it is the one after the main collection path. */
-export function endpointPath(path: string, base: string | undefined): { path: string; idParam?: string } {
+export function endpointPath(path: string, base: string | undefined): { path: string; idParam?: string; renamed?: Readonly<Record<string, string>> } {
   if (base === undefined || !path.startsWith(`${base}/`)) return { path };
   const m = /^\/\{([^}]+)\}(\/.*)?$/.exec(path.slice(base.length));
   if (!m) return { path };
-  return { path: `${base}/{id}${m[2] ?? ''}`, idParam: m[1] };
+  let rest = m[2] ?? '';
+  // `{id}` is the record's now: a parameter of the rest already named id (`/articles/{slug}/comments/{id}`)
+  // is named after the segment before it, `{commentId}`, so one route never binds two values to one name.
+  const renamed: Record<string, string> = {};
+  if (rest.includes('{id}')) {
+    rest = rest.replace(/(?:\/([^/{}]+))?\/\{id\}/, (_whole, segment: string | undefined) => {
+      const name = uniqueParam(`${singular(segment ?? 'item')}Id`, path);
+      renamed[name] = 'id';
+      return `${segment === undefined ? '' : `/${segment}`}/{${name}}`;
+    });
+  }
+  return { path: `${base}/{id}${rest}`, idParam: m[1], ...(Object.keys(renamed).length ? { renamed } : {}) };
+}
+
+/** `comments` -> `comment`, `categories` -> `category`, a name without a plural ending as it is; camelCase. */
+function singular(segment: string): string {
+  const word = segment.replace(/ies$/, 'y').replace(/(ss|[^s])es$/, '$1e').replace(/([^s])s$/, '$1');
+  return word.replace(/[^A-Za-z0-9]+([A-Za-z0-9])/g, (_m, c: string) => c.toUpperCase()).replace(/^[^A-Za-z]+/, '') || 'item';
+}
+
+function uniqueParam(name: string, path: string): string {
+  let candidate = name;
+  for (let n = 2; path.includes(`{${candidate}}`); n++) candidate = `${name}${n}`;
+  return candidate;
 }
 
