@@ -20,6 +20,7 @@ import { SetupError } from './errors.ts';
 import { readiness, type Readiness } from './readiness.ts';
 import { cachedReadiness } from './readiness-cache.ts';
 import { settleNextTick } from './tick-warm-up.ts';
+import { performedByReference } from '../spec/conventions/endpoints.ts';
 
 export interface ServerOptions {
   readonly file: string;
@@ -183,5 +184,5 @@ export function eventLines(spec: Spec): string[] {
 /** `POST   /loans/{id}/approve   loan.approve` lines for the start-up banner. */
 export function endpointLines(endpoints: readonly Endpoint[], handled?: ActionHandlers): string[] {
   const width = Math.max(...endpoints.map((e) => e.path.length), 0);
-  return endpoints.map((e) => `${e.method.padEnd(6)} {base_url}${e.path.padEnd(width)}  ${e.id}${e.action && !handled?.[e.id] ? '  (prose: 501 until a handler is given)' : ''}`);
+  return endpoints.map((e) => `${e.method.padEnd(6)} {base_url}${e.path.padEnd(width)}  ${e.id}${e.action && !handled?.[e.id] && !performedByReference(e) ? '  (prose: 501 until a handler is given)' : ''}`);
 }

@@ -9,6 +9,8 @@ const remind = { operation: 'action', path: '/tasks/{id}/remind', behaviour: 'Se
 table('action-behaviour-prose', [
   { name: 'a prose action is a note for builders', patch: { ...task({ remind }), ...with501 }, expect: [`action-behaviour-prose ${E}/remind/behaviour`], messages: [/The reference cannot perform 'task\.remind': its behaviour is stated in prose/] },
   { name: 'an action on the collection, its own shapes', patch: { ...task({ estimate: { operation: 'action', path: '/tasks/estimate', request: { fields: { size: { type: 'integer', required: true } } }, response: { fields: { days: { type: 'number' } } }, behaviour: 'Estimates.' } }), ...with501 }, expect: [`action-behaviour-prose ${E}/estimate/behaviour`] },
+  // The reference performs a record action by its effects: its behaviour describes it, no 501 (and no 501 code needed).
+  { name: 'near miss: an action that states effects', patch: task({ bump: { operation: 'action', path: '/tasks/{id}/bump', behaviour: 'Raises the priority to the top.', effects: [{ set: { priority: '5' } }] } }), expect: [] },
 ]);
 
 table('action-behaviour-missing', [

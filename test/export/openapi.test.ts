@@ -427,3 +427,20 @@ test('openapi: the protocol promises follow limits.conditional, limits.idempoten
   assert.ok(param(op(stated, '/books/{id}', 'get'), 'If-Modified-Since'));
   assert.ok(op(stated, '/books/{id}', 'get').responses['200'].headers['Last-Modified']);
 });
+
+test('openapi: an action that states effects is performed by the reference: no 501 among its answers, and its description says so (the serve banner too)', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { endpointLines } = await import('../../src/serve/server.ts');
+  const spec = mustLoad(readFileSync(new URL('../conformance/fixtures/talks.yaml', import.meta.url), 'utf8'));
+  const { document } = toOpenApi(spec);
+  const flag = op(document as Json, '/talks/{id}/flag', 'post');
+  assert.equal(flag.responses['501'], undefined, Object.keys(flag.responses).join(' '));
+  assert.match(flag.description, /The reference service performs it/);
+  assert.doesNotMatch(flag.description, /answers 501/);
+  // A prose action beside it still answers 501, and says so.
+  const remind = op(document as Json, '/talks/{id}/remind', 'post');
+  assert.ok(remind.responses['501']);
+  const banner = endpointLines(spec.endpoints);
+  assert.ok(banner.some((l) => /talk\.flag$/.test(l)), banner.join('\n'));
+  assert.ok(banner.some((l) => /talk\.remind {2}\(prose: 501/.test(l)), banner.join('\n'));
+});

@@ -1,6 +1,7 @@
 import { defineDiagnostic } from '../../spec/diagnostics.ts';
 import { child } from '../../spec/pointer.ts';
 import { defineRule } from '../rule.ts';
+import { performedByReference } from '../../spec/conventions/endpoints.ts';
 import { writtenOr } from './support.ts';
 
 const prose = defineDiagnostic({
@@ -25,6 +26,7 @@ export default defineRule({
   endpoint(endpoint, ctx) {
     if (endpoint.operation !== 'action') return;
     if (endpoint.action?.behaviour === undefined) ctx.report(missing, { endpoint: endpoint.id }, endpoint.pointer, { key: true });
-    else ctx.report(prose, { endpoint: endpoint.id }, writtenOr(ctx, child(endpoint.pointer, 'behaviour'), endpoint.pointer));
+    // An action stating effects is performed by them: its behaviour describes, the reference does it.
+    else if (!performedByReference(endpoint)) ctx.report(prose, { endpoint: endpoint.id }, writtenOr(ctx, child(endpoint.pointer, 'behaviour'), endpoint.pointer));
   },
 });

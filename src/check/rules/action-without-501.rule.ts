@@ -1,5 +1,6 @@
 import { defineDiagnostic } from '../../spec/diagnostics.ts';
 import { defineRule } from '../rule.ts';
+import { performedByReference } from '../../spec/conventions/endpoints.ts';
 import { catalogPointer, given } from './support.ts';
 
 const missing = defineDiagnostic({
@@ -15,7 +16,7 @@ export default defineRule({
   diagnostics: [missing],
   spec(ctx) {
     if (!given(ctx, 'errors') || ctx.index.errorStatuses.has(501)) return;
-    const action = ctx.spec.endpoints.find((e) => e.operation === 'action');
+    const action = ctx.spec.endpoints.find((e) => e.operation === 'action' && !performedByReference(e));
     if (action) ctx.report(missing, { endpoint: action.id }, catalogPointer(ctx), { key: true });
   },
 });

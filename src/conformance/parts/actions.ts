@@ -19,6 +19,7 @@ import { valueOf } from '../generate.ts';
 import { shapeProblems } from '../shape.ts';
 import type { Exchange } from '../http.ts';
 import { idOf } from '../../spec/conventions/ids.ts';
+import { performedByReference } from '../../spec/conventions/endpoints.ts';
 
 const UNKNOWN = 'svcspecConformanceUnknown';
 
@@ -28,11 +29,13 @@ export async function checkActions(ctx: TestContext, data: DataFactory): Promise
     if (e.operation !== 'action' || !e.action || !resource) continue;
     const rule = { pointer: e.pointer, text: `${e.id}: ${e.method} ${e.path}` };
     const as = ctx.principalFor(e);
-    await ctx.check('endpoints', `${e.id}.answers`, `${e.id} answers a valid request with its declared response${e.action.behaviour !== undefined ? ', or 501 (its behaviour is prose)' : ''}`, rule, async () => {
+    // An action stating effects is performed by them (the spec says what it does): no 501 excuses it.
+    const prose = e.action.behaviour !== undefined && !performedByReference(e);
+    await ctx.check('endpoints', `${e.id}.answers`, `${e.id} answers a valid request with its declared response${prose ? ', or 501 (its behaviour is prose)' : ''}`, rule, async () => {
       if (!as && e.auth && !e.auth.public) throw ctx.noPrincipal(e);
       const ex = await ctx.call(e.method, await pathFor(ctx, data, e, resource, as), { ...(await bodyFor(ctx, data, e, resource, as)), as: as ?? null });
       if (ex.response.status === 501) {
-        if (e.action?.behaviour === undefined) throw new Failure(`${e.id} answered 501, but the spec states no prose behaviour that would excuse it`, ex);
+        if (!prose) throw new Failure(`${e.id} answered 501, but ${performedByReference(e) ? 'the spec states its effects, which say what it does' : 'the spec states no prose behaviour that would excuse it'}`, ex);
         expectError(ctx, ex, 'not-implemented');
         return;
       }

@@ -9,6 +9,7 @@ import type { Endpoint, ErrorShape, Resource, Spec } from '../../spec/model.ts';
 import { HTTP_ERRORS, resolveSituations, type Situation } from '../../spec/http-errors.ts';
 import { errorShape } from '../../spec/conventions/errors.ts';
 import type { JsonSchema } from '../schema.ts';
+import { performedByReference } from '../../spec/conventions/endpoints.ts';
 
 export const ERROR_SCHEMA = 'Error';
 export const VIOLATION_SCHEMA = 'FieldViolation';
@@ -100,7 +101,7 @@ export function situationsOf(endpoint: Endpoint, facts: EndpointFacts, resource?
   if (op === 'transition') out.push('invalid-transition'); // states.ts
   if (body || op === 'list' || endpoint.expand) out.push('validation-failed'); // validation.ts, list-query.ts, expand.ts
   if (facts.idempotency !== false && endpoint.method === 'POST' && (op === 'create' || op === 'transition' || op === 'bulk-create' || op === 'bulk-delete')) out.push('idempotency-key-reused'); // idempotency.ts
-  if (op === 'action') out.push('not-implemented'); // actions.ts: a prose action without a handler
+  if (op === 'action' && !performedByReference(endpoint)) out.push('not-implemented'); // actions.ts: a prose action without a handler
   out.push('internal', 'unavailable'); // app.ts; http-layer.ts (shutting down), the store (its file lost), auth (keys unreachable): every request
   if (!facts.noTimeout) out.push('timeout'); // limits/timeout.ts: every request, unless the spec states none
   return out;

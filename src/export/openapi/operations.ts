@@ -13,6 +13,7 @@ import { pascal, type JsonSchema } from '../schema.ts';
 import { schemaRef, type OpenApiContext } from './context.ts';
 import { parametersOf } from './parameters.ts';
 import { bulkChangeBody, bulkRequestSchema, expandableSchema, JSON_TYPE, responsesOf } from './responses.ts';
+import { performedByReference } from '../../spec/conventions/endpoints.ts';
 
 export function operationOf(ctx: OpenApiContext, endpoint: Endpoint, resource: Resource): JsonSchema {
   const machine = ctx.machines.get(resource.name);
@@ -110,7 +111,7 @@ function describe(ctx: OpenApiContext, e: Endpoint, r: Resource, machine: StateM
   if (e.action) {
     if (e.action.behaviour !== undefined || !e.action.rules?.effects.length) out.push(e.action.behaviour ?? 'What the action does is not stated.');
     // serve/actions.ts: without a handler the reference answers 501 after validation, unless the action states effects.
-    if (e.action.rules?.effects.length) out.push('The reference service performs it: its guards, then its effects, in one transaction; it answers with the record.');
+    if (performedByReference(e)) out.push('The reference service performs it: its guards, then its effects, in one transaction; it answers with the record.');
     else out.push('Its behaviour is stated in prose: the reference service answers 501 (not-implemented) unless a handler performs it.');
   }
   const rules = writeRulesOf(e, r, machine);

@@ -5,7 +5,7 @@
  */
 import {
   STANDARD_OPERATIONS,
-  type EndpointResponse, type HttpMethod, type Operation, type RequestShape, type StandardOperation,
+  type Endpoint, type EndpointResponse, type HttpMethod, type Operation, type RequestShape, type StandardOperation,
 } from '../model.ts';
 
 export interface Convention {
@@ -48,4 +48,14 @@ export function conventionalPath(plural: string, operation: Operation, name?: st
   if (operation === 'bulk-update') return base;
   if (operation === 'bulk-delete') return `${base}/bulk-delete`;
   return item ? `${base}/{id}` : base;
+}
+
+/**
+ * Whether the reference service performs an action itself: a record action that states
+ * effects is performed by them (its guards, then its effects, in one transaction); any other
+ * action's behaviour is prose, which serve answers with 501 until a handler is given.
+ * Serve, check, the export and the tester say the same of it.
+ */
+export function performedByReference(endpoint: Pick<Endpoint, 'operation' | 'action'>): boolean {
+  return endpoint.operation === 'action' && endpoint.action?.target === 'record' && (endpoint.action.rules?.effects.length ?? 0) > 0;
 }
