@@ -42,7 +42,7 @@ test('library: human tables for fields, transitions, endpoints, errors and versi
   assert.ok(markdown.includes('| `contact.channel` | string |   |   | one of `email`, `sms`, `none`; default `email` | Preferred channel for notices. |'));
   assert.ok(markdown.includes('| `approve` | `requested` | `active` | `dueDate` | The copy is handed out; the due date is fixed. |'));
   assert.ok(markdown.includes('| `book.read` | `GET {base_url}/books/{id}` |   | none | 200 resource | public |   |'));
-  assert.ok(markdown.includes('| `loan.approve` | `POST {base_url}/loans/{id}/approve` | Hand out the copy and fix the due date. | `dueDate` | 200 resource | scopes `loans:manage` | `invalid-transition`, `book-unavailable` |'));
+  assert.ok(markdown.includes('| `loan.approve` | `POST {base_url}/loans/{id}/approve` | Hand out the copy and fix the due date. | `dueDate` | 200 resource | scopes `loans:manage` | `invalid-transition`, `book-unavailable`, `validation-failed` |'));
   assert.ok(markdown.includes('| `not-found` | 404 | Not found | No record has that id, or the path is unknown. |'));
   assert.ok(markdown.includes('| `1` | deprecated | 2024-02-01 | 2026-06-01 | 2027-06-30 | `https://developers.citylibrary.example/lending/migrate-v1-to-v2` |'));
   assert.ok(markdown.includes('| `book.list` | 120 | 1 minute | client address |'));

@@ -444,3 +444,25 @@ test('openapi: an action that states effects is performed by the reference: no 5
   assert.ok(banner.some((l) => /talk\.flag$/.test(l)), banner.join('\n'));
   assert.ok(banner.some((l) => /talk\.remind {2}\(prose: 501/.test(l)), banner.join('\n'));
 });
+
+test('openapi: the codes domain rules refuse a write with are among its error responses: uniques, guards, record rules, onDelete refuse', async () => {
+  const { readFileSync } = await import('node:fs');
+  const spec = mustLoad(readFileSync(new URL('../conformance/fixtures/talks.yaml', import.meta.url), 'utf8'));
+  const { document } = toOpenApi(spec);
+  const doc = document as Json;
+  assert.deepEqual(await openApiErrors(document), []);
+  /** The codes one status of an operation answers, its response followed where it is shared. */
+  const codesAt = (path: string, method: string, status: string): string[] => {
+    let response = op(doc, path, method).responses[status];
+    if (response?.$ref) response = doc.components.responses[String(response.$ref).split('/').at(-1)!];
+    const code = response?.content?.['application/problem+json']?.schema?.properties?.code;
+    return code ? (code.enum ?? [code.const]) : [];
+  };
+  assert.deepEqual(codesAt('/conferences', 'post', '409'), ['slug-taken'], 'a unique');
+  assert.deepEqual(codesAt('/talks', 'post', '409'), ['title-taken']);
+  assert.deepEqual(codesAt('/talks/{id}', 'patch', '409').sort(), ['talk-locked', 'title-taken'], 'an update guard and a unique');
+  assert.deepEqual(codesAt('/conferences/{id}', 'delete', '409'), ['conference-has-talks'], 'onDelete refuse of a ref to it');
+  assert.deepEqual(codesAt('/talks/{id}/submit', 'post', '409').sort(), ['cfp-closed', 'invalid-transition', 'too-many-talks'], 'transition guards');
+  assert.deepEqual(codesAt('/talks/{talkId}/reviews', 'post', '409').sort(), ['already-reviewed', 'talk-not-submitted'], 'a nested create: its guard and its unique');
+  assert.ok(codesAt('/talks/{id}/withdraw', 'post', '422').includes('validation-failed'), 'a record rule a transition can break');
+});

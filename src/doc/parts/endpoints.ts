@@ -1,4 +1,5 @@
 import { writeRulesBlocks } from './domain.ts';
+import { domainRefusals } from '../../spec/domain/refusals.ts';
 import type { Endpoint, Field, PathParam, Spec } from '../../spec/model.ts';
 import { filterParam } from '../../spec/conventions/query.ts';
 import { code, codes, facts, heading, maybeText, paragraph, table, type Block, type Inline } from '../blocks.ts';
@@ -10,7 +11,8 @@ export function endpointsBlocks(spec: Spec): Block[] {
     paragraph('Paths are relative to the base address, written ', code(BASE_URL), '.'),
     ...table(
       ['Endpoint', 'Method and path', 'Summary', 'Request body', 'Responses', 'Access', 'Errors'],
-      spec.endpoints.map((e) => [[code(e.id)], [requestLine(e)], maybeText(e.summary), requestText(e.request), responsesText(e), accessText(e.auth), codes(e.errors)]),
+      // The codes it declares, and those its domain rules refuse it with (uniques, rules, guards, onDelete refuse).
+      spec.endpoints.map((e) => [[code(e.id)], [requestLine(e)], maybeText(e.summary), requestText(e.request), responsesText(e), accessText(e.auth), codes([...new Set([...e.errors, ...domainRefusals(spec, e)])])]),
     ),
     ...pathBlocks(spec),
     ...spec.endpoints.flatMap(openSurfaceBlocks),

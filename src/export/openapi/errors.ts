@@ -10,6 +10,7 @@ import { HTTP_ERRORS, resolveSituations, type Situation } from '../../spec/http-
 import { errorShape } from '../../spec/conventions/errors.ts';
 import type { JsonSchema } from '../schema.ts';
 import { performedByReference } from '../../spec/conventions/endpoints.ts';
+import { domainRefusals } from '../../spec/domain/refusals.ts';
 
 export const ERROR_SCHEMA = 'Error';
 export const VIOLATION_SCHEMA = 'FieldViolation';
@@ -116,7 +117,8 @@ export function errorCases(spec: Spec, endpoint: Endpoint, facts: EndpointFacts)
     const entry = spec.errors.catalog.find((e) => e.code === r.code);
     byCode.set(r.code, { code: r.code, status: r.status, title: r.title, situation, ...(entry?.when !== undefined ? { when: entry.when } : { when: HTTP_ERRORS.find((h) => h.situation === situation)?.when }) });
   }
-  for (const code of endpoint.errors) {
+  // The codes the spec's domain rules refuse it with (uniques, rules, guards, onDelete refuse), as serve raises them.
+  for (const code of [...endpoint.errors, ...domainRefusals(spec, endpoint)]) {
     const entry = spec.errors.catalog.find((e) => e.code === code);
     if (!entry || byCode.has(code) || entry.status < 400) continue; // check reports an undeclared code
     byCode.set(code, { code, status: entry.status, title: entry.title, ...(entry.when !== undefined ? { when: entry.when } : {}) });

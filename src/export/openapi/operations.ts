@@ -5,8 +5,9 @@
  * security. Each says what the reference service does on that route; the module of
  * src/serve that does it is named where it is used.
  */
-import { isBulk, type Endpoint, type Resource, type StateMachine, type WriteRules } from '../../spec/model.ts';
+import { isBulk, type Endpoint, type Resource, type StateMachine } from '../../spec/model.ts';
 import { writeRulesExtensions, writeRulesWords } from '../../spec/domain/words.ts';
+import { writeRulesOf } from '../../spec/domain/refusals.ts';
 import { idOf } from '../../spec/conventions/ids.ts';
 import { recordSchema, requestBodyOf, transitionSentence } from '../records.ts';
 import { pascal, type JsonSchema } from '../schema.ts';
@@ -62,27 +63,6 @@ export function operationOf(ctx: OpenApiContext, endpoint: Endpoint, resource: R
 }
 
 /** The guards and effects that come with an endpoint's write: a create's, a delete's, a transition's, an action's. */
-function writeRulesOf(e: Endpoint, r: Resource, machine: StateMachine | undefined): WriteRules | undefined {
-  switch (e.operation) {
-    case 'create':
-    case 'bulk-create':
-      return r.onCreate;
-    case 'update':
-    case 'replace':
-    case 'bulk-update':
-      return r.onUpdate;
-    case 'delete':
-    case 'bulk-delete':
-      return r.onDelete;
-    case 'transition':
-      return machine?.transitions.find((t) => t.name === e.transition)?.rules;
-    case 'action':
-      return e.action?.rules;
-    default:
-      return undefined;
-  }
-}
-
 function defaultSummary(e: Endpoint, r: Resource): string {
   switch (e.operation) {
     case 'create': return `Create a ${r.name}`;
