@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import { runConformance, type CheckResult } from '../../src/conformance/index.ts';
 import { mustLoad } from '../support/spec.ts';
 import { serveForTester } from './support.ts';
+import { exampleSpec } from '../serve/support/open-app.ts';
 
 const TODO = mustLoad(`
 svcspec: 1
@@ -228,4 +229,15 @@ test('a create answering no body whose Location is served by a prose action (501
   assert.ok(created.length >= 1);
   for (const location of created) assert.ok(deleted.includes(location), `${location} deleted: ${deleted.join(', ')}`);
   assert.deepEqual(report.left, {});
+});
+
+test('a service that refuses the receiver\'s private URL (its SSRF guard, as svcspec serve without --allow-private-webhooks): webhooks not checked, saying how to allow it; no failure', async (t) => {
+  const spec = await exampleSpec('library.yaml');
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, spec, undefined, { allowPrivateWebhooks: false });
+  const report = await runConformance({ spec, baseUrl, principals, seed: 3, sleep, now, only: ['events'], events: { timeoutMs: 2000 } });
+  assert.equal(report.counts.fail, 0, report.results.filter((r) => r.outcome === 'fail').map((r) => `${r.title}: ${r.message}`).join('\n'));
+  const subscribe = report.results.find((r) => r.id === 'webhooks.subscribe');
+  assert.equal(subscribe?.outcome, 'skip');
+  assert.equal(subscribe?.skipKind, 'not-checked');
+  assert.match(subscribe?.message ?? '', /refuses the receiver's private URL http:\/\/127\.0\.0\.1:\d+\/\S* \(422\).*serve --allow-private-webhooks/);
 });

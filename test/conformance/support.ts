@@ -23,11 +23,11 @@ export interface Running {
 }
 
 /** The app is built, `tweak` may add hooks (a deliberately broken implementation), then it listens. */
-export async function serveForTester(t: TestContext, spec: Spec, tweak?: (app: FastifyInstance) => void, options: { handlers?: ActionHandlers } = {}): Promise<Running> {
+export async function serveForTester(t: TestContext, spec: Spec, tweak?: (app: FastifyInstance) => void, options: { handlers?: ActionHandlers; allowPrivateWebhooks?: boolean } = {}): Promise<Running> {
   const store = await openSqliteStore({ path: ':memory:' });
   let skew = 0;
   // The tester's webhook receiver listens on loopback, which the SSRF guard refuses unless told (docs/events.md).
-  const app = await createApp({ spec, store, now: () => Date.now() + skew, events: { allowPrivateWebhooks: true, deliveryPollMs: 50 }, ...(options.handlers ? { handlers: options.handlers } : {}) });
+  const app = await createApp({ spec, store, now: () => Date.now() + skew, events: { allowPrivateWebhooks: options.allowPrivateWebhooks ?? true, deliveryPollMs: 50 }, ...(options.handlers ? { handlers: options.handlers } : {}) });
   tweak?.(app);
   t.after(async () => {
     await app.close();
