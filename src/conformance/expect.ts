@@ -100,3 +100,19 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * How two records differ, member by member, in words: `'location' is absent (expected
+ * "Hall 2")`, `'title' is "A" (expected "B")`, `'extra' is there (expected absent)`; the first
+ * few, so a failure names what is wrong rather than only that something is.
+ */
+export function recordDiff(actual: Record<string, unknown>, expected: Record<string, unknown>, max = 3): string {
+  const out: string[] = [];
+  for (const key of new Set([...Object.keys(expected), ...Object.keys(actual)])) {
+    if (jsonEqual(actual[key], expected[key])) continue;
+    if (!(key in actual)) out.push(`'${key}' is absent (expected ${JSON.stringify(expected[key])})`);
+    else if (!(key in expected)) out.push(`'${key}' is there (${JSON.stringify(actual[key])}; expected absent)`);
+    else out.push(`'${key}' is ${JSON.stringify(actual[key])} (expected ${JSON.stringify(expected[key])})`);
+  }
+  return out.length > max ? `${out.slice(0, max).join('; ')}; and ${out.length - max} more` : out.join('; ');
+}

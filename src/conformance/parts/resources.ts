@@ -10,10 +10,11 @@
  * refusal lists its pointer, else sent alone.
  */
 import { isPlain, parentParams } from '../../spec/conventions/paths.ts';
-import type { Field, Resource } from '../../spec/model.ts';
+import { hasOwner } from '../../spec/conventions/ownership.ts';
+import type { Endpoint, Field, Resource } from '../../spec/model.ts';
 import { Failure, Skip, type TestContext } from '../context.ts';
 import type { DataFactory, Made } from '../data.ts';
-import { expectError, expectSuccess, isObject, jsonEqual } from '../expect.ts';
+import { expectError, expectSuccess, isObject, jsonEqual, recordDiff } from '../expect.ts';
 import { breaches, nestedBreaches, valueOf } from '../generate.ts';
 import { RefusalBatches, type CreateRefusal } from './create-refusals.ts';
 import { asAnswered } from '../shape.ts';
@@ -38,8 +39,9 @@ export async function checkResources(ctx: TestContext, data: DataFactory): Promi
       if (!read) return;
       const ex = await ctx.call('GET', data.pathFor(read, made));
       expectSuccess(read, ex);
-      if (!jsonEqual(ex.response.json, made.body)) throw new Failure('the record read back differs from the one the create answered', ex);
+      if (!jsonEqual(ex.response.json, made.body)) throw new Failure(`the record read back differs from the one the create answered: ${isObject(ex.response.json) ? recordDiff(ex.response.json, made.body) : `it is ${JSON.stringify(ex.response.json)?.slice(0, 100)}`}`, ex);
     });
+    await checkListed(ctx, data, resource, () => made);
     // Without a record (its create failed above), the checks that need one are not checked, and say why.
     const first = made as Made | undefined;
     const record = (): Made => {
@@ -55,6 +57,34 @@ export async function checkResources(ctx: TestContext, data: DataFactory): Promi
     await checkUpdates(ctx, data, resource, record);
     await checkDelete(ctx, data, resource);
   }
+}
+
+/**
+ * A list's items are the records themselves (a page of records, docs/format.md): the record
+ * the create check made is listed as its read shows it, every member and value (a list that
+ * drops a required field passed every other check).
+ */
+async function checkListed(ctx: TestContext, data: DataFactory, resource: Resource, made: () => Made | undefined): Promise<void> {
+  const list = ctx.endpoint(resource.name, 'list');
+  if (!list || !isPlain(list)) return;
+  await ctx.check('resources', `${resource.name}.listed`, `${resource.name}: a record is listed as it reads`, { pointer: list.pointer, text: `${list.id}: a page of ${resource.name} records` }, async () => {
+    const m = made();
+    if (!m) throw new Skip(`needs a ${resource.name} made by its create, which did not make one (see '${resource.name}: a valid create is accepted…' above)`);
+    // An owned record is its creator's to see; any other, whoever may call the endpoint.
+    const owned = hasOwner(resource);
+    const by = (e: Endpoint) => (owned ? m.as : ctx.principalFor(e));
+    if (owned && m.as && !ctx.may(m.as, list)) throw new Skip(`${m.as.name}, who made the ${resource.name}, may not call ${list.id}`);
+    const read = ctx.endpoint(resource.name, 'read');
+    let expected = m.body;
+    if (read && (!owned || !m.as || ctx.may(m.as, read))) {
+      const ex = await ctx.call('GET', data.pathFor(read, m), { as: by(read) ?? null });
+      if (ex.response.status < 300 && isObject(ex.response.json)) expected = ex.response.json;
+    }
+    const found = await findInList(ctx, data, resource, m.id, by(list));
+    // Whether it should be there is the walk's check (part 8): one defect, one finding.
+    if (!found) throw new Skip(`the ${resource.name} '${m.id}' the create made is not in the list its principal sees, so how it is listed cannot be compared`);
+    if (!jsonEqual(found.item, expected)) throw new Failure(`the ${resource.name} '${m.id}' is listed otherwise than it reads: ${recordDiff(found.item, expected)}`, found.exchange);
+  });
 }
 
 async function checkWriteOnly(ctx: TestContext, data: DataFactory, resource: Resource, record: () => Made): Promise<void> {

@@ -121,9 +121,12 @@ export function successFindings(spec: Spec, x: Seen, endpoint: Endpoint, unread 
 export function recordFindings(resource: Resource, value: unknown, at: string, endpoint: Endpoint, expanded: ReadonlySet<string>): Found[] {
   const base = { part: 'resources' as const, endpoint: endpoint.id };
   if (!isObject(value)) return [{ ...base, id: 'record-shape', message: `${endpoint.id}: ${at || 'the body'} is not a ${resource.name} record (a JSON object)`, pointer: resource.pointer, text: `${resource.name}: a record` }];
-  const { readable, writeOnly } = fieldsOf(resource);
+  const { readable, writeOnly, present } = fieldsOf(resource);
   const ask = { required: false, undeclared: resource.unknownFields === 'refuse', expanded };
   const out: Found[] = [];
+  for (const f of present) {
+    if (!(f.name in value)) out.push({ ...base, id: 'record-value', message: `${endpoint.id}: ${at}/${f.name} is required and absent`, pointer: f.pointer, text: `${resource.name}.${f.name}: required` });
+  }
   for (const f of writeOnly) {
     if (f.name in value) out.push({ ...base, id: 'write-only-leak', message: `${endpoint.id}: writeOnly '${f.name}' came back at ${at}/${f.name}`, pointer: f.pointer, text: `${resource.name}.${f.name}: writeOnly` });
   }
@@ -141,16 +144,35 @@ export function recordFindings(resource: Resource, value: unknown, at: string, e
  */
 export function recordFits(resource: Resource, value: unknown, expanded: ReadonlySet<string>): boolean {
   if (!isObject(value)) return false;
-  const { readable, writeOnly } = fieldsOf(resource);
+  const { readable, writeOnly, present } = fieldsOf(resource);
   for (const f of writeOnly) if (f.name in value) return false;
+  for (const f of present) if (!(f.name in value)) return false;
   return objectFits(readable, value, { required: false, undeclared: resource.unknownFields === 'refuse', expanded });
 }
 
-/** A resource's fields a client may read, and those it must never see, split once per resource (not per record of every answer). */
-const split = new WeakMap<Resource, { readonly readable: readonly Resource['fields'][number][]; readonly writeOnly: readonly Resource['fields'][number][] }>();
-function fieldsOf(resource: Resource): { readonly readable: readonly Resource['fields'][number][]; readonly writeOnly: readonly Resource['fields'][number][] } {
+type FieldList = readonly Resource['fields'][number][];
+interface Split {
+  readonly readable: FieldList;
+  readonly writeOnly: FieldList;
+  /**
+   * The fields every record holds whatever version wrote it: required of a client on every
+   * create, in every version (no since/until), so a record always carries them. Other
+   * required fields may be absent from a record another version made (README, Decisions).
+   */
+  readonly present: FieldList;
+}
+
+/** A resource's fields a client may read, those it must never see, and those always there, split once per resource (not per record of every answer). */
+const split = new WeakMap<Resource, Split>();
+function fieldsOf(resource: Resource): Split {
   let fields = split.get(resource);
-  if (!fields) split.set(resource, (fields = { readable: resource.fields.filter((f) => !f.writeOnly), writeOnly: resource.fields.filter((f) => f.writeOnly) }));
+  if (!fields) {
+    split.set(resource, (fields = {
+      readable: resource.fields.filter((f) => !f.writeOnly),
+      writeOnly: resource.fields.filter((f) => f.writeOnly),
+      present: resource.fields.filter((f) => f.required && !f.writeOnly && !f.readOnly && f.since === undefined && f.until === undefined),
+    }));
+  }
   return fields;
 }
 

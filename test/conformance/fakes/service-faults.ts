@@ -32,6 +32,13 @@ export const SERVICE_FAULTS: { name: string; part: PartName; rule: RegExp; tweak
     tweak: (app) => rewrite(app, (_u, method, status, body) => (method === 'POST' && status === 422 && body.errors?.some((e: { message: string }) => /required|missing/.test(e.message)) ? { status: 201, body: { id: 'x' } } : undefined)),
   },
   {
+    // Found by a new user's walk (Museum API import): every other check passed.
+    name: 'drops a required field from the records it lists',
+    part: 'resources',
+    rule: /a page of book records$/,
+    tweak: (app) => rewrite(app, (url, method, status, body) => (method === 'GET' && status === 200 && /^\/books(\?|$)/.test(url) && Array.isArray(body.items) ? { body: { ...body, items: body.items.map(({ title: _title, ...rest }: Record<string, unknown>) => rest) } } : undefined)),
+  },
+  {
     name: 'leaks a writeOnly field',
     part: 'resources',
     rule: /writeOnly/,
