@@ -179,6 +179,11 @@ export const IMPORT_CODES = {
     message: "The bearer scheme '{scheme}' does not say what its tokens are (no bearerFormat); it is written as opaque tokens, the format's reading of a token the client does not look into. Write tokens: jwt if they are JWTs.",
     description: 'A svcspec bearer scheme says `tokens: opaque` or `tokens: jwt`, and the format requires one. OpenAPI\'s bearerFormat is optional; `JWT` reads as jwt, its absence as opaque, which this finding points out.',
   }),
+  authJwtKeys: defineDiagnostic({
+    code: 'import-auth-jwt-keys', severity: 'warning', part: 'authentication',
+    message: "The bearer scheme '{scheme}' takes JWTs, and OpenAPI has no place for the keys that verify them: the spec cannot be served until its `jwt` says where they are (`jwksUrl` or `jwksFile`).",
+    description: 'A JWT bearer scheme is verified against the keys of the identity provider that signs its tokens. OpenAPI names the token format (bearerFormat: JWT) but not the keys, so the import cannot give them; `check` reports the scheme (auth-jwt-keys-missing) and `serve` refuses the spec until they are set.',
+  }),
   authSchemes: defineDiagnostic({
     code: 'import-auth-schemes', severity: 'warning', part: 'authentication',
     message: '{count} operation(s), such as {example}, accept only {schemes}; svcspec accepts any scheme of part 5 on every endpoint that needs a credential.',

@@ -660,3 +660,27 @@ components:
   const create = spec.endpoints.find((e) => e.id === 'pet.create');
   assert.deepEqual(create?.request, { kind: 'fields', fields: ['name', 'tag'] });
 });
+
+test('import: what real documents carry is read as meant: a $ref inside an extension is not followed, `scheme: Bearer` is bearer, a JWT scheme says its keys are to be given, "an integer"', async () => {
+  const { spec, findings } = await run(`openapi: 3.1.0
+info: { title: Games, version: '1' }
+x-topics:
+  - title: Getting started
+    content: { $ref: ./docs/getting-started.md }
+paths:
+  /games:
+    get:
+      security: [{ bearerAuth: [] }]
+      responses: { '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Game' } } } } } }
+components:
+  securitySchemes:
+    bearerAuth: { type: http, scheme: Bearer, bearerFormat: JWT }
+  schemas:
+    Game: { type: object, properties: { id: { type: integer, readOnly: true }, name: { type: string } } }
+    Coordinate: { type: integer, minimum: 1, maximum: 3 }
+`);
+  assert.deepEqual(spec.authentication.schemes.map((s) => [s.name, s.type, s.type === 'bearer' ? s.tokens : undefined]), [['bearerAuth', 'bearer', 'jwt']]);
+  assert.match(codes(findings, 'import-auth-jwt-keys').join('\n'), /'bearerAuth' takes JWTs.*cannot be served until its `jwt` says where they are/);
+  assert.match(codes(findings, 'import-schema-not-resource').join('\n'), /'Coordinate' is an integer/);
+  assert.deepEqual(findings.filter((f) => f.severity === 'error').map((f) => f.message), []);
+});

@@ -94,7 +94,10 @@ function schemeOf(ctx: ImportContext, name: string, key: string, node: Json, at:
       const scheme = String(node.scheme).toLowerCase();
       if (scheme === 'basic') return { ...base, type: 'basic' };
       if (scheme !== 'bearer') return skip(`HTTP ${String(node.scheme)}`);
-      if (typeof node.bearerFormat === 'string' && /jwt/i.test(node.bearerFormat)) return { ...base, type: 'bearer', tokens: 'jwt' };
+      if (typeof node.bearerFormat === 'string' && /jwt/i.test(node.bearerFormat)) {
+        report(ctx, IMPORT_CODES.authJwtKeys, { scheme: name }, at);
+        return { ...base, type: 'bearer', tokens: 'jwt' };
+      }
       if (node.bearerFormat === undefined) report(ctx, IMPORT_CODES.authBearer, { scheme: name }, at);
       return { ...base, type: 'bearer', tokens: 'opaque' };
     }

@@ -189,5 +189,6 @@ function describeSchema(schema: unknown, node: Record<string, unknown> | undefin
   if (!node) return 'an unreadable schema';
   if (node.type === 'array') return componentOf(node.items) ? `an array of ${componentOf(node.items)}` : 'an array';
   if (typeof node.type === 'string') return node.type === 'object' && isObject(node.additionalProperties) ? 'a map' : `${/^[aeiou]/.test(node.type) ? 'an' : 'a'} ${node.type}`;
+  if (Array.isArray(node.allOf)) return `a combination (allOf) of ${node.allOf.map((s) => componentOf(s) ?? 'an inline schema').join(' and ')}`;
   return 'a schema without a type';
 }

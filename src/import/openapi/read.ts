@@ -84,7 +84,7 @@ export async function readOpenApi(file: string, read?: ReadDocument): Promise<Re
     // The document already parsed, copied (validation dereferences in place); by its file only
     // where it refers to other files, which resolve against its place.
     if (external && !v32) await SwaggerParser.validate(file);
-    else await SwaggerParser.validate(structuredClone(readable) as never);
+    else await SwaggerParser.validate(forValidator(readable) as never);
   } catch (error) {
     const { reason, pointer } = validationReason(error);
     return invalid(reason, pointer);
@@ -110,11 +110,44 @@ function validationReason(error: unknown): { reason: string; pointer?: string } 
   return { reason: `${shown.join('; ') || 'it could not be read'}${more}`, ...(pointer ? { pointer: decodeURIComponent(pointer) } : {}) };
 }
 
+/**
+ * Whether the document refers to other files. A `$ref` inside a specification extension
+ * (`x-topics: [{content: {$ref: ./docs/getting-started.md}}]`, Bump.sh's Train Travel API) is
+ * the extension's own business, not an OpenAPI reference: it is not followed.
+ */
 function hasExternalRef(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(hasExternalRef);
   if (!isObject(value)) return false;
   if (typeof value.$ref === 'string' && !value.$ref.startsWith('#')) return true;
-  return Object.values(value).some(hasExternalRef);
+  return Object.entries(value).some(([key, v]) => !key.startsWith('x-') && hasExternalRef(v));
+}
+
+/**
+ * The copy the validator reads: without the extensions that hold a `$ref` (hasExternalRef),
+ * which it would follow, and with each HTTP security scheme's name in lower case: an
+ * authentication scheme is case-insensitive (RFC 9110 §11.1), and the OpenAPI 3.1 schema the
+ * validator bundles wants `bearer` where the current one takes `Bearer` (the OAI's own
+ * tictactoe example writes it so).
+ */
+function forValidator(doc: Json): unknown {
+  const copy = withoutExtensionRefs(doc) as Json;
+  const schemes = isObject(copy.components) && isObject(copy.components.securitySchemes) ? copy.components.securitySchemes : {};
+  for (const scheme of Object.values(schemes)) if (isObject(scheme) && scheme.type === 'http' && typeof scheme.scheme === 'string') scheme.scheme = scheme.scheme.toLowerCase();
+  return copy;
+}
+
+/** A copy without the extensions that hold a `$ref` (see hasExternalRef). */
+function withoutExtensionRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutExtensionRefs);
+  if (!isObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) if (!(key.startsWith('x-') && holdsRef(v))) out[key] = withoutExtensionRefs(v);
+  return out;
+}
+
+function holdsRef(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsRef);
+  return isObject(value) && (typeof value.$ref === 'string' || Object.values(value).some(holdsRef));
 }
 
 function parseJson(text: string): unknown {

@@ -204,7 +204,7 @@ function describe(node: Json): string {
     const items = componentOf(node.items);
     return items ? `an array of ${items}` : 'an array';
   }
-  if (typeof type === 'string') return `a ${type}`;
+  if (typeof type === 'string') return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
   if (Array.isArray(node.oneOf) || Array.isArray(node.anyOf)) return 'a choice between schemas';
   return 'not an object';
 }

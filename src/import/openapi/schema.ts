@@ -229,7 +229,7 @@ function inferType(node: Json): FieldType | undefined {
 function keywords(ctx: ImportContext, node: Json, at: string, subject: string): void {
   for (const key of Object.keys(node)) {
     if (HANDLED.has(key)) continue;
-    if (INEXPRESSIBLE.has(key)) report(ctx, IMPORT_CODES.schemaInexpressible, { subject, keyword: key, done: 'it is left out' }, child(at, key));
+    if (INEXPRESSIBLE.has(key)) report(ctx, IMPORT_CODES.schemaInexpressible, { subject, keyword: key, done: 'the keyword is left out, the rest kept' }, child(at, key));
     else notCarried(ctx, key.startsWith('x-') ? 'x- extensions' : key, child(at, key));
   }
 }
