@@ -77,8 +77,8 @@ export const IMPORT_CODES = {
   }),
   resourceIdRead: defineDiagnostic({
     code: 'import-resource-id-read', severity: 'info', part: 'resources',
-    message: "The id of '{resource}' is read from its field 'id': {how}.",
-    description: "OpenAPI does not name a record's id. A property named `id` is read as it: a read-only or optional one is assigned by the service (`sequence` when it is an integer, the format's only integer assignment by the service; `uuid` with format uuid; `service` otherwise), a writable required one by the client (unless the create's body leaves it out). Change `id:` where the reading is wrong.",
+    message: "The id of '{resource}' is read from its field '{field}'{why}: {how}.",
+    description: "OpenAPI does not name a record's id. A property named `id` is read as it, else the property its item paths name (`/special-events/{eventId}` and a property `eventId`): a read-only or optional one is assigned by the service (`sequence` when it is an integer, the format's only integer assignment by the service; `uuid` with format uuid; `service` otherwise), a writable required one by the client (unless the create's body leaves it out). Change `id:` where the reading is wrong.",
   }),
   embeddedRecord: defineDiagnostic({
     code: 'import-embedded-record', severity: 'info', part: 'resources',

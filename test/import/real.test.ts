@@ -22,6 +22,8 @@ export const REAL = [
   'real/oai-uspto.yaml',
   'real/oai-link-example.yaml',
   'real/oai-callback-example.yaml',
+  'real/redocly-museum.yaml',
+  'real/realworld-conduit.yaml',
   'swagger-petstore-v3.yaml',
   'traccar.yaml',
 ];
@@ -47,6 +49,8 @@ for (const name of [...REAL, ...LARGE]) {
     assert.deepEqual(errors.map((d) => `${d.code}: ${d.message}`), []);
     // What OpenAPI cannot supply stays a gap, reported with its place, never invented.
     for (const part of ['states', 'events', 'limits', 'versioning'] as const) {
+      // The pagination is the one limit a document's list parameters state (Museum's page and limit).
+      if (part === 'limits' && spec.limits.pagination) continue;
       assert.equal(spec.parts[part].statement, 'gap', `${part} is a gap`);
       assert.ok(r.diagnostics.some((d) => d.code === 'import-part-gap' && d.part === part && d.location), `the ${part} gap is reported with its place`);
     }
@@ -79,4 +83,20 @@ test('real document: a list\'s query parameters that name fields become its decl
   assert.equal(reported.length, 1);
   assert.match(reported[0].message, /query from, query to, query id;/);
   assert.doesNotMatch(reported[0].message, /deviceId/);
+});
+
+test('real document: the OAI tictactoe example (3.1, `scheme: Bearer` with JWTs) imports; the keys its JWTs need are the one thing left to give, said at import and by check', async () => {
+  const r = await imported('real/oai-tictactoe.yaml');
+  assert.ok(r.value, r.diagnostics.map((d) => d.message).join('\n'));
+  assert.ok(r.diagnostics.some((d) => d.code === 'import-auth-jwt-keys' && d.location), 'the import says the keys are to be given');
+  const report = checkSpec(r.value.spec, []);
+  assert.deepEqual(report.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code), ['auth-jwt-keys-missing']);
+});
+
+test('real document: Museum\'s records are identified by the property their item paths name (eventId), not an id invented beside it', async () => {
+  const r = await imported('real/redocly-museum.yaml');
+  assert.ok(r.value);
+  const event = r.value.spec.resources.find((x) => x.name === 'specialEvent');
+  assert.deepEqual(event?.id && { field: event.id.field, assigned: event.id.assigned }, { field: 'eventId', assigned: 'uuid' });
+  assert.ok(!r.diagnostics.some((d) => d.code === 'import-resource-id' && /specialEvent/.test(d.message)), 'not among those whose id is left to write');
 });

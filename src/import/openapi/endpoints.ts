@@ -31,7 +31,7 @@ import { isObject, KEY_NAME, keyName, report, resolve, unique, type ImportContex
 import { shapeOf } from './schema.ts';
 import { extraParameters, requestFits, requestShape, requestWhole, responsesOf, summarize, type BodySummary } from './bodies.ts';
 import type { Operation } from './resources.ts';
-import { optionalWhenCreateOmits, serviceIdWhenCreateOmits } from './records.ts';
+import { idFromPaths, optionalWhenCreateOmits, serviceIdWhenCreateOmits } from './records.ts';
 import { importPagination, type Listed } from './pagination.ts';
 import { asRefs, nestedOf, nestedOperation, type Nested } from './nested.ts';
 import { endpointPath, pathOf, pathShape, recordOf, sameName, type PathShape } from './paths.ts';
@@ -43,6 +43,8 @@ const PLURAL = /^[a-z0-9][a-z0-9_-]*$/;
 export interface Placed {
   readonly op: Operation;
   readonly endpoint: Endpoint;
+  /** The document's name of the record's parameter, where the path's `{id}` renames it (`eventId`). */
+  readonly idParam?: string;
 }
 
 export interface ImportedEndpoints {
@@ -155,7 +157,7 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
     }
     if (nestedOp) nestings.push({ ...d.nested!, op: d.op });
     // A nested item's own parameter is the record's id, written `{id}` as on the plain path.
-    const { path, renamed = {} } = nestedOp && d.nested!.item !== undefined ? { path: d.path.replace(/\{[^}]+\}$/, '{id}'), renamed: undefined } : endpointPath(d.path, base);
+    const { path, renamed = {}, idParam } = nestedOp && d.nested!.item !== undefined ? { path: d.path.replace(/\{[^}]+\}$/, '{id}'), renamed: undefined, idParam: undefined } : endpointPath(d.path, base);
     const id = `${resource.name}.${key}`;
     if (!standard && !nestedOp) report(ctx, IMPORT_CODES.endpointNamed, { method: d.op.method.toUpperCase(), path: d.op.path, resource: resource.name, id }, d.op.pointer);
     const convention = CONVENTIONS[operation];
@@ -191,7 +193,7 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
       query,
       pointer: pointer('endpoints', resource.name, key),
     });
-    placed.push({ op: d.op, endpoint });
+    placed.push({ op: d.op, endpoint, ...(idParam !== undefined ? { idParam } : {}) });
   }
   const paging = importPagination(ctx, lists);
   for (const [op, carried] of asked) extraParameters(ctx, op, new Set([...carried, ...(paging.carried.get(op) ?? [])]));
@@ -200,7 +202,7 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
   if (paging.pagination?.body.kind === 'array') ctx.findings.splice(0, ctx.findings.length, ...ctx.findings.filter((f) => f.code !== IMPORT_CODES.listPage.code));
   // Grouped by resource, in the resources' order, so the part reads resource by resource.
   const order = new Map(withPlural.map((r, i) => [r.name, i]));
-  const withIds = asRefs(ctx, withPlural, nestings).map((r) => optionalWhenCreateOmits(ctx, serviceIdWhenCreateOmits(r, placed), placed));
+  const withIds = asRefs(ctx, withPlural, nestings).map((r) => optionalWhenCreateOmits(ctx, serviceIdWhenCreateOmits(idFromPaths(ctx, r, placed), placed), placed));
   const ided = new Map(withIds.map((r) => [r.name, r]));
   const endpoints = placed.map((p) => p.endpoint).map((e) => conventional(e, ided.get(e.resource)!)).sort((a, b) => order.get(a.resource)! - order.get(b.resource)!);
   return { resources: withIds, endpoints, placed, ...(paging.pagination ? { pagination: paging.pagination } : {}) };

@@ -31,7 +31,7 @@ import { importPurpose, reportGap, reportUnsayableParts } from './parts.ts';
 import { readDocument, readOpenApi } from './read.ts';
 import { carriedSpec, type CarriedSpec } from '../../spec/conventions/extensions.ts';
 import { importCarried } from '../carried.ts';
-import { importResources, requestShapes, operations, schemaUsage } from './resources.ts';
+import { importResources, listOf, requestShapes, operations, schemaUsage } from './resources.ts';
 
 export interface ImportOptions {
   /** The name the spec will have (for the positions of the returned Spec); default `imported.yaml`. */
@@ -75,6 +75,8 @@ export async function importOpenApi(file: string, options: ImportOptions = {}): 
   const usage = schemaUsage(ctx, ops);
   const imported = importResources(ctx, usage, requestShapes(ctx, ops, usage));
   const { resources, endpoints, placed, pagination } = importEndpoints(imported.scope, ops, imported.resources);
+  const silent = resources.filter((r) => r.id === undefined);
+  if (silent.length) report(ctx, IMPORT_CODES.resourceId, { resources: listOf(silent.map((r) => r.name)) }, '/components/schemas');
   const auth = importAuthentication(ctx, placed);
   const errors = importErrors(imported.scope, ops);
   const statements: Record<PartName, 'given' | 'gap'> = {

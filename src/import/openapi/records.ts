@@ -7,7 +7,26 @@ import { child } from '../../spec/pointer.ts';
 import { IMPORT_CODES } from '../codes.ts';
 import { report, type ImportContext } from './context.ts';
 import type { Placed } from './endpoints.ts';
-import { listOf } from './resources.ts';
+import { idAssignment, listOf } from './resources.ts';
+
+/**
+ * A record without an `id` property whose item paths all name one parameter that is also one
+ * of its properties (`/special-events/{eventId}` and `eventId`, Redocly's Museum API) is
+ * identified by it: the path says which value finds the record. Otherwise the id stays
+ * unwritten (IMPORT_CODES.resourceId).
+ */
+export function idFromPaths(ctx: ImportContext, r: Resource, placed: readonly Placed[]): Resource {
+  if (r.id !== undefined) return r;
+  const names = new Set(placed.filter((p) => p.endpoint.resource === r.name && p.idParam !== undefined).map((p) => p.idParam!));
+  if (names.size !== 1) return r;
+  const [name] = names;
+  const field = r.fields.find((f) => f.name === name);
+  if (!field || (field.type !== 'string' && field.type !== 'integer')) return r;
+  const { assigned, how } = idAssignment(field);
+  const at = placed.find((p) => p.endpoint.resource === r.name && p.idParam === name)!.op.pointer;
+  report(ctx, IMPORT_CODES.resourceIdRead, { resource: r.name, field: name, why: `, which its item paths name ({${name}})`, how }, at);
+  return { ...r, id: { field: name, assigned, pointer: child(r.pointer, 'id') } };
+}
 
 /**
  * A writable `id` reads as given by the client (resources.ts), unless the create takes only

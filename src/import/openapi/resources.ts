@@ -176,8 +176,6 @@ export function importResources(ctx: ImportContext, usage: ReadonlyMap<string, R
       pointer: target,
     });
   });
-  const silent = resources.filter((r) => r.id === undefined);
-  if (silent.length) report(ctx, IMPORT_CODES.resourceId, { resources: listOf(silent.map((r) => r.name)) }, '/components/schemas');
   return { resources, byComponent, scope };
 }
 
@@ -185,17 +183,18 @@ export function importResources(ctx: ImportContext, usage: ReadonlyMap<string, R
 function idOf(ctx: ImportContext, fields: readonly Field[], resource: string, at: string, target: string): Resource['id'] {
   const f = fields.find((x) => x.name === 'id');
   if (!f || (f.type !== 'string' && f.type !== 'integer')) return undefined;
-  let assigned: IdAssignment;
-  let how: string;
-  if (f.readOnly || !f.required) {
-    assigned = f.type === 'integer' ? 'sequence' : f.format === 'uuid' ? 'uuid' : 'service';
-    how = `it is ${f.readOnly ? 'read-only' : 'not required'}, so the service assigns it (${assigned})`;
-  } else {
-    assigned = 'client';
-    how = 'it is writable and required, so the client gives it';
-  }
-  report(ctx, IMPORT_CODES.resourceIdRead, { resource, how }, child(at, 'properties', 'id'));
+  const { assigned, how } = idAssignment(f);
+  report(ctx, IMPORT_CODES.resourceIdRead, { resource, field: 'id', why: '', how }, child(at, 'properties', 'id'));
   return { field: 'id', assigned, pointer: child(target, 'id') };
+}
+
+/** Who assigns an id field, as its schema tells: the service where it is read-only or optional, else the client. */
+export function idAssignment(f: Field): { readonly assigned: IdAssignment; readonly how: string } {
+  if (f.readOnly || !f.required) {
+    const assigned: IdAssignment = f.type === 'integer' ? 'sequence' : f.format === 'uuid' ? 'uuid' : 'service';
+    return { assigned, how: `it is ${f.readOnly ? 'read-only' : 'not required'}, so the service assigns it (${assigned})` };
+  }
+  return { assigned: 'client', how: 'it is writable and required, so the client gives it' };
 }
 
 function describe(node: Json): string {
