@@ -80,7 +80,14 @@ export function closest(name: string, candidates: Iterable<string>): string | un
   }
   // Plain Levenshtein counts a swap of two letters (titel/title) as two edits: allow two from five letters on.
   const allowed = name.length >= 5 ? Math.max(2, Math.floor(name.length / 3)) : 1;
-  return bestDistance <= allowed ? best : undefined;
+  if (bestDistance <= allowed) return best;
+  // A name shortened from its end (duration for durationMinutes, created for createdAt): the one candidate it begins, if only one.
+  if (name.length >= 5) {
+    const lower = name.toLowerCase();
+    const longer = [...candidates].filter((c) => c.toLowerCase().startsWith(lower));
+    if (longer.length === 1) return longer[0];
+  }
+  return undefined;
 }
 
 function oneSwapApart(a: string, b: string): boolean {

@@ -116,7 +116,7 @@ table('list-query-field-unknown', [
   { name: 'a filter on a misspelled field', patch: taskList({ query: { filters: { titel: ['prefix'] } } }), expect: ['list-query-field-unknown /endpoints/task/list/query/filters/titel'], messages: [/filters by 'titel', which is not a field of 'task'\. Did you mean 'title'\?/] },
   { name: 'a filter on a list field', patch: taskList({ query: { filters: { tags: ['eq'] } } }), expect: ['list-query-field-unknown /endpoints/task/list/query/filters/tags'], messages: [/is an array, not a single value/] },
   { name: 'a sort on the id', patch: taskList({ query: { sort: ['id'] } }), expect: ['list-query-field-unknown /endpoints/task/list/query/sort/0'] },
-  { name: 'a search over a number', patch: taskList({ query: { search: { fields: ['title', 'priority'] } } }), expect: ['list-query-field-unknown /endpoints/task/list/query/search/fields/1'], messages: [/searches 'priority', which is a integer, not text/] },
+  { name: 'a search over a number', patch: taskList({ query: { search: { fields: ['title', 'priority'] } } }), expect: ['list-query-field-unknown /endpoints/task/list/query/search/fields/1'], messages: [/searches 'priority', which is an integer, not text/] },
   { name: 'filters and sorts that fit', patch: taskList({ query: { filters: { title: ['eq', 'prefix', 'contains'], priority: ['gte', 'lte', 'in'], status: ['eq', 'ne'], note: ['exists'] }, sort: ['priority', 'title'], style: 'colon' } }), expect: [] },
 ]);
 

@@ -61,3 +61,28 @@ test('an unknown operation: the list item in the short form, the key in the expl
   const lines = found.filter((d) => d.code === 'endpoint-unknown-operation').map((d) => ({ line: d.location?.line, column: d.location?.column }));
   assert.deepEqual(lines, [at(21, 'lst'), at(23, 'reed')]);
 });
+
+test('a list filter on an unknown field: its key, the name that is wrong, not the operators', () => {
+  const text = `svcspec: 1
+resources:
+  talk:
+    plural: talks
+    id: {field: id, assigned: uuid}
+    fields:
+      id: {type: string, readOnly: true}
+      title: string
+      durationMinutes: integer
+endpoints:
+  talk:
+    list:
+      query:
+        filters:
+          titel: [prefix, contains]
+        sort: [duration]
+`;
+  const ds = runRules(mustLoad(text), RULES).filter((d) => d.code === 'list-query-field-unknown');
+  const filter = ds.find((d) => /titel/.test(d.message));
+  assert.deepEqual({ line: filter?.location?.line, column: filter?.location?.column }, { line: 15, column: 11 });
+  // A name cut short from its end is suggested too: duration for durationMinutes.
+  assert.match(ds.find((d) => /'duration'/.test(d.message))?.message ?? '', /Did you mean 'durationMinutes'\?/);
+});

@@ -55,7 +55,8 @@ export default defineRule({
     for (const filter of q.filters) {
       const why = unfit(filter.field);
       if (why) {
-        ctx.report(unknownField, { endpoint: endpoint.id, use: 'filters by', field: filter.field, why, hint: why.startsWith('is not') ? didYouMean(filter.field, names) : '' }, filter.pointer);
+        // At the key, the field's name, rather than the operators it holds.
+        ctx.report(unknownField, { endpoint: endpoint.id, use: 'filters by', field: filter.field, why, hint: why.startsWith('is not') ? didYouMean(filter.field, names) : '' }, filter.pointer, { key: true });
         continue;
       }
       const field = resource.fields.find((x) => x.name === filter.field) ?? { type: 'string' as const };
@@ -66,7 +67,7 @@ export default defineRule({
     }
     q.search?.fields.forEach((name, i) => {
       const type = resource.fields.find((x) => x.name === name)?.type;
-      const why = unfit(name) ?? (type !== undefined && type !== 'string' ? `is a ${type}, not text` : undefined);
+      const why = unfit(name) ?? (type !== undefined && type !== 'string' ? `is ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}, not text` : undefined);
       if (why) ctx.report(unknownField, { endpoint: endpoint.id, use: 'searches', field: name, why, hint: why.startsWith('is not') ? didYouMean(name, names) : '' }, child(q.search!.pointer, 'fields', i));
     });
     q.sort.forEach((name, i) => {
