@@ -684,3 +684,28 @@ components:
   assert.match(codes(findings, 'import-schema-not-resource').join('\n'), /'Coordinate' is an integer/);
   assert.deepEqual(findings.filter((f) => f.severity === 'error').map((f) => f.message), []);
 });
+
+test('import: a record answered with members of the answer\'s own (allOf: [Booking, {links}], hypermedia beside the record) is the record; what it adds is said not carried', async () => {
+  const { spec, findings } = await run(`openapi: 3.1.0
+info: { title: Trains, version: '1' }
+paths:
+  /bookings:
+    get:
+      responses:
+        '200': { description: OK, content: { application/json: { schema: { type: array, items: { allOf: [{ $ref: '#/components/schemas/Booking' }, { properties: { links: { type: object } } }] } } } } }
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Booking' } } } }
+      responses:
+        '201': { description: Made, content: { application/json: { schema: { allOf: [{ $ref: '#/components/schemas/Booking' }, { properties: { links: { type: object, properties: { self: { type: string, format: uri } } } } }] } } } }
+  /bookings/{bookingId}:
+    get:
+      parameters: [{ name: bookingId, in: path, required: true, schema: { type: string, format: uuid } }]
+      responses:
+        '200': { description: OK, content: { application/json: { schema: { allOf: [{ $ref: '#/components/schemas/Booking' }, { type: object, properties: { links: { type: object } } }] } } } }
+components:
+  schemas:
+    Booking: { type: object, properties: { id: { type: string, format: uuid, readOnly: true }, seat: { type: string } } }
+`);
+  assert.deepEqual(spec.endpoints.map((e) => `${e.id} ${e.responses.find((r) => r.status < 300)?.body}`), ['booking.list page', 'booking.create resource', 'booking.read resource']);
+  assert.match(codes(findings, 'import-not-carried').join('\n'), /members an answer adds to its record \(allOf\)' \(3 in all\)/);
+});

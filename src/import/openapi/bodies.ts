@@ -147,6 +147,7 @@ export function responsesOf(scope: SchemaScope, op: Operation, resource: Resourc
       const records = found !== undefined && scope.resources.get(found.component) === resource.name;
       if (records && !(action && found.array)) {
         body = found.array ? 'page' : 'resource';
+        if (found.added?.length) notCarried(ctx, 'members an answer adds to its record (allOf)', schemaAt);
         // An envelope's members are the pagination's to state (./pagination.ts); a bare array is reported here.
         if (found.array && !found.envelope) report(ctx, IMPORT_CODES.listPage, { ...where, resource: resource.name }, schemaAt);
       } else {

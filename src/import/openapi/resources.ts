@@ -45,10 +45,18 @@ export function operations(ctx: ImportContext): Operation[] {
 export type Role = 'success' | 'request' | 'error';
 
 /** The component schema a body names, directly or as the items of an array. */
-export function bodyComponent(ctx: ImportContext, schema: unknown, at: string): { component: string; array: boolean; envelope?: Envelope } | undefined {
+export function bodyComponent(ctx: ImportContext, schema: unknown, at: string): { component: string; array: boolean; envelope?: Envelope; added?: readonly string[] } | undefined {
   // A list envelope (`{data: [Customer], has_more}`) is a page of its records (./pages.ts).
   const paged = envelopeOf(ctx, schema, at);
   if (paged) return { component: paged.component, array: true, envelope: paged.envelope };
+  // A record with members of the answer's own (`allOf: [Booking, {properties: {links}}]`, hypermedia
+  // links beside the record, Bump.sh's Train Travel API): the record, its added members not carried.
+  const composed = recordWithAdditions(ctx, schema, at);
+  if (composed) return { component: composed.component, array: false, added: composed.added };
+  if (isObject(schema) && schema.type === 'array') {
+    const item = recordWithAdditions(ctx, schema.items, child(at, 'items'));
+    if (item) return { component: item.component, array: true, added: item.added };
+  }
   const direct = componentOf(schema);
   if (direct !== undefined) {
     const r = resolve(ctx, schema, at);
@@ -58,6 +66,23 @@ export function bodyComponent(ctx: ImportContext, schema: unknown, at: string): 
   }
   if (isObject(schema) && schema.type === 'array' && componentOf(schema.items) !== undefined) return { component: componentOf(schema.items)!, array: true };
   return undefined;
+}
+
+/** `allOf` of exactly one component and inline objects that only add members: that component, and the names the inline ones add. */
+function recordWithAdditions(ctx: ImportContext, schema: unknown, at: string): { component: string; added: string[] } | undefined {
+  if (!isObject(schema) || !Array.isArray(schema.allOf)) return undefined;
+  const refs = schema.allOf.filter((s) => componentOf(s) !== undefined);
+  if (refs.length !== 1) return undefined;
+  const added: string[] = [];
+  for (const [i, part] of schema.allOf.entries()) {
+    if (componentOf(part) !== undefined) continue;
+    const r = resolve(ctx, part, child(at, 'allOf', i));
+    if (!r || (r.node.type !== undefined && r.node.type !== 'object') || !isObject(r.node.properties)) return undefined;
+    added.push(...Object.keys(r.node.properties));
+  }
+  const component = componentOf(refs[0])!;
+  const target = resolve(ctx, refs[0], child(at, 'allOf', schema.allOf.indexOf(refs[0])));
+  return target && target.node.type !== 'array' ? { component, added } : undefined;
 }
 
 /** How each component schema is used as a body: for success responses, requests, errors. */
