@@ -370,6 +370,22 @@ export class TestContext {
     this.#onResult?.(result);
   }
 
+  /**
+   * An endpoint answering its successes in a content type other than JSON: part 4's finding,
+   * once, whichever check met it first (a list in text/plain showed as three failures under
+   * the delete, the walk and the page size); the checks that met it are not checked, naming it.
+   */
+  contentTypeFinding(endpoint: Endpoint, failure: Failure): Skip {
+    const id = `${endpoint.id}.content-type`;
+    if (!this.results.some((r) => r.id === id && r.part === 'endpoints')) {
+      const rule = { pointer: endpoint.pointer, text: `${endpoint.id}: its declared responses, in JSON`, location: this.spec.source.locate(endpoint.pointer) };
+      const result: CheckResult = { part: 'endpoints', id, title: `${endpoint.id} answers its successes in JSON`, outcome: 'fail', message: failure.message, rule, ...(failure.exchange ? { exchange: failure.exchange } : {}) };
+      this.results.push(result);
+      this.#onResult?.(result);
+    }
+    return new Skip(`not checked: ${failure.message} (reported under part 4, '${endpoint.id} answers its successes in JSON')`);
+  }
+
   /** Records a check that did not run; by default as not checked (the run is incomplete), else as the options say. */
   skip(part: PartName, id: string, title: string, why: string, options: SkipOptions = {}): void {
     const result: CheckResult = { part, id, title, outcome: 'skip', message: why, skipKind: options.kind ?? 'not-checked', ...(options.needs ? { needs: options.needs } : {}) };

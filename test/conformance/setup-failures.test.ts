@@ -241,3 +241,19 @@ test('a service that refuses the receiver\'s private URL (its SSRF guard, as svc
   assert.equal(subscribe?.skipKind, 'not-checked');
   assert.match(subscribe?.message ?? '', /refuses the receiver's private URL http:\/\/127\.0\.0\.1:\d+\/\S* \(422\).*serve --allow-private-webhooks/);
 });
+
+test('a list answering its pages as text/plain: one failure, of part 4, whichever check walked it first; the checks that walk it are not checked, naming it', async (t) => {
+  // Found by a new user's walk: one content-type defect showed as three failures under the delete, the walk and the page size.
+  const { baseUrl, principals } = await serveForTester(t, TODO, (app) => {
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (request.method === 'GET' && /^\/todos(\?|$)/.test(request.url) && reply.statusCode === 200) reply.header('content-type', 'text/plain');
+      return payload;
+    });
+  });
+  const report = await runConformance({ spec: TODO, baseUrl, principals, seed: 3 });
+  const failed = report.results.filter((r) => r.outcome === 'fail');
+  assert.deepEqual(failed.map((r) => `${r.part}: ${r.id}`), ['endpoints: todo.list.content-type'], failed.map((r) => `${r.title}: ${r.message}`).join('\n'));
+  assert.match(failed[0]!.message!, /todo\.list answered with content type 'text\/plain', not JSON/);
+  const named = report.results.filter((r) => r.outcome === 'skip' && /reported under part 4, 'todo\.list answers its successes in JSON'/.test(r.message ?? ''));
+  assert.ok(named.length >= 2, `${named.length} checks name it`);
+});
