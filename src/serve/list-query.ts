@@ -304,13 +304,14 @@ function readFilter(raw: string, op: FilterOperator, field: QueryField): FieldFi
     }
     return { field: field.name, op, value: values };
   }
-  const read = readValue(raw, field);
+  const read = readValue(raw, field, op === 'lt' || op === 'lte' || op === 'gt' || op === 'gte');
   if (!read.ok) return read.message;
   // An ordered operator on a number or a date: its value is of the field's own type (check makes sure it orders).
   return { field: field.name, op, value: read.value };
 }
 
-function readValue(raw: string, field: QueryField): Read {
+/** `ordered`: the value bounds a range (lt, lte, gt, gte), where a date-time is read to the millisecond (orderedValue). */
+function readValue(raw: string, field: QueryField, ordered = false): Read {
   let value: ScalarValue;
   if (field.nullable && raw === 'null') value = null;
   else if (field.type === 'boolean') {
@@ -323,7 +324,7 @@ function readValue(raw: string, field: QueryField): Read {
     if (!NUMBER.test(raw) || !Number.isFinite(Number(raw))) return { ok: false, message: `must be a number, not '${raw}'` };
     value = Number(raw);
   } else if (field.time) {
-    const read = orderedValue(raw, field.time);
+    const read = orderedValue(raw, field.time, ordered);
     if (read === undefined) return { ok: false, message: `must be ${TIME_FORMS[field.time]}, not '${raw}'` };
     value = read;
   } else value = raw;

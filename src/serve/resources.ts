@@ -38,6 +38,7 @@ import { idParam } from '../spec/conventions/paths.ts';
 import { belongsTo, boundParents, callersRecordId, checkParentVisible, noRecordYet, parentsOf, reconcileBody, type Parent } from './nesting.ts';
 import { HttpError } from './errors.ts';
 import { validateBody, validationFailed, validatorsFor, type BodyValidator, type ResourceValidators } from './validation.ts';
+import { utcDateTime } from '../spec/conventions/query.ts';
 
 interface Operation {
   readonly ctx: ServeContext;
@@ -307,21 +308,31 @@ function writablePart(op: Operation, data: Record<string, unknown>): Record<stri
   return out;
 }
 
-/** The spec's own defaults for omitted members, nested objects (and objects in lists) included. */
+/**
+ * The spec's own defaults for omitted members, nested objects (and objects in lists)
+ * included; and each date-time in UTC (utcDateTime: `12:00:00+02:00` is kept as
+ * `10:00:00Z`, the same instant), so that their text order is their order in time, which
+ * lists filter and sort by.
+ */
 export function withDefaults(fields: readonly Field[], data: Record<string, unknown>): Record<string, unknown> {
   for (const f of fields) {
     if (!(f.name in data)) {
       if (f.hasDefault) data[f.name] = structuredClone(f.default);
       continue;
     }
-    fillShape(f, data[f.name]);
+    const value = data[f.name];
+    if (f.format === 'date-time' && typeof value === 'string') data[f.name] = utcDateTime(value) ?? value;
+    else fillShape(f, value);
   }
   return data;
 }
 
 function fillShape(shape: Shape, value: unknown): void {
   if (shape.type === 'object' && shape.properties && isObject(value)) withDefaults(shape.properties, value);
-  else if (shape.type === 'array' && shape.items && Array.isArray(value)) for (const item of value) fillShape(shape.items, item);
+  else if (shape.type === 'array' && shape.items && Array.isArray(value)) {
+    if (shape.items.format === 'date-time') value.forEach((item, i) => typeof item === 'string' && (value[i] = utcDateTime(item) ?? item));
+    else for (const item of value) fillShape(shape.items, item);
+  }
 }
 
 /**

@@ -28,6 +28,7 @@ resources:
 states: {none: No life cycle.}
 endpoints:
   book:
+    create: {}
     list:
       query: ${query}
 authentication: {none: Open.}
@@ -67,7 +68,7 @@ async function titles(base: string, query: string): Promise<string[]> {
   return out.sort();
 }
 
-const DECLARED = '{filters: {title: [eq, prefix, contains], year: [gte, lte, lt, gt, ne, in], on: [gte, lte], at: [gte, lt], lang: [eq, in], cover: [exists]}, sort: [year, title]}';
+const DECLARED = '{filters: {title: [eq, prefix, contains], year: [gte, lte, lt, gt, ne, in], on: [gte, lte], at: [eq, gte, lt], lang: [eq, in], cover: [exists]}, sort: [year, title]}';
 
 test('declared filters: every operator returns every matching record and no other, across pages', async (t) => {
   const base = await serveBooks(t, DECLARED);
@@ -85,12 +86,30 @@ test('declared filters: every operator returns every matching record and no othe
     // An instant with an offset is compared as that instant (12:00+02:00 is 10:00 UTC), not as text.
     ['at[gte]=2026-11-28T12:00:00%2B02:00', (b) => b.at !== undefined && Date.parse(b.at) >= Date.parse('2026-11-28T10:00:00Z')],
     ['at[lt]=2026-11-28T11:00:00-05:00', (b) => b.at !== undefined && Date.parse(b.at) < Date.parse('2026-11-28T16:00:00Z')],
+    // A bound without a fraction against a time stamp with one: the same second, later by 205 ms.
+    ['at[gte]=2026-11-28T11:48:37Z', (b) => b.at !== undefined && Date.parse(b.at) >= Date.parse('2026-11-28T11:48:37Z')],
+    ['at[lt]=2026-11-28T11:48:37Z', (b) => b.at !== undefined && Date.parse(b.at) < Date.parse('2026-11-28T11:48:37Z')],
+    // Equality: the instant, in UTC as written.
+    ['at=2026-11-28T11:00:00%2B02:00', (b) => b.at === '2026-11-28T09:00:00Z'],
     ['lang[in]=fr,pl', (b) => ['fr', 'pl'].includes(b.lang)],
     ['cover[exists]=true', (b) => b.cover !== undefined && b.cover !== null],
     ['cover[exists]=false', (b) => b.cover === undefined || b.cover === null],
     ['lang=en&title[prefix]=Dune&sort=-year', (b) => b.lang === 'en' && b.title.startsWith('Dune')],
   ];
   for (const [query, pred] of cases) assert.deepEqual(await titles(base, query), expect(pred), query);
+});
+
+test('a date-time written with an offset is kept as the same instant in UTC, so lists order and filter it by time', async (t) => {
+  const base = await serveBooks(t, DECLARED);
+  const made = await fetch(`${base}/books`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Offset', at: '2026-11-28T12:30:00+02:00' }) });
+  assert.equal(made.status, 201, await made.clone().text());
+  assert.equal(((await made.json()) as { at: string }).at, '2026-11-28T10:30:00Z');
+  // 10:30Z: before 11:00Z, after 10:00Z (as text, 12:30:00+02:00 was after both).
+  assert.ok(!(await titles(base, 'at[gte]=2026-11-28T11:00:00Z')).includes('Offset'));
+  assert.ok((await titles(base, 'at[gte]=2026-11-28T10:00:00Z&at[lt]=2026-11-28T11:00:00Z')).includes('Offset'));
+  // An offset beyond a day, or a year out of range once moved to UTC, is no date-time.
+  assert.equal((await fetch(`${base}/books?at[gte]=2026-11-28T10:00:00%2B99:99`)).status, 422);
+  assert.equal((await fetch(`${base}/books?at[gte]=0000-01-01T00:30:00%2B01:00`)).status, 422);
 });
 
 test('declared filters refuse what they do not declare, with did-you-mean, in the declared shape', async (t) => {

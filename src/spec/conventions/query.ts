@@ -49,13 +49,40 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([
 const TIME = /^(\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})?$/;
 
 /**
- * A filter's value for a `date`, `date-time` or `time` field as the ordered comparison reads
- * it, or undefined when it is not one (RFC 3339 §5.6). The order of those fields is the order
- * of their text in UTC (ORDERED_FORMATS), so a date-time with another offset is given as the
- * same instant in UTC, its fraction of a second as written (`2026-11-28T12:00:00+02:00` is
- * `2026-11-28T10:00:00Z`): compared as text, it would be two hours off.
+ * A date-time (RFC 3339 §5.6) as the same instant in UTC, `Z`, its fraction of a second as
+ * written (`2026-11-28T12:00:00+02:00` is `2026-11-28T10:00:00Z`); undefined when it is not
+ * one. The reference service keeps date-times so (src/serve/resources.ts), which makes their
+ * text order their order in time, and reads a filter's value so.
  */
-export function orderedValue(raw: string, format: 'date' | 'date-time' | 'time'): string | undefined {
+export function utcDateTime(raw: string): string | undefined {
+  const m = DATE_TIME.exec(raw);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, sec, fraction = '', zone] = m;
+  if (!validDay(Number(y), Number(mo), Number(d)) || Number(h) > 23 || Number(mi) > 59 || Number(sec) > 60) return undefined;
+  if (zone === 'Z' || zone === 'z') return `${y}-${mo}-${d}T${h}:${mi}:${sec}${fraction}Z`;
+  const oh = Number(zone!.slice(1, 3));
+  const om = Number(zone!.slice(4, 6));
+  if (oh > 23 || om > 59) return undefined;
+  const sign = zone!.startsWith('-') ? -1 : 1;
+  // setUTCFullYear, not Date.UTC, which reads the years 0 to 99 as 1900 to 1999.
+  const at = new Date(0);
+  at.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
+  at.setUTCHours(Number(h), Number(mi), Math.min(Number(sec), 59), 0);
+  const utc = new Date(at.getTime() - sign * (oh * 60 + om) * 60_000);
+  const year = utc.getUTCFullYear();
+  if (year < 0 || year > 9999) return undefined;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${String(year).padStart(4, '0')}-${two(utc.getUTCMonth() + 1)}-${two(utc.getUTCDate())}T${two(utc.getUTCHours())}:${two(utc.getUTCMinutes())}:${two(utc.getUTCSeconds())}${fraction}Z`;
+}
+
+/**
+ * A filter's value for a `date`, `date-time` or `time` field, or undefined when it is not one
+ * (RFC 3339 §5.6). `ordered`: for a range (lt, lte, gt, gte), a date-time is given in UTC with
+ * milliseconds, the form of the service's own time stamps (`.500Z` orders after `.000Z`,
+ * where `00Z` would order after `00.500Z` as text); for equality, in UTC as written.
+ * A time keeps its offset: a time of day has no date to move it across.
+ */
+export function orderedValue(raw: string, format: 'date' | 'date-time' | 'time', ordered = true): string | undefined {
   if (format === 'date') {
     const m = DATE.exec(raw);
     return m && validDay(Number(m[1]), Number(m[2]), Number(m[3])) ? raw : undefined;
@@ -64,17 +91,14 @@ export function orderedValue(raw: string, format: 'date' | 'date-time' | 'time')
     const m = TIME.exec(raw);
     return m && Number(m[1]) < 24 && Number(m[2]) < 60 && Number(m[3]) < 61 ? raw : undefined;
   }
-  const m = DATE_TIME.exec(raw);
-  if (!m) return undefined;
-  const [, y, mo, d, h, mi, sec, fraction = '', zone] = m;
-  if (!validDay(Number(y), Number(mo), Number(d)) || Number(h) > 23 || Number(mi) > 59 || Number(sec) > 60) return undefined;
-  if (zone === 'Z' || zone === 'z') return `${y}-${mo}-${d}T${h}:${mi}:${sec}${fraction}Z`;
-  const sign = zone!.startsWith('-') ? -1 : 1;
-  const offsetMs = sign * (Number(zone!.slice(1, 3)) * 60 + Number(zone!.slice(4, 6))) * 60_000;
-  const utc = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Math.min(Number(sec), 59)) - offsetMs);
-  return `${utc.toISOString().slice(0, 19)}${fraction}Z`;
+  const utc = utcDateTime(raw);
+  if (utc === undefined || !ordered) return utc;
+  const m = /^(.{19})(\.\d+)?Z$/.exec(utc)!;
+  return `${m[1]}${(m[2] ?? '.').padEnd(4, '0').slice(0, 4)}Z`;
 }
 
 function validDay(y: number, m: number, d: number): boolean {
-  return m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+  if (m < 1 || m > 12 || d < 1) return false;
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  return d <= [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]!;
 }
