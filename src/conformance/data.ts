@@ -37,6 +37,8 @@ export interface Made {
 export class DataFactory {
   readonly ctx: TestContext;
   readonly #made: Made[] = [];
+  /** Records a create made that could not be read (#unread): for the clean-up only. */
+  readonly #unreadMade: Made[] = [];
   /** One record per resource to point refs at where fresh ones cost too much, made on first need. */
   readonly #targets = new Map<string, Promise<string>>();
   /** Records made for refs a guard or uniqueness reads, not yet referred to by anything accepted (#unusedTarget). */
@@ -366,7 +368,8 @@ export class DataFactory {
     const location = ex.response.headers.location;
     if (ex.response.status < 200 || ex.response.status >= 300 || !location) return;
     const last = new URL(location, 'http://x').pathname.split('/').filter(Boolean).at(-1);
-    if (last !== undefined) this.#made.push({ resource, id: decodeURIComponent(last), sent: {}, body: {}, exchange: ex, ...(as ? { as } : {}) });
+    // Apart from the records the checks use (firstMade, the shared targets): its body is unknown.
+    if (last !== undefined) this.#unreadMade.push({ resource, id: decodeURIComponent(last), sent: {}, body: {}, exchange: ex, ...(as ? { as } : {}) });
   }
 
   /** Records a record the service created in a check's own request, so the clean-up deletes it too. */
@@ -435,6 +438,6 @@ export class DataFactory {
   async cleanup(): Promise<Record<string, number>> {
     // Creates the run stopped waiting for: what their late answers name is tracked, and removed with the rest.
     const unanswered = await settleLate(this);
-    return cleanUp(this, this.#made.splice(0), unanswered);
+    return cleanUp(this, [...this.#made.splice(0), ...this.#unreadMade.splice(0)], unanswered);
   }
 }

@@ -257,3 +257,31 @@ test('a list answering its pages as text/plain: one failure, of part 4, whicheve
   const named = report.results.filter((r) => r.outcome === 'skip' && /reported under part 4, 'todo\.list answers its successes in JSON'/.test(r.message ?? ''));
   assert.ok(named.length >= 2, `${named.length} checks name it`);
 });
+
+test('what counts as a private receiver URL (the SSRF case above): loopback, private, shared and link-local addresses, IPv4 mapped into IPv6, and names that resolve to them', async () => {
+  const { isPrivateUrl } = await import('../../src/conformance/parts/events-webhooks.ts');
+  for (const url of ['http://127.0.0.1:9/', 'http://[::1]:9/', 'http://[::ffff:127.0.0.1]:9/', 'http://10.1.2.3/', 'http://172.20.0.5/', 'http://192.168.1.1/', 'http://100.64.0.1/', 'http://169.254.169.254/', 'http://localhost:9/', 'http://[fd00::1]/']) {
+    assert.equal(await isPrivateUrl(url), true, url);
+  }
+  for (const url of ['http://8.8.8.8/', 'http://172.32.0.1/', 'http://100.128.0.1/', 'http://[2001:db8::1]/']) assert.equal(await isPrivateUrl(url), false, url);
+});
+
+test('a create answering no body whose Location is a declared read answering 501: the create fails, the read being the spec\'s to serve', async (t) => {
+  const { baseUrl, principals } = await serveForTester(t, TODO, (app) => {
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (request.method === 'POST' && request.url === '/todos' && reply.statusCode === 201) {
+        reply.removeHeader('content-type');
+        return '';
+      }
+      if (request.method === 'GET' && /^\/todos\/\d+$/.test(request.url)) {
+        reply.code(501).header('content-type', 'application/problem+json');
+        return JSON.stringify({ type: 'about:blank', title: 'Not implemented', status: 501 });
+      }
+      return payload;
+    });
+  });
+  const report = await runConformance({ spec: TODO, baseUrl, principals, seed: 3, only: ['resources'] });
+  const create = titled(report.results, /todo: a valid create is accepted/)[0];
+  assert.equal(create?.outcome, 'fail', `${create?.outcome}: ${create?.message}`);
+  assert.match(create?.message ?? '', /created at \/todos\/\d+ cannot be read there \(501\)/);
+});

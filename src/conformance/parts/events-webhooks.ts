@@ -14,6 +14,8 @@ import { deliveryExchange, type Delivery, type WebhookReceiver } from '../receiv
 import { keyOf, signatureProblem, TIMESTAMP_TOLERANCE_S } from '../signature.ts';
 import { EVENT_ID, EVENT_TIME, eventRule, isAbout, payloadProblem, summary, type Arrived } from './events-payload.ts';
 import type { Triggered } from './events-trigger.ts';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 
 export type Webhooks = NonNullable<Events['webhooks']>;
 
@@ -56,10 +58,12 @@ export async function subscribeChecked(ctx: TestContext, w: Webhooks, receiver: 
     if (ex.response.status !== 201) {
       // A service that guards against server-side request forgery (OWASP: no requests to internal addresses)
       // refuses a receiver on a private address: right of it, and a setting of the run, not a defect to fail.
-      if (ex.response.status === 422 && /url/i.test(ex.response.text) && isPrivateUrl(url)) {
-        throw new Skip(`the service refuses the receiver's private URL ${url} (422), as a service guarding against server-side request forgery may: allow private webhook URLs for the test (svcspec's own service: serve --allow-private-webhooks), or give --callback-host with a name it accepts`, { needs: 'a receiver URL the service accepts (serve --allow-private-webhooks, or --callback-host)' });
+      const allow = `allow private webhook URLs for the test (svcspec's own service: serve --allow-private-webhooks), or give --callback-host with a name it accepts`;
+      const aboutUrl = ex.response.status === 422 && /url/i.test(ex.response.text);
+      if (aboutUrl && (await isPrivateUrl(url))) {
+        throw new Skip(`the service refuses the receiver's private URL ${url} (422), as a service guarding against server-side request forgery may: ${allow}`, { needs: 'a receiver URL the service accepts (serve --allow-private-webhooks, or --callback-host)' });
       }
-      throw new Failure(`subscribing was answered ${ex.response.status}, not 201`, ex);
+      throw new Failure(`subscribing was answered ${ex.response.status}, not 201${aboutUrl ? `; if the service refuses the receiver's URL ${url} as private, ${allow}` : ''}`, ex);
     }
     const body = ex.response.json;
     if (!isObject(body)) throw new Failure('the subscription answered is not a JSON object', ex);
@@ -208,10 +212,32 @@ function envelopeProblems(ctx: TestContext, w: Webhooks, t: Triggered, d: Delive
   if (problem) throw new Failure(problem, ex);
 }
 
-/** A URL whose host is a loopback, private or link-local address, or localhost: what SSRF guards refuse. */
-function isPrivateUrl(url: string): boolean {
+/**
+ * Whether a URL's host is, or resolves to, a loopback, private, shared (RFC 6598), link-local
+ * or unspecified address: what SSRF guards refuse. A name (`--callback-host tester`, a
+ * compose service) is looked up, as the service would.
+ */
+export async function isPrivateUrl(url: string): Promise<boolean> {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (/^(127\.|10\.|192\.168\.|169\.254\.|0\.)/.test(host) || /^172\.(1[6-9]|2\d|3[01])\./.test(host)) return true;
-  return host === '::1' || /^f[cd][0-9a-f]{2}:/i.test(host) || /^fe80:/i.test(host);
+  let addresses = [host];
+  if (isIP(host) === 0) {
+    try {
+      addresses = (await lookup(host, { all: true })).map((a) => a.address);
+    } catch {
+      return false;
+    }
+  }
+  return addresses.some(privateAddress);
+}
+
+function privateAddress(address: string): boolean {
+  // An IPv4 address mapped into IPv6 (::ffff:127.0.0.1, written ::ffff:7f00:1 by URL) is that IPv4 address.
+  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  const v4 = mapped ? [parseInt(mapped[1]!, 16) >> 8, parseInt(mapped[1]!, 16) & 255, parseInt(mapped[2]!, 16) >> 8, parseInt(mapped[2]!, 16) & 255].join('.') : address.replace(/^::ffff:/i, '');
+  if (isIP(v4) === 4) {
+    const [a, b] = v4.split('.').map(Number) as [number, number];
+    return a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168);
+  }
+  return address === '::1' || address === '::' || /^f[cd][0-9a-f]{2}:/i.test(address) || /^fe[89ab][0-9a-f]:/i.test(address);
 }
