@@ -709,3 +709,28 @@ components:
   assert.deepEqual(spec.endpoints.map((e) => `${e.id} ${e.responses.find((r) => r.status < 300)?.body}`), ['booking.list page', 'booking.create resource', 'booking.read resource']);
   assert.match(codes(findings, 'import-not-carried').join('\n'), /members an answer adds to its record \(allOf\)' \(3 in all\)/);
 });
+
+test('import: a nested path whose parent parameter is named id (/users/{id}/posts/{postId}) names it after its resource, and the child\'s own id never holds the parent', async () => {
+  const { spec } = await run(`openapi: 3.0.3
+info: { title: Blog, version: '1' }
+paths:
+  /users/{id}:
+    get: { parameters: [{ name: id, in: path, required: true, schema: { type: integer } }], responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/User' } } } } } }
+  /users/{id}/posts:
+    get: { parameters: [{ name: id, in: path, required: true, schema: { type: integer } }], responses: { '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Post' } } } } } } }
+  /users/{id}/posts/{postId}:
+    get: { parameters: [{ name: id, in: path, required: true, schema: { type: integer } }, { name: postId, in: path, required: true, schema: { type: integer } }], responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Post' } } } } } }
+  /users/{uid}/addresses/{id}:
+    delete: { parameters: [{ name: uid, in: path, required: true, schema: { type: string } }, { name: id, in: path, required: true, schema: { type: string } }], responses: { '204': { description: Gone } } }
+  /posts/{postId}:
+    get: { parameters: [{ name: postId, in: path, required: true, schema: { type: integer } }], responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Post' } } } } } }
+components:
+  schemas:
+    User: { type: object, properties: { id: { type: integer, readOnly: true }, name: { type: string } } }
+    Post: { type: object, properties: { id: { type: integer, readOnly: true }, userId: { type: integer }, title: { type: string } } }
+`);
+  const posts = spec.endpoints.filter((e) => e.resource === 'post').map((e) => `${e.operation} ${e.path} ${e.params.map((p) => `${p.name}:${p.binding.kind}${p.binding.kind === 'parent' ? `(${p.binding.field})` : ''}`).join(',')}`);
+  assert.deepEqual(posts, ['list /users/{userId}/posts userId:parent(userId)', 'read /users/{userId}/posts/{id} userId:parent(userId),id:id', 'read /posts/{id} id:id']);
+  assert.equal(spec.endpoints.find((e) => e.path.includes('addresses'))?.path, '/users/{id}/addresses/{addressId}', 'addresses -> address');
+  assert.deepEqual(checkSpec(spec, []).diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.message}`), []);
+});

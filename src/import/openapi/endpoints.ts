@@ -155,9 +155,13 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
       // A nested list or create, named; else an action, what it does said in the document's own prose.
       operation = nestedOp ?? 'action';
     }
-    if (nestedOp) nestings.push({ ...d.nested!, op: d.op });
+    // `{id}` is the record's own: a parent parameter named id (`/users/{id}/posts`) is named after its resource (`{userId}`), its documented name kept for its shape.
+    const nest = nestedOp ? withParentParam(d.nested!, d.path) : undefined;
+    if (nest) nestings.push({ ...nest.nested, op: d.op });
     // A nested item's own parameter is the record's id, written `{id}` as on the plain path.
-    const { path, renamed = {}, idParam } = nestedOp && d.nested!.item !== undefined ? { path: d.path.replace(/\{[^}]+\}$/, '{id}'), renamed: undefined, idParam: undefined } : endpointPath(d.path, base);
+    const { path, renamed = {}, idParam } = nest
+      ? { path: nest.nested.item !== undefined ? nest.path.replace(/\{[^}]+\}$/, '{id}') : nest.path, renamed: nest.renamed, idParam: undefined }
+      : endpointPath(d.path, base);
     const id = `${resource.name}.${key}`;
     if (!standard && !nestedOp) report(ctx, IMPORT_CODES.endpointNamed, { method: d.op.method.toUpperCase(), path: d.op.path, resource: resource.name, id }, d.op.pointer);
     const convention = CONVENTIONS[operation];
@@ -181,8 +185,8 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
       operation,
       method: d.op.method.toUpperCase() as HttpMethod,
       path,
-      params: templateParams(path).map((name) => (nestedOp && name === d.nested!.param
-        ? { name, binding: { kind: 'parent' as const, field: d.nested!.field, resource: d.nested!.parent }, declared: true, pointer: pointer('endpoints', resource.name, key, 'params', name) }
+      params: templateParams(path).map((name) => (nest && name === nest.nested.param
+        ? { name, binding: { kind: 'parent' as const, field: nest.nested.field, resource: nest.nested.parent }, declared: true, pointer: pointer('endpoints', resource.name, key, 'params', name) }
         : paramOf(scope, d.op, name, resource, key, renamed[name]))),
       summary,
       request,
@@ -206,6 +210,14 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
   const ided = new Map(withIds.map((r) => [r.name, r]));
   const endpoints = placed.map((p) => p.endpoint).map((e) => conventional(e, ided.get(e.resource)!)).sort((a, b) => order.get(a.resource)! - order.get(b.resource)!);
   return { resources: withIds, endpoints, placed, ...(paging.pagination ? { pagination: paging.pagination } : {}) };
+}
+
+/** A nesting whose parent parameter is named id, with that parameter named after the parent (`{userId}`) in it and in the path. */
+function withParentParam(nested: Nested, path: string): { nested: Nested; path: string; renamed: Record<string, string> } {
+  if (nested.param !== 'id') return { nested, path, renamed: {} };
+  let name = `${nested.parent}Id`;
+  for (let n = 2; path.includes(`{${name}}`); n++) name = `${nested.parent}Id${n}`;
+  return { nested: { ...nested, param: name }, path: path.replace('{id}', `{${name}}`), renamed: { [name]: 'id' } };
 }
 
 function usedStandard(placed: readonly Placed[], resource: string, op: StandardOperation): boolean {

@@ -48,7 +48,9 @@ export function nestedOf(path: string, resources: readonly Resource[], byBodies:
   if (!parent) return undefined;
   const param = segments[n - 2].slice(1, -1);
   const idType = parent.fields.find((f) => f.name === parent.id!.field)?.type;
-  const field = child.fields.find((f) => (norm(f.name) === norm(param) || norm(f.name) === `${norm(parent.name)}id`) && (f.type === 'string' || f.type === 'integer') && (idType === undefined || f.type === idType));
+  // The child's own id is never the field holding its parent, whatever the parameter is named (`/users/{id}/posts`: userId, not id).
+  const own = child.id?.field ?? 'id';
+  const field = child.fields.find((f) => f.name !== own && (norm(f.name) === norm(param) || norm(f.name) === `${norm(parent.name)}id`) && (f.type === 'string' || f.type === 'integer') && (idType === undefined || f.type === idType));
   return field ? { parent: parent.name, param, field: field.name, child: child.name, ...(item !== undefined ? { item } : {}) } : undefined;
 }
 

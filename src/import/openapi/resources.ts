@@ -82,7 +82,9 @@ function recordWithAdditions(ctx: ImportContext, schema: unknown, at: string): {
   }
   const component = componentOf(refs[0])!;
   const target = resolve(ctx, refs[0], child(at, 'allOf', schema.allOf.indexOf(refs[0])));
-  return target && target.node.type !== 'array' ? { component, added } : undefined;
+  // An answer that adds the id (`allOf: [NewPet, {properties: {id}}]`) is a record of its own, not NewPet's with links beside it.
+  if (added.includes('id') || !target || target.node.type === 'array') return undefined;
+  return { component, added };
 }
 
 /** How each component schema is used as a body: for success responses, requests, errors. */
