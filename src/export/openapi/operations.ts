@@ -62,7 +62,6 @@ export function operationOf(ctx: OpenApiContext, endpoint: Endpoint, resource: R
   return op;
 }
 
-/** The guards and effects that come with an endpoint's write: a create's, a delete's, a transition's, an action's. */
 function defaultSummary(e: Endpoint, r: Resource): string {
   switch (e.operation) {
     case 'create': return `Create a ${r.name}`;

@@ -15,6 +15,7 @@ import { DomainRefusedError, UniqueViolationError, type UniqueConstraint } from 
 import { HttpError } from '../errors.ts';
 import { compileDomain, needsStep, type CompiledDomain, type CompiledResource, type CompiledWrite } from './compile.ts';
 import { domainStep, type Refusal, type WriteContext, type WriteKind } from './step.ts';
+import { performedByReference } from '../../spec/conventions/endpoints.ts';
 
 export interface DomainRuntime {
   /** Unique constraints per resource, for the store's migrate. */
@@ -87,7 +88,8 @@ export function domainRuntime(spec: Spec, now: () => number, events?: Events): D
     transition: (resource, transition, request, body) => step(resource, 'change', compiled.byResource.get(resource.name)?.transitions.get(transition), () => context(request, body)),
     action: (resource, endpoint, request, body) => step(resource, 'change', compiled.byResource.get(resource.name)?.actions.get(endpoint.id), () => context(request, body, endpoint.request.kind === 'shape' ? endpoint.request.fields : undefined)),
     remove: (resource, request) => step(resource, 'delete', compiled.byResource.get(resource.name)?.onDelete, () => context(request, {})),
-    performs: (endpoint) => (compiled.byResource.get(endpoint.resource)?.actions.get(endpoint.id)?.effects.length ?? 0) > 0,
+    // The convention every stage reads (src/spec/conventions/endpoints.ts), and the compiled effects to perform it by.
+    performs: (endpoint) => performedByReference(endpoint) && (compiled.byResource.get(endpoint.resource)?.actions.get(endpoint.id)?.effects.length ?? 0) > 0,
     httpError(error) {
       if (error instanceof DomainRefusedError) {
         const r = error.refusal as Refusal;

@@ -16,7 +16,7 @@
 import type { Endpoint, Resource, Spec, StateMachine, WriteRules } from '../model.ts';
 import { performedByReference } from '../conventions/endpoints.ts';
 
-/** The guards, counts and effects of the write an endpoint makes, where it makes one that has them. */
+/** The guards, counts and effects that come with an endpoint's write: a create's, an update's, a delete's, a transition's, an action's. */
 export function writeRulesOf(e: Endpoint, r: Resource, machine: StateMachine | undefined): WriteRules | undefined {
   switch (e.operation) {
     case 'create':
@@ -48,6 +48,8 @@ export function domainRefusals(spec: Spec, endpoint: Endpoint): string[] {
   const rules = writeRulesOf(endpoint, resource, machine);
   const out = new Set<string>();
   for (const g of rules?.guards ?? []) out.add(g.error);
+  // The caller's one record replaced before it exists is created (`PUT /me`): the create's guards answer it then.
+  if (endpoint.operation === 'replace' && endpoint.select === 'caller' && resource.perOwner === 'one') for (const g of resource.onCreate?.guards ?? []) out.add(g.error);
   const changes = changedFields(endpoint, rules, machine);
   if (changes !== undefined) {
     for (const u of resource.unique) if (changes === 'all' || [...u.fields, ...u.where.map((w) => w.field)].some((f) => changes.has(f))) out.add(u.error);
@@ -58,10 +60,27 @@ export function domainRefusals(spec: Spec, endpoint: Endpoint): string[] {
     const target = spec.resources.find((r) => r.name === resource.fields.find((f) => f.name === effect.ref)?.resource);
     for (const rule of target?.rules ?? []) out.add(rule.error);
   }
-  if (endpoint.operation === 'delete' || endpoint.operation === 'bulk-delete') {
-    for (const r of spec.resources) for (const f of r.fields) if (f.onDelete?.kind === 'refuse' && f.resource === resource.name) out.add(f.onDelete.error);
-  }
+  if (endpoint.operation === 'delete' || endpoint.operation === 'bulk-delete') for (const code of deleteRefusals(spec, resource.name)) out.add(code);
   return [...out];
+}
+
+/**
+ * The `onDelete: {refuse}` codes a delete of a resource's record can answer: of the refs to
+ * it, and of the refs to the records a cascade deletes with it, at any depth (an author's
+ * books cascade; a book on loan refuses).
+ */
+function deleteRefusals(spec: Spec, resource: string, seen = new Set<string>()): Set<string> {
+  const out = new Set<string>();
+  if (seen.has(resource)) return out;
+  seen.add(resource);
+  for (const r of spec.resources) {
+    for (const f of r.fields) {
+      if (f.resource !== resource) continue;
+      if (f.onDelete?.kind === 'refuse') out.add(f.onDelete.error);
+      else if (f.onDelete?.kind === 'cascade') for (const code of deleteRefusals(spec, r.name, seen)) out.add(code);
+    }
+  }
+  return out;
 }
 
 /** What a write changes of the record itself: every field, the fields a transition or effects name, or nothing (undefined). */
