@@ -100,3 +100,15 @@ test('real document: Museum\'s records are identified by the property their item
   assert.deepEqual(event?.id && { field: event.id.field, assigned: event.id.assigned }, { field: 'eventId', assigned: 'uuid' });
   assert.ok(!r.diagnostics.some((d) => d.code === 'import-resource-id' && /specialEvent/.test(d.message)), 'not among those whose id is left to write');
 });
+
+test('real document: RealWorld\'s shaped path parameter beside a record id (/articles/{id}/comments/{commentId}) is not applicable where no create could make the record, so nothing is left not checked', async (t) => {
+  const r = await imported('real/realworld-conduit.yaml');
+  assert.ok(r.value);
+  const { spec } = r.value;
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, spec);
+  const run = await runConformance({ spec, baseUrl, principals, seed: 20261124, sleep, now, only: ['endpoints'] });
+  assert.deepEqual(run.results.filter((x) => x.outcome === 'skip' && x.skipKind === 'not-checked').map((x) => `${x.id}: ${x.message}`), []);
+  // Its articles have no create (every operation of the document is an action): nothing could make the record, so not applicable.
+  const shaped = run.results.find((x) => x.id === 'article.DeleteArticleComment.path-params');
+  assert.deepEqual([shaped?.outcome, shaped?.skipKind], ['skip', 'not-applicable']);
+});

@@ -23,7 +23,7 @@ import { checkPathParams } from './path-params.ts';
 
 export async function checkEndpoints(ctx: TestContext, data: DataFactory): Promise<void> {
   await checkQueries(ctx, data);
-  await checkPathParams(ctx);
+  await checkPathParams(ctx, data);
   const byPath = new Map<string, Set<string>>();
   for (const e of ctx.spec.endpoints) byPath.set(e.path, (byPath.get(e.path) ?? new Set()).add(e.method));
   const answered = ctx.resolve('method-not-allowed');

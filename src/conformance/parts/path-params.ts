@@ -1,26 +1,43 @@
 /**
  * Part 4: path parameters of a shape of their own (`params: { day: { type: string, format:
- * date } }`). For an endpoint whose parameters are all such values: a path whose values fit
+ * date } }`). For an endpoint whose parameters are such values, and the record's id at most
+ * (`/articles/{id}/comments/{commentId}`, a record the run makes): a path whose values fit
  * is not refused for them, and each constraint of each parameter broken one at a time is
  * refused with validation-failed at `/path/<name>` (src/spec/conventions/paths.ts).
  */
-import { fillPath, pathPointer } from '../../spec/conventions/paths.ts';
+import { fillPath, idParam, pathPointer } from '../../spec/conventions/paths.ts';
 import type { Field } from '../../spec/model.ts';
 import { Failure, type TestContext } from '../context.ts';
+import type { DataFactory } from '../data.ts';
 import { expectError } from '../expect.ts';
 import { breaches, valueOf } from '../generate.ts';
 
-export async function checkPathParams(ctx: TestContext): Promise<void> {
+export async function checkPathParams(ctx: TestContext, data: DataFactory): Promise<void> {
   for (const e of ctx.spec.endpoints) {
     const shaped = e.params.filter((p) => p.binding.kind === 'value');
     if (!shaped.length) continue;
-    if (shaped.length !== e.params.length || e.select !== undefined) {
-      ctx.skip('endpoints', `${e.id}.path-params`, `${e.id}: its shaped path parameters`, 'the path also needs a record or a parent; the tester checks paths of shaped values only');
+    const others = e.params.filter((p) => p.binding.kind !== 'value');
+    const resource = ctx.resource(e.resource);
+    const byId = others.length === 1 && others[0]!.binding.kind === 'id' && resource !== undefined;
+    if ((others.length && !byId) || e.select !== undefined) {
+      ctx.skip('endpoints', `${e.id}.path-params`, `${e.id}: its shaped path parameters`, 'the path also needs a parent; the tester checks shaped values beside a record id only');
+      continue;
+    }
+    // As every check that needs a record of a resource without a create (data.createEndpoint): nothing could make one.
+    if (byId && !data.createEndpointOrUndefined(resource!)) {
+      ctx.skip('endpoints', `${e.id}.path-params`, `${e.id}: its shaped path parameters`, `${resource!.name} has no create endpoint, so the tester cannot make the record its path names`, { kind: 'not-applicable' });
       continue;
     }
     if (!ctx.may(ctx.main, e)) continue;
     const fields: Field[] = shaped.map((p) => ({ ...(p.binding.kind === 'value' ? p.binding.shape : { type: 'string' as const, pointer: p.pointer }), name: p.name, required: true, readOnly: false, writeOnly: false, hasDefault: false }));
-    const valid = (): Record<string, string> => Object.fromEntries(fields.map((f) => [f.name, String(ctx.draw.one(valueOf(f)))]));
+    // The record the path names, where it names one: the run's first of its resource, else one made for it (a failure of its create fails the check that asked).
+    const record = async (): Promise<Record<string, string>> => {
+      if (!byId) return {};
+      const made = data.firstMade(resource!) ?? (await data.create(resource!));
+      return { [idParam(e) ?? 'id']: made.id };
+    };
+    const shapedValues = (): Record<string, string> => Object.fromEntries(fields.map((f) => [f.name, String(ctx.draw.one(valueOf(f)))]));
+    const valid = async (): Promise<Record<string, string>> => ({ ...(await record()), ...shapedValues() });
     const body = e.method === 'GET' || e.method === 'DELETE' ? {} : { body: {} };
     for (const f of fields) {
       for (const b of breaches(f, ctx.draw)) {
@@ -29,13 +46,13 @@ export async function checkPathParams(ctx: TestContext): Promise<void> {
         if (!breach || breach.omit || breach.value === null || typeof breach.value === 'object' || String(breach.value) === '') continue;
         const rule = { pointer: shaped.find((p) => p.name === f.name)!.pointer, text: `{${f.name}}: ${breach.constraint}` };
         await ctx.check('endpoints', `${e.id}.path.${f.name}.${breach.constraint.replace(/\s+/g, '-')}`, `${e.id}: a {${f.name}} breaking '${breach.constraint}' is refused`, rule, async () => {
-          const path = fillPath(e.path, { ...valid(), [f.name]: String(breach.value) });
+          const path = fillPath(e.path, { ...(await valid()), [f.name]: String(breach.value) });
           expectError(ctx, await ctx.call(e.method, path, body), 'validation-failed', pathPointer(f.name));
         });
       }
     }
     await ctx.check('endpoints', `${e.id}.path-params`, `${e.id}: path values that fit their shapes are not refused`, { pointer: e.pointer, text: `${e.method} ${e.path}` }, async () => {
-      const ex = await ctx.call(e.method, fillPath(e.path, valid()), body);
+      const ex = await ctx.call(e.method, fillPath(e.path, await valid()), body);
       const errors = ex.response.json !== null && typeof ex.response.json === 'object' ? JSON.stringify(ex.response.json) : '';
       if (ex.response.status === 422 && errors.includes('/path/')) throw new Failure(`fitting path values were refused: ${errors.slice(0, 200)}`, ex);
     });
