@@ -197,6 +197,9 @@ export function parseListQuery(rawQuery: string, plan: ListPlan): ListRequest {
         else filters.push(read);
       } else if (plan.fields.has(name) || plan.unqueryable.has(name) || plan.resource.fields.some((f) => f.name === name)) {
         violations.push({ pointer: at(name), message: `is not a filter of this list; it filters by ${declaredFilters(plan.decl)}` });
+      } else if (plan.resource.fields.some((f) => name.startsWith(`${f.name}[`) || name.startsWith(`${f.name}:`) || name.startsWith(`${f.name}_`)) && !closest(name, plan.decl.filters.flatMap((f) => f.ops.map((op) => filterParam(f.field, op, plan.decl!.style))))) {
+        // A field of the record with an operator the list does not declare (createdAt[gte]): say what it filters by, as for the bare field.
+        violations.push({ pointer: at(name), message: `is not a filter of this list; it filters by ${declaredFilters(plan.decl)}` });
       } else unknown.push(name);
     } else if (plan.fields.has(name)) {
       const read = readValue(value, plan.fields.get(name) as QueryField);
@@ -325,7 +328,8 @@ function readValue(raw: string, field: QueryField, ordered = false): Read {
     value = Number(raw);
   } else if (field.time) {
     const read = orderedValue(raw, field.time, ordered);
-    if (read === undefined) return { ok: false, message: `must be ${TIME_FORMS[field.time]}, not '${raw}'` };
+    // A '+' of an offset sent unencoded arrives as a space (application/x-www-form-urlencoded): say so.
+    if (read === undefined) return { ok: false, message: `must be ${TIME_FORMS[field.time]}, not '${raw}'${/ \d{2}:\d{2}$/.test(raw) ? " (a '+' in a query string reads as a space: write it %2B)" : ''}` };
     value = read;
   } else value = raw;
   if (field.enum && value !== null && !field.enum.includes(value)) {

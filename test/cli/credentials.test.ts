@@ -67,10 +67,17 @@ test('cli: a key issued by the CLI works against the running service; revoked by
   assert.deepEqual(all.map((c) => [c.id, c.principal, c.scopes, c.label]), [[id, 'ann', ['notes:read', 'notes:write'], 'laptop']]);
   assert.ok(!listed.stdout.includes(m[2]), 'the secret is never listed');
 
+  // As JSON, for scripts: the headers to send whole (the secret alone is not the key).
+  const asJson = cli(['credentials', 'create', '--spec', spec, '--scheme', 'key', '--scopes', 'notes:read', '--principal', 'bob', '--format', 'json']);
+  assert.equal(asJson.status, 0, asJson.stderr);
+  const issued = JSON.parse(asJson.stdout) as { id: string; secret: string; headers: Record<string, string> };
+  assert.deepEqual(issued.headers, { 'x-notes-key': `${issued.id}_${issued.secret}` });
+
   const server = await startServe([spec, '--port', '0', '--quiet']);
   children.push(server.child);
   const post = await fetch(`${server.url}/notes`, { method: 'POST', headers: { 'x-notes-key': header, 'content-type': 'application/json' }, body: '{"text":"hi"}' });
   assert.equal(post.status, 201);
+  assert.equal((await fetch(`${server.url}/notes`, { headers: issued.headers })).status, 200, 'the JSON headers work as given');
   assert.equal((await fetch(`${server.url}/notes`)).status, 401);
 
   const revoked = cli(['credentials', 'revoke', id, '--spec', spec]);

@@ -131,6 +131,10 @@ test('declared filters refuse what they do not declare, with did-you-mean, in th
   assert.match((await refused('on[lte]=2026-02-30'))[0].message, /must be a date/);
   assert.match((await refused('at[gte]=0'))[0].message, /must be a date and time with an offset \(RFC 3339/);
   assert.match((await refused('at[lt]=2026-11-28T10:00:00'))[0].message, /must be a date and time with an offset/);
+  // The '+' of an offset sent unencoded reads as a space: said so.
+  assert.match((await refused('at[gte]=2026-11-28T12:00:00+02:00'))[0].message, /a '\+' in a query string reads as a space: write it %2B/);
+  // A field with an operator the list does not declare: what it filters by, as for the bare field.
+  assert.match((await refused('title[gte]=A'))[0].message, /^is not a filter of this list; it filters by title \(title, title\[prefix\]/);
 });
 
 test('the colon and suffix styles spell the same filters (json-server writes year:gte)', async (t) => {

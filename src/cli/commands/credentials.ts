@@ -43,9 +43,10 @@ export default defineCommand({
         const scopes = args.scopes.split(',').map((s) => s.trim()).filter(Boolean);
         const r = await issueCredential(spec, store.credentials, { scopes, ...(args.scheme ? { scheme: args.scheme } : {}), ...(args.principal ? { principal: args.principal } : {}), ...(args.label ? { label: args.label } : {}) });
         if (!r.ok) throw new CliError(r.message, EXIT.findings);
-        const { credential: c, secret, usage } = r.issued;
+        const { credential: c, secret, usage, headers } = r.issued;
         if (format === 'json') {
-          process.stdout.write(`${JSON.stringify({ ...summary(c), secret, usage }, null, 2)}\n`);
+          // `headers`: what a client sends, whole (an API key is the credential's id and its secret joined, not the secret alone).
+          process.stdout.write(`${JSON.stringify({ ...summary(c), secret, usage, ...(Object.keys(headers).length ? { headers } : {}) }, null, 2)}\n`);
         } else {
           process.stderr.write(`svcspec: issued ${c.kind === 'apiKey' ? 'an API key' : c.kind === 'basic' ? 'a basic user' : c.kind === 'client' ? 'an OAuth 2.0 client' : 'a bearer token'} for scheme '${c.scheme}' (id ${c.id}, principal ${c.principal}, scopes ${c.scopes.join(' ') || 'none'}), in ${describeTarget(opened.db)}\n`);
           process.stderr.write('svcspec: the secret is shown this once; only its hash is kept.\n');
