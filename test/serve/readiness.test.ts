@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { checkSpec } from '../../src/check/index.ts';
 import { loadSpec } from '../../src/load/index.ts';
-import { readiness, type Readiness } from '../../src/serve/readiness.ts';
+import { errorLines, readiness, type Readiness } from '../../src/serve/readiness.ts';
 import { PART_BY_NAME, type PartName } from '../../src/spec/parts.ts';
 import type { Diagnostic } from '../../src/spec/diagnostics.ts';
 import type { Spec } from '../../src/spec/model.ts';
@@ -27,7 +27,7 @@ function fromWholeReport(spec: Spec, diagnostics: readonly Diagnostic[]): Readin
     if (spec.parts[part].statement !== 'given') reasons.push(`Part ${PART_BY_NAME[part].number}, ${PART_BY_NAME[part].title}, is ${spec.parts[part].statement === 'gap' ? 'not shown' : 'stated as none'}: there is nothing to serve without it.`);
   }
   const errors = report.diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length) reasons.push(`The spec has ${errors.length} error${errors.length === 1 ? '' : 's'}; run 'svcspec check ${spec.source.file}' to see them.`);
+  if (errors.length) reasons.push(`The spec has ${errors.length === 1 ? 'an error' : `${errors.length} errors`}: ${errorLines(errors).join('; ')}${errors.length > 3 ? `; and ${errors.length - 3} more` : ''}. Run 'svcspec check ${spec.source.file}' for ${errors.length === 1 ? 'it' : 'all of them'} in context.`);
   const notes = [...gaps.map((p) => `Part ${p.number}, ${p.title}: not shown, so not enforced.`), ...report.defaults.map((d) => `Default ${d.key}: ${d.value} (the spec is silent).`)];
   return { ok: reasons.length === 0, reasons, notes };
 }
