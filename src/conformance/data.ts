@@ -9,13 +9,14 @@ import { isObject } from './expect.ts';
 import { REF, valueOf, type RefMarker } from './generate.ts';
 import type { Exchange } from './http.ts';
 import { hasOwner } from '../spec/conventions/ownership.ts';
-import { fillPath, idParam, parentParams } from '../spec/conventions/paths.ts';
+import { fillPath, parentParams } from '../spec/conventions/paths.ts';
 import { cleanUp, settleLate } from './late.ts';
 import { Parking } from './parking.ts';
 import { CANDIDATE_TRIES, DomainRules } from './rules-data.ts';
 import { dropRefused, freshTarget, friendlyItems, guardedRef, itemTarget, type FreshOptions } from './data-guards.ts';
 import { idOf } from '../spec/conventions/ids.ts';
 import { CreateFailures, readCreated } from './created.ts';
+import { answeredMade, itemPath, itemsMade, pathFor, unreadMade } from './made.ts';
 
 /** How many more bodies a create draws when a declared uniqueness refuses the one it drew. */
 export const UNIQUE_RETRIES = 3;
@@ -346,17 +347,11 @@ export class DataFactory {
    * that what later checks list is not skewed by it, and each finding stays with what failed.
    */
   async discard(resource: Resource, ex: Exchange, as?: Principal): Promise<void> {
-    const body = ex.response.json;
-    const id = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[this.idField(resource)] : undefined;
+    const made = answeredMade(resource, this.idField(resource), ex, as);
     const del = this.ctx.endpoint(resource.name, 'delete');
-    if (ex.response.status >= 300 || (typeof id !== 'string' && typeof id !== 'number')) return;
-    if (!del) return this.track(resource, ex, as);
-    try {
-      const gone = await this.ctx.call('DELETE', this.itemPath(del, String(id)), { as: as ?? null });
-      if (gone.response.status >= 300) this.track(resource, ex, as);
-    } catch {
-      this.track(resource, ex, as);
-    }
+    if (!made) return;
+    // What cannot be deleted now is kept for the clean-up, which names it if it stays.
+    if (!del || !(await this.ctx.call('DELETE', itemPath(del, made.id), { as: as ?? null }).then((gone) => gone.response.status < 300, () => false))) this.#made.push(made);
   }
 
   /**
@@ -365,30 +360,20 @@ export class DataFactory {
    * convention writes it; the clean-up deletes it, or names it among those left.
    */
   #unread(resource: Resource, ex: Exchange, as?: Principal): void {
-    const location = ex.response.headers.location;
-    if (ex.response.status < 200 || ex.response.status >= 300 || !location) return;
-    const last = new URL(location, 'http://x').pathname.split('/').filter(Boolean).at(-1);
     // Apart from the records the checks use (firstMade, the shared targets): its body is unknown.
-    if (last !== undefined) this.#unreadMade.push({ resource, id: decodeURIComponent(last), sent: {}, body: {}, exchange: ex, ...(as ? { as } : {}) });
+    const made = unreadMade(resource, ex, as);
+    if (made) this.#unreadMade.push(made);
   }
 
   /** Records a record the service created in a check's own request, so the clean-up deletes it too. */
   track(resource: Resource, ex: Exchange, as?: Principal): void {
-    const body = ex.response.json;
-    const id = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[this.idField(resource)] : undefined;
-    if (ex.response.status >= 300 || (typeof id !== 'string' && typeof id !== 'number')) return;
-    this.#made.push({ resource, id: String(id), sent: {}, body: body as Record<string, unknown>, exchange: ex, ...(as ? { as } : {}) });
+    const made = answeredMade(resource, this.idField(resource), ex, as);
+    if (made) this.#made.push(made);
   }
 
   /** Records a bulk write made (`{ items: [records] }`), so the clean-up deletes them too. */
   trackItems(resource: Resource, ex: Exchange, member: string, as?: Principal): void {
-    const body = ex.response.json;
-    const items = ex.response.status < 300 && body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[member] : undefined;
-    if (!Array.isArray(items)) return;
-    for (const record of items) {
-      const id = record !== null && typeof record === 'object' ? (record as Record<string, unknown>)[this.idField(resource)] : undefined;
-      if (typeof id === 'string' || typeof id === 'number') this.#made.push({ resource, id: String(id), sent: {}, body: record as Record<string, unknown>, exchange: ex, ...(as ? { as } : {}) });
-    }
+    this.#made.push(...itemsMade(resource, this.idField(resource), ex, member, as));
   }
 
   /** The records made from position `since` on (madeCount), in order. */
@@ -417,21 +402,14 @@ export class DataFactory {
     return endpoint ? this.#creator(resource, endpoint) : undefined;
   }
 
-  /** The path of an item endpoint for a record. */
+  /** The path of an item endpoint for a record (./made.ts). */
   itemPath(endpoint: Endpoint, id: string): string {
-    const names = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-    const param = idParam(endpoint) ?? (names.includes('id') ? 'id' : names.at(-1));
-    return endpoint.path.replace(`{${param}}`, encodeURIComponent(id));
+    return itemPath(endpoint, id);
   }
 
-  /** The path of an endpoint for a record made: its id, and its parents (a nested path) from its refs. */
+  /** The path of an endpoint for a record made: its id, and its parents (a nested path) from its refs (./made.ts). */
   pathFor(endpoint: Endpoint, made: Pick<Made, 'id' | 'body'>): string {
-    const values: Record<string, string | number> = {};
-    for (const p of parentParams(endpoint)) {
-      const v = made.body[p.field];
-      if (typeof v === 'string' || typeof v === 'number') values[p.name] = v;
-    }
-    return fillPath(this.itemPath(endpoint, made.id), values);
+    return pathFor(endpoint, made);
   }
 
   /** Deletes what the run made, and says what it could not remove (./late.ts). */
