@@ -307,14 +307,13 @@ function readFilter(raw: string, op: FilterOperator, field: QueryField): FieldFi
     }
     return { field: field.name, op, value: values };
   }
-  const read = readValue(raw, field, op === 'lt' || op === 'lte' || op === 'gt' || op === 'gte');
+  const read = readValue(raw, field);
   if (!read.ok) return read.message;
   // An ordered operator on a number or a date: its value is of the field's own type (check makes sure it orders).
   return { field: field.name, op, value: read.value };
 }
 
-/** `ordered`: the value bounds a range (lt, lte, gt, gte), where a date-time is read to the millisecond (orderedValue). */
-function readValue(raw: string, field: QueryField, ordered = false): Read {
+function readValue(raw: string, field: QueryField): Read {
   let value: ScalarValue;
   if (field.nullable && raw === 'null') value = null;
   else if (field.type === 'boolean') {
@@ -327,9 +326,9 @@ function readValue(raw: string, field: QueryField, ordered = false): Read {
     if (!NUMBER.test(raw) || !Number.isFinite(Number(raw))) return { ok: false, message: `must be a number, not '${raw}'` };
     value = Number(raw);
   } else if (field.time) {
-    const read = orderedValue(raw, field.time, ordered);
+    const read = orderedValue(raw, field.time);
     // A '+' of an offset sent unencoded arrives as a space (application/x-www-form-urlencoded): say so.
-    if (read === undefined) return { ok: false, message: `must be ${TIME_FORMS[field.time]}, not '${raw}'${/ \d{2}:\d{2}$/.test(raw) ? " (a '+' in a query string reads as a space: write it %2B)" : ''}` };
+    if (read === undefined) return { ok: false, message: `must be ${TIME_FORMS[field.time]}, not '${raw}'${/\d{2}:\d{2}:\d{2}(\.\d+)? \d{2}:\d{2}$/.test(raw) ? " (a '+' in a query string reads as a space: write it %2B)" : ''}` };
     value = read;
   } else value = raw;
   if (field.enum && value !== null && !field.enum.includes(value)) {

@@ -317,11 +317,11 @@ function writablePart(op: Operation, data: Record<string, unknown>): Record<stri
 export function withDefaults(fields: readonly Field[], data: Record<string, unknown>): Record<string, unknown> {
   for (const f of fields) {
     if (!(f.name in data)) {
-      if (f.hasDefault) data[f.name] = structuredClone(f.default);
+      if (f.hasDefault) data[f.name] = inUtc(f, structuredClone(f.default));
       continue;
     }
     const value = data[f.name];
-    if (f.format === 'date-time' && typeof value === 'string') data[f.name] = utcDateTime(value) ?? value;
+    if (f.format === 'date-time') data[f.name] = inUtc(f, value);
     else fillShape(f, value);
   }
   return data;
@@ -330,9 +330,15 @@ export function withDefaults(fields: readonly Field[], data: Record<string, unkn
 function fillShape(shape: Shape, value: unknown): void {
   if (shape.type === 'object' && shape.properties && isObject(value)) withDefaults(shape.properties, value);
   else if (shape.type === 'array' && shape.items && Array.isArray(value)) {
-    if (shape.items.format === 'date-time') value.forEach((item, i) => typeof item === 'string' && (value[i] = utcDateTime(item) ?? item));
+    if (shape.items.format === 'date-time') value.forEach((item, i) => (value[i] = inUtc(shape.items!, item)));
     else for (const item of value) fillShape(shape.items, item);
   }
+}
+
+/** A date-time in UTC (utcDateTime); as it is where its text is constrained (a pattern, an enum), or not a date-time. */
+function inUtc(shape: Shape, value: unknown): unknown {
+  if (typeof value !== 'string' || shape.pattern !== undefined || shape.enum !== undefined) return value;
+  return utcDateTime(value) ?? value;
 }
 
 /**

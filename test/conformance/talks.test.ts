@@ -15,6 +15,7 @@ import { test } from 'node:test';
 import { runConformance } from '../../src/conformance/index.ts';
 import { formatHuman } from '../../src/conformance/report/format.ts';
 import { loadSpec } from '../../src/load/index.ts';
+import { mustLoad } from '../support/spec.ts';
 import type { Spec } from '../../src/spec/model.ts';
 import { serveForTester } from './support.ts';
 
@@ -41,4 +42,51 @@ test('conformance: the reference service passes the talks spec; nested-only crea
   // The parent's ref left out of a nested create's body is complete, not a breach of `required`.
   assert.equal(outcome('review.talk.required'), undefined, 'no required check of the ref a nested create takes from its path');
   assert.deepEqual(templated, [], 'no request was sent to a path template');
+});
+
+test('conformance: the reference service passes its own checks of date-time range filters and sorts (a bound equal to a stored value)', async (t) => {
+  // Found by a review: bounds read to the millisecond put a stored 15:08:21Z after 15:08:21.000Z, and svcspec failed its own lte and gt.
+  const spec = mustLoad(`svcspec: 1
+purpose: {name: Shelf, summary: Keeps books., users: [{name: keeper, tasks: [keep books]}]}
+resources:
+  book:
+    plural: books
+    id: {field: id, assigned: sequence}
+    fields:
+      id: {type: integer, readOnly: true}
+      title: {type: string, required: true}
+      at: {type: string, format: date-time}
+states: {none: No life cycle.}
+endpoints:
+  book:
+    create: {}
+    read: {}
+    delete: {}
+    list:
+      query: {filters: {at: [gte, lte, lt, gt]}, sort: [at]}
+authentication: {none: Open.}
+events: {none: None.}
+errors:
+  shape: problem
+  catalog:
+    validation-failed: { status: 422, title: Validation failed }
+    malformed-body: { status: 400, title: Malformed body }
+    not-found: { status: 404, title: Not found }
+    method-not-allowed: { status: 405, title: Method not allowed }
+    payload-too-large: { status: 413, title: Too large }
+    unsupported-media-type: { status: 415, title: Unsupported media type }
+    rate-limited: { status: 429, title: Too many requests }
+    internal: { status: 500, title: Internal error }
+    timeout: { status: 503, title: Timed out }
+limits:
+  rate: { limit: 1000000, window: 1s, scope: address }
+  body: { maxSize: 16KiB }
+  timeouts: { request: 10s, status: 503 }
+  pagination: {style: cursor, defaultSize: 20, maxSize: 50, overMax: clamp}
+versioning: {none: One version.}
+`);
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, spec);
+  const report = await runConformance({ spec, baseUrl, principals, seed: 1, sleep, now, only: ['endpoints'] });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  for (const op of ['gte', 'lte', 'lt', 'gt']) assert.ok(report.results.some((r) => r.outcome === 'pass' && r.title.includes(`at[${op}]`)), `at[${op}] checked:\n${formatHuman(report)}`);
 });

@@ -77,12 +77,12 @@ export function utcDateTime(raw: string): string | undefined {
 
 /**
  * A filter's value for a `date`, `date-time` or `time` field, or undefined when it is not one
- * (RFC 3339 §5.6). `ordered`: for a range (lt, lte, gt, gte), a date-time is given in UTC with
- * milliseconds, the form of the service's own time stamps (`.500Z` orders after `.000Z`,
- * where `00Z` would order after `00.500Z` as text); for equality, in UTC as written.
- * A time keeps its offset: a time of day has no date to move it across.
+ * (RFC 3339 §5.6): a date-time in UTC, its fraction as written, as the service keeps
+ * date-times. Compared as text, so within one second values written to other fractions
+ * (`00Z`, `00.500Z`) order as text does (README). A time keeps its offset: a time of day has
+ * no date to move it across.
  */
-export function orderedValue(raw: string, format: 'date' | 'date-time' | 'time', ordered = true): string | undefined {
+export function orderedValue(raw: string, format: 'date' | 'date-time' | 'time'): string | undefined {
   if (format === 'date') {
     const m = DATE.exec(raw);
     return m && validDay(Number(m[1]), Number(m[2]), Number(m[3])) ? raw : undefined;
@@ -91,10 +91,7 @@ export function orderedValue(raw: string, format: 'date' | 'date-time' | 'time',
     const m = TIME.exec(raw);
     return m && Number(m[1]) < 24 && Number(m[2]) < 60 && Number(m[3]) < 61 ? raw : undefined;
   }
-  const utc = utcDateTime(raw);
-  if (utc === undefined || !ordered) return utc;
-  const m = /^(.{19})(\.\d+)?Z$/.exec(utc)!;
-  return `${m[1]}${(m[2] ?? '.').padEnd(4, '0').slice(0, 4)}Z`;
+  return utcDateTime(raw);
 }
 
 function validDay(y: number, m: number, d: number): boolean {
