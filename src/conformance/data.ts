@@ -349,7 +349,7 @@ export class DataFactory {
   async discard(resource: Resource, ex: Exchange, as?: Principal): Promise<void> {
     const made = answeredMade(resource, this.idField(resource), ex, as);
     const del = this.ctx.endpoint(resource.name, 'delete');
-    if (!made) return;
+    if (!made) return this.#unread(resource, ex, as);
     // What cannot be deleted now is kept for the clean-up, which names it if it stays.
     if (!del || !(await this.ctx.call('DELETE', itemPath(del, made.id), { as: as ?? null }).then((gone) => gone.response.status < 300, () => false))) this.#made.push(made);
   }

@@ -734,3 +734,10 @@ components:
   assert.equal(spec.endpoints.find((e) => e.path.includes('addresses'))?.path, '/users/{id}/addresses/{addressId}', 'addresses -> address');
   assert.deepEqual(checkSpec(spec, []).diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.message}`), []);
 });
+
+test('import: the parameter named after its segment takes the singular of English plurals', async () => {
+  const { endpointPath } = await import('../../src/import/openapi/paths.ts');
+  const named = (segment: string) => endpointPath(`/articles/{slug}/${segment}/{id}`, '/articles').path.split('/').at(-1);
+  assert.deepEqual(['comments', 'courses', 'purchases', 'responses', 'releases', 'statuses', 'addresses', 'boxes', 'matches', 'categories'].map(named),
+    ['{commentId}', '{courseId}', '{purchaseId}', '{responseId}', '{releaseId}', '{statusId}', '{addressId}', '{boxId}', '{matchId}', '{categoryId}']);
+});

@@ -222,11 +222,13 @@ export async function isPrivateUrl(url: string): Promise<boolean> {
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   let addresses = [host];
   if (isIP(host) === 0) {
-    try {
-      addresses = (await lookup(host, { all: true })).map((a) => a.address);
-    } catch {
-      return false;
-    }
+    // Bounded: a resolver that does not answer costs the run two seconds, not the system's time-out.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), 2000)));
+    const found = await Promise.race([lookup(host, { all: true }).catch(() => undefined), late]);
+    clearTimeout(timer);
+    if (!found) return false;
+    addresses = found.map((a) => a.address);
   }
   return addresses.some(privateAddress);
 }

@@ -8,7 +8,7 @@
 import { fillPath, idParam, pathPointer } from '../../spec/conventions/paths.ts';
 import type { Field } from '../../spec/model.ts';
 import { Failure, type TestContext } from '../context.ts';
-import type { DataFactory } from '../data.ts';
+import type { DataFactory, Made } from '../data.ts';
 import { expectError } from '../expect.ts';
 import { breaches, valueOf } from '../generate.ts';
 
@@ -30,11 +30,18 @@ export async function checkPathParams(ctx: TestContext, data: DataFactory): Prom
     }
     if (!ctx.may(ctx.main, e)) continue;
     const fields: Field[] = shaped.map((p) => ({ ...(p.binding.kind === 'value' ? p.binding.shape : { type: 'string' as const, pointer: p.pointer }), name: p.name, required: true, readOnly: false, writeOnly: false, hasDefault: false }));
-    // The record the path names, where it names one: the run's first of its resource, else one made for it (a failure of its create fails the check that asked).
+    // The record the path names, where it names one: made for this endpoint's checks (the run's first where the
+    // create's quota is scarce), asked for by its maker; a failure of its create fails the check that asked.
+    let made: Promise<Made> | undefined;
     const record = async (): Promise<Record<string, string>> => {
       if (!byId) return {};
-      const made = data.firstMade(resource!) ?? (await data.create(resource!));
-      return { [idParam(e) ?? 'id']: made.id };
+      made ??= data.scarce(resource!) && data.firstMade(resource!) ? Promise.resolve(data.firstMade(resource!)!) : data.create(resource!);
+      return { [idParam(e) ?? 'id']: (await made).id };
+    };
+    /** The request's options, sent as the record's maker where the path names a record (an owned one is its maker's). */
+    const options = async () => {
+      const maker = byId && made ? (await made).as : undefined;
+      return { ...body, ...(maker ? { as: maker } : {}) };
     };
     const shapedValues = (): Record<string, string> => Object.fromEntries(fields.map((f) => [f.name, String(ctx.draw.one(valueOf(f)))]));
     const valid = async (): Promise<Record<string, string>> => ({ ...(await record()), ...shapedValues() });
@@ -47,12 +54,12 @@ export async function checkPathParams(ctx: TestContext, data: DataFactory): Prom
         const rule = { pointer: shaped.find((p) => p.name === f.name)!.pointer, text: `{${f.name}}: ${breach.constraint}` };
         await ctx.check('endpoints', `${e.id}.path.${f.name}.${breach.constraint.replace(/\s+/g, '-')}`, `${e.id}: a {${f.name}} breaking '${breach.constraint}' is refused`, rule, async () => {
           const path = fillPath(e.path, { ...(await valid()), [f.name]: String(breach.value) });
-          expectError(ctx, await ctx.call(e.method, path, body), 'validation-failed', pathPointer(f.name));
+          expectError(ctx, await ctx.call(e.method, path, await options()), 'validation-failed', pathPointer(f.name));
         });
       }
     }
     await ctx.check('endpoints', `${e.id}.path-params`, `${e.id}: path values that fit their shapes are not refused`, { pointer: e.pointer, text: `${e.method} ${e.path}` }, async () => {
-      const ex = await ctx.call(e.method, fillPath(e.path, await valid()), body);
+      const ex = await ctx.call(e.method, fillPath(e.path, await valid()), await options());
       const errors = ex.response.json !== null && typeof ex.response.json === 'object' ? JSON.stringify(ex.response.json) : '';
       if (ex.response.status === 422 && errors.includes('/path/')) throw new Failure(`fitting path values were refused: ${errors.slice(0, 200)}`, ex);
     });
