@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { checkSpec } from '../../src/check/index.ts';
 import { loadSpec } from '../../src/load/index.ts';
+import { mustLoad } from '../support/spec.ts';
 import { errorLines, readiness, type Readiness } from '../../src/serve/readiness.ts';
 import { PART_BY_NAME, type PartName } from '../../src/spec/parts.ts';
 import type { Diagnostic } from '../../src/spec/diagnostics.ts';
@@ -50,4 +51,27 @@ test('readiness: the verdict of the error rules is the verdict of the whole chec
     compared++;
   }
   assert.ok(compared >= 10, `only ${compared} specs compared`);
+});
+
+test('readiness: a refusal names the first errors, placed, with their codes', () => {
+  const spec = mustLoad(`svcspec: 1
+purpose: {name: Notes, summary: Keeps notes., users: [{name: writer, tasks: [write]}]}
+resources:
+  note:
+    plural: notes
+    id: {field: id, assigned: uuid}
+    fields: {id: {type: string, readOnly: true}, text: string}
+states: {none: None.}
+endpoints:
+  note:
+    read: {path: '/notes/{id}/revisions/{id}'}
+authentication: {none: Open.}
+events: {none: None.}
+errors: {shape: problem, catalog: {not-found: {status: 404, title: Not found}}}
+limits: {none: None.}
+versioning: {none: One.}
+`);
+  const verdict = readiness(spec, []);
+  assert.equal(verdict.ok, false);
+  assert.match(verdict.reasons.join('\n'), /^The spec has an error: \S*:11:\d+: Endpoint 'note\.read' names the parameter 'id' twice in its path \/notes\/\{id\}\/revisions\/\{id\}\. \[endpoint-path-param-repeated\]\. Run 'svcspec check \S+' for it in context\.$/m);
 });
