@@ -1,7 +1,7 @@
 /**
  * The upstream side of a wire core connection (./wire.ts): one upstream connection per client
- * connection, its answers read by llhttp and written back through the client side in the
- * order the requests came. An answer the handler holds (Forwarding.hold) is kept whole, up
+ * connection (its requests written by ./wire-send.ts), its answers read by llhttp and written
+ * back through the client side in the order the requests came. An answer the handler holds (Forwarding.hold) is kept whole, up
  * to KEEP_BYTES, and judged before it goes; any other streams as it comes, the upstream read
  * no faster than the client takes it.
  */
@@ -10,7 +10,7 @@ import { type Forwarding, KEEP_BYTES } from './core.ts';
 import type { Llhttp, OnHeadersComplete } from './llhttp.ts';
 import { bytes, CRLF, EMPTY, endToEnd, type Entry, head, streamedHead } from './wire-entry.ts';
 
-/** What the upstream side needs of its client connection. */
+/** What the upstream side needs of its client connection (./wire.ts) and of its sender (./wire-send.ts: pump, gone, released). */
 export interface UpstreamSide {
   readonly client: Socket;
   /** The entries waiting for their answers, in the order the requests came. */

@@ -6,28 +6,28 @@
  * went (RFC 9112 §9.3.2) with no pool to manage; node:http's per-message streams and
  * objects, most of what a node:http proxy costs, are not made at all.
  *
- * A request is read whole, then handed to the handler; a forwarded one is sent with its
- * fields less the hop-by-hop ones (RFC 9110 §7.6.1) and its body framed by Content-Length.
+ * This module is the server and the client's side of a connection: a request is read whole,
+ * then handed to the handler, and answered by the proxy or sent upstream (./wire-send.ts).
  * A body larger than the handler's cap (by its Content-Length, or once more has come) is
  * not held: the handler decides on the head, and the body streams upstream as it comes
- * (framed as it came: by its length, else chunked), the client read no faster than the
- * upstream takes it; or, refused by the proxy, it is dropped as it comes and the connection
- * closed after the answer (RFC 9110 §15.5.14). An answer's fields go back as they came less
- * the hop-by-hop ones; its body streams, by Content-Length when it has one, else chunked
- * (RFC 9112 §7.1), or whole when held (up to KEEP_BYTES: past it, it is let go and streams
- * on). What one read from the upstream yields goes out in one write (the socket is corked
- * meanwhile).
+ * (./wire-send.ts); or, refused by the proxy, it is dropped as it comes and the connection
+ * closed after the answer (RFC 9110 §15.5.14). Answers go back in the order the requests
+ * came: an answer's fields as they came less the hop-by-hop ones (RFC 9110 §7.6.1); its
+ * body streams, by Content-Length when it has one, else chunked (RFC 9112 §7.1), or whole
+ * when held (up to KEEP_BYTES: past it, it is let go and streams on). What one read from the
+ * upstream yields goes out in one write (the socket is corked meanwhile).
  * No body follows a HEAD's answer, a 204 or a 304 (RFC 9110 §6.4.1); 1xx interim answers
  * are not relayed (the proxy has read the whole request: it answers Expect: 100-continue
  * itself, as node:http does, and does not forward it). CONNECT is not served, and an
  * Upgrade is not relayed (the request is forwarded without it), as http-core.ts does.
- * The upstream side is ./wire-upstream.ts; a request's record and the heads, ./wire-entry.ts.
+ * Requests going upstream are ./wire-send.ts; their answers read back, ./wire-upstream.ts;
+ * a request's record and the heads, ./wire-entry.ts.
  */
 import { createServer, type Socket } from 'node:net';
-import { type Answer, type Core, fieldOf, type Forwarding, type Handler, HOP_BY_HOP, listening } from './core.ts';
+import { type Answer, type Core, fieldOf, type Handler, listening } from './core.ts';
 import { type Llhttp, type OnHeadersComplete, wireParser } from './llhttp.ts';
-import { bytes, CRLF, EMPTY, type Entry, head, type Upload } from './wire-entry.ts';
-import { connectUpstream, type UpstreamSide } from './wire-upstream.ts';
+import { bytes, CRLF, EMPTY, type Entry, head } from './wire-entry.ts';
+import { Sender } from './wire-send.ts';
 
 export { wireParser } from './llhttp.ts';
 
@@ -75,16 +75,11 @@ export async function listenWire(options: WireOptions): Promise<Core> {
   };
 }
 
-
+/** One client connection: its requests read and handed to the handler, their answers written back in the order they came. */
 class Connection {
   readonly #client: Socket;
   readonly #options: WireOptions;
-  readonly #binding: Llhttp;
   readonly #queue: Entry[] = [];
-  #up: Socket | undefined;
-  /** Requests to forward, in order; one is on the upstream connection at a time (see #pump). */
-  readonly #toSend: { readonly entry: Entry; readonly f: Forwarding }[] = [];
-  #inFlight: Entry | undefined;
   #closing = false;
   // The request being read.
   #method = '';
@@ -94,33 +89,28 @@ class Connection {
   #bodySize = 0;
   /** The request being read whose body is beyond the cap: its chunks stream upstream or are dropped. */
   #over: Entry | undefined;
-  /** The client is paused until an upload can go on (its turn upstream, or the upstream's drain). */
-  #uploadWaits = false;
   #keepAlive = true;
   #http10 = false;
   #partial: string[] = [];
   #partialUrl = '';
   /** Ends a request that takes longer than REQUEST_MS from its first byte to its last. */
   #requestTimer: NodeJS.Timeout | undefined;
-  /** What the upstream connection's reader (./wire-upstream.ts) writes its answers through. */
-  readonly #side: UpstreamSide;
+  /** The requests this connection forwards, on their way upstream (./wire-send.ts). */
+  readonly #sender: Sender;
 
   constructor(binding: Llhttp, options: WireOptions, client: Socket) {
-    this.#binding = binding;
     this.#options = options;
     this.#client = client;
-    this.#side = {
+    this.#sender = new Sender(binding, options.upstream, {
       client,
       queue: this.#queue,
       write: (e, data) => this.#write(e, data),
       bodyOut: (e, chunk) => this.#bodyOut(e, chunk),
       finish: (e) => this.#finish(e),
-      pump: () => this.#pump(),
-      gone: (up, error) => this.#upstreamGone(up, error),
-      released: (up) => {
-        if (this.#up === up) this.#up = undefined;
-      },
-    };
+      local: (e, answer) => this.#local(e, answer),
+      destroy: () => this.destroy(),
+      resume: () => this.#resume(),
+    });
     const P = binding.HTTPParser;
     const p = new P();
     p.initialize(P.REQUEST, {}, 0, 0);
@@ -154,7 +144,7 @@ class Connection {
       return 0;
     }) satisfies OnHeadersComplete;
     p[P.kOnBody] = (chunk: Buffer) => {
-      if (this.#over) return this.#upload(this.#over, chunk);
+      if (this.#over) return this.#sender.upload(this.#over, chunk);
       this.#body.push(chunk);
       // Past the cap (a chunked body, or one longer than its Content-Length said is refused by llhttp): decided on now, not held.
       if ((this.#bodySize += chunk.length) > options.handler.bodyCap) this.#request(true);
@@ -166,11 +156,9 @@ class Connection {
       const over = this.#over;
       if (!over) return this.#request();
       this.#over = undefined;
-      const u = over.upload;
-      if (!u) return;
+      if (!over.upload) return;
       if (over.closeAfter) this.#closing = true;
-      u.complete = true;
-      if (u.started && !u.dropped && u.length === undefined) over.socket?.write(`0${CRLF}${CRLF}`, 'latin1');
+      this.#sender.uploaded(over);
     };
     client.setNoDelay(true);
     client.setTimeout(IDLE_MS, () => {
@@ -200,9 +188,8 @@ class Connection {
       // The client is gone: what it waited for is let go, and is no failure of the upstream's.
       this.#closing = true;
       this.#queue.length = 0;
-      this.#toSend.length = 0;
       this.#over = undefined;
-      this.#up?.destroy();
+      this.#sender.abandon();
       p.free();
       setImmediate(() => p.close());
     });
@@ -217,7 +204,7 @@ class Connection {
     this.#closing = true;
     this.#queue.length = 0;
     this.#client.destroy();
-    this.#up?.destroy();
+    this.#sender.destroy();
   }
 
   /** A request not whole within REQUEST_MS: 408 (RFC 9110 §15.5.9) and the connection closed, as node:http's requestTimeout does. */
@@ -276,52 +263,13 @@ class Connection {
       else this.#local(entry, a);
       return entry;
     }
-    this.#send(entry, decision.forward);
+    this.#sender.send(entry, decision.forward);
     return entry;
-  }
-
-  /** A chunk of a body too large to hold: upstream when its request is there, else kept until it is (the client paused); dropped when there is nowhere to send it. */
-  #upload(e: Entry, chunk: Buffer): void {
-    const u = e.upload;
-    if (!u || u.dropped) return;
-    if (!u.started) {
-      u.waiting.push(chunk);
-      this.#pauseFor();
-      return;
-    }
-    const up = e.socket as Socket;
-    if (!up.writable) {
-      u.dropped = true;
-      return;
-    }
-    if (!this.#uploadChunk(u, up, chunk)) {
-      // The upstream reads slower than the client sends: the client waits (TCP's flow control does the rest).
-      if (!this.#uploadWaits) up.once('drain', () => this.#resumeFor());
-      this.#pauseFor();
-    }
-  }
-
-  /** Writes a chunk of an upload, framed as it goes; false when the upstream's buffer is full. */
-  #uploadChunk(u: Upload, up: Socket, chunk: Buffer): boolean {
-    if (u.length !== undefined) return up.write(chunk);
-    up.write(`${chunk.length.toString(16)}${CRLF}`, 'latin1');
-    up.write(chunk);
-    return up.write(CRLF, 'latin1');
-  }
-
-  #pauseFor(): void {
-    this.#uploadWaits = true;
-    this.#client.pause();
-  }
-
-  #resumeFor(): void {
-    this.#uploadWaits = false;
-    this.#resume();
   }
 
   /** Reads the client again, unless an upload or too many requests waiting hold it. */
   #resume(): void {
-    if (!this.#uploadWaits && this.#queue.length < MAX_WAITING && this.#client.isPaused()) this.#client.resume();
+    if (!this.#sender.waits && this.#queue.length < MAX_WAITING && this.#client.isPaused()) this.#client.resume();
   }
 
   /** The proxy's own answer to a request. */
@@ -331,83 +279,6 @@ class Connection {
     this.#write(entry, head(answer.status, '', answer.fields, entry, body.length));
     if (entry.method !== 'HEAD') this.#write(entry, body);
     this.#finish(entry);
-  }
-
-  /**
-   * Requests go upstream one at a time, the next once the one before it is answered: an
-   * upstream may close its connection after any answer (RFC 9112 §9.6), and requests already
-   * sent behind that answer would be lost, and the service blamed. Pipelining clients still
-   * get their answers in order.
-   */
-  #send(entry: Entry, f: Forwarding): void {
-    this.#toSend.push({ entry, f });
-    this.#pump();
-  }
-
-  #pump(): void {
-    if (this.#inFlight && !this.#inFlight.done) return;
-    const next = this.#toSend.shift();
-    this.#inFlight = next?.entry;
-    if (next) this.#forward(next.entry, next.f);
-  }
-
-  #forward(entry: Entry, f: Forwarding): void {
-    let up = this.#up;
-    if (!up || up.destroyed || !up.writable) up = this.#up = connectUpstream(this.#binding, this.#options.upstream, this.#side);
-    entry.socket = up;
-    let text = `${entry.method} ${entry.url} HTTP/1.1${CRLF}`;
-    for (let i = 0; i < f.fields.length; i += 2) {
-      const name = f.fields[i].toLowerCase();
-      if (HOP_BY_HOP.has(name) || name === 'content-length' || name === 'expect') continue;
-      text += `${f.fields[i]}: ${f.fields[i + 1]}${CRLF}`;
-    }
-    const u = entry.upload;
-    if (u) {
-      // A body too large to hold: framed as the client framed it, sent as it comes.
-      text += u.length !== undefined ? `Content-Length: ${u.length}${CRLF}${CRLF}` : `Transfer-Encoding: chunked${CRLF}${CRLF}`;
-      up.cork();
-      up.write(text, 'latin1');
-      u.started = true;
-      let flowing = true;
-      for (const chunk of u.waiting.splice(0)) flowing = this.#uploadChunk(u, up, chunk);
-      if (u.complete && u.length === undefined) up.write(`0${CRLF}${CRLF}`, 'latin1');
-      up.uncork();
-      if (flowing) this.#resumeFor();
-      else up.once('drain', () => this.#resumeFor());
-      return;
-    }
-    // A body's length; 0 where the client framed an empty one, or a method that carries one
-    // sends none (as node:http does: some servers answer 411 without it).
-    if (f.body.length || entry.framed || entry.method === 'POST' || entry.method === 'PUT' || entry.method === 'PATCH') text += `Content-Length: ${f.body.length}${CRLF}`;
-    text += CRLF;
-    if (f.body.length) {
-      up.cork();
-      up.write(text, 'latin1');
-      up.write(f.body);
-      up.uncork();
-    } else up.write(text, 'latin1');
-  }
-
-  /** The upstream connection failed: each request sent on it still unanswered gets the proxy's answer, unless its answer had begun. */
-  #upstreamGone(up: Socket, error: Error): void {
-    if (this.#up === up) this.#up = undefined;
-    // A copy: answering an entry (#local, #finish) takes it off the queue.
-    for (const e of [...this.#queue]) {
-      if (e.socket !== up || e.done) continue;
-      if (e.headSent) {
-        this.destroy();
-        return;
-      }
-      e.kept = [];
-      e.hold = true;
-      e.status = 0;
-      // The rest of a body streaming upstream has nowhere to go: dropped as it comes.
-      if (e.upload) e.upload.dropped = true;
-      this.#local(e, (e.forwarding as Forwarding).failed(error));
-    }
-    // An upload that waited for this connection's drain waits no more.
-    if (this.#uploadWaits) this.#resumeFor();
-    this.#pump();
   }
 
   /** A chunk of a streamed answer to the client, chunk-framed where the answer is; false when the client's buffer is full. */
@@ -436,7 +307,7 @@ class Connection {
         this.#closing = true;
         this.#queue.length = 0;
         this.#client.end();
-        this.#up?.end();
+        this.#sender.end();
         // A refused body still coming is read and dropped a while (the client may read the answer only once it has sent all), then cut.
         if (done.drop) {
           clearTimeout(this.#requestTimer);
