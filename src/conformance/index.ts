@@ -16,7 +16,7 @@
  */
 import type { Spec } from '../spec/model.ts';
 import { PART_NAMES, type PartName } from '../spec/parts.ts';
-import { TestContext, type CheckResult, type RunOptions } from './context.ts';
+import { Skip, TestContext, type CheckResult, type RunOptions } from './context.ts';
 import { DataFactory } from './data.ts';
 import { redactor } from './report/redact.ts';
 import { checkAuthentication } from './parts/authentication.ts';
@@ -134,7 +134,16 @@ async function runPart(ctx: TestContext, data: DataFactory, part: PartName, opti
   const runner = RUNNERS[part];
   if (statement === 'gap' && part !== 'errors') ctx.skip(part, part, `part ${part}`, `the spec does not show this part (a gap): there is nothing to check it against`, { kind: 'not-applicable' });
   else if (typeof runner === 'string') ctx.skip(part, part, `part ${part}`, runner, { kind: 'not-applicable' });
-  else await runner(ctx, data);
+  else {
+    try {
+      await runner(ctx, data);
+    } catch (error) {
+      // A Skip is a check's outcome; one thrown between checks (the run's wait budget spent by
+      // requests a part makes for several checks) ends the part's work, reported, not the run.
+      if (!(error instanceof Skip)) throw error;
+      ctx.skip(part, `${part}.rest`, `the rest of part ${part}`, error.message, { kind: error.kind, ...(error.needs !== undefined ? { needs: error.needs } : {}) });
+    }
+  }
 }
 
 /** A spec without resources and endpoints gives a tester nothing to check (the founding document's words). */

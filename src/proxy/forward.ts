@@ -16,7 +16,8 @@ import { bodyLimit } from '../spec/conventions/body.ts';
 import { type Answer, type Core, type CoreRequest, type Decision, fieldOf, HOP_BY_HOP, type Handler, KEEP_BYTES } from './core.ts';
 import type { Finding } from './finding.ts';
 import { listenHttp } from './http-core.ts';
-import type { Judge } from './judge.ts';
+import type { Arrival, Judge } from './judge.ts';
+import { challenges, realmOf } from '../spec/conventions/challenges.ts';
 import { RELAY_PATH } from './parts/events.ts';
 import { listenWire, wireParser } from './wire.ts';
 
@@ -105,9 +106,9 @@ export function decide(options: ForwardOptions, self: { url: string }, req: Core
   const arrival = options.judge.arrive(request, req.beyond, raw.length);
   const refusal = options.mode === 'strict' ? arrival.problems[0] : undefined;
   if (refusal) {
-    const error = options.judge.errors.body(refusal.situation, refusal.message, refusal.at !== undefined ? arrival.problems.filter((p) => p.at !== undefined).map((p) => ({ pointer: p.at as string, message: p.message })) : undefined);
+    const error = options.judge.errors.body(refusal.situation, refusal.message, refusal.at !== undefined ? arrival.problems.filter((p) => p.at !== undefined).map((p) => ({ pointer: p.at as string, message: p.message })) : undefined, url.split('?')[0]);
     options.judge.counts.refused++;
-    return { answer: { status: error.status, fields: ['content-type', error.mediaType, FINDINGS_HEADER, arrival.problems.map((p) => p.id).join(', ')], body: error.text } };
+    return { answer: { status: error.status, fields: ['content-type', error.mediaType, ...refusalFields(options.judge, arrival.seen, error.status), FINDINGS_HEADER, arrival.problems.map((p) => p.id).join(', ')], body: error.text } };
   }
   // A subscription the proxy made to its relay address is shown to the client with the receiver's URL it asked for.
   const relayed = options.receiver ? `${self.url}${RELAY_PATH}?to=` : '';
@@ -143,8 +144,8 @@ export function decide(options: ForwardOptions, self: { url: string }, req: Core
       },
       failed: (error) => {
         options.onUpstreamError?.(`${request.method} ${request.url}: ${error.message}`);
-        const e = options.judge.errors.body('unavailable', `the proxy could not reach the service at ${options.upstream.origin}: ${error.message}`);
-        return { status: 502, fields: ['content-type', e.mediaType], body: e.text };
+        const e = options.judge.errors.body('bad-gateway', `the proxy could not reach the service at ${options.upstream.origin}: ${error.message}`);
+        return { status: e.status, fields: ['content-type', e.mediaType], body: e.text };
       },
       done: (status, fields, body, size) => {
         const ms = performance.now() - started;
@@ -227,4 +228,19 @@ function parseJson(text: string, type: string | undefined): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The fields a refusal of the proxy's own carries, as the service's would (RFC 9110): a 401 its
+ * challenges (§11.6.1, src/spec/conventions/challenges.ts), a 405 the methods the path has (§10.2.1).
+ */
+function refusalFields(judge: Judge, seen: Arrival['seen'], status: number): string[] {
+  const { spec } = judge;
+  if (status === 401) {
+    const auth = seen.endpoint?.auth;
+    const schemes = spec.authentication.schemes.filter((s) => !auth || auth.public || auth.schemes.includes(s.name));
+    return schemes.length ? ['www-authenticate', challenges(schemes, realmOf(spec))] : [];
+  }
+  if (status === 405 && seen.route.otherMethods?.length) return ['allow', seen.route.otherMethods.join(', ')];
+  return [];
 }

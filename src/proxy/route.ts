@@ -46,7 +46,10 @@ export class Router {
           names.push(m[1]);
           return '([^/]+)';
         }).join('');
-        return { endpoint, re: new RegExp(`^${source}/?$`), names };
+        // No trailing slash: `/parcels/` is another URI than `/parcels` (RFC 3986 §6.2.3 leaves
+        // them apart), which services route differently (svcspec serve reads it as an item with
+        // an empty id, Express as the collection); a path the spec does not declare is not judged.
+        return { endpoint, re: new RegExp(`^${source}$`), names };
       })
       .sort((a, b) => bySpecificity(a.endpoint.path, b.endpoint.path));
     const select = spec.versioning.select;

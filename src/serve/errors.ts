@@ -4,6 +4,7 @@
  * the spec's catalog decides the code, status and title (a code named after the situation,
  * or `for: <situation>`), else the documented default. RFC 9457 problem details by default.
  */
+import { problemType } from '../spec/conventions/errors.ts';
 import type { ErrorShape } from '../spec/model.ts';
 import type { ResolvedSituation, Situation } from '../spec/http-errors.ts';
 
@@ -53,7 +54,7 @@ export function renderError(shape: ErrorShape, resolved: ResolvedError, error: H
   const m = shape.members;
   const body: Record<string, unknown> = {};
   // RFC 9457 §3.1.1: `type` is a URI identifying the problem type; ours names the catalog code.
-  if (shape.kind === 'problem' && m.type) body[m.type] = `urn:svcspec:problem:${resolved.code}`;
+  if (shape.kind === 'problem' && m.type) body[m.type] = problemType(resolved.code);
   if (m.title) body[m.title] = resolved.title;
   if (m.status) body[m.status] = resolved.status;
   if (m.detail && error.options.detail) body[m.detail] = error.options.detail;

@@ -9,12 +9,14 @@
  * credentials redacted, a curl to reproduce a failure) is held here too.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { curlOf, runConformance } from '../../src/conformance/index.ts';
 import { formatHuman, formatJson, formatJunit } from '../../src/conformance/report/format.ts';
 import { exampleSpec } from '../serve/support/open-app.ts';
 import { serveForTester } from './support.ts';
+import { mustLoad } from '../support/spec.ts';
 
 function refuse(reply: FastifyReply, status: number, code: string, title: string): FastifyReply {
   return reply.code(status).header('content-type', 'application/problem+json').send(JSON.stringify({ type: `urn:svcspec:problem:${code}`, title, status, code }));
@@ -214,4 +216,15 @@ test('conformance: a service that takes a broken value on update, where the quot
   assert.equal(caught?.outcome, 'fail', formatHuman(report));
   assert.match(caught?.message ?? '', /expected 422 \(validation-failed.*got 200/);
   assert.ok(caught?.rule?.location);
+});
+
+test('conformance: a wait budget spent by requests a part makes between its checks ends that work, reported, not the run (it was an internal error, and no report)', async (t) => {
+  // The requests that provoke a service's own troubles (errors-internals.ts) read a record six times, outside any one check.
+  const text = readFileSync(new URL('../../examples/helpdesk.yaml', import.meta.url), 'utf8').replace('      ticket.create: {limit: 5, window: 1m, scope: address}\n', '      ticket.create: {limit: 5, window: 1m, scope: address}\n      ticket.read: {limit: 2, window: 1m, scope: address}\n');
+  const spec = mustLoad(text);
+  assert.equal(spec.limits.rate?.overrides.find((o) => o.endpoint === 'ticket.read')?.limit, 2);
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, spec);
+  const report = await runConformance({ spec, baseUrl, principals, seed: 5, sleep, now, waitBudgetMs: 0, clientAddresses: 'none', only: ['errors'] });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  assert.equal(report.results.find((r) => r.id === 'no-internals')?.outcome, 'pass', 'the error bodies the run has are judged');
 });

@@ -338,6 +338,13 @@ for (const core of CORES) {
         const refused = await send(proxied.url, '/tasks/1');
         assert.equal(refused.status, 401);
         assert.match(String(refused.headers['svcspec-findings']), /./);
+        // As the service's own 401 would (RFC 9110 §11.6.1): its challenge, and the problem's type and instance.
+        assert.match(String(refused.headers['www-authenticate']), /^ApiKey realm="[^"]+", header="X-Key"$/i);
+        const problem = JSON.parse(refused.body.toString('utf8')) as Record<string, unknown>;
+        assert.deepEqual([problem.type, problem.instance, problem.status], ['urn:svcspec:problem:unauthenticated', '/tasks/1', 401]);
+        const wrongMethod = await send(proxied.url, '/tasks', { method: 'PUT', headers: { 'x-key': 'k' } });
+        assert.equal(wrongMethod.status, 405);
+        assert.match(String(wrongMethod.headers.allow), /^(GET, POST|POST, GET)$/);
         // The proxy's own answer is UTF-8, its length counted in bytes (the value it names is not ASCII).
         const invalid = await send(proxied.url, '/tasks', { method: 'POST', headers: { 'x-key': 'k', 'content-type': 'application/json' }, body: JSON.stringify({ title: ['é'] }) });
         assert.ok(invalid.status >= 400, String(invalid.status));
@@ -508,6 +515,8 @@ for (const core of CORES) {
         assert.equal(got.status, 502);
         assert.match(String(got.headers['content-type']), /json/);
         assert.match(got.body.toString(), /could not reach the service/);
+        // The body says what the status line says (RFC 9457 §3.1.2), and names the gateway's failure, not the service's.
+        assert.deepEqual([JSON.parse(got.body.toString()).status, JSON.parse(got.body.toString()).code], [502, 'bad-gateway']);
         const again = await send(down.url, '/things/2', { agent: downAgent });
         assert.equal(again.status, 502);
         assert.equal(again.reused, true);

@@ -59,7 +59,8 @@ export function bodyProblems(spec: Spec, endpoint: Endpoint, resource: Resource 
     for (const name of needed) if (!(name in body)) found.push({ at: `/${name}`, message: `/${name} is required by ${endpoint.id} and absent`, pointer: transition?.pointer ?? endpoint.pointer, text: `${endpoint.id}: requires ${name}` });
   } else {
     const writable = resource.fields.filter((f) => !f.readOnly && !f.managed);
-    found = objectProblems(writable, body, '', resource.name, true, { required: !request.partial && endpoint.operation !== 'update', undeclared: false });
+    // An update is a merge patch (RFC 7396): null removes, objects merge (./values.ts objectProblems).
+    found = objectProblems(writable, body, '', resource.name, true, { required: !request.partial && endpoint.operation !== 'update', undeclared: false, patch: endpoint.operation === 'update' });
     for (const name of Object.keys(body)) {
       const field = resource.fields.find((f) => f.name === name);
       if (!field && resource.unknownFields === 'refuse') found.push({ at: `/${name}`, message: `/${name} is not a field of ${resource.name}`, pointer: resource.pointer, text: `${resource.name}: no field '${name}'` });

@@ -4,7 +4,7 @@
  * status that code declares; and a request the spec refuses is answered with the error of
  * its situation (src/spec/http-errors.ts resolves it against the catalog), not a success.
  */
-import { errorShape } from '../../spec/conventions/errors.ts';
+import { errorShape, problemType } from '../../spec/conventions/errors.ts';
 import { HTTP_ERRORS, resolveSituations, type Situation } from '../../spec/http-errors.ts';
 import type { Spec } from '../../spec/model.ts';
 import { mediaTypeOf } from '../../conformance/http.ts';
@@ -52,16 +52,21 @@ export class ErrorJudge {
   }
 
   /** The body of the error the proxy answers itself in strict mode, in the declared shape. */
-  body(situation: Situation, detail: string, errors?: readonly { pointer: string; message: string }[]): { status: number; mediaType: string; text: string } {
+  /** `instance`: the request target (RFC 9457 §3.1.5), written where the shape has the member, as serve writes it. */
+  body(situation: Situation | 'bad-gateway', detail: string, errors?: readonly { pointer: string; message: string }[], instance?: string): { status: number; mediaType: string; text: string } {
     const shape = errorShape(this.#spec);
-    const r = this.resolve(situation);
+    // The proxy's own failure to reach the service is no situation of the spec's: 502 (RFC 9110
+    // §15.6.3), said so in the declared shape, its status member the answer's (RFC 9457 §3.1.2).
+    const r = situation === 'bad-gateway' ? { status: 502, title: 'Bad gateway', code: 'bad-gateway' } : this.resolve(situation);
     const m = shape.members;
     const out: Record<string, unknown> = {};
-    if (m.type) out[m.type] = 'about:blank';
+    const problem = shape.kind === 'problem';
+    if (m.type && problem) out[m.type] = problemType(r.code);
     if (m.title) out[m.title] = r.title;
     if (m.status) out[m.status] = r.status;
-    if (m.code) out[m.code] = r.code;
     if (m.detail) out[m.detail] = detail;
+    if (m.instance && problem && instance !== undefined) out[m.instance] = instance;
+    if (m.code) out[m.code] = r.code;
     if (m.errors && errors?.length) out[m.errors] = errors;
     return { status: r.status, mediaType: shape.mediaType, text: JSON.stringify(out) };
   }

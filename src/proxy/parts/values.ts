@@ -37,7 +37,7 @@ function compiled(pattern: string): RegExp | null {
 }
 
 /** Type first; the constraints only with `full` (a request's value). Refs accept an id, or an embedded record where `expanded`. */
-export function valueProblems(s: Shape, v: unknown, at: string, label: string, full: boolean, expanded = false): readonly ValueProblem[] {
+export function valueProblems(s: Shape, v: unknown, at: string, label: string, full: boolean, expanded = false, patch = false): readonly ValueProblem[] {
   const p = (message: string, text: string) => [{ at, message: `${at} ${message}`, pointer: s.pointer, text: `${label}: ${text}` }];
   if (v === null) return s.nullable ? [] : p('is null, which it does not allow', 'not nullable');
   if (!fitsType(s, v, expanded)) return p(`is ${JSON.stringify(v)?.slice(0, 60)}, not ${typeNoun(s)}`, `type ${s.type}`);
@@ -65,13 +65,18 @@ export function valueProblems(s: Shape, v: unknown, at: string, label: string, f
       if (s.uniqueItems && new Set(v.map((x) => JSON.stringify(x))).size !== v.length) out.push(...p('repeats an item', 'uniqueItems'));
     }
   }
-  if (s.type === 'object' && s.properties && isObject(v)) out.push(...objectProblems(s.properties, v, at, label, full, { required: full, undeclared: full }));
+  if (s.type === 'object' && s.properties && isObject(v)) out.push(...objectProblems(s.properties, v, at, label, full, { required: full && !patch, undeclared: full, patch }));
   if (s.type === 'array' && s.items && Array.isArray(v)) v.forEach((item, i) => out.push(...valueProblems(s.items as Shape, item, `${at}/${i}`, label, full)));
   return out;
 }
 
 /** The members of an object against declared fields: each declared one's value; required ones present, undeclared ones absent, where asked. */
-export function objectProblems(fields: readonly Field[], value: Record<string, unknown>, at: string, label: string, full: boolean, ask: { required: boolean; undeclared: boolean; expanded?: ReadonlySet<string> }): ValueProblem[] {
+/**
+ * `patch`: a merge patch (RFC 7396 §2), at any depth: null removes a member that is not
+ * required (a required one cannot be removed: the reference refuses it), and an object is
+ * merged into the one it changes, so its own required members need not be sent.
+ */
+export function objectProblems(fields: readonly Field[], value: Record<string, unknown>, at: string, label: string, full: boolean, ask: { required: boolean; undeclared: boolean; expanded?: ReadonlySet<string>; patch?: boolean }): ValueProblem[] {
   const out: ValueProblem[] = [];
   for (const f of fields) {
     if (!(f.name in value)) {
@@ -79,10 +84,11 @@ export function objectProblems(fields: readonly Field[], value: Record<string, u
       continue;
     }
     const v = value[f.name];
+    if (ask.patch && v === null && !f.required) continue;
     const expanded = ask.expanded?.has(f.name) ?? false;
     // An answer's scalar of its type (most members of most records): passed before its path and label are made.
     if (!full && v !== null && f.type !== 'object' && f.type !== 'array' && fitsType(f, v, expanded) && (!f.enum || f.enum.includes(v as never))) continue;
-    const found = valueProblems(f, v, `${at}/${f.name}`, `${label}.${f.name}`, full, expanded);
+    const found = valueProblems(f, v, `${at}/${f.name}`, `${label}.${f.name}`, full, expanded, ask.patch);
     if (found.length) out.push(...found);
   }
   if (ask.undeclared) {

@@ -18,6 +18,7 @@ import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fast
 import type { AuthScheme, Endpoint } from '../../spec/model.ts';
 import type { ServeContext } from '../context.ts';
 import { HttpError } from '../errors.ts';
+import { challenges, realmOf } from '../../spec/conventions/challenges.ts';
 import type { Principal } from '../principal.ts';
 import { schemeReaders, type SchemeReader, type Verified } from './schemes.ts';
 import { JWKS_FAILURE_CACHE_MS } from './jwt.ts';
@@ -28,7 +29,7 @@ export function registerAuthentication(app: FastifyInstance, ctx: ServeContext, 
   const { spec } = ctx;
   if (spec.parts.authentication.statement !== 'given' || spec.authentication.schemes.length === 0) return;
   const readers = schemeReaders(spec.authentication.schemes, ctx.store.credentials, spec.source.file);
-  const realm = (spec.purpose.name ?? spec.title ?? 'svcspec').replace(/["\\]/g, '');
+  const realm = realmOf(spec);
   const byEndpoint = new Map<Endpoint, EndpointGuard>();
   for (const e of [...spec.endpoints, ...service]) if (e.auth) byEndpoint.set(e, guardOf(e, readers, realm));
 
@@ -127,26 +128,12 @@ function describe(scheme: AuthScheme): string {
   }
 }
 
-/** RFC 9110 §11.6.1: one challenge per accepted scheme; the refused one says why (RFC 6750 §3). */
-function challenges(guard: EndpointGuard, refusedBy?: AuthScheme, extra?: string): string {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const { scheme } of guard.readers) {
-    let c: string;
-    if (scheme.type === 'basic') c = `Basic realm="${guard.realm}", charset="UTF-8"`;
-    else if (scheme.type === 'apiKey') c = `ApiKey realm="${guard.realm}", ${scheme.in}="${scheme.param}"`;
-    else c = `Bearer realm="${guard.realm}"${refusedBy && (refusedBy.type === 'bearer' || refusedBy.type === 'oauth2') ? `, ${extra ?? 'error="invalid_token"'}` : ''}`;
-    if (!seen.has(c)) out.push(c);
-    seen.add(c);
-  }
-  return out.join(', ');
-}
 
 function unauthenticated(guard: EndpointGuard, detail: string, refusedBy?: AuthScheme): HttpError {
   const ways = guard.readers.map((r) => describe(r.scheme));
   return new HttpError('unauthenticated', {
     detail: `${detail} Send ${[...new Set(ways)].join(', or ')}.`,
-    headers: { 'www-authenticate': challenges(guard, refusedBy) },
+    headers: { 'www-authenticate': challenges(guard.readers.map((r) => r.scheme), guard.realm, refusedBy) },
   });
 }
 

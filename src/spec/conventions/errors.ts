@@ -18,3 +18,8 @@ export function problemShape(pointer: string): ErrorShape {
 export function errorShape(spec: Spec): ErrorShape {
   return spec.errors.shape ?? problemShape('/errors/shape');
 }
+
+/** RFC 9457 §3.1.1: the problem type of a catalog code, a URI naming it (serve renders it, the proxy's own answers too). */
+export function problemType(code: string): string {
+  return `urn:svcspec:problem:${code}`;
+}
