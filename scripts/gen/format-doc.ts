@@ -216,7 +216,32 @@ existing service is described as it is (examples/json-server.yaml describes json
 | ignores an id (or other member it sets) sent by a client | \`resources.<r>.readOnlyFields: ignore\` |
 | chooses opaque text ids (\`a7Kurl72mD0\`, \`cus_…\`) | \`id: {field: id, assigned: service}\` |
 | has no rate limit, no time-out | \`limits.rate: {none: reason}\`, \`limits.timeouts: {none: reason}\` (statements: the part can be complete, and the reference applies none) |
-| pages its own way | [page shapes](#page-shapes) |`;
+| pages its own way | [page shapes](#page-shapes) |
+| sends and answers each record inside a member named for it, \`{"article": {…}}\` (RealWorld's API, Rails' JSON root) | \`resources.<r>.envelope: article\` ([record envelopes](#record-envelopes)) |
+
+${anchor('record-envelopes')}
+### Record envelopes
+
+\`envelope: <member>\` on a resource says its records travel inside one member:
+\`POST /articles\` takes \`{"article": {"title": …}}\` and answers \`{"article": {"slug": …}}\`.
+Where it applies (src/spec/conventions/envelope.ts, read by serve, the tester, the proxy,
+export and import alike):
+
+| Enveloped | Bare |
+|---|---|
+| the body of a create, update (merge patch), replace, a transition's fields, an action taking the record | a page's items (the page has its own shape: \`limits.pagination.body\`, \`{items: articles, total: articlesCount}\`) |
+| every answer that is the record: create, read, update, replace, transition, an action answering the record, a delete answering it | a bulk write's items; an action's body or answer of its own shape; error bodies; event payloads |
+
+Decisions where the format had none: a record sent bare is refused (422, \`validation-failed\`
+at \`/article\`: "is required: the record is sent inside 'article'"), never taken for the record;
+another member beside the envelope is refused as an undeclared field; the pointers of a refusal
+are into the body as sent (\`/article/title\`); an action handler (\`--handlers\`) sees and
+answers the record bare, and serve wraps it. The tester sends every record body inside the
+envelope and reads answers out of it, and checks \`<resource>.envelope\` (the create's and the
+read's answers are the record inside it); the proxy reports a request or an answer not enveloped
+as declared. \`import\` reads a body of one member holding a record schema as the resource's
+envelope (\`import-record-envelope\`), and a list named after its records
+(\`{articles: [...], articlesCount}\`) as a page of them.`;
 
 const OPEN_SURFACE = `${anchor('named-endpoints')}
 ### Named endpoints: \`operation:\`

@@ -10,6 +10,7 @@ import type { PartName } from '../spec/parts.ts';
 import { resolveSituations, type ResolvedSituation, type Situation } from '../spec/http-errors.ts';
 import { Draw } from './generate.ts';
 import { HttpClient, type Exchange, type RequestOptions } from './http.ts';
+import { envelopedRequest, unenvelopedAnswer } from './envelope.ts';
 import { QuotaLedger } from './quota.ts';
 import { parentParams } from '../spec/conventions/paths.ts';
 import type { ClientAddresses } from './sources.ts';
@@ -251,7 +252,9 @@ export class TestContext {
     // per address), send from the first.
     const source = endpoint && options.retry !== false && !options.oneAddress ? this.quota.source(endpoint, who) : 0;
     const from = this.sources[source];
-    const ex = await this.client.send(method, url, { ...options, headers: { ...headers, ...(options.headers ?? {}) }, about, ...(from !== undefined ? { from } : {}) }, this.waitBudgetMs);
+    // Checks speak of the record; its envelope, where the spec declares one, is put on and taken off here.
+    const sent = envelopedRequest(this.spec, endpoint, options);
+    const ex = unenvelopedAnswer(this.spec, endpoint, await this.client.send(method, url, { ...sent, headers: { ...headers, ...(options.headers ?? {}) }, about, ...(from !== undefined ? { from } : {}) }, this.waitBudgetMs), options);
     if (endpoint) this.quota.spent(endpoint, who, ex.response.status, ex.response.headers, source);
     // A 429 the run could not wait out is the quota's answer, not a finding of the check that met it.
     if (ex.response.status === 429 && options.retry !== false && endpoint) throw this.#overBudget(endpoint, Number(ex.response.headers['retry-after']) * 1000 || 0);

@@ -135,7 +135,9 @@ export class DataFactory {
     const log = this.ctx.client.log;
     const kept = this.#unused.get(key);
     if (kept) {
-      const named = (v: unknown): boolean => isObject(v) && (String(v[field.name]) === String(kept.id) || (Array.isArray(v.items) && v.items.some(named)));
+      // The log holds answers as they came: the referrer's record inside its envelope, where it has one.
+      const member = referrer.envelope;
+      const named = (v: unknown): boolean => isObject(v) && (String(v[field.name]) === String(kept.id) || (Array.isArray(v.items) && v.items.some(named)) || (member !== undefined && named(v[member])));
       if (!log.slice(kept.since).some((ex) => ex.response.status < 300 && named(ex.response.json))) return kept.id;
     }
     const id = await this.freshTarget(referrer, field, as);

@@ -7,6 +7,7 @@ import type { Situation } from '../spec/http-errors.ts';
 import type { Endpoint } from '../spec/model.ts';
 import { Failure, type TestContext } from './context.ts';
 import { mediaTypeOf, type Exchange } from './http.ts';
+import { refusedAt } from './envelope.ts';
 
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -51,8 +52,9 @@ export function expectError(ctx: TestContext, ex: Exchange, situation: Situation
   if (wrong) return ctx.errorShapeFinding(want.code, wrong, ex);
   if (pointer !== undefined && shape.members.errors) {
     const list = (ex.response.json as Record<string, unknown>)[shape.members.errors];
-    if (!Array.isArray(list) || !list.some((item) => JSON.stringify(item).includes(JSON.stringify(pointer)))) {
-      throw new Failure(`the error lists no violation at '${pointer}' in '${shape.members.errors}'`, ex);
+    const at = refusedAt(ex, pointer);
+    if (!Array.isArray(list) || !list.some((item) => JSON.stringify(item).includes(JSON.stringify(at)))) {
+      throw new Failure(`the error lists no violation at '${at}' in '${shape.members.errors}'`, ex);
     }
   }
 }

@@ -28,6 +28,8 @@ export interface Exchange {
   readonly ms: number;
   /** When the request was sent (epoch ms, this machine's clock). */
   readonly at?: number;
+  /** The member the request's body was sent inside (a record envelope, ./envelope.ts); the pointers of a refusal are into it. */
+  readonly envelope?: string;
 }
 
 export interface RequestOptions {

@@ -143,6 +143,11 @@ function stringKeywords(s: Shape, dir: Direction, c: SchemaContext): JsonSchema 
   return out;
 }
 
+/** A record's schema inside its envelope (src/spec/conventions/envelope.ts): `{"<member>": record}`, nothing beside it. */
+export function enveloped(member: string, record: JsonSchema): JsonSchema {
+  return { type: 'object', properties: { [member]: record }, required: [member], additionalProperties: false };
+}
+
 export function withNull(schema: JsonSchema): JsonSchema {
   const type = schema.type;
   if (type === undefined) return schema;

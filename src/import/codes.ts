@@ -75,6 +75,16 @@ export const IMPORT_CODES = {
     message: 'OpenAPI does not say which field identifies a record, nor who assigns it: the id of {resources} is left for you to write.',
     description: 'A resource\'s `id: {field, assigned}` says which field is the id and whether the service (uuid, sequence) or the client assigns it. OpenAPI has no such statement, so none is guessed.',
   }),
+  recordEnvelope: defineDiagnostic({
+    code: 'import-record-envelope', severity: 'info', part: 'resources',
+    message: 'The records of \'{resource}\' are sent and answered inside \'{member}\' ({example}); it is written as the resource\'s envelope.',
+    description: 'A body of one member holding the record (`{"article": {...}}`: RealWorld\'s API, Rails\' JSON root) is the record in an envelope: `resources.<r>.envelope` states it, serve wraps and unwraps it, the tester and the proxy expect it (src/spec/conventions/envelope.ts).',
+  }),
+  recordEnvelopeMixed: defineDiagnostic({
+    code: 'import-record-envelope-mixed', severity: 'warning', part: 'resources',
+    message: 'The records of \'{resource}\' are sent or answered inside \'{member}\' by some operations and {other} by {method} {path}; a resource has one envelope in the format, so \'{member}\' is written, and that operation differs from the spec.',
+    description: 'The format states one envelope a resource (`resources.<r>.envelope`), for every body that is the record. A document whose operations wrap the same record differently, or not at all, is written with the envelope most of them use.',
+  }),
   resourceIdRead: defineDiagnostic({
     code: 'import-resource-id-read', severity: 'info', part: 'resources',
     message: "The id of '{resource}' is read from its field '{field}'{why}: {how}.",

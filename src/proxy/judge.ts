@@ -19,6 +19,7 @@ import { isBulk, type Spec } from '../spec/model.ts';
 import { type Finding, type RequestProblem, locate } from './finding.ts';
 import { authProblems, issuedToken } from './parts/authentication.ts';
 import { bodyProblems, mediaTypeProblem, resourceFor, successFindings } from './parts/endpoints.ts';
+import { answerRecord, requestRecord } from './parts/envelope.ts';
 import { ErrorJudge } from './parts/errors.ts';
 import { EventJudge } from './parts/events.ts';
 import { LimitJudge, sizeProblem } from './parts/limits.ts';
@@ -78,9 +79,13 @@ export class Judge {
     const endpoint = route.endpoint;
     const version = this.router.effectiveVersion(route);
     const principal = principalOf(this.spec, request.headers, route.query, this.#tokens);
-    const body = parseJson(request.body);
+    let body = parseJson(request.body);
     const problems: RequestProblem[] = [...versionProblems(this.spec, route)];
     if (endpoint) {
+      // The record out of its envelope, where the spec declares one (./parts/envelope.ts): the rest judges the record.
+      const enveloped = requestRecord(this.spec, endpoint, body);
+      body = enveloped.body;
+      if (enveloped.problem) problems.push(enveloped.problem);
       problems.push(...authProblems(this.spec, endpoint, request.headers, route.query));
       // A body over the size limit is refused before it is read: its content is no matter, but
       // its declared type is (a type the service reads no body of is 415 before any size).
@@ -89,7 +94,7 @@ export class Judge {
       const media = size && resource && !isBulk(endpoint.operation) ? mediaTypeProblem(endpoint, request.headers) : undefined;
       if (media) problems.push(media);
       else if (size) problems.push(size);
-      else if (!unheld) problems.push(...bodyProblems(this.spec, endpoint, resourceFor(this.spec, endpoint.resource, version?.name), request.headers, request.body, body));
+      else if (!unheld && !enveloped.problem) problems.push(...bodyProblems(this.spec, endpoint, resourceFor(this.spec, endpoint.resource, version?.name), request.headers, request.body, body));
     } else if (route.otherMethods) {
       problems.push({ part: 'endpoints', id: 'method-undeclared', situation: 'method-not-allowed', message: `${request.method} is not declared on ${route.path} (declared: ${route.otherMethods.join(', ')})`, pointer: this.spec.parts.endpoints.pointer, text: `endpoints: ${route.otherMethods.join(', ')} ${route.path}` });
     }
@@ -106,8 +111,11 @@ export class Judge {
   answer(arrival: Arrival, exchange: Exchange, unread = false): Finding[] {
     this.counts.exchanges++;
     const status = exchange.response.status;
-    const x: Seen = { ...arrival.seen, exchange, ok: status >= 200 && status < 300 };
     const found: Found[] = [];
+    // A record answered inside its envelope is judged as the record (./parts/envelope.ts); the finding shows the exchange as it was.
+    const answered = arrival.seen.endpoint && status >= 200 && status < 300 && !unread ? answerRecord(this.spec, arrival.seen.endpoint, exchange) : { exchange };
+    if (answered.found) found.push(answered.found);
+    const x: Seen = { ...arrival.seen, exchange: answered.exchange, ok: status >= 200 && status < 300 };
     const issued = issuedToken(this.spec, x.route.path, exchange);
     if (issued) this.#tokens.set(issued.token, issued.owner);
     if (arrival.problems.length) this.counts.outside++;

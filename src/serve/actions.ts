@@ -27,7 +27,7 @@ import { changeRecord, ifMatchOf, notFound } from './concurrency.ts';
 import type { ServeContext } from './context.ts';
 import { HttpError, renderError } from './errors.ts';
 import { belongsTo, boundParents, parentsOf, type Parent } from './nesting.ts';
-import { isObject, present, recordOutcome, type Outcome } from './representation.ts';
+import { isObject, present, recordObject, recordOutcome, type Outcome } from './representation.ts';
 import { sendOutcome } from './idempotency.ts';
 import { answered } from './limits/timeout.ts';
 import { shapeValidator, validateBody, validationFailed, validatorsFor, type BodyValidator } from './validation.ts';
@@ -170,7 +170,10 @@ async function runAction(plan: Plan, request: FastifyRequest, reply: FastifyRepl
     throw new HttpError('internal', { detail: `The handler of ${endpoint.id} answered outside the declared response; it has been logged.` });
   }
   // The time-out may have answered while the handler ran: sendOutcome then sends nothing.
-  return sendOutcome(reply, plan.status === 204 || answer === undefined ? { status: plan.status, headers: {} } : { status: plan.status, headers: {}, body: answer });
+  if (plan.status === 204 || answer === undefined) return sendOutcome(reply, { status: plan.status, headers: {} });
+  // A handler answers the record bare; the resource's envelope is serve's to put on (src/spec/conventions/envelope.ts).
+  const kind = plan.endpoint.action?.response.kind;
+  return sendOutcome(reply, { status: plan.status, headers: {}, body: kind === 'resource' && isObject(answer) ? recordObject(resource, answer) : answer });
 }
 
 /**

@@ -15,6 +15,7 @@
  */
 import type { Field, Resource, Shape } from '../spec/model.ts';
 import { apiId, idOf, type IdRule } from '../spec/conventions/ids.ts';
+import { wrapRecord, wrapRecordJson } from '../spec/conventions/envelope.ts';
 import type { ListedRecord, StoredRecord } from '../store/store.ts';
 
 /** A response as data: handlers return it, the idempotency layer stores and replays it. */
@@ -318,7 +319,20 @@ export function locationOf(resource: Resource, id: string | number, at?: string)
 export function recordOutcome(resource: Resource, record: StoredRecord, status = 200, readAt?: string): Outcome {
   const etag = etagOf(record);
   const headers: Record<string, string> = status === 201 ? { etag, location: locationOf(resource, apiId(presenterOf(resource).rule, record.id), readAt) } : { etag };
-  return { status, headers, body: new JsonText(presentJson(resource, record)) };
+  return { status, headers, body: recordBody(resource, presentJson(resource, record)) };
+}
+
+/**
+ * An answer that is the record, from its JSON text: inside the resource's envelope where it
+ * has one (`{"article": {…}}`, src/spec/conventions/envelope.ts); a page's items stay bare.
+ */
+export function recordBody(resource: Resource, json: string): JsonText {
+  return new JsonText(resource.envelope === undefined ? json : wrapRecordJson(resource.envelope, json));
+}
+
+/** recordBody for a record already presented as an object (an expanded read, a handler's answer). */
+export function recordObject(resource: Resource, record: Record<string, unknown>): Record<string, unknown> {
+  return resource.envelope === undefined ? record : wrapRecord(resource.envelope, record);
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

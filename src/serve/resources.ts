@@ -32,7 +32,7 @@ import { ownerOf, visibleTo } from './auth/ownership.ts';
 import type { ServeContext } from './context.ts';
 import { expandPaths, expandRecords } from './expand.ts';
 import { idempotent, sendOutcome } from './idempotency.ts';
-import { etagOf, isObject, JsonText, keepUnseen, present, presentJson, recordOutcome, type Outcome } from './representation.ts';
+import { etagOf, isObject, keepUnseen, present, presentJson, recordBody, recordObject, recordOutcome, type Outcome } from './representation.ts';
 import { idOf, idParamOf, type IdRule } from '../spec/conventions/ids.ts';
 import { idParam } from '../spec/conventions/paths.ts';
 import { belongsTo, boundParents, callersRecordId, checkParentVisible, noRecordYet, parentsOf, reconcileBody, type Parent } from './nesting.ts';
@@ -221,12 +221,12 @@ async function read(op: Operation, request: FastifyRequest): Promise<Outcome> {
   if (paths) {
     const body = present(op.resource, record);
     await expandRecords(op.ctx, op.resource, [body], paths, request);
-    return { status: op.success.status, headers: {}, body };
+    return { status: op.success.status, headers: {}, body: recordObject(op.resource, body) };
   }
   const inm = ifNoneMatchOf(request);
   // RFC 9110 §15.4.5: a 304 carries the ETag the 200 would have carried.
   if (inm !== undefined && ifNoneMatchHits(inm, record)) return { status: 304, headers: { etag: etagOf(record) } };
-  return { status: op.success.status, headers: { etag: etagOf(record) }, body: new JsonText(presentJson(op.resource, record)) };
+  return { status: op.success.status, headers: { etag: etagOf(record) }, body: recordBody(op.resource, presentJson(op.resource, record)) };
 }
 
 async function update(op: Operation, request: FastifyRequest): Promise<Outcome> {
@@ -282,7 +282,7 @@ async function remove(op: Operation, request: FastifyRequest): Promise<Outcome> 
   const bound = op.parents.length ? await boundParents(op.ctx, op.parents, request) : NO_PARENTS;
   const removed = await removeRecord(op.ctx.store, op.resource.name, (op.singleton ? await singletonId(op, request) : pathId(op, request)), ifMatchOf(request), ownerOf(op.resource, request), op.events.deleted, belongsCheck(bound), 1, op.ctx.domain.remove(op.resource, request));
   if (!op.success.withBody) return { status: op.success.status, headers: {} };
-  return { status: op.success.status, headers: {}, body: present(op.resource, removed) };
+  return { status: op.success.status, headers: {}, body: recordObject(op.resource, present(op.resource, removed)) };
 }
 
 function changeOptions(op: Operation, request: FastifyRequest, bound: Readonly<Record<string, unknown>>): ChangeOptions {

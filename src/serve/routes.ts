@@ -6,6 +6,8 @@
 import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
 import type { Endpoint } from '../spec/model.ts';
 import type { ServeContext } from './context.ts';
+import { requestEnvelope } from '../spec/conventions/envelope.ts';
+import { unwrapping } from './envelope.ts';
 import { actionHandler } from './actions.ts';
 import { bulkHandler } from './bulk.ts';
 import { bulkChangeHandler } from './bulk-change.ts';
@@ -45,7 +47,10 @@ export function registerRoutes(app: FastifyInstance, ctx: ServeContext, options:
     if (!ctx.resources.has(endpoint.resource)) continue; // check reports it; nothing to serve
     // Path parameters of a shape of their own are checked before the handler (./path-params.ts).
     const guard = pathParamsGuard(ctx, endpoint);
-    app.route({ method: endpoint.method, url: prefix + routePath(endpoint.path), config: { endpoint }, ...(guard ? { preHandler: guard } : {}), handler: onFirstRequest(() => handler(endpoint)) });
+    // A record sent inside its envelope (./envelope.ts) is taken out before the handler reads it.
+    const member = requestEnvelope(ctx.spec, endpoint);
+    const make = member === undefined ? () => handler(endpoint) : () => unwrapping(member, handler(endpoint), (error) => ctx.domain.httpError(error));
+    app.route({ method: endpoint.method, url: prefix + routePath(endpoint.path), config: { endpoint }, ...(guard ? { preHandler: guard } : {}), handler: onFirstRequest(make) });
   }
 }
 

@@ -83,6 +83,7 @@ function writeResource(r: Resource): RawDocument {
     owned: r.owned || undefined,
     unknownFields: r.unknownFields === 'keep' ? 'keep' : undefined,
     readOnlyFields: r.readOnlyFields === 'ignore' ? 'ignore' : undefined,
+    envelope: r.envelope,
     perOwner: r.perOwner,
     visibility: r.visibility ? { parent: r.visibility.field } : undefined,
     fields: r.fields.length ? writeFields(r.fields) : undefined,

@@ -1,9 +1,11 @@
 /** The reference service serves its exports, and what it answers fits the exported schemas. */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { toAsyncApi, toOpenApi } from '../../src/export/index.ts';
 import { exampleSpec, serve } from '../serve/support/open-app.ts';
 import { openApiErrors, schemaValidator } from './support.ts';
+import { mustLoad } from '../support/spec.ts';
 
 type Json = Record<string, any>;
 
@@ -72,4 +74,32 @@ test('served: records, pages and errors the service answers fit the exported sch
   const illegal = await app.inject({ method: 'POST', url: `/loans/${loan.json().id}/return`, payload: { returnCondition: 'good' } });
   assert.equal(illegal.statusCode, 409);
   assert.deepEqual(fits(schemaOf('/loans/{id}/return', 'post', 409), illegal.json()), []);
+});
+
+test('served: a resource with an envelope is exported enveloped, and what the service takes and answers fits it (a valid OpenAPI 3.1 document)', async (t) => {
+  const text = readFileSync(new URL('../../examples/library.yaml', import.meta.url), 'utf8').replace('    plural: books\n', '    plural: books\n    envelope: book\n');
+  const spec = mustLoad(text);
+  assert.equal(spec.resources.find((r) => r.name === 'book')?.envelope, 'book');
+  const { app } = await serve(t, spec);
+  const doc = toOpenApi(spec).document as Json;
+  assert.deepEqual(await openApiErrors(doc), []);
+  const fits = schemaValidator(doc);
+  const post = doc.paths['/books'].post;
+  const request = post.requestBody.content['application/json'].schema;
+  assert.deepEqual(request.required, ['book']);
+  const body = { book: { title: 'Dune', authors: ['Frank Herbert'] } };
+  assert.deepEqual(fits(request, body), []);
+  assert.notDeepEqual(fits(request, body.book), [], 'a bare record does not fit, as the service refuses it');
+  const created = await app.inject({ method: 'POST', url: '/books', payload: body });
+  assert.equal(created.statusCode, 201, created.body);
+  assert.deepEqual(fits(post.responses['201'].content['application/json'].schema, created.json()), []);
+  const id = (created.json() as { book: { id: string } }).book.id;
+  const read = await app.inject({ method: 'GET', url: `/books/${id}` });
+  assert.deepEqual(fits(doc.paths['/books/{id}'].get.responses['200'].content['application/json'].schema, read.json()), []);
+  const page = await app.inject({ method: 'GET', url: '/books' });
+  assert.deepEqual(fits(doc.paths['/books'].get.responses['200'].content['application/json'].schema, page.json()), [], 'a page of bare records');
+  const bare = await app.inject({ method: 'POST', url: '/books', payload: body.book });
+  assert.equal(bare.statusCode, 422);
+  // The export carries the spec (x-svcspec-*): read back, the envelope is there.
+  assert.match(JSON.stringify(doc), /"envelope":"book"/);
 });

@@ -12,6 +12,7 @@
  * Where the create's quota is scarce (DataFactory.scarce), reuse and scope send their key
  * after the replay check's first request instead of making a first record of their own.
  */
+import { sentBody } from '../envelope.ts';
 import { isPlain } from '../../spec/conventions/paths.ts';
 import { takesIdempotencyKey } from '../../spec/conventions/promises.ts';
 import type { Endpoint, IdempotencyKeys, Resource } from '../../spec/model.ts';
@@ -100,7 +101,7 @@ async function checkScope(ctx: TestContext, data: DataFactory, resource: Resourc
     const earlier = replayed?.as?.name === one.name ? replayed : undefined;
     const sendAs = (as: Principal) => (b: Record<string, unknown>, key: string) => ctx.call(create.method, create.path, { body: b, as, headers: { [promise.header]: key }, oneAddress: promise.scope === 'address' });
     const { k, body, first } = earlier
-      ? { k: earlier.key, body: JSON.parse(earlier.first.request.body ?? '{}') as Record<string, unknown>, first: earlier.first }
+      ? { k: earlier.key, body: (sentBody(earlier.first) ?? {}) as Record<string, unknown>, first: earlier.first }
       : await firstOfItsKey(data, resource, () => freshBody(data, resource, one), fresh, sendAs(one));
     const send = (as: Principal, b: Record<string, unknown>) => sendAs(as)(b, k);
     if (!earlier) {
@@ -149,7 +150,7 @@ async function firstOfItsKey(
 
 /** Another valid body: a fresh one, drawn again until it differs from what was sent. */
 async function otherBody(data: DataFactory, resource: Resource, first: Exchange, as: Principal | undefined): Promise<Record<string, unknown>> {
-  const sent = first.request.body === undefined ? undefined : JSON.parse(first.request.body);
+  const sent = sentBody(first);
   for (let i = 0; i < 8; i++) {
     const body = await freshBody(data, resource, as);
     if (!jsonEqual(body, sent)) return body;

@@ -11,6 +11,7 @@
  */
 import { isPlain, parentParams } from '../../spec/conventions/paths.ts';
 import { hasOwner } from '../../spec/conventions/ownership.ts';
+import { unwrapRecord } from '../../spec/conventions/envelope.ts';
 import type { Endpoint, Field, Resource } from '../../spec/model.ts';
 import { Failure, Skip, type TestContext } from '../context.ts';
 import type { DataFactory, Made } from '../data.ts';
@@ -41,6 +42,7 @@ export async function checkResources(ctx: TestContext, data: DataFactory): Promi
       expectSuccess(read, ex);
       if (!jsonEqual(ex.response.json, made.body)) throw new Failure(`the record read back differs from the one the create answered: ${isObject(ex.response.json) ? recordDiff(ex.response.json, made.body) : `it is ${JSON.stringify(ex.response.json)?.slice(0, 100)}`}`, ex);
     });
+    await checkEnvelope(ctx, data, resource, () => made);
     await checkListed(ctx, data, resource, () => made);
     // Without a record (its create failed above), the checks that need one are not checked, and say why.
     const first = made as Made | undefined;
@@ -64,6 +66,35 @@ export async function checkResources(ctx: TestContext, data: DataFactory): Promi
  * the create check made is listed as its read shows it, every member and value (a list that
  * drops a required field passed every other check).
  */
+/**
+ * `resources.<r>.envelope`: the create's and the read's answers are the record inside its
+ * member (src/spec/conventions/envelope.ts). The other checks read the record out of it
+ * (../envelope.ts), and would take a record answered bare for one answered as declared.
+ */
+async function checkEnvelope(ctx: TestContext, data: DataFactory, resource: Resource, made: () => Made | undefined): Promise<void> {
+  const member = resource.envelope;
+  if (member === undefined) return;
+  await ctx.check('resources', `${resource.name}.envelope`, `${resource.name}: a record is answered inside '${member}'`, { pointer: `${resource.pointer}/envelope`, text: `${resource.name}: envelope ${member}` }, async () => {
+    const m = made();
+    if (!m) throw new Skip(`needs a ${resource.name} made by its create, which did not make one (see '${resource.name}: a valid create is accepted…' above)`);
+    const answers = [m.exchange];
+    const read = ctx.endpoint(resource.name, 'read');
+    if (read && (!hasOwner(resource) || !m.as || ctx.may(m.as, read))) answers.push(await ctx.call('GET', data.pathFor(read, m), { as: (hasOwner(resource) ? m.as : ctx.principalFor(read)) ?? null }));
+    for (const ex of answers) {
+      // Another status, no body or no JSON: other checks' findings.
+      if (ex.response.status >= 300 || ex.response.text === '') continue;
+      let raw: unknown;
+      try {
+        raw = JSON.parse(ex.response.text);
+      } catch {
+        continue;
+      }
+      const inside = unwrapRecord(member, raw);
+      if (!inside.ok) throw new Failure(`the answer is not the record inside '${member}' the spec declares: ${inside.pointer === '' ? 'the body' : inside.pointer} ${inside.message}`, ex);
+    }
+  });
+}
+
 async function checkListed(ctx: TestContext, data: DataFactory, resource: Resource, made: () => Made | undefined): Promise<void> {
   const list = ctx.endpoint(resource.name, 'list');
   if (!list || !isPlain(list)) return;

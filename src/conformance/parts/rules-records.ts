@@ -7,6 +7,7 @@
  * sets, as `available <= copies` does), an update of a record made for it, which must then
  * leave the record as it was.
  */
+import { refusedAt } from '../envelope.ts';
 import type { Field, RecordRule, Resource } from '../../spec/model.ts';
 import { Failure, Skip, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
@@ -111,7 +112,7 @@ function pointsAt(ctx: TestContext, ex: Exchange, rule: RecordRule): void {
   const member = ctx.errorShape.members.errors;
   if (rule.field === undefined || !member) return;
   const list = isObject(ex.response.json) ? ex.response.json[member] : undefined;
-  const pointer = `/${rule.field}`;
+  const pointer = refusedAt(ex, `/${rule.field}`);
   if (!Array.isArray(list) || !list.some((item) => JSON.stringify(item).includes(JSON.stringify(pointer)))) throw new Failure(`the error lists no violation at '${pointer}' in '${member}' (the rule names field ${rule.field})`, ex);
 }
 

@@ -22,6 +22,8 @@ function resourceBlocks(spec: Spec, r: Resource): Block[] {
       ['Owned', r.owned ? ['yes: a record is seen and changed only by the principal that created it'] : undefined],
       ['Undeclared members', r.unknownFields === 'keep' ? ['kept: stored and returned as sent (an open record)'] : undefined],
       ['Members the service sets', r.readOnlyFields === 'ignore' ? ['ignored when a client sends them'] : undefined],
+      // src/spec/conventions/envelope.ts: which bodies are enveloped.
+      ['Envelope', r.envelope !== undefined ? ['each record is sent and answered inside ', code(`{"${r.envelope}": {…}}`), ' (a page\'s items and bulk items bare)'] : undefined],
       ['Per owner', r.perOwner === 'one' ? ['one record at most (a singleton)'] : undefined],
       ['Visibility', r.visibility ? ['as its parent: a record is seen by whoever sees the record its ', code(r.visibility.field), ' names'] : undefined],
     ]),

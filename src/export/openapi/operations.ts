@@ -5,12 +5,13 @@
  * security. Each says what the reference service does on that route; the module of
  * src/serve that does it is named where it is used.
  */
+import { requestEnvelope } from '../../spec/conventions/envelope.ts';
 import { isBulk, type Endpoint, type Resource, type StateMachine } from '../../spec/model.ts';
 import { writeRulesExtensions, writeRulesWords } from '../../spec/domain/words.ts';
 import { writeRulesOf } from '../../spec/domain/refusals.ts';
 import { idOf } from '../../spec/conventions/ids.ts';
 import { recordSchema, requestBodyOf, transitionSentence } from '../records.ts';
-import { pascal, type JsonSchema } from '../schema.ts';
+import { enveloped, pascal, type JsonSchema } from '../schema.ts';
 import { schemaRef, type OpenApiContext } from './context.ts';
 import { parametersOf } from './parameters.ts';
 import { bulkChangeBody, bulkRequestSchema, expandableSchema, JSON_TYPE, responsesOf } from './responses.ts';
@@ -45,7 +46,10 @@ export function operationOf(ctx: OpenApiContext, endpoint: Endpoint, resource: R
       : endpoint.operation === 'transition' || endpoint.request.kind === 'fields' ? `${pascal(endpoint.transition ?? endpoint.operation)}Request`
       : endpoint.operation === 'create' ? 'Create' : endpoint.operation === 'update' ? 'Patch' : 'Replace';
     const key = kind.endsWith('Request') ? `body:${endpoint.id}` : `body:${resource.name}:${kind}`;
-    const schema = schemaRef(ctx, key, `${P}${kind}`, () => body.schema);
+    const inner = schemaRef(ctx, key, `${P}${kind}`, () => body.schema);
+    // src/spec/conventions/envelope.ts: the record sent inside its member.
+    const member = requestEnvelope(ctx.spec, endpoint);
+    const schema = member === undefined ? inner : enveloped(member, inner);
     const content: Record<string, JsonSchema> = {};
     // app.ts: a PATCH body is a JSON merge patch (RFC 7396), sent with either media type.
     if (body.mergePatch) content['application/merge-patch+json'] = { schema };

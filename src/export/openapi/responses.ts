@@ -2,6 +2,7 @@
  * The responses of an OpenAPI operation (./operations.ts): success, 304, and an error
  * response per status it can answer, with the headers each carries; the bodies of bulk writes.
  */
+import { responseEnvelope } from '../../spec/conventions/envelope.ts';
 import { isBulk, type Endpoint, type Resource, type StateMachine } from '../../spec/model.ts';
 import { isDefaultBody, linksNext } from '../../spec/conventions/pagination.ts';
 import { conditionalPromise, idempotencyPromise, rateHeadersPromise } from '../../spec/conventions/promises.ts';
@@ -9,9 +10,10 @@ import { BULK_ITEMS } from '../../spec/conventions/bulk.ts';
 import { refFields, refTarget } from '../../spec/conventions/expand.ts';
 import { idOf } from '../../spec/conventions/ids.ts';
 import { recordSchema, requestBodyOf } from '../records.ts';
-import { idSchema, members, pascal, withNull, type JsonSchema } from '../schema.ts';
+import { enveloped, idSchema, members, pascal, withNull, type JsonSchema } from '../schema.ts';
 import { schemaRef, type OpenApiContext } from './context.ts';
-import { errorCases, errorDescription, errorResponseSchema, type ErrorCase } from './errors.ts';
+import { errorDescription, errorResponseSchema } from './errors.ts';
+import { errorCases, type ErrorCase } from '../../spec/conventions/situations.ts';
 
 export const JSON_TYPE = 'application/json';
 
@@ -34,7 +36,11 @@ export function responsesOf(ctx: OpenApiContext, e: Endpoint, r: Resource, recor
     if (idempotencyPromise(ctx.spec).value && e.method === 'POST' && (op === 'create' || op === 'transition' || op === 'bulk-create' || op === 'bulk-delete')) headers['Idempotency-Replayed'] = { $ref: '#/components/headers/IdempotencyReplayed' };
     const response: JsonSchema = { description: resp.description ?? successText(e, r, resp.body) };
     // RFC 9110 §15.3.5: a 204 has no content, whatever the body says.
-    if (resp.status !== 204 && resp.body === 'resource') response.content = { [JSON_TYPE]: { schema: record() } };
+    if (resp.status !== 204 && resp.body === 'resource') {
+      // src/spec/conventions/envelope.ts: the record answered inside its member.
+      const member = responseEnvelope(ctx.spec, e, resp.status);
+      response.content = { [JSON_TYPE]: { schema: member === undefined ? record() : enveloped(member, record()) } };
+    }
     if (resp.status !== 204 && resp.body === 'shape' && e.action?.response.kind === 'shape') {
       const m = members(e.action.response.fields, 'read', ctx.schema);
       const schema = schemaRef(ctx, `response:${e.id}`, `${pascal(r.name)}${pascal(e.id.slice(r.name.length + 1))}Response`, () => ({ type: 'object', properties: m.properties, ...(m.required.length ? { required: m.required } : {}), additionalProperties: false }));

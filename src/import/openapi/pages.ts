@@ -40,17 +40,73 @@ export function envelopeOf(ctx: ImportContext, schema: unknown, at: string): { c
   if (members.some(([name]) => name === 'id')) return undefined;
   const arrays = members.flatMap(([name, v]) => {
     const p = resolve(ctx, v, child(r.pointer, 'properties', name));
-    const records = p && p.node.type === 'array' ? componentOf(p.node.items) : undefined;
+    const records = p && p.node.type === 'array' ? componentOf(p.node.items) ?? listingOf(ctx, name, p.node.items) : undefined;
     return records === undefined ? [] : [[name, records] as const];
   });
-  if (arrays.length !== 1 || !ITEMS.has(arrays[0][0])) return undefined;
+  if (arrays.length !== 1) return undefined;
   const [items, component] = arrays[0];
   const names = members.map(([n]) => n);
+  // The array named as lists name theirs, or after its records with nothing beside it but a
+  // page's members (RealWorld's `{articles: [Article], articlesCount}`; Museum's event, with
+  // its `dates` beside a name and a price, stays a record).
+  const pageMember = (n: string) => n === items || NEXT.has(n) || TOTAL.has(n) || n === 'offset' || n === `${items}Count` || n === `${items}_count`;
+  if (!ITEMS.has(items) && !(namedAfter(items, component) && names.every(pageMember))) return undefined;
   const next = names.find((n) => NEXT.has(n));
-  const total = names.find((n) => TOTAL.has(n));
+  const total = names.find((n) => TOTAL.has(n) || n === `${items}Count` || n === `${items}_count`);
   const offset = names.includes('offset') ? 'offset' : undefined;
   const others = names.filter((n) => n !== items && n !== next && n !== total && n !== offset);
   return { component, envelope: { items, ...(next ? { next } : {}), ...(total ? { total } : {}), ...(offset ? { offset } : {}), others } };
+}
+
+/**
+ * Inline items that are a listing of a record schema: the array is named after the component
+ * (`articles`, `Article`) and every property of an item is one of the component's (a list
+ * that leaves the heavy members out, RealWorld's articles without their body).
+ */
+function listingOf(ctx: ImportContext, member: string, items: unknown): string | undefined {
+  if (!isObject(items) || componentOf(items) !== undefined || !isObject(items.properties)) return undefined;
+  const schemas = isObject(ctx.doc.components) && isObject(ctx.doc.components.schemas) ? ctx.doc.components.schemas : {};
+  const listed = Object.keys(items.properties);
+  for (const [name, schema] of Object.entries(schemas)) {
+    if (!namedAfter(member, name)) continue;
+    const r = resolve(ctx, schema, child('/components/schemas', name));
+    const node = r && mergeAllOf({ ctx, resources: new Map() }, r.node, r.pointer);
+    if (node && isObject(node.properties) && listed.every((p) => p in (node.properties as object))) return name;
+  }
+  return undefined;
+}
+
+/** Whether `member` is the plural of the component's name (`articles` of `Article`, `blog_posts` of `BlogPost`). */
+function namedAfter(member: string, component: string): boolean {
+  const words = component.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[\s_-]+/);
+  const plural = (w: string) => (/(s|x|z|ch|sh)$/.test(w) ? `${w}es` : /[^aeiou]y$/.test(w) ? `${w.slice(0, -1)}ies` : `${w}s`);
+  const last = words.length - 1;
+  const forms = [words.map((w, i) => (i === last ? plural(w) : w))];
+  const joined = forms.flatMap((f) => [f.join(''), f.join('_'), f.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('')]);
+  return joined.includes(member) || joined.includes(member.toLowerCase());
+}
+
+/**
+ * A record envelope (`{"article": Article}`: RealWorld's API, Rails' JSON root, JSON:API's
+ * `{data: …}`): an object of exactly one member, which is a record schema of the components.
+ * The format states it as the resource's `envelope` (src/spec/conventions/envelope.ts).
+ */
+export function recordEnvelopeOf(ctx: ImportContext, schema: unknown, at: string): { component: string; member: string; schema: unknown; at: string } | undefined {
+  // Inline or a component of its own (`SingleArticleResponse`); a record whose one member is
+  // another record would read so too: no such record was met in the documents imported so far.
+  const r = resolve(ctx, schema, at);
+  if (!r) return undefined;
+  const node: Json = mergeAllOf({ ctx, resources: new Map() }, r.node, r.pointer);
+  if (!isObject(node.properties) || (node.type !== undefined && node.type !== 'object')) return undefined;
+  const members = Object.entries(node.properties);
+  if (members.length !== 1) return undefined;
+  const [member, value] = members[0]!;
+  const component = componentOf(value);
+  if (component === undefined) return undefined;
+  const inner = child(r.pointer, 'properties', member);
+  const target = resolve(ctx, value, inner);
+  if (!target || target.node.type === 'array' || (target.node.type !== undefined && target.node.type !== 'object')) return undefined;
+  return { component, member, schema: value, at: inner };
 }
 
 /** The envelope as the format's page body: its members, without those it has no place for. */

@@ -2,10 +2,11 @@
  * What the endpoints tell of the resources' fields once they are placed: who assigns an id
  * the create does not take, and which schema-required fields a client cannot be held to send.
  */
-import type { Resource } from '../../spec/model.ts';
+import { isBulk, type Resource } from '../../spec/model.ts';
 import { child } from '../../spec/pointer.ts';
 import { IMPORT_CODES } from '../codes.ts';
-import { report, type ImportContext } from './context.ts';
+import { isObject, jsonContent, report, resolve, type ImportContext } from './context.ts';
+import { recordEnvelopeOf } from './pages.ts';
 import type { Placed } from './endpoints.ts';
 import { idAssignment, listOf } from './resources.ts';
 
@@ -58,4 +59,45 @@ export function optionalWhenCreateOmits(ctx: ImportContext, r: Resource, placed:
   const names = new Set(omitted.map((f) => f.name));
   report(ctx, IMPORT_CODES.requiredNotSent, { resource: r.name, fields: listOf(omitted.map((f) => `'${f.name}'`)), method: create.op.method.toUpperCase(), path: create.op.path }, child(create.op.pointer, 'requestBody'));
   return { ...r, fields: r.fields.map((f) => (names.has(f.name) ? { ...f, required: false } : f)) };
+}
+
+/**
+ * The envelope of a resource's records (`{"article": {…}}`, ./pages.ts recordEnvelopeOf), from
+ * the bodies that are its record: the requests that send it or some of its fields, and the
+ * answers that are it. The member most of them use is written; one wrapped otherwise, or not
+ * at all, is reported (the format has one envelope a resource, src/spec/conventions/envelope.ts).
+ */
+export function envelopeFromBodies(ctx: ImportContext, r: Resource, placed: readonly Placed[]): Resource {
+  const seen: { member: string | undefined; method: string; path: string; at: string }[] = [];
+  for (const { op, endpoint } of placed) {
+    if (endpoint.resource !== r.name || isBulk(endpoint.operation)) continue;
+    const where = { method: op.method.toUpperCase(), path: op.path };
+    if (endpoint.request.kind === 'resource' || endpoint.request.kind === 'fields') {
+      const body = resolve(ctx, op.node.requestBody, child(op.pointer, 'requestBody'));
+      const json = body && jsonContent(body.node.content);
+      if (json) {
+        const at = child(body.pointer, 'content', json.mediaType, 'schema');
+        seen.push({ member: recordEnvelopeOf(ctx, json.schema, at)?.member, ...where, at });
+      }
+    }
+    for (const response of endpoint.responses) {
+      if (response.body !== 'resource') continue;
+      const responses = isObject(op.node.responses) ? op.node.responses : {};
+      const answer = resolve(ctx, responses[String(response.status)], child(op.pointer, 'responses', String(response.status)));
+      const json = answer && jsonContent(answer.node.content);
+      if (!json) continue;
+      const at = child(answer.pointer, 'content', json.mediaType, 'schema');
+      seen.push({ member: recordEnvelopeOf(ctx, json.schema, at)?.member, ...where, at });
+    }
+  }
+  const counts = new Map<string | undefined, number>();
+  for (const s of seen) counts.set(s.member, (counts.get(s.member) ?? 0) + 1);
+  const member = [...counts].filter(([m]) => m !== undefined).sort((a, b) => b[1] - a[1])[0]?.[0];
+  if (member === undefined) return r;
+  const first = seen.find((s) => s.member === member)!;
+  report(ctx, IMPORT_CODES.recordEnvelope, { resource: r.name, member, example: `${first.method} ${first.path}` }, first.at);
+  for (const s of seen) {
+    if (s.member !== member) report(ctx, IMPORT_CODES.recordEnvelopeMixed, { resource: r.name, member, other: s.member === undefined ? 'bare' : `inside '${s.member}'`, method: s.method, path: s.path }, s.at);
+  }
+  return { ...r, envelope: member };
 }

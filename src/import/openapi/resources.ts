@@ -13,7 +13,7 @@ import { IMPORT_CODES } from '../codes.ts';
 import { componentOf, isObject, jsonContent, keyName, report, resolve, unique, type ImportContext, type Json } from './context.ts';
 import { mergeAllOf, objectFields, type SchemaScope } from './schema.ts';
 import { isErrorResponse } from './bodies.ts';
-import { envelopeOf, type Envelope } from './pages.ts';
+import { envelopeOf, recordEnvelopeOf, type Envelope } from './pages.ts';
 
 export const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -45,12 +45,15 @@ export function operations(ctx: ImportContext): Operation[] {
 export type Role = 'success' | 'request' | 'error';
 
 /** The component schema a body names, directly or as the items of an array. */
-export function bodyComponent(ctx: ImportContext, schema: unknown, at: string): { component: string; array: boolean; envelope?: Envelope; added?: readonly string[] } | undefined {
+export function bodyComponent(ctx: ImportContext, schema: unknown, at: string): { component: string; array: boolean; envelope?: Envelope; added?: readonly string[]; record?: string } | undefined {
   // A list envelope (`{data: [Customer], has_more}`) is a page of its records (./pages.ts).
   const paged = envelopeOf(ctx, schema, at);
   if (paged) return { component: paged.component, array: true, envelope: paged.envelope };
   // A record with members of the answer's own (`allOf: [Booking, {properties: {links}}]`, hypermedia
   // links beside the record, Bump.sh's Train Travel API): the record, its added members not carried.
+  // A record inside an envelope of one member (`{article: Article}`, ./pages.ts recordEnvelopeOf).
+  const single = recordEnvelopeOf(ctx, schema, at);
+  if (single) return { component: single.component, array: false, record: single.member };
   const composed = recordWithAdditions(ctx, schema, at);
   if (composed) return { component: composed.component, array: false, added: composed.added };
   if (isObject(schema) && schema.type === 'array') {
@@ -169,13 +172,15 @@ export function importResources(ctx: ImportContext, usage: ReadonlyMap<string, R
     const hasProperties = isObject(node.properties) && Object.keys(node.properties).length > 0;
     let what: string | undefined;
     const paged = roles?.has('request') ? undefined : envelopeOf(ctx, value, at);
+    const wrapper = paged ? undefined : recordEnvelopeOf(ctx, value, at);
     if (paged) what = `a page of ${paged.component}, its records under '${paged.envelope.items}' (the lists answering it are read as pages)`;
+    else if (wrapper) what = `the envelope of a ${wrapper.component}, the record under '${wrapper.member}' (the resource's envelope says so)`;
     else if (roles?.has('error') && !roles.has('success') && !roles.has('request')) what = 'an error body, used only by error responses';
     else if (shapes.has(name)) what = `the request body of writes answered with ${shapes.get(name)}, which holds each of its properties`;
     else if (!isObjectSchema) what = describe(node);
     else if (!hasProperties) what = 'an object without named properties';
     if (what) {
-      const use = what.startsWith('an error') ? ' (part 7 reads it)' : paged ? '' : shapes.has(name) ? ` (a write of ${shapes.get(name)} takes its fields)` : ' (fields that reference it take its constraints)';
+      const use = what.startsWith('an error') ? ' (part 7 reads it)' : paged || wrapper ? '' : shapes.has(name) ? ` (a write of ${shapes.get(name)} takes its fields)` : ' (fields that reference it take its constraints)';
       report(ctx, IMPORT_CODES.schemaNotResource, { schema: name, what, use }, at);
       continue;
     }

@@ -21,6 +21,7 @@ function normalizeResource(name: string, raw: unknown, pointer: string): Resourc
     owned: bool(r.owned),
     unknownFields: r.unknownFields === 'keep' ? 'keep' : 'refuse',
     readOnlyFields: r.readOnlyFields === 'ignore' ? 'ignore' : 'refuse',
+    envelope: str(r.envelope) || undefined,
     perOwner: r.perOwner === 'one' ? 'one' as const : undefined,
     visibility: isRecord(r.visibility) && str(r.visibility.parent)
       ? { follows: 'parent' as const, field: str(r.visibility.parent) as string, pointer: child(pointer, 'visibility') }

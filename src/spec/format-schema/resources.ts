@@ -35,6 +35,7 @@ export const RESOURCES_DEFINITIONS = {
       owned: { type: 'boolean', description: 'Records belong to the principal that created them: other principals neither see nor change them.' },
       unknownFields: { enum: ['refuse', 'keep'], description: 'A member a request sends that the fields do not declare: refused (the default), or kept, stored and returned as sent (an open record, as json-server keeps whatever it is given).' },
       readOnlyFields: { enum: ['refuse', 'ignore'], description: 'A member a request sends that the service sets itself (a readOnly field, a service-assigned id, the state): refused (the default), or dropped and the request served without it (OpenAPI\'s reading of readOnly).' },
+      envelope: { type: 'string', minLength: 1, maxLength: 100, description: 'The member each record is sent and answered inside, where the service wraps it (`envelope: article` for `{"article": {…}}`, RealWorld\'s and Rails\' JSON root): the bodies of creates, updates, replaces and transitions, and every answer that is the record. A page\'s items and a bulk write\'s items stay bare, as do an action\'s bodies of its own shape. Absent: the record is the body.' },
       perOwner: { enum: ['one'], description: '`one`: each owner has at most one record of this (owned) resource, a singleton read and replaced through an endpoint with `select: caller` (`/me`). A second create is refused with 409.' },
       visibility: {
         type: 'object',

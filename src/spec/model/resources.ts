@@ -64,6 +64,11 @@ export interface Resource {
   readonly unknownFields: 'refuse' | 'keep';
   /** Members the service sets itself, sent by a client: refused (the default), or dropped. */
   readonly readOnlyFields: 'refuse' | 'ignore';
+  /**
+   * The member a record is sent and answered inside (`{"article": {…}}`, RealWorld's and Rails'
+   * JSON root); absent: the record is the body. Where it applies: src/spec/conventions/envelope.ts.
+   */
+  readonly envelope?: string;
   /** `one`: an owned resource of which each owner has at most one record (a singleton, `/me`). */
   readonly perOwner?: 'one';
   /**

@@ -1,0 +1,93 @@
+/**
+ * Record envelopes at import (src/import/openapi/pages.ts recordEnvelopeOf, records.ts
+ * envelopeFromBodies): a body of one member holding a record schema is the record inside an
+ * envelope, written as the resource's `envelope`; the wrapper schema is no resource; a list
+ * named after its records (`{articles: [...], articlesCount}`) is a page of them, even where its
+ * items are an inline listing of the record's properties; a record wrapped otherwise by one
+ * operation is reported, and another resource's envelope is not taken for this one's.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { importOpenApi } from '../../src/import/index.ts';
+import { checkSpec } from '../../src/check/index.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'svcspec-import-envelopes-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const DOC = `openapi: 3.0.3
+info: { title: Conduit, version: '1' }
+paths:
+  /articles:
+    get:
+      responses:
+        '200':
+          description: Articles
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [articles, articlesCount]
+                properties:
+                  articles: { type: array, items: { type: object, properties: { slug: { type: string }, title: { type: string } } } }
+                  articlesCount: { type: integer }
+    post:
+      requestBody: { content: { application/json: { schema: { type: object, required: [article], properties: { article: { $ref: '#/components/schemas/NewArticle' } } } } } }
+      responses: { '201': { description: Created, content: { application/json: { schema: { $ref: '#/components/schemas/ArticleResponse' } } } } }
+  /articles/{slug}:
+    parameters: [{ name: slug, in: path, required: true, schema: { type: string } }]
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/ArticleResponse' } } } } } }
+    put:
+      requestBody: { content: { application/json: { schema: { type: object, properties: { article: { $ref: '#/components/schemas/NewArticle' } } } } } }
+      responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Article' } } } } }
+  /articles/{slug}/comments:
+    parameters: [{ name: slug, in: path, required: true, schema: { type: string } }]
+    post:
+      operationId: addComment
+      requestBody: { content: { application/json: { schema: { type: object, properties: { comment: { $ref: '#/components/schemas/NewComment' } } } } } }
+      responses: { '200': { description: OK } }
+components:
+  schemas:
+    Article:
+      type: object
+      required: [slug, title, body]
+      properties: { slug: { type: string, readOnly: true }, title: { type: string }, body: { type: string } }
+    NewArticle:
+      type: object
+      required: [title, body]
+      properties: { title: { type: string }, body: { type: string } }
+    ArticleResponse:
+      type: object
+      required: [article]
+      properties: { article: { $ref: '#/components/schemas/Article' } }
+    NewComment:
+      type: object
+      properties: { body: { type: string } }
+`;
+
+test('import: a record inside a one-member body is the resource\'s envelope; its wrapper is no resource; a list named after its records is a page with its total', async () => {
+  const file = join(dir, 'conduit.yaml');
+  writeFileSync(file, DOC);
+  const r = await importOpenApi(file);
+  assert.ok(r.value, r.diagnostics.map((d) => d.message).join('\n'));
+  const { spec } = r.value;
+  const article = spec.resources.find((x) => x.name === 'article');
+  assert.equal(article?.envelope, 'article');
+  assert.ok(!spec.resources.some((x) => x.name === 'articleResponse'), 'the wrapper is not a resource');
+  assert.ok(r.diagnostics.some((d) => d.code === 'import-schema-not-resource' && /ArticleResponse.*envelope of a Article, the record under 'article'/.test(d.message)));
+  const byOp = Object.fromEntries(spec.endpoints.filter((e) => e.resource === 'article').map((e) => [e.name, e]));
+  assert.deepEqual(byOp.create?.request, { kind: 'fields', fields: ['title', 'body'] }, 'the create takes the record out of its envelope');
+  assert.equal(byOp.list?.responses.find((x) => x.status === 200)?.body, 'page', '{articles: [...], articlesCount} is a page of articles');
+  assert.equal(byOp.read?.responses.find((x) => x.status === 200)?.body, 'resource');
+  // The replace answers its record bare: one envelope a resource, so reported where it stands.
+  const mixed = r.diagnostics.filter((d) => d.code === 'import-record-envelope-mixed');
+  assert.equal(mixed.length, 1, mixed.map((d) => d.message).join('\n'));
+  assert.match(mixed[0]!.message, /bare by PUT \/articles\/\{slug\}/);
+  assert.ok(mixed[0]!.location && mixed[0]!.location.line > 1, 'placed at the bare answer');
+  // `{comment: NewComment}` posted under an article is a comment's body, not an article's fields.
+  const add = spec.endpoints.find((e) => e.name === 'addComment');
+  assert.notDeepEqual(add?.request, { kind: 'fields', fields: ['body'] });
+  assert.deepEqual(checkSpec(spec, []).diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.message}`), []);
+});
