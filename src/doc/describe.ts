@@ -1,5 +1,7 @@
 /** Shared wording of the document: how types, constraints, requests and access are said to a reader. */
-import type { Endpoint, EndpointAuth, Field, RequestShape, Shape } from '../spec/model.ts';
+import type { Endpoint, EndpointAuth, Field, RequestShape, Shape, Spec } from '../spec/model.ts';
+import { BULK_ITEMS } from '../spec/conventions/bulk.ts';
+import { requestEnvelope } from '../spec/conventions/envelope.ts';
 import { formatDuration, formatSize } from '../spec/units.ts';
 import { code, codes, joined, type Inline } from './blocks.ts';
 
@@ -68,7 +70,20 @@ export function requestLine(e: Pick<Endpoint, 'method' | 'path'>): Inline {
   return code(`${e.method} ${BASE_URL}${e.path}`);
 }
 
-export function requestText(request: RequestShape): Inline[] {
+/**
+ * An endpoint's request body in words: a bulk write's `{items: […]}` (src/spec/conventions/bulk.ts),
+ * and the record's envelope where the resource has one (src/spec/conventions/envelope.ts).
+ */
+export function requestText(e: Pick<Endpoint, 'operation' | 'request' | 'resource'>, spec: Pick<Spec, 'resources'>): Inline[] {
+  if (e.operation === 'bulk-delete') return [code(`{"${BULK_ITEMS}": [ids]}`)];
+  if (e.operation === 'bulk-update') return [code(`{"${BULK_ITEMS}": [{id, …changes}]}`), ', each a merge patch of the record with its id'];
+  if (e.operation === 'bulk-create') return [code(`{"${BULK_ITEMS}": […]}`), ', each item ', ...shapeText(e.request)];
+  const member = requestEnvelope(spec, e);
+  const text = shapeText(e.request);
+  return member === undefined || e.request.kind === 'none' ? text : [...text, ', inside ', code(`{"${member}": …}`)];
+}
+
+function shapeText(request: RequestShape): Inline[] {
   switch (request.kind) {
     case 'none':
       return ['none'];

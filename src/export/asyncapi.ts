@@ -80,9 +80,10 @@ export function toAsyncApi(spec: Spec, options: ExportOptions = {}): ExportResul
     servers.subscriber = {
       host: '{subscriber}',
       protocol: 'https',
-      description: webhooks.subscriptions === 'api'
+      // One protocol a server in AsyncAPI: https, the one to use; an http URL is taken too (src/serve/events/ssrf.ts).
+      description: `${webhooks.subscriptions === 'api'
         ? `A subscriber's receiver: the URL it registered through the API${webhooks.path ? ` (${webhooks.path} under {base_url})` : ''}.`
-        : "A subscriber's receiver: a URL the operator configured for it.",
+        : "A subscriber's receiver: a URL the operator configured for it."} An http URL is accepted as well as https.`,
       variables: { subscriber: { description: 'The host (and port) of the receiver; each subscriber has its own.' } },
     };
     const lines = [
@@ -210,7 +211,7 @@ function description(spec: Spec): string | undefined {
 
 function triggerText(e: EventDef): string {
   const t = e.trigger;
-  const what = t.action === 'transition' ? `the ${t.transition} transition of a ${t.resource}` : `a ${t.resource} is ${t.action}`;
+  const what = t.action === 'transition' ? `a ${t.resource} goes through its ${t.transition} transition` : `a ${t.resource} is ${t.action}`;
   return `Emitted when ${what} (\`${t.on}\`).`;
 }
 

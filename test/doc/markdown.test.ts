@@ -41,8 +41,12 @@ test('library: human tables for fields, transitions, endpoints, errors and versi
   assert.ok(markdown.includes('| `title` | string |   | yes | 1 to 300 characters | The title as printed on the title page. |'));
   assert.ok(markdown.includes('| `contact.channel` | string |   |   | one of `email`, `sms`, `none`; default `email` | Preferred channel for notices. |'));
   assert.ok(markdown.includes('| `approve` | `requested` | `active` | `dueDate` | The copy is handed out; the due date is fixed. |'));
-  assert.ok(markdown.includes('| `book.read` | `GET {base_url}/books/{id}` |   | none | 200 resource | public |   |'));
-  assert.ok(markdown.includes('| `loan.approve` | `POST {base_url}/loans/{id}/approve` | Hand out the copy and fix the due date. | `dueDate` | 200 resource | scopes `loans:manage` | `invalid-transition`, `book-unavailable`, `validation-failed` |'));
+  // Every error an endpoint can answer, by status, as the OpenAPI export lists them (src/spec/conventions/situations.ts).
+  assert.ok(markdown.includes('| `book.read` | `GET {base_url}/books/{id}` |   | none | 200 resource | public | 400 `unknown-version`, 401 `unauthenticated`, 404 `not-found`, 429 `rate-limited`, 500 `internal`, 503 `unavailable`, 504 `timeout` |'));
+  assert.ok(markdown.includes('| `loan.approve` | `POST {base_url}/loans/{id}/approve` | Hand out the copy and fix the due date. | `dueDate` | 200 resource | scopes `loans:manage` | 400 `unknown-version`, `malformed-body`, 401 `unauthenticated`, 403 `forbidden`, 404 `not-found`, 409 `invalid-transition`, `book-unavailable`, 412 `precondition-failed`'));
+  // A bulk write's body is its items (src/spec/conventions/bulk.ts), not none nor the record.
+  assert.ok(markdown.includes('| `{"items": [ids]}` | 204 none |'));
+  assert.ok(markdown.includes('| `{"items": […]}`, each item writable fields | 201 items |'));
   assert.ok(markdown.includes('| `not-found` | 404 | Not found | No record has that id, or the path is unknown. |'));
   assert.ok(markdown.includes('| `1` | deprecated | 2024-02-01 | 2026-06-01 | 2027-06-30 | `https://developers.citylibrary.example/lending/migrate-v1-to-v2` |'));
   assert.ok(markdown.includes('| `book.list` | 120 | 1 minute | client address |'));

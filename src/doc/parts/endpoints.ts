@@ -1,5 +1,6 @@
 import { writeRulesBlocks } from './domain.ts';
-import { domainRefusals } from '../../spec/domain/refusals.ts';
+import { endpointFacts, errorCases } from '../../spec/conventions/situations.ts';
+import { ratePolicyFields } from '../../spec/conventions/rate.ts';
 import type { Endpoint, Field, PathParam, Spec } from '../../spec/model.ts';
 import { filterParam } from '../../spec/conventions/query.ts';
 import { code, codes, facts, heading, maybeText, paragraph, table, type Block, type Inline } from '../blocks.ts';
@@ -7,12 +8,13 @@ import { accessText, BASE_URL, constraints, requestLine, requestText, responsesT
 
 export function endpointsBlocks(spec: Spec): Block[] {
   if (!spec.endpoints.length) return [];
+  const policies = ratePolicyFields(spec);
   return [
     paragraph('Paths are relative to the base address, written ', code(BASE_URL), '.'),
     ...table(
       ['Endpoint', 'Method and path', 'Summary', 'Request body', 'Responses', 'Access', 'Errors'],
       // The codes it declares, and those its domain rules refuse it with (uniques, rules, guards, onDelete refuse).
-      spec.endpoints.map((e) => [[code(e.id)], [requestLine(e)], maybeText(e.summary), requestText(e.request), responsesText(e), accessText(e.auth), codes([...new Set([...e.errors, ...domainRefusals(spec, e)])])]),
+      spec.endpoints.map((e) => [[code(e.id)], [requestLine(e)], maybeText(e.summary), requestText(e, spec), responsesText(e), accessText(e.auth), errorsText(spec, e, policies)]),
     ),
     ...pathBlocks(spec),
     ...spec.endpoints.flatMap(openSurfaceBlocks),
@@ -110,4 +112,17 @@ function queries(spec: Spec): Block[] {
 
 function joined(items: Inline[]): Inline[] {
   return items.flatMap((item, i) => (i ? [', ', item] : [item]));
+}
+
+/**
+ * Every error the endpoint can answer with, by status (src/spec/conventions/situations.ts, as
+ * the OpenAPI export lists them): the runtime's situations and the codes of its domain rules.
+ */
+function errorsText(spec: Spec, e: Endpoint, policies: ReadonlyMap<string, unknown>): Inline[] {
+  const out: Inline[] = [];
+  for (const [status, cases] of errorCases(spec, e, endpointFacts(spec, e, policies))) {
+    if (out.length) out.push(', ');
+    out.push(`${status} `, ...codes(cases.map((c) => c.code), ''));
+  }
+  return out;
 }
