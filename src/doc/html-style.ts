@@ -36,7 +36,9 @@ dt { font-weight: 600; }
 dd { margin: 0; }
 code { font: .88em/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: var(--soft); padding: 0 .2em; border-radius: 3px; overflow-wrap: normal; word-break: normal; }
 /* Identifiers and paths never break mid-word (no overflow-wrap: anywhere): a line breaks at spaces
-   and after '/' as the Unicode line-breaking rules allow; a table too wide scrolls in its wrapper. */
+   and after '/' as the Unicode line-breaking rules allow; a table too wide scrolls in its wrapper.
+   Code without a space or '/' (an error code, <field>=<value>) is one word: no break after its '-' or '='. */
+code.word { white-space: nowrap; }
 .errors { border-left: 4px solid var(--error); background: #fdf0ef; padding: .5rem .75rem; margin: 1rem 0; }
 .errors ul { margin: .25rem 0; padding-left: 1.25rem; }
 .errors .code { color: var(--muted); font-size: .85em; }

@@ -148,7 +148,8 @@ function inline(text: Text): string {
 
 function inlinePart(part: Inline): string {
   if (typeof part === 'string') return escapeHtml(part);
-  if ('code' in part) return `<code>${escapeHtml(part.code)}</code>`;
+  // Code with no space nor '/' is one word: a hyphen or '=' in it (`malformed-body`) is no place to break a line.
+  if ('code' in part) return /^[^\s/]+$/.test(part.code) ? `<code class="word">${escapeHtml(part.code)}</code>` : `<code>${escapeHtml(part.code)}</code>`;
   return `<strong>${escapeHtml(part.strong)}</strong>`;
 }
 

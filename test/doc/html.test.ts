@@ -18,7 +18,8 @@ test('every example: every resource, every endpoint path, every part title, no s
       const spec = example.spec;
       const html = renderDocument(spec, { format: 'html' });
       assert.match(html, /^<!doctype html>/);
-      for (const r of spec.resources) assert.ok(html.includes(`<code>${escapeHtml(r.name)}</code>`), `resource ${r.name}`);
+      // One word (no space nor '/'): the code keeps its line (src/doc/html-style.ts, code.word).
+      for (const r of spec.resources) assert.ok(html.includes(`<code class="word">${escapeHtml(r.name)}</code>`), `resource ${r.name}`);
       for (const e of spec.endpoints) assert.ok(html.includes(escapeHtml(`${e.method} {base_url}${e.path}`)), `endpoint ${e.id}`);
       for (const p of PARTS) assert.ok(html.includes(escapeHtml(p.title)), `part ${p.name}`);
       assert.doesNotMatch(html, /<script/i);

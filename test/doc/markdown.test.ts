@@ -42,7 +42,10 @@ test('library: human tables for fields, transitions, endpoints, errors and versi
   assert.ok(markdown.includes('| `contact.channel` | string |   |   | one of `email`, `sms`, `none`; default `email` | Preferred channel for notices. |'));
   assert.ok(markdown.includes('| `approve` | `requested` | `active` | `dueDate` | The copy is handed out; the due date is fixed. |'));
   // Every error an endpoint can answer, by status, as the OpenAPI export lists them (src/spec/conventions/situations.ts).
-  assert.ok(markdown.includes('| `book.read` | `GET {base_url}/books/{id}` |   | none | 200 resource | public | 400 `unknown-version`, 401 `unauthenticated`, 404 `not-found`, 429 `rate-limited`, 500 `internal`, 503 `unavailable`, 504 `timeout` |'));
+  assert.ok(markdown.includes('| `book.read` | `GET {base_url}/books/{id}` |   | none | 200 resource | public | 400 `unknown-version`, 401 `unauthenticated`, 404 `not-found`, 429 `rate-limited` |'));
+  assert.ok(markdown.includes('Besides the errors listed, every endpoint may answer 500 `internal`, 503 `unavailable`, 504 `timeout`.'));
+  // Lists that declare no query are said to take the convention's filters and sort.
+  assert.ok(markdown.includes('| `member.list` | each field holding one value | `<field>=<value>`; `sort=<field>` (`-<field>` descending) |'));
   assert.ok(markdown.includes('| `loan.approve` | `POST {base_url}/loans/{id}/approve` | Hand out the copy and fix the due date. | `dueDate` | 200 resource | scopes `loans:manage` | 400 `unknown-version`, `malformed-body`, 401 `unauthenticated`, 403 `forbidden`, 404 `not-found`, 409 `invalid-transition`, `book-unavailable`, 412 `precondition-failed`'));
   // A bulk write's body is its items (src/spec/conventions/bulk.ts), not none nor the record.
   assert.ok(markdown.includes('| `{"items": [ids]}` | 204 none |'));

@@ -1,8 +1,13 @@
 import { writeRulesBlocks } from './domain.ts';
 import { endpointFacts, errorCases } from '../../spec/conventions/situations.ts';
 import { ratePolicyFields } from '../../spec/conventions/rate.ts';
+import { resolveSituations, type Situation } from '../../spec/http-errors.ts';
+
+/** The situations of every endpoint (src/spec/conventions/situations.ts), said once under the table. */
+const EVERY: ReadonlySet<Situation> = new Set(['internal', 'unavailable', 'timeout']);
 import type { Endpoint, Field, PathParam, Spec } from '../../spec/model.ts';
 import { filterParam } from '../../spec/conventions/query.ts';
+import { pageSettings } from '../../spec/conventions/pagination.ts';
 import { code, codes, facts, heading, maybeText, paragraph, table, type Block, type Inline } from '../blocks.ts';
 import { accessText, BASE_URL, constraints, requestLine, requestText, responsesText, shapeType } from '../describe.ts';
 
@@ -16,6 +21,7 @@ export function endpointsBlocks(spec: Spec): Block[] {
       // The codes it declares, and those its domain rules refuse it with (uniques, rules, guards, onDelete refuse).
       spec.endpoints.map((e) => [[code(e.id)], [requestLine(e)], maybeText(e.summary), requestText(e, spec), responsesText(e), accessText(e.auth), errorsText(spec, e, policies)]),
     ),
+    paragraph('Besides the errors listed, every endpoint may answer ', ...everyText(spec), '.'),
     ...pathBlocks(spec),
     ...spec.endpoints.flatMap(openSurfaceBlocks),
     ...queries(spec),
@@ -95,17 +101,23 @@ function prefixed(inline: Inline[]): Inline[] {
 
 /** The declared queries of lists: a row per filtered field with its parameters, and the sorts. */
 function queries(spec: Spec): Block[] {
-  const lists = spec.endpoints.filter((e) => e.query);
+  const lists = spec.endpoints.filter((e) => e.operation === 'list');
   if (!lists.length) return [];
+  const sort = pageSettings(spec).sortParam;
   const rows: Inline[][][] = [];
   for (const e of lists) {
-    const q = e.query!;
+    const q = e.query;
+    if (!q) {
+      // The convention (src/spec/conventions/query.ts): equality on each field holding one value, and a sort on it.
+      rows.push([[code(e.id)], ['each field holding one value'], [code('<field>=<value>'), '; ', code(`${sort}=<field>`), ' (', code(`-<field>`), ' descending)']]);
+      continue;
+    }
     for (const f of q.filters) rows.push([[code(e.id)], [code(f.field)], joined(f.ops.map((op) => code(filterParam(f.field, op, q.style))))]);
     if (q.search) rows.push([[code(e.id)], joined(q.search.fields.map((f) => code(f))), [code(q.search.param), ' (full text)']]);
     if (q.sort.length) rows.push([[code(e.id)], ['sort'], joined(q.sort.map((s) => code(s)))]);
   }
   return [
-    paragraph('Lists that declare their query accept these filters and sorts and refuse any other; the others filter by equality and sort on every field that holds one value.'),
+    paragraph('The filters and sorts each list takes; a list that declares its query refuses any other.'),
     ...table(['List', 'Field', 'Query parameters'], rows),
   ];
 }
@@ -120,9 +132,22 @@ function joined(items: Inline[]): Inline[] {
  */
 function errorsText(spec: Spec, e: Endpoint, policies: ReadonlyMap<string, unknown>): Inline[] {
   const out: Inline[] = [];
-  for (const [status, cases] of errorCases(spec, e, endpointFacts(spec, e, policies))) {
+  for (const [status, all] of errorCases(spec, e, endpointFacts(spec, e, policies))) {
+    // Those every endpoint may answer are said once, under the table (EVERY).
+    const cases = all.filter((c) => c.situation === undefined || !EVERY.has(c.situation));
+    if (!cases.length) continue;
     if (out.length) out.push(', ');
     out.push(`${status} `, ...codes(cases.map((c) => c.code), ''));
   }
   return out;
+}
+
+/** The errors of EVERY as the spec's catalog answers them (a time-out only where the spec has one). */
+function everyText(spec: Spec): Inline[] {
+  const resolve = resolveSituations(spec);
+  const shown = [...EVERY].filter((x) => x !== 'timeout' || spec.limits.none?.timeouts === undefined);
+  return shown.flatMap((x, i): Inline[] => {
+    const r = resolve(x);
+    return [...(i ? [', '] : []), `${r.status} `, code(r.code)];
+  });
 }
