@@ -44,6 +44,11 @@ test('library: human tables for fields, transitions, endpoints, errors and versi
   // Every error an endpoint can answer, by status, as the OpenAPI export lists them (src/spec/conventions/situations.ts).
   assert.ok(markdown.includes('| `book.read` | `GET {base_url}/books/{id}` |   | none | 200 resource | public | 400 `unknown-version`, 401 `unauthenticated`, 404 `not-found`, 429 `rate-limited` |'));
   assert.ok(markdown.includes('Besides the errors listed, every endpoint may answer 500 `internal`, 503 `unavailable`, 504 `timeout`.'));
+  // What a webhook receiver gets and how a client subscribes, and the stream's resumption (docs/events.md).
+  assert.ok(markdown.includes('A delivery is `POST <receiver URL>` with `{"type": …, "timestamp": …, "data": …}`'));
+  assert.ok(markdown.includes('`webhook-signature` `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`'));
+  assert.ok(markdown.includes('| `POST {base_url}/webhooks/{id}/rotate-secret` | 200, the subscription with its new `secret` |'));
+  assert.ok(markdown.includes('sends the last id it saw in `Last-Event-ID`'));
   // Lists that declare no query are said to take the convention's filters and sort.
   assert.ok(markdown.includes('| `member.list` | each field holding one value | `<field>=<value>`; `sort=<field>` (`-<field>` descending) |'));
   assert.ok(markdown.includes('| `loan.approve` | `POST {base_url}/loans/{id}/approve` | Hand out the copy and fix the due date. | `dueDate` | 200 resource | scopes `loans:manage` | 400 `unknown-version`, `malformed-body`, 401 `unauthenticated`, 403 `forbidden`, 404 `not-found`, 409 `invalid-transition`, `book-unavailable`, 412 `precondition-failed`'));
