@@ -213,8 +213,13 @@ export const IMPORT_CODES = {
   // ---- 7. errors -------------------------------------------------------------------------
   errorShape: defineDiagnostic({
     code: 'import-error-shape', severity: 'warning', part: 'errors',
-    message: 'The error bodies ({schema}) have no member for the error {role}; the error shape needs a code and a title member, so it is left out.',
-    description: 'The format\'s error shape names the member holding the error code and the one holding its short title (RFC 9457 problem details with a `code` member, or a custom body). Members are recognised by their names: code, errorCode, error_code or error; title, message or error.',
+    message: 'The error bodies ({schema}) have no member for the error {role}; the error shape needs a title (a short message) at least, so it is left out.',
+    description: 'The format\'s error shape names the members of an error body (RFC 9457 problem details with a `code` member, or a custom body). Members are recognised by their names: code, errorCode, error_code or error; title, message or error. A body with no short message at all is not read as an error shape.',
+  }),
+  errorNoCode: defineDiagnostic({
+    code: 'import-error-no-code', severity: 'warning', part: 'errors',
+    message: 'The error bodies ({schema}) have no member for an error code; the shape is written with the members they have ({members}), and without codes the tester and the proxy judge errors by their status and shape.',
+    description: 'RFC 9457 problem details need no `code` member (the problem `type` names the problem), and many services send none. The format\'s custom shape may leave the code out; the catalog then stays empty, and an error is held to its status and members.',
   }),
   errorShapes: defineDiagnostic({
     code: 'import-error-shapes', severity: 'warning', part: 'errors',

@@ -741,3 +741,38 @@ test('import: the parameter named after its segment takes the singular of Englis
   assert.deepEqual(['comments', 'courses', 'purchases', 'responses', 'releases', 'statuses', 'addresses', 'boxes', 'matches', 'categories'].map(named),
     ['{commentId}', '{courseId}', '{purchaseId}', '{responseId}', '{releaseId}', '{statusId}', '{addressId}', '{boxId}', '{matchId}', '{categoryId}']);
 });
+
+test('import: RFC 9457 problem details without a code member are the error shape, without a code (errors judged by status and shape); a body with no message at all stays a gap', async () => {
+  const { spec, findings } = await run(`openapi: 3.1.0
+info: { title: Notes, version: '1' }
+paths:
+  /notes/{id}:
+    get:
+      parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+      responses:
+        '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Note' } } } }
+        '404': { description: Missing, content: { application/problem+json: { schema: { $ref: '#/components/schemas/Problem' } } } }
+components:
+  schemas:
+    Note: { type: object, properties: { id: { type: string }, text: { type: string } } }
+    Problem: { type: object, properties: { type: { type: string }, title: { type: string }, status: { type: integer }, detail: { type: string } } }
+`);
+  assert.equal(spec.parts.errors.statement, 'given');
+  assert.deepEqual(spec.errors.shape && { kind: spec.errors.shape.kind, mediaType: spec.errors.shape.mediaType, members: spec.errors.shape.members }, { kind: 'custom', mediaType: 'application/problem+json', members: { title: 'title', status: 'status', detail: 'detail', type: 'type' } });
+  assert.equal(codes(findings, 'import-error-no-code').length, 1);
+  assert.deepEqual(checkSpec(spec, []).diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.message}`), []);
+  const none = await run(`openapi: 3.1.0
+info: { title: Notes, version: '1' }
+paths:
+  /notes:
+    get:
+      responses:
+        '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Note' } } } } }
+        '422': { description: Bad, content: { application/json: { schema: { type: object, properties: { errors: { type: object } } } } } }
+components:
+  schemas:
+    Note: { type: object, properties: { id: { type: string } } }
+`);
+  assert.equal(none.spec.parts.errors.statement, 'gap');
+  assert.equal(codes(none.findings, 'import-error-shape').length, 1);
+});

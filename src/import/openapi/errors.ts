@@ -1,7 +1,8 @@
 /**
  * Part 7 from the error responses (4xx, 5xx and `default`). Where their body schema is
  * visible, it becomes the error shape: RFC 9457 problem details (`application/problem+json`
- * with a `code` member) or a custom body, its members recognised by name. OpenAPI documents
+ * with a `code` member) or a custom body, its members recognised by name (a body without a
+ * code member, problem details without `code` among them, is a custom shape without one). OpenAPI documents
  * statuses, not error codes, so the catalog stays empty (reported); the endpoints keep their
  * error statuses.
  */
@@ -73,20 +74,22 @@ export function importErrors(scope: SchemaScope, ops: readonly Operation[]): Imp
       used.add(found);
     }
   }
-  for (const role of ['code', 'title'] as const) {
-    if (members[role] !== undefined) continue;
-    report(ctx, IMPORT_CODES.errorShape, { schema: label(chosen), role }, chosen.at);
-    return { gap: `its error bodies (${label(chosen)}) have no member for the error ${role}` };
+  if (members.title === undefined) {
+    report(ctx, IMPORT_CODES.errorShape, { schema: label(chosen), role: 'title' }, chosen.at);
+    return { gap: `its error bodies (${label(chosen)}) have no member for the error title` };
   }
   const problem = /^application\/problem\+json/i.test(chosen.mediaType) && members.code === 'code' && members.title === 'title';
-  report(ctx, IMPORT_CODES.errorMembers, { schema: label(chosen), members: Object.entries(members).map(([role, name]) => `${role} in '${name}'`).join(', ') }, chosen.at);
+  const listed = Object.entries(members).map(([role, name]) => `${role} in '${name}'`).join(', ');
+  // No code (RFC 9457 needs none): a custom shape of the members there are; errors are judged by status and shape.
+  if (members.code === undefined) report(ctx, IMPORT_CODES.errorNoCode, { schema: label(chosen), members: listed }, chosen.at);
+  else report(ctx, IMPORT_CODES.errorMembers, { schema: label(chosen), members: listed }, chosen.at);
   if (codes.size) report(ctx, IMPORT_CODES.errorCodes, { statuses: statusList }, chosen.at);
   const shapePointer = pointer('errors', 'shape');
   return {
     errors: {
       shape: problem
         ? { kind: 'problem', mediaType: 'application/problem+json', members: PROBLEM_MEMBERS, pointer: shapePointer }
-        : { kind: 'custom', mediaType: chosen.mediaType, members: defined({ ...members, code: members.code!, title: members.title! }), pointer: shapePointer },
+        : { kind: 'custom', mediaType: chosen.mediaType, members: defined({ ...members, title: members.title }), pointer: shapePointer },
       catalog: [],
     },
   };
