@@ -19,6 +19,7 @@
  * that create shows: refusals share creates (parts/create-refusals.ts) and records are
  * reused (parking.ts) rather than made.
  */
+import { templatePattern } from '../spec/conventions/paths.ts';
 import { ratePolicyFields, type RatePolicyFields } from '../spec/conventions/rate.ts';
 import type { Endpoint, Spec } from '../spec/model.ts';
 
@@ -55,8 +56,10 @@ export class QuotaLedger {
     this.#routes = spec.endpoints
       .map((endpoint) => {
         const segments = endpoint.path.split('/').filter(Boolean);
-        const source = segments.map((s) => (/^\{\w+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
-        return { method: endpoint.method, pattern: new RegExp(`^/${source}/?$`), literals: segments.filter((s) => !s.startsWith('{')).length, endpoint };
+        // One reading of a template with the proxy's (`/items/{id}:archive` included).
+        // Fixed text counts: a whole segment twice, beside a parameter (`{id}:archive`) once.
+        const literals = segments.reduce((n, s) => n + (!s.includes('{') ? 2 : /^\{\w+\}$/.test(s) ? 0 : 1), 0);
+        return { method: endpoint.method, pattern: templatePattern(endpoint.path).re, literals, endpoint };
       })
       .sort((a, b) => b.literals - a.literals);
   }

@@ -18,6 +18,7 @@ import type { Finding } from './finding.ts';
 import { listenHttp } from './http-core.ts';
 import type { Arrival, Judge } from './judge.ts';
 import { challenges, realmOf } from '../spec/conventions/challenges.ts';
+import { allowedMethods } from '../spec/conventions/endpoints.ts';
 import { RELAY_PATH } from './parts/events.ts';
 import { listenWire, wireParser } from './wire.ts';
 
@@ -241,6 +242,6 @@ function refusalFields(judge: Judge, seen: Arrival['seen'], status: number): str
     const schemes = spec.authentication.schemes.filter((s) => !auth || auth.public || auth.schemes.includes(s.name));
     return schemes.length ? ['www-authenticate', challenges(schemes, realmOf(spec))] : [];
   }
-  if (status === 405 && seen.route.otherMethods?.length) return ['allow', seen.route.otherMethods.join(', ')];
+  if (status === 405 && seen.route.otherMethods?.length) return ['allow', allowedMethods(seen.route.otherMethods).join(', ')];
   return [];
 }

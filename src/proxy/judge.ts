@@ -20,6 +20,8 @@ import { type Finding, type RequestProblem, locate } from './finding.ts';
 import { authProblems, issuedToken } from './parts/authentication.ts';
 import { bodyProblems, mediaTypeProblem, resourceFor, successFindings } from './parts/endpoints.ts';
 import { answerRecord, requestRecord } from './parts/envelope.ts';
+import { envelopedPointer } from '../spec/conventions/envelope.ts';
+import { allowedMethods } from '../spec/conventions/endpoints.ts';
 import { ErrorJudge } from './parts/errors.ts';
 import { EventJudge } from './parts/events.ts';
 import { LimitJudge, sizeProblem } from './parts/limits.ts';
@@ -94,8 +96,14 @@ export class Judge {
       const media = size && resource && !isBulk(endpoint.operation) ? mediaTypeProblem(endpoint, request.headers) : undefined;
       if (media) problems.push(media);
       else if (size) problems.push(size);
-      else if (!unheld && !enveloped.problem) problems.push(...bodyProblems(this.spec, endpoint, resourceFor(this.spec, endpoint.resource, version?.name), request.headers, request.body, body));
-    } else if (route.otherMethods) {
+      else if (!unheld && !enveloped.problem) {
+        const found = bodyProblems(this.spec, endpoint, resourceFor(this.spec, endpoint.resource, version?.name), request.headers, request.body, body);
+        // Pointers into the body as sent, as serve lists them (src/spec/conventions/envelope.ts).
+        const member = enveloped.member;
+        problems.push(...(member === undefined ? found : found.map((p) => (p.at === undefined ? p : { ...p, at: envelopedPointer(member, p.at) }))));
+      }
+    } else if (route.otherMethods && !allowedMethods(route.otherMethods).includes(request.method)) {
+      // HEAD beside GET and OPTIONS are answered on every path (allowedMethods): not the client's fault.
       problems.push({ part: 'endpoints', id: 'method-undeclared', situation: 'method-not-allowed', message: `${request.method} is not declared on ${route.path} (declared: ${route.otherMethods.join(', ')})`, pointer: this.spec.parts.endpoints.pointer, text: `endpoints: ${route.otherMethods.join(', ')} ${route.path}` });
     }
     const seen = { seq, route, ...(endpoint ? { endpoint } : {}), ...(version ? { version } : {}), ...(principal ? { principal } : {}), ...(body !== undefined ? { body } : {}), problems };

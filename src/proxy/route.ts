@@ -4,6 +4,7 @@
  * Pure: the proxy's judge reads it for every exchange, strict mode before forwarding.
  */
 import type { Endpoint, Spec, Version } from '../spec/model.ts';
+import { templatePattern } from '../spec/conventions/paths.ts';
 
 export interface Route {
   /** The endpoint, when the path and method are one the spec declares. */
@@ -38,19 +39,10 @@ export class Router {
     // (`{id}:archive`) before a plain parameter, so `/books/search` wins over `/books/{id}` and
     // `/items/{id}:archive` over `/items/{id}`.
     this.#compiled = spec.endpoints
-      .map((endpoint) => {
-        const names: string[] = [];
-        const source = endpoint.path.split(/(\{[^}]*\})/).map((part) => {
-          const m = /^\{([^}]*)\}$/.exec(part);
-          if (!m) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-          names.push(m[1]);
-          return '([^/]+)';
-        }).join('');
-        // No trailing slash: `/parcels/` is another URI than `/parcels` (RFC 3986 §6.2.3 leaves
-        // them apart), which services route differently (svcspec serve reads it as an item with
-        // an empty id, Express as the collection); a path the spec does not declare is not judged.
-        return { endpoint, re: new RegExp(`^${source}$`), names };
-      })
+      // No trailing slash (src/spec/conventions/paths.ts): services route `/parcels/` differently
+      // (svcspec serve as an item with an empty id, Express as the collection); a path the spec
+      // does not declare is not judged.
+      .map((endpoint) => ({ endpoint, ...templatePattern(endpoint.path) }))
       .sort((a, b) => bySpecificity(a.endpoint.path, b.endpoint.path));
     const select = spec.versioning.select;
     if (select?.by === 'path') {

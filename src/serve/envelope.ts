@@ -18,7 +18,9 @@ import { validationFailed } from './validation.ts';
  */
 export function unwrapping(member: string, handler: RouteHandlerMethod, asHttp: (error: unknown) => HttpError | undefined): RouteHandlerMethod {
   return async function (this: FastifyInstance, request, reply) {
-    if (request.body !== undefined) {
+    // No body, no envelope: a refusal's pointers are then of the record, as the tester and the proxy read them.
+    const sent = request.body !== undefined;
+    if (sent) {
       const inside = unwrapRecord(member, request.body);
       if (!inside.ok) throw validationFailed([{ pointer: inside.pointer, message: inside.message }]);
       request.body = inside.record;
@@ -26,7 +28,7 @@ export function unwrapping(member: string, handler: RouteHandlerMethod, asHttp: 
     try {
       return await handler.call(this, request, reply);
     } catch (error) {
-      throw inEnvelope(member, asHttp(error) ?? error);
+      throw sent ? inEnvelope(member, asHttp(error) ?? error) : error;
     }
   };
 }

@@ -9,6 +9,7 @@
  * The 405 is given in onRequest, before a body is read: a method the path does not take
  * gets its answer whatever it sends, not a 400 or 415 about a body nobody would read.
  */
+import { allowedMethods } from '../spec/conventions/endpoints.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
 
@@ -57,12 +58,7 @@ function refuse(request: FastifyRequest, allow: string, sendsAllow: boolean): Ht
  */
 export function answerOtherMethods(app: FastifyInstance, methods: RouteMethods, sendsAllow = true): void {
   // Registering routes below fires the onRoute hook; work from a copy.
-  const paths = [...methods.byUrl].map(([url, routed]) => {
-    const served = new Set(routed);
-    if (served.has('GET')) served.add('HEAD');
-    if (!served.has('OPTIONS')) served.add('OPTIONS');
-    return { url, served, pattern: urlPattern(url) };
-  });
+  const paths = [...methods.byUrl].map(([url, routed]) => ({ url, served: new Set(allowedMethods(routed)), pattern: urlPattern(url) }));
   for (const { url, served, pattern } of paths) {
     const allow = [...served].join(', ');
     methods.unrouted.push({ pattern, allow, url });

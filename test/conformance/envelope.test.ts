@@ -148,9 +148,41 @@ test('proxy: an answer not enveloped and a bare request served are findings; the
   const served = await send(proxy.url, bad.principals[0]!.headers, 'POST', '/talks', { conference: conference.json!.id, speakerEmail: 'ada@example.com', title: 'Streams in depth' });
   assert.equal(served.status, 201);
   const ids = proxy.findings.map((f) => `${f.part}/${f.id}`);
-  assert.ok(ids.includes('endpoints/accepted-request-envelope'), ids.join(', '));
+  assert.ok(ids.includes('resources/accepted-request-envelope'), ids.join(', '));
   assert.ok(ids.includes('resources/envelope'), ids.join(', '));
   const answer = proxy.findings.find((f) => f.id === 'envelope')!;
   assert.match(answer.message, /not the record inside 'talk'/);
   assert.match(answer.rule.location ? `${answer.rule.location.line}` : '', /^\d+$/, 'placed at the envelope key of the spec');
+});
+
+test('proxy, strict mode: its own refusals point into the body as sent, as serve\'s do', async (t) => {
+  const s = spec();
+  const served = await serveForTester(t, s);
+  const strict = await startProxy({ spec: s, upstream: served.baseUrl, mode: 'strict' });
+  t.after(() => strict.close());
+  const as = served.principals[0]!.headers;
+  const conference = await send(strict.url, as, 'POST', '/conferences', { name: 'NodeConf', slug: 'nodeconf', startsOn: '2030-05-01', cfpClosesAt: '2030-03-01T00:00:00Z' });
+  const talk = { conference: conference.json!.id, speakerEmail: 'ada@example.com', title: 'x' };
+  const direct = await send(served.baseUrl, as, 'POST', '/talks', { talk });
+  const proxied = await send(strict.url, as, 'POST', '/talks', { talk });
+  assert.equal(proxied.status, 422);
+  assert.deepEqual(pointers(proxied.json), pointers(direct.json));
+  assert.deepEqual(pointers(proxied.json), ['/talk/title']);
+  const bare = await send(strict.url, as, 'POST', '/talks', talk);
+  assert.equal(bare.status, 422);
+  assert.deepEqual(pointers(bare.json), ['/talk']);
+});
+
+test('conformance: the library with every resource enveloped passes against the reference: singletons (a PUT that creates answers 201 inside it), bulk writes (bare items), actions, nested lists', async (t) => {
+  const library = readFileSync(new URL('../../examples/library.yaml', import.meta.url), 'utf8');
+  let text = library;
+  for (const [plural, member] of [['books', 'book'], ['members', 'member'], ['loans', 'loan'], ['reading-lists', 'readingList'], ['preferences', 'preference']]) {
+    text = text.replace(`\n    plural: ${plural}\n`, `\n    plural: ${plural}\n    envelope: ${member}\n`);
+  }
+  assert.equal(text.match(/envelope: /g)?.length, 5);
+  const s = mustLoad(text);
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, s);
+  const report = await runConformance({ spec: s, baseUrl, principals, seed: 7, sleep, now });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  for (const id of ['book.envelope', 'preferences.mine', 'book.import', 'loan.approve']) assert.ok(report.results.some((r) => r.id.startsWith(id) && r.outcome === 'pass'), `${id}:\n${formatHuman(report)}`);
 });

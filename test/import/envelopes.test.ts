@@ -91,3 +91,71 @@ test('import: a record inside a one-member body is the resource\'s envelope; its
   assert.notDeepEqual(add?.request, { kind: 'fields', fields: ['body'] });
   assert.deepEqual(checkSpec(spec, []).diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.message}`), []);
 });
+
+const TEAMS = `openapi: 3.0.3
+info: { title: Teams, version: '1' }
+paths:
+  /teams:
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Team' } } } }
+      responses: { '201': { description: Created, content: { application/json: { schema: { $ref: '#/components/schemas/Team' } } } } }
+  /teams/{teamId}:
+    parameters: [{ name: teamId, in: path, required: true, schema: { type: string } }]
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Team' } } } } } }
+  /people:
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Person' } } } }
+      responses: { '201': { description: Created, content: { application/json: { schema: { $ref: '#/components/schemas/Person' } } } } }
+  /people/{personId}:
+    parameters: [{ name: personId, in: path, required: true, schema: { type: string } }]
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Person' } } } } } }
+components:
+  schemas:
+    Person:
+      type: object
+      required: [name]
+      properties: { id: { type: string, readOnly: true }, name: { type: string } }
+    Address:
+      type: object
+      properties: { street: { type: string }, city: { type: string } }
+    Team:
+      type: object
+      required: [address]
+      properties: { address: { $ref: '#/components/schemas/Address' } }
+`;
+
+const CART = `openapi: 3.0.3
+info: { title: Shop, version: '1' }
+paths:
+  /carts/{cartId}:
+    parameters: [{ name: cartId, in: path, required: true, schema: { type: string } }]
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Cart' } } } } } }
+    put:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Cart' } } } }
+      responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Cart' } } } } }
+  /items/{itemId}:
+    parameters: [{ name: itemId, in: path, required: true, schema: { type: string } }]
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Item' } } } } } }
+components:
+  schemas:
+    Item:
+      type: object
+      properties: { sku: { type: string }, qty: { type: integer }, price: { type: number } }
+    Cart:
+      type: object
+      properties:
+        items: { type: array, items: { type: object, properties: { sku: { type: string }, qty: { type: integer } } } }
+`;
+
+test('import: a record whose one member is another record stays a record (a team and its address), and a record holding an inline items list stays a record (a cart), not an envelope nor a page', async () => {
+  for (const [name, text, resource] of [['teams.yaml', TEAMS, 'team'], ['cart.yaml', CART, 'cart']] as const) {
+    const file = join(dir, name);
+    writeFileSync(file, text);
+    const r = await importOpenApi(file);
+    assert.ok(r.value, r.diagnostics.map((d) => d.message).join('\n'));
+    const found = r.value.spec.resources.find((x) => x.name === resource);
+    assert.ok(found, `${resource} is a resource: ${r.value.spec.resources.map((x) => x.name).join(', ')}`);
+    assert.equal(found.envelope, undefined);
+    assert.ok(r.value.spec.endpoints.some((e) => e.resource === resource && e.operation === 'read'), `${resource} is read at its item path`);
+  }
+});

@@ -13,7 +13,7 @@ import { recordSchema, requestBodyOf } from '../records.ts';
 import { enveloped, idSchema, members, pascal, withNull, type JsonSchema } from '../schema.ts';
 import { schemaRef, type OpenApiContext } from './context.ts';
 import { errorDescription, errorResponseSchema } from './errors.ts';
-import { errorCases, type ErrorCase } from '../../spec/conventions/situations.ts';
+import { endpointFacts, errorCases, type ErrorCase } from '../../spec/conventions/situations.ts';
 
 export const JSON_TYPE = 'application/json';
 
@@ -59,10 +59,12 @@ export function responsesOf(ctx: OpenApiContext, e: Endpoint, r: Resource, recor
   }
   // resources.ts: a PUT on a singleton of a perOwner: one resource creates it when there is none (RFC 9110 §9.3.4).
   if (op === 'replace' && e.select === 'caller' && r.perOwner === 'one' && !out['201']) {
-    out['201'] = { description: `Created: the caller had no ${r.name} yet.`, content: { [JSON_TYPE]: { schema: record() } }, headers: shared(ctx, { ...validatorHeaders(ctx), Location: { $ref: '#/components/headers/Location' }, ...commonHeaders(ctx, e, 201) }) };
+    const member = responseEnvelope(ctx.spec, e, 201);
+    out['201'] = { description: `Created: the caller had no ${r.name} yet.`, content: { [JSON_TYPE]: { schema: member === undefined ? record() : enveloped(member, record()) } }, headers: shared(ctx, { ...validatorHeaders(ctx), Location: { $ref: '#/components/headers/Location' }, ...commonHeaders(ctx, e, 201) }) };
   }
   if (op === 'read' && conditionalPromise(ctx.spec).value?.reads) out['304'] = { description: 'Not modified: the copy the client holds (If-None-Match, If-Modified-Since) is current.', headers: shared(ctx, { ...validatorHeaders(ctx), ...commonHeaders(ctx, e, 304) }) };
-  const cases = errorCases(ctx.spec, e, { preconditions: conditionalPromise(ctx.spec).value?.writes ?? false, idempotency: idempotencyPromise(ctx.spec).value !== undefined, hasSchemes: ctx.spec.parts.authentication.statement === 'given' && ctx.spec.authentication.schemes.length > 0, hasRateLimit: ctx.policies.has(e.id), noTimeout: ctx.spec.limits.none?.timeouts !== undefined, versionParam: ctx.versionParam !== undefined, someRetired: ctx.someRetired });
+  // One reading of the facts with doc's (src/spec/conventions/situations.ts); the version parameter is this export's.
+  const cases = errorCases(ctx.spec, e, { ...endpointFacts(ctx.spec, e, ctx.policies), versionParam: ctx.versionParam !== undefined });
   for (const status of declaredErrors.keys()) if (!cases.has(status)) cases.set(status, []);
   for (const [status, list] of [...cases].sort(([a], [b]) => a - b)) out[String(status)] = errorResponse(ctx, e, status, list, declaredErrors.get(status));
   return out;

@@ -10,7 +10,7 @@ import { IMPORT_CODES } from '../codes.ts';
 import { componentOf, isObject, jsonContent, notCarried, report, resolve, type ImportContext } from './context.ts';
 import { bodyComponent, type Operation } from './resources.ts';
 import { mergeAllOf, type SchemaScope } from './schema.ts';
-import { recordEnvelopeOf, type Envelope } from './pages.ts';
+import { namesComponent, recordEnvelopeOf, type Envelope } from './pages.ts';
 
 /** What the bodies of an operation name, before it is placed under a resource. */
 export interface BodySummary {
@@ -67,9 +67,9 @@ function readRequest(scope: SchemaScope, op: Operation, resource: Resource, part
   if (!json) return { problem: { shape: media.join(', ') || 'no content', expected: 'JSON' }, at: child(body.pointer, 'content') };
   const outer = child(body.pointer, 'content', json.mediaType, 'schema');
   // The record inside an envelope of one member is the body (./pages.ts recordEnvelopeOf); the resource's `envelope` says so.
-  const wrapped = recordEnvelopeOf(ctx, json.schema, outer);
+  const wrapped = recordEnvelopeOf(ctx, json.schema, outer, true);
   // Only this resource's envelope: `{comment: NewComment}` posted under an article is a comment's.
-  const inside = wrapped && (scope.resources.get(wrapped.component) === resource.name || sameName(wrapped.member, resource.name)) ? wrapped : undefined;
+  const inside = wrapped && (scope.resources.get(wrapped.component) === resource.name || namesComponent(wrapped.member, resource.name)) ? wrapped : undefined;
   const schema = inside ? inside.schema : json.schema;
   const at = inside ? inside.at : outer;
   const component = componentOf(schema);
@@ -86,12 +86,6 @@ function readRequest(scope: SchemaScope, op: Operation, resource: Resource, part
   const fields = new Set(resource.fields.filter((f) => f.name !== (resource.id?.field ?? 'id') || idSent).map((f) => f.name));
   if (node && (node.type === 'object' || node.type === undefined) && names.length > 0 && names.every((n) => fields.has(n))) return { shape: { kind: 'fields', fields: names } };
   return { problem: { shape: describeSchema(schema, node), expected: `the resource '${resource.name}' nor some of its fields` }, at };
-}
-
-/** `blogPost`, `blog_post` and `BlogPost` are one name. */
-function sameName(a: string, b: string): boolean {
-  const plain = (x: string) => x.replace(/[-_\s]/g, '').toLowerCase();
-  return plain(a) === plain(b);
 }
 
 /** Whether the request body is the resource or some of its fields (a create, replace or update can take it). */

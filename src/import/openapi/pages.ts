@@ -40,17 +40,22 @@ export function envelopeOf(ctx: ImportContext, schema: unknown, at: string): { c
   if (members.some(([name]) => name === 'id')) return undefined;
   const arrays = members.flatMap(([name, v]) => {
     const p = resolve(ctx, v, child(r.pointer, 'properties', name));
-    const records = p && p.node.type === 'array' ? componentOf(p.node.items) ?? listingOf(ctx, name, p.node.items) : undefined;
-    return records === undefined ? [] : [[name, records] as const];
+    if (!p || p.node.type !== 'array') return [];
+    const ref = componentOf(p.node.items);
+    // An inline listing only under its records' own plural: `items` of {sku, qty} may as well be a cart's lines.
+    const listing = ref === undefined && !ITEMS.has(name) ? listingOf(ctx, name, p.node.items) : undefined;
+    const records = ref ?? listing;
+    return records === undefined ? [] : [[name, records, listing !== undefined] as const];
   });
   if (arrays.length !== 1) return undefined;
-  const [items, component] = arrays[0];
+  const [items, component, inline] = arrays[0];
   const names = members.map(([n]) => n);
   // The array named as lists name theirs, or after its records with nothing beside it but a
   // page's members (RealWorld's `{articles: [Article], articlesCount}`; Museum's event, with
   // its `dates` beside a name and a price, stays a record).
   const pageMember = (n: string) => n === items || NEXT.has(n) || TOTAL.has(n) || n === 'offset' || n === `${items}Count` || n === `${items}_count`;
-  if (!ITEMS.has(items) && !(namedAfter(items, component) && names.every(pageMember))) return undefined;
+  // Inline items (a listing, listingOf) with nothing but a page's members beside them.
+  if ((!ITEMS.has(items) || inline) && !(namedAfter(items, component) && names.every(pageMember))) return undefined;
   const next = names.find((n) => NEXT.has(n));
   const total = names.find((n) => TOTAL.has(n) || n === `${items}Count` || n === `${items}_count`);
   const offset = names.includes('offset') ? 'offset' : undefined;
@@ -76,6 +81,12 @@ function listingOf(ctx: ImportContext, member: string, items: unknown): string |
   return undefined;
 }
 
+/** Whether `member` is the component's name, in any case or with separators (`blogPost`, `blog_post`, `BlogPost`). */
+export function namesComponent(member: string, component: string): boolean {
+  const plain = (x: string) => x.replace(/[-_\s]/g, '').toLowerCase();
+  return plain(member) === plain(component);
+}
+
 /** Whether `member` is the plural of the component's name (`articles` of `Article`, `blog_posts` of `BlogPost`). */
 function namedAfter(member: string, component: string): boolean {
   const words = component.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[\s_-]+/);
@@ -91,7 +102,11 @@ function namedAfter(member: string, component: string): boolean {
  * `{data: …}`): an object of exactly one member, which is a record schema of the components.
  * The format states it as the resource's `envelope` (src/spec/conventions/envelope.ts).
  */
-export function recordEnvelopeOf(ctx: ImportContext, schema: unknown, at: string): { component: string; member: string; schema: unknown; at: string } | undefined {
+/**
+ * `anyName`: a request body's, whose record schema is often one of its own (`{article:
+ * NewArticle}`); the caller then holds the member to the resource's name.
+ */
+export function recordEnvelopeOf(ctx: ImportContext, schema: unknown, at: string, anyName = false): { component: string; member: string; schema: unknown; at: string } | undefined {
   // Inline or a component of its own (`SingleArticleResponse`); a record whose one member is
   // another record would read so too: no such record was met in the documents imported so far.
   const r = resolve(ctx, schema, at);
@@ -102,7 +117,12 @@ export function recordEnvelopeOf(ctx: ImportContext, schema: unknown, at: string
   if (members.length !== 1) return undefined;
   const [member, value] = members[0]!;
   const component = componentOf(value);
-  if (component === undefined) return undefined;
+  // Named for its record (`article` holding Article, `blog_post` BlogPost): a team whose one member is its address stays a team.
+  if (component === undefined || (!anyName && !namesComponent(member, component))) return undefined;
+  // A wrapper that is a component of its own is named for its record (`ArticleResponse`,
+  // `SingleArticle`): a `Team` whose one member is its `address` is a team.
+  const wrapper = componentOf(schema);
+  if (wrapper !== undefined && !wrapper.toLowerCase().includes(component.toLowerCase())) return undefined;
   const inner = child(r.pointer, 'properties', member);
   const target = resolve(ctx, value, inner);
   if (!target || target.node.type === 'array' || (target.node.type !== undefined && target.node.type !== 'object')) return undefined;

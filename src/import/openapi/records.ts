@@ -6,7 +6,7 @@ import { isBulk, type Resource } from '../../spec/model.ts';
 import { child } from '../../spec/pointer.ts';
 import { IMPORT_CODES } from '../codes.ts';
 import { isObject, jsonContent, report, resolve, type ImportContext } from './context.ts';
-import { recordEnvelopeOf } from './pages.ts';
+import { namesComponent, recordEnvelopeOf } from './pages.ts';
 import type { Placed } from './endpoints.ts';
 import { idAssignment, listOf } from './resources.ts';
 
@@ -77,7 +77,9 @@ export function envelopeFromBodies(ctx: ImportContext, r: Resource, placed: read
       const json = body && jsonContent(body.node.content);
       if (json) {
         const at = child(body.pointer, 'content', json.mediaType, 'schema');
-        seen.push({ member: recordEnvelopeOf(ctx, json.schema, at)?.member, ...where, at });
+        // A request's record schema is often its own (NewArticle): its member names the resource (`article`).
+        const wrapped = recordEnvelopeOf(ctx, json.schema, at, true);
+        seen.push({ member: wrapped && namesComponent(wrapped.member, r.name) ? wrapped.member : undefined, ...where, at });
       }
     }
     for (const response of endpoint.responses) {

@@ -172,7 +172,9 @@ export function importResources(ctx: ImportContext, usage: ReadonlyMap<string, R
     const hasProperties = isObject(node.properties) && Object.keys(node.properties).length > 0;
     let what: string | undefined;
     const paged = roles?.has('request') ? undefined : envelopeOf(ctx, value, at);
-    const wrapper = paged ? undefined : recordEnvelopeOf(ctx, value, at);
+    // A component named for the record it wraps (`ArticleResponse`); a `Team` of one `address` stays a team.
+    const wrapping = paged ? undefined : recordEnvelopeOf(ctx, value, at);
+    const wrapper = wrapping && name.toLowerCase().includes(wrapping.component.toLowerCase()) ? wrapping : undefined;
     if (paged) what = `a page of ${paged.component}, its records under '${paged.envelope.items}' (the lists answering it are read as pages)`;
     else if (wrapper) what = `the envelope of a ${wrapper.component}, the record under '${wrapper.member}' (the resource's envelope says so)`;
     else if (roles?.has('error') && !roles.has('success') && !roles.has('request')) what = 'an error body, used only by error responses';

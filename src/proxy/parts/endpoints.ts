@@ -41,24 +41,29 @@ export function bodyProblems(spec: Spec, endpoint: Endpoint, resource: Resource 
   const request = endpoint.request;
   if (request.kind === 'none' || isBulk(endpoint.operation) || !resource) return [];
   if (text === undefined || text === '') {
-    return request.kind === 'fields' && request.fields.length === 0 ? [] : [{ part: 'endpoints', id: 'request-body-missing', situation: request.kind === 'resource' && request.partial ? 'validation-failed' : 'validation-failed', message: `${endpoint.id} takes a JSON body; the request has none`, pointer: endpoint.pointer, text: `${endpoint.id}: request ${request.kind}` }];
+    // Listed fields of which none is required (no fields, an update's) may all be left out: serve takes no body so.
+    return request.kind === 'fields' && (request.fields.length === 0 || endpoint.operation === 'update') ? [] : [{ part: 'endpoints', id: 'request-body-missing', situation: request.kind === 'resource' && request.partial ? 'validation-failed' : 'validation-failed', message: `${endpoint.id} takes a JSON body; the request has none`, pointer: endpoint.pointer, text: `${endpoint.id}: request ${request.kind}` }];
   }
   const media = mediaTypeProblem(endpoint, headers);
   if (media) return [media];
   if (body === undefined) return [{ part: 'endpoints', id: 'request-malformed', situation: 'malformed-body', message: 'the body is not well-formed JSON', pointer: endpoint.pointer, text: `${endpoint.id}: a JSON body` }];
   if (!isObject(body)) return [{ part: 'endpoints', id: 'request-invalid', situation: 'validation-failed', message: 'the body is not a JSON object', pointer: endpoint.pointer, text: `${endpoint.id}: a JSON object` }];
+  // The parent a nested path names fills its ref (src/serve/nesting.ts): no body need carry it.
+  const bound = new Set(endpoint.params.flatMap((p) => (p.binding.kind === 'parent' ? [p.binding.field] : [])));
+  const required = (fields: readonly Field[]) => (bound.size ? fields.map((f) => (f.required && bound.has(f.name) ? { ...f, required: false } : f)) : fields);
   let found: ValueProblem[];
   if (request.kind === 'shape') {
     found = objectProblems(request.fields, body, '', endpoint.id, true, { required: true, undeclared: true });
   } else if (request.kind === 'fields') {
     // Only the named fields the version has; a transition needs the ones it requires, a create or replace the required ones.
     const fields = request.fields.map((n) => resource.fields.find((f) => f.name === n)).filter((f): f is Field => f !== undefined);
-    found = objectProblems(fields, body, '', resource.name, true, { required: false, undeclared: false });
+    // An update is a merge patch whichever fields it lists (./values.ts objectProblems).
+    found = objectProblems(fields, body, '', resource.name, true, { required: false, undeclared: false, patch: endpoint.operation === 'update' });
     const transition = endpoint.transition ? spec.states.find((m) => m.resource === resource.name)?.transitions.find((t) => t.name === endpoint.transition) : undefined;
-    const needed = transition ? transition.requires : ['create', 'replace'].includes(endpoint.operation) ? fields.filter((f) => f.required).map((f) => f.name) : [];
+    const needed = transition ? transition.requires : ['create', 'replace'].includes(endpoint.operation) ? fields.filter((f) => f.required && !bound.has(f.name)).map((f) => f.name) : [];
     for (const name of needed) if (!(name in body)) found.push({ at: `/${name}`, message: `/${name} is required by ${endpoint.id} and absent`, pointer: transition?.pointer ?? endpoint.pointer, text: `${endpoint.id}: requires ${name}` });
   } else {
-    const writable = resource.fields.filter((f) => !f.readOnly && !f.managed);
+    const writable = required(resource.fields.filter((f) => !f.readOnly && !f.managed));
     // An update is a merge patch (RFC 7396): null removes, objects merge (./values.ts objectProblems).
     found = objectProblems(writable, body, '', resource.name, true, { required: !request.partial && endpoint.operation !== 'update', undeclared: false, patch: endpoint.operation === 'update' });
     for (const name of Object.keys(body)) {

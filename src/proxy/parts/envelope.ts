@@ -10,14 +10,19 @@ import type { Exchange } from '../../conformance/http.ts';
 import type { RequestProblem } from '../finding.ts';
 import type { Found } from '../seen.ts';
 
-/** The request's record out of its envelope, or the problem of a body not enveloped as declared. */
-export function requestRecord(spec: Spec, endpoint: Endpoint, body: unknown): { readonly body: unknown; readonly problem?: RequestProblem } {
+/**
+ * The request's record out of its envelope, or the problem of a body not enveloped as
+ * declared; `member`, the envelope it was sent in, for the pointers of a refusal (serve's are
+ * into the body as sent: `/talk/title`).
+ */
+export function requestRecord(spec: Spec, endpoint: Endpoint, body: unknown): { readonly body: unknown; readonly problem?: RequestProblem; readonly member?: string } {
   const member = body === undefined ? undefined : requestEnvelope(spec, endpoint);
   if (member === undefined) return { body };
   const inside = unwrapRecord(member, body);
-  if (inside.ok) return { body: inside.record };
+  if (inside.ok) return { body: inside.record, member };
   const rule = ruleOf(spec, endpoint.resource, member);
-  return { body, problem: { part: 'endpoints', id: 'request-envelope', situation: 'validation-failed', message: `${inside.pointer || 'the body'} ${inside.message}`, ...rule } };
+  // Part 2 and at its pointer in the body, as the other findings of a record's request body (./endpoints.ts bodyProblems).
+  return { body, problem: { part: 'resources', id: 'request-envelope', situation: 'validation-failed', message: `${inside.pointer || 'the body'} ${inside.message}`, at: inside.pointer, ...rule } };
 }
 
 /** The exchange with its answer's record out of the envelope, and the finding of an answer not enveloped as declared. */

@@ -59,3 +59,15 @@ export function conventionalPath(plural: string, operation: Operation, name?: st
 export function performedByReference(endpoint: Pick<Endpoint, 'operation' | 'action'>): boolean {
   return endpoint.operation === 'action' && endpoint.action?.target === 'record' && (endpoint.action.rules?.effects.length ?? 0) > 0;
 }
+
+/**
+ * The methods a path answers (its `Allow`, RFC 9110 §10.2.1): those its endpoints declare, HEAD
+ * beside GET (§9.3.2: a server that answers GET answers HEAD), and OPTIONS (§9.3.7). serve
+ * answers so, and the proxy's own 405 says the same.
+ */
+export function allowedMethods(declared: Iterable<string>): string[] {
+  const served = new Set(declared);
+  if (served.has('GET')) served.add('HEAD');
+  served.add('OPTIONS');
+  return [...served];
+}

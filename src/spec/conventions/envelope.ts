@@ -28,12 +28,16 @@ export function requestEnvelope(spec: Pick<Spec, 'resources'>, endpoint: Pick<En
   return envelopeOf(spec, endpoint.resource);
 }
 
-/** The member an answer of `endpoint` with `status` is inside (the record), or undefined. */
+/**
+ * The member an answer of `endpoint` with `status` is inside (the record), or undefined. A
+ * success at a status the endpoint does not declare is the record where its declared success
+ * is: a replace that creates answers 201 (RFC 9110 §9.3.4), which it need not declare.
+ */
 export function responseEnvelope(spec: Pick<Spec, 'resources'>, endpoint: Pick<Endpoint, 'resource' | 'operation' | 'responses'>, status: number): string | undefined {
   if (isBulk(endpoint.operation)) return undefined;
   const declared = endpoint.responses.find((r) => r.status === status);
-  if (declared?.body !== 'resource') return undefined;
-  return envelopeOf(spec, endpoint.resource);
+  const record = declared ? declared.body === 'resource' : status >= 200 && status < 300 && status !== 204 && endpoint.responses.some((r) => r.status >= 200 && r.status < 300 && r.body === 'resource');
+  return record ? envelopeOf(spec, endpoint.resource) : undefined;
 }
 
 export function envelopeOf(spec: Pick<Spec, 'resources'>, resource: string): string | undefined {

@@ -63,6 +63,23 @@ export function isPlain(endpoint: Endpoint): boolean {
 }
 
 /** Fills a template; a parameter without a value is left as written. */
+/**
+ * A path template as a pattern matching the paths it stands for, and its parameters' names in
+ * order: each `{name}` one segment's worth of characters (`[^/]+`), anywhere in a segment
+ * (`/items/{id}:archive`). No trailing slash: `/books/` is another URI than `/books` (RFC 3986
+ * §6.2.3). The tester and the proxy read the endpoint of a request by it.
+ */
+export function templatePattern(template: string): { readonly re: RegExp; readonly names: readonly string[] } {
+  const names: string[] = [];
+  const source = template.split(/(\{[^}]*\})/).map((part) => {
+    const m = /^\{([^}]*)\}$/.exec(part);
+    if (!m) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    names.push(m[1]!);
+    return '([^/]+)';
+  }).join('');
+  return { re: new RegExp(`^${source}$`), names };
+}
+
 export function fillPath(path: string, values: Readonly<Record<string, string | number>>): string {
   return path.replace(/\{([^}]*)\}/g, (whole, name: string) => (name in values ? encodeURIComponent(String(values[name])) : whole));
 }
