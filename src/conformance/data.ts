@@ -16,7 +16,7 @@ import { CANDIDATE_TRIES, DomainRules } from './rules-data.ts';
 import { dropRefused, freshTarget, friendlyItems, guardedRef, itemTarget, type FreshOptions } from './data-guards.ts';
 import { idOf } from '../spec/conventions/ids.ts';
 import { CreateFailures, readCreated } from './created.ts';
-import { answeredMade, itemPath, itemsMade, pathFor, unreadMade } from './made.ts';
+import { answeredMade, itemPath, itemsMade, pathFor, sentThrough, unreadMade } from './made.ts';
 
 /** How many more bodies a create draws when a declared uniqueness refuses the one it drew. */
 export const UNIQUE_RETRIES = 3;
@@ -298,14 +298,15 @@ export class DataFactory {
       path = mine.path;
     }
     let from = this.ctx.now();
-    let ex = await this.ctx.call(method, path, { body: sent, as: as ?? null, ...(options.version ? { version: options.version } : {}) });
+    const wire = (b: Record<string, unknown>) => (method === endpoint.method ? sentThrough(endpoint, b) : b);
+    let ex = await this.ctx.call(method, path, { body: wire(sent), as: as ?? null, ...(options.version ? { version: options.version } : {}) });
     // A body of its own drawing refused by a declared uniqueness: a record the run cannot know of
     // holds the value (one an earlier run with the same seed left), so another body is drawn.
     // A given body is drawn again only by its own `redraw` (a record made to suit the guards that read it).
     for (let i = 0; (!options.body || options.redraw) && i < UNIQUE_RETRIES && this.takenUnique(resource, ex); i++) {
       sent = await (options.redraw ?? draw)();
       from = this.ctx.now();
-      ex = await this.ctx.call(method, path, { body: sent, as: as ?? null, ...(options.version ? { version: options.version } : {}) });
+      ex = await this.ctx.call(method, path, { body: wire(sent), as: as ?? null, ...(options.version ? { version: options.version } : {}) });
     }
     const to = this.ctx.now();
     // A replace that created the record answers 201 (RFC 9110 §9.3.4), which it need not declare.
@@ -406,6 +407,11 @@ export class DataFactory {
 
   /** The path of an item endpoint for a record (./made.ts). */
   itemPath(endpoint: Endpoint, id: string): string {
+    // Reached only through its parent (`/projects/{projectId}/tasks/{id}/start`): the parent of the record the run made.
+    if (parentParams(endpoint).length) {
+      const made = this.#made.find((m) => m.resource.name === endpoint.resource && m.id === id);
+      if (made) return pathFor(endpoint, made);
+    }
     return itemPath(endpoint, id);
   }
 

@@ -10,6 +10,7 @@
  *             parent a read answers the record as the plain read does
  * A singleton (`select: caller`): the caller's own record; another principal never gets it.
  */
+import { itemPath } from '../made.ts';
 import { readPage } from '../../spec/conventions/pagination.ts';
 import { fillPath, parentParams, type ParentParam } from '../../spec/conventions/paths.ts';
 import type { Endpoint, Resource } from '../../spec/model.ts';
@@ -143,7 +144,8 @@ async function checkItem(ctx: TestContext, data: DataFactory, e: Endpoint, resou
     : e.operation === 'replace' ? { body: { ...(await data.validBody(resource, { as })), [parent.field]: refValue(p2) } }
       : e.operation === 'transition' ? { body: await data.valuesFor(resource, ctx.spec.states.find((m) => m.resource === resource.name)?.transitions.find((t) => t.name === e.transition)?.requires ?? [], as) }
         : {};
-  const wrong = fillPath(data.itemPath(e, child.id), { [parent.name]: refValue(p2) });
+  // The template with the record's id alone (made.ts itemPath), its parent filled here: the wrong one, then its own.
+  const wrong = fillPath(itemPath(e, child.id), { [parent.name]: refValue(p2) });
   expectError(ctx, await ctx.call(e.method, wrong, { ...body, as: as ?? null }), 'not-found');
   const read = ctx.endpoint(resource.name, 'read');
   if (read) {
@@ -151,7 +153,7 @@ async function checkItem(ctx: TestContext, data: DataFactory, e: Endpoint, resou
     expectSuccess(read, after);
     if (!jsonEqual(after.response.json, child.body)) throw new Failure(`${e.method} through another ${parent.resource} changed the ${resource.name}`, after);
     if (e.operation === 'read') {
-      const right = await ctx.call('GET', fillPath(data.itemPath(e, child.id), { [parent.name]: refValue(p1) }), { as: as ?? null });
+      const right = await ctx.call('GET', fillPath(itemPath(e, child.id), { [parent.name]: refValue(p1) }), { as: as ?? null });
       expectSuccess(e, right);
       if (!jsonEqual(right.response.json, after.response.json)) throw new Failure(`the ${resource.name} read through its ${parent.resource} differs from the plain read`, right);
     }
