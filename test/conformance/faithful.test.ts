@@ -228,3 +228,14 @@ test('conformance: a wait budget spent by requests a part makes between its chec
   assert.equal(report.counts.fail, 0, formatHuman(report));
   assert.equal(report.results.find((r) => r.id === 'no-internals')?.outcome, 'pass', 'the error bodies the run has are judged');
 });
+
+test('conformance: without credentials, the refusals of a create that needs them are not checked, naming the credential, never failed on its 401', async (t) => {
+  // A walk ran the tester with no --credentials: 11 "expected 422, got 401" failures.
+  const spec = await exampleSpec('library.yaml');
+  const { baseUrl, sleep, now } = await serveForTester(t, spec);
+  const report = await runConformance({ spec, baseUrl, principals: [], seed: 11, sleep, now, only: ['resources'] });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  const title = report.results.find((r) => r.id === 'book.title.required');
+  assert.deepEqual([title?.outcome, title?.skipKind], ['skip', 'not-checked']);
+  assert.match(title?.needs ?? '', /credential/);
+});

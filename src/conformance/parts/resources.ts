@@ -13,7 +13,7 @@ import { isPlain, parentParams } from '../../spec/conventions/paths.ts';
 import { hasOwner } from '../../spec/conventions/ownership.ts';
 import { unwrapRecord } from '../../spec/conventions/envelope.ts';
 import type { Endpoint, Field, Resource } from '../../spec/model.ts';
-import { Failure, Skip, type TestContext } from '../context.ts';
+import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
 import type { DataFactory, Made } from '../data.ts';
 import { expectError, expectSuccess, isObject, jsonEqual, recordDiff } from '../expect.ts';
 import { breaches, nestedBreaches, valueOf } from '../generate.ts';
@@ -155,11 +155,12 @@ function planRefusals(ctx: TestContext, data: DataFactory, resource: Resource, r
   const refused = (pointer: string, change: CreateRefusal['change']) => {
     const handle = batches?.add({ pointer, change });
     return async () => {
+      const by = caller(ctx, create, as);
       if (handle !== undefined && (await batches!.holds(handle))) return;
       const body = await data.validBody(resource, { as, refs: 'shared' });
       const path = await data.createPath(resource, body, as);
       await change(body);
-      const ex = await ctx.call('POST', path, { body, as: as ?? null });
+      const ex = await ctx.call('POST', path, { body, as: by });
       // A service that wrongly accepts it made a record: removed at once, so later checks do not list it.
       await data.discard(resource, ex, as);
       expectError(ctx, ex, 'validation-failed', pointer);
@@ -182,7 +183,7 @@ function planRefusals(ctx: TestContext, data: DataFactory, resource: Resource, r
       planned.push(() =>
         ctx.check('resources', `${resource.name}.${field.name}.${breach.constraint.replace(/\s+/g, '-')}`, `${resource.name}.${field.name}: a value breaking '${breach.constraint}' is refused${where}`, { pointer: field.pointer, text: `${field.name}: ${breach.constraint}` }, async () => {
           if (onCreate) return onCreate();
-          const changed = await ctx.call(update!.method, data.pathFor(update!, record()), { body: { [field.name]: breach.value }, as: ctx.principalFor(update!) ?? null });
+          const changed = await ctx.call(update!.method, data.pathFor(update!, record()), { body: { [field.name]: breach.value }, as: caller(ctx, update!, ctx.principalFor(update!)) });
           expectError(ctx, changed, 'validation-failed', `/${field.name}`);
         }),
       );
@@ -245,6 +246,7 @@ function planDeepRefusals(ctx: TestContext, data: DataFactory, resource: Resourc
         const handle = endpoint === create ? batches?.add({ pointer: breach.pointer, keepsInside: breach.constraint === 'uniqueItems', changesType: breach.constraint.startsWith('type '), change: (body) => void (body[field.name] = breach.apply(body[field.name])) }) : undefined;
         planned.push(() =>
           ctx.check('resources', `${resource.name}.${op}${breach.pointer.replace(/\//g, '.')}.${breach.constraint.replace(/\s+/g, '-')}`, `${resource.name}: ${op} with ${breach.pointer} breaking '${breach.constraint}' is refused at that pointer`, { pointer: breach.shape.pointer, text: `${breach.pointer.slice(1).replace(/\//g, '.')}: ${breach.constraint}` }, async () => {
+            caller(ctx, endpoint, endpoint === create ? as : ctx.principalFor(endpoint));
             if (handle !== undefined && (await batches!.holds(handle))) return;
             // A body meant to be refused points its refs at shared records: it costs no records of its own.
             const body = await data.validBody(resource, { as, refs: 'shared' });
@@ -313,4 +315,13 @@ async function checkDelete(ctx: TestContext, data: DataFactory, resource: Resour
     const found = await findInList(ctx, data, resource, made.id);
     if (found) throw new Failure(`the deleted ${resource.name} '${made.id}' is still listed`, found.exchange);
   });
+}
+
+/**
+ * The principal a refusal check sends as: none given may call an endpoint that needs
+ * credentials, and the check is not checked, naming them (a 401 is no refusal of the body).
+ */
+function caller(ctx: TestContext, endpoint: Endpoint, as: Principal | undefined): Principal | null {
+  if (!as && endpoint.auth && !endpoint.auth.public) throw ctx.noPrincipal(endpoint);
+  return as ?? null;
 }
