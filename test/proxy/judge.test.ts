@@ -196,3 +196,11 @@ test('judge: an answer whose body was too large to keep is judged by its status 
   assert.deepEqual(judge.answer(judge.arrive(read.request), read, true).map((f) => f.id), []);
   assert.deepEqual(judge.answer(judge.arrive(read.request), read).map((f) => f.id), ['record-shape']);
 });
+
+test('judge: a page in another shape is a finding only where the spec states its pagination (otherwise svcspec\'s page is the runtime\'s default, as the tester holds it)', () => {
+  const stated = replay(SPEC, [ex('GET', '/tasks', 200, { tasks: [] })]).findings.map((f) => `${f.part}/${f.id}`);
+  assert.ok(stated.includes('endpoints/page-shape'), stated.join(', '));
+  const unstated = mustLoad(readFileSync(new URL('./fixtures/tasks.yaml', import.meta.url), 'utf8').replace(/\n  pagination:.*\n/, '\n'));
+  assert.equal(unstated.limits.pagination, undefined);
+  assert.deepEqual(replay(unstated, [ex('GET', '/tasks', 200, { tasks: [] })]).findings.map((f) => `${f.part}/${f.id}`), []);
+});
