@@ -316,6 +316,9 @@ function listQuery(scope: SchemaScope, op: Operation, resource: Resource, key: s
       // The id is not a filter (a record is read by its id: check's list-query-field-unknown).
       const field = resource.fields.find((f) => f.name === r.node.name && f.name !== (resource.id?.field ?? 'id'));
       if (!field || !['string', 'integer', 'number', 'boolean'].includes(field.type) || filters.some((f) => f.field === field.name)) return;
+      // A parameter of another type names something else (RealWorld's `favorited`, a username, beside the boolean field): reported, not mapped.
+      const type = isObject(r.node.schema) ? r.node.schema.type : undefined;
+      if (typeof type === 'string' && type !== field.type && !(type === 'number' && field.type === 'integer') && !(type === 'integer' && field.type === 'number')) return;
       filters.push({ field: field.name, ops: ['eq'], pointer: child(base, 'filters', field.name) });
     });
   }
