@@ -22,6 +22,7 @@
  * whose it is; nested ones as unknown members) and never required. compileValidators also takes a version by name (`since`/`until`, at
  * every depth); without one, every field of the resource it is given is in.
  */
+import { aNoun } from '../spec/units.ts';
 import type { Ajv, ValidateFunction } from 'ajv';
 import type { Field, Resource, Shape, Spec } from '../spec/model.ts';
 import type { Store } from '../store/store.ts';
@@ -135,7 +136,7 @@ export function compileValidators(spec: Spec, ajv: Ajv, resource: Resource, opti
     return {
       optionalBody,
       check(body) {
-        if (!isObject(body)) return optionalBody && body === undefined ? [] : [notAnObject(body, `a ${label}`)];
+        if (!isObject(body)) return optionalBody && body === undefined ? [] : [notAnObject(body, aNoun(label))];
         // `readOnlyFields: ignore`: what the service sets itself is dropped, not refused (the body is this request's own).
         if (drop) for (const name of drop) delete body[name];
         return validate(body) ? [] : violationsOf(compiled!.errors ?? []);

@@ -28,3 +28,8 @@ export function formatSize(bytes: number): string {
   }
   return `${bytes}B`;
 }
+
+/** A noun with its indefinite article, as read aloud: `an article`, `a book`, `a user` (a leading 'u' read 'you'). */
+export function aNoun(noun: string): string {
+  return `${/^[aeio]|^u(?!s|ni|ti|ri|re|ro|ku)/i.test(noun) ? 'an' : 'a'} ${noun}`;
+}

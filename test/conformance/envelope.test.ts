@@ -46,6 +46,9 @@ test('serve: a record is sent and answered inside its envelope; a page and error
   const bare = await send(baseUrl, as, 'POST', '/talks', talk);
   assert.equal(bare.status, 422);
   assert.deepEqual(pointers(bare.json), ['/talk'], 'a bare record is told where it goes');
+  // A member a slip away from the envelope's is named as not it.
+  const plural = await send(baseUrl, as, 'POST', '/talks', { talks: talk });
+  assert.match(((plural.json?.errors as { message: string }[])[0]!).message, /inside 'talk'.*'talks' is not it/);
   const beside = await send(baseUrl, as, 'POST', '/talks', { talk, extra: 1 });
   assert.equal(beside.status, 422);
   assert.deepEqual(pointers(beside.json), ['/extra']);

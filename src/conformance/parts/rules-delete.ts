@@ -16,9 +16,9 @@ export async function checkDeleteBehaviours(ctx: TestContext, data: DataFactory)
       if (field.type !== 'ref' || !field.onDelete || !field.resource) continue;
       const target = ctx.resource(field.resource);
       if (!target) continue;
-      const how = field.onDelete.kind === 'refuse' ? `refused with ${field.onDelete.error}` : field.onDelete.kind === 'cascade' ? `removes the ${referrer.name}` : `sets the ${referrer.name}'s ${field.name} to null`;
+      const how = field.onDelete.kind === 'refuse' ? `is refused with ${field.onDelete.error}` : field.onDelete.kind === 'cascade' ? `removes the ${referrer.name}` : `sets the ${referrer.name}'s ${field.name} to null`;
       const id = `${referrer.name}.${field.name}.on-delete`;
-      const title = `${referrer.name}.${field.name}: deleting the ${target.name} it points to is ${how}`;
+      const title = `${referrer.name}.${field.name}: deleting the ${target.name} it points to ${how}`;
       await ctx.check('resources', id, title, { pointer: field.onDelete.pointer, text: `${field.name}: onDelete ${field.onDelete.kind}${field.onDelete.kind === 'refuse' ? ` → ${field.onDelete.error}` : ''}` }, () => behaviour(ctx, data, referrer, field, target));
     }
   }

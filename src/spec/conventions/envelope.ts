@@ -20,6 +20,7 @@
  */
 import type { Endpoint, Resource, Spec } from '../model.ts';
 import { isBulk } from '../model.ts';
+import { closest } from '../diagnostics.ts';
 
 /** The member the request body of `endpoint` is inside, or undefined when it is sent bare. */
 export function requestEnvelope(spec: Pick<Spec, 'resources'>, endpoint: Pick<Endpoint, 'resource' | 'operation' | 'request'>): string | undefined {
@@ -65,7 +66,12 @@ export function unwrapRecord(member: string, body: unknown): Unwrapped {
   const shown = `{${JSON.stringify(member)}: {…}}`;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false, pointer: '', message: `must be an object holding the record in '${member}': ${shown}` };
   // The member missing first: a record sent bare is told where it goes, not that its first field is extra.
-  if (!Object.hasOwn(body, member)) return { ok: false, pointer: `/${escapePointer(member)}`, message: `is required: the record is sent inside '${member}', ${shown}` };
+  if (!Object.hasOwn(body, member)) {
+    // One member a slip away from the envelope's (`articles`, `Article`): said, as a misspelt field is.
+    const keys = Object.keys(body);
+    const near = keys.length === 1 && closest(keys[0]!, [member]) === member ? `; '${keys[0]}' is not it` : '';
+    return { ok: false, pointer: `/${escapePointer(member)}`, message: `is required: the record is sent inside '${member}', ${shown}${near}` };
+  }
   const other = Object.keys(body).find((k) => k !== member);
   if (other !== undefined) return { ok: false, pointer: `/${escapePointer(other)}`, message: `is not part of the body: the record is sent inside '${member}', ${shown}` };
   return { ok: true, record: (body as Record<string, unknown>)[member] };
