@@ -15,6 +15,8 @@ table('action-behaviour-prose', [
 
 table('action-behaviour-missing', [
   { name: 'an action that does not say what it does', patch: { ...task({ remind: { operation: 'action' } }), ...with501 }, expect: [`action-behaviour-missing ${E}/remind`], messages: [/Action 'task\.remind' does not say what it does/] },
+  // Its effects say what it does, and the reference performs them (a walk found this warned).
+  { name: 'near miss: an action of effects alone', patch: task({ bump: { operation: 'action', path: '/tasks/{id}/bump', effects: [{ set: { priority: '5' } }] } }), expect: [] },
 ]);
 
 table('action-without-501', [

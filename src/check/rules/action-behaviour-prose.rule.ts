@@ -17,7 +17,7 @@ const missing = defineDiagnostic({
   severity: 'warning',
   part: 'endpoints',
   message: "Action '{endpoint}' does not say what it does: it has no `behaviour`.",
-  description: 'An action is not a standard operation nor a state change: nothing in the rest of the spec says what it does. Write it in `behaviour:` (what it changes, what it answers, when it refuses), so a builder can implement it and a reader can call it.',
+  description: 'An action is not a standard operation nor a state change: unless it states effects (which the reference performs), nothing in the rest of the spec says what it does. Write it in `behaviour:` (what it changes, what it answers, when it refuses), so a builder can implement it and a reader can call it.',
 });
 
 export default defineRule({
@@ -25,7 +25,10 @@ export default defineRule({
   diagnostics: [prose, missing],
   endpoint(endpoint, ctx) {
     if (endpoint.operation !== 'action') return;
-    if (endpoint.action?.behaviour === undefined) ctx.report(missing, { endpoint: endpoint.id }, endpoint.pointer, { key: true });
+    // Effects say what it does (the reference performs them): no behaviour is missing then.
+    if (endpoint.action?.behaviour === undefined) {
+      if (!performedByReference(endpoint)) ctx.report(missing, { endpoint: endpoint.id }, endpoint.pointer, { key: true });
+    }
     // An action stating effects is performed by them: its behaviour describes, the reference does it.
     else if (!performedByReference(endpoint)) ctx.report(prose, { endpoint: endpoint.id }, writtenOr(ctx, child(endpoint.pointer, 'behaviour'), endpoint.pointer));
   },
