@@ -90,3 +90,18 @@ versioning: {none: One version.}
   assert.equal(report.counts.fail, 0, formatHuman(report));
   for (const op of ['gte', 'lte', 'lt', 'gt']) assert.ok(report.results.some((r) => r.outcome === 'pass' && r.title.includes(`at[${op}]`)), `at[${op}] checked:\n${formatHuman(report)}`);
 });
+
+test('conformance: a transition sent without a field it requires is refused at that field, and an implementation that ignores the requirement is caught', async (t) => {
+  const spec = await talks();
+  const good = await serveForTester(t, spec);
+  const passed = await runConformance({ spec, baseUrl: good.baseUrl, principals: good.principals, seed: 4, sleep: good.sleep, now: good.now, only: ['states'] });
+  assert.equal(passed.results.find((r) => r.id === 'talk.withdraw.requires')?.outcome, 'pass', formatHuman(passed));
+  // The fault: a withdraw without its reason is given one, and served (a walk found no check of `requires`).
+  const bad = await serveForTester(t, spec, (app) => app.addHook('preHandler', async (request) => {
+    if (request.method === 'POST' && /\/withdraw$/.test(request.url) && !(typeof request.body === 'object' && request.body && 'withdrawReason' in request.body)) request.body = { withdrawReason: 'filled in by the faulty service' };
+  }));
+  const caught = await runConformance({ spec, baseUrl: bad.baseUrl, principals: bad.principals, seed: 4, sleep: bad.sleep, now: bad.now, only: ['states'] });
+  const requires = caught.results.find((r) => r.id === 'talk.withdraw.requires');
+  assert.equal(requires?.outcome, 'fail', formatHuman(caught));
+  assert.match(requires?.message ?? '', /expected 422/);
+});

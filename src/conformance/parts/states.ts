@@ -2,7 +2,8 @@
  * Part 3: states and transitions. For each state machine: a created record starts in the
  * initial state; from every state reachable from it (by the shortest route of transitions),
  * every legal transition succeeds and sets its target state, and every illegal one is
- * refused with invalid-transition; the state field cannot be written directly.
+ * refused with invalid-transition; a transition sent without a field it requires is refused
+ * (validation-failed at the field) and moves nothing; the state field cannot be written directly.
  */
 import type { Endpoint, Resource, StateMachine, Transition } from '../../spec/model.ts';
 import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
@@ -20,6 +21,8 @@ export async function checkStates(ctx: TestContext, data: DataFactory): Promise<
     // A state whose checks are done parks what arrives in it for later walks (recordIn).
     const done = new Set<string>();
     const keep = (state: string, id: string) => (done.has(state) ? data.parking.park(resource, id, state) : pool.set(state, [...(pool.get(state) ?? []), id]));
+    // The transitions whose required fields were checked left out.
+    const required = new Set<string>();
     await ctx.check('states', `${machine.resource}.initial`, `${machine.resource}: a new record is in the initial state '${machine.initial}'`, { pointer: machine.pointer, text: `initial: ${machine.initial}` }, async () => {
       // Of a scarce create, the answer of the run's first create of it is a new record's as well.
       const first = data.scarce(resource) ? data.firstMade(resource) : undefined;
@@ -48,6 +51,24 @@ export async function checkStates(ctx: TestContext, data: DataFactory): Promise<
         if (!endpoint) {
           ctx.skip('states', `${machine.resource}.${state}.${t.name}`, title, `the spec declares no endpoint for the transition ${t.name}`, { kind: 'not-applicable' });
           continue;
+        }
+        // What the transition requires, once, from the first state it leaves: left out, refused, the record stays.
+        if (legal && t.requires.length && !required.has(t.name)) {
+          required.add(t.name);
+          const [first, ...rest] = t.requires as [string, ...string[]];
+          await ctx.check('states', `${machine.resource}.${t.name}.requires`, `${machine.resource}: ${t.name} without '${first}' is refused, and the record stays '${state}'`, { pointer: t.pointer, text: `${t.name}: requires ${t.requires.join(', ')}` }, async () => {
+            const id = await inState();
+            spare = Promise.resolve(id);
+            const as = ctx.principalFor(endpoint);
+            const body = rest.length ? await data.valuesFor(resource, rest, as) : {};
+            const ex = await ctx.call(endpoint.method, data.itemPath(endpoint, id), { body, as: as ?? null });
+            expectError(ctx, ex, 'validation-failed', `/${first}`);
+            const after = await currentState(ctx, data, resource, machine, id);
+            if (after !== undefined && after !== state) {
+              spare = undefined;
+              throw new Failure(`${t.name} without '${first}' moved the record from '${state}' to '${String(after)}'`, ex);
+            }
+          });
         }
         await ctx.check('states', `${machine.resource}.${state}.${t.name}`, title, { pointer: t.pointer, text: `${t.name}: from [${t.from.join(', ')}] to ${t.to}` }, async () => {
           const id = await inState();
