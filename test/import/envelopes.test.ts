@@ -159,3 +159,16 @@ test('import: a record whose one member is another record stays a record (a team
     assert.ok(r.value.spec.endpoints.some((e) => e.resource === resource && e.operation === 'read'), `${resource} is read at its item path`);
   }
 });
+
+test('import: an id its item paths name that the create leaves out is said to be the service\'s, and written read-only (the note said "the client gives it", and check warned on the import\'s own output)', async () => {
+  const file = join(dir, 'conduit-id.yaml');
+  writeFileSync(file, DOC.replace("slug: { type: string, readOnly: true }", 'slug: { type: string }'));
+  const r = await importOpenApi(file);
+  assert.ok(r.value);
+  const article = r.value.spec.resources.find((x) => x.name === 'article')!;
+  assert.deepEqual(article.id && [article.id.field, article.id.assigned], ['slug', 'service']);
+  assert.equal(article.fields.find((f) => f.name === 'slug')?.readOnly, true);
+  const note = r.diagnostics.find((d) => d.code === 'import-resource-id-read' && /'article'/.test(d.message));
+  assert.match(note?.message ?? '', /the create's body leaves it out, so the service assigns it/);
+  assert.deepEqual(checkSpec(r.value.spec, []).diagnostics.filter((d) => d.code === 'resource-id-not-readonly').map((d) => d.message), []);
+});

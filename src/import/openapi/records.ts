@@ -2,7 +2,7 @@
  * What the endpoints tell of the resources' fields once they are placed: who assigns an id
  * the create does not take, and which schema-required fields a client cannot be held to send.
  */
-import { isBulk, type Resource } from '../../spec/model.ts';
+import { isBulk, type Field, type IdAssignment, type Resource } from '../../spec/model.ts';
 import { child } from '../../spec/pointer.ts';
 import { IMPORT_CODES } from '../codes.ts';
 import { isObject, jsonContent, report, resolve, type ImportContext } from './context.ts';
@@ -23,10 +23,13 @@ export function idFromPaths(ctx: ImportContext, r: Resource, placed: readonly Pl
   const [name] = names;
   const field = r.fields.find((f) => f.name === name);
   if (!field || (field.type !== 'string' && field.type !== 'integer')) return r;
-  const { assigned, how } = idAssignment(field);
+  const read = idAssignment(field);
+  // The create's body leaving it out says the service assigns it (serviceIdWhenCreateOmits): said so here, once.
+  const omitted = read.assigned === 'client' && createOmits(r, placed, name);
+  const { assigned, how } = omitted ? serviceAssigned(field) : read;
   const at = placed.find((p) => p.endpoint.resource === r.name && p.idParam === name)!.op.pointer;
   report(ctx, IMPORT_CODES.resourceIdRead, { resource: r.name, field: name, why: `, which its item paths name ({${name}})`, how }, at);
-  return { ...r, id: { field: name, assigned, pointer: child(r.pointer, 'id') } };
+  return { ...r, id: { field: name, assigned, pointer: child(r.pointer, 'id') }, ...(omitted ? { fields: readOnlyId(r, name) } : {}) };
 }
 
 /**
@@ -35,11 +38,25 @@ export function idFromPaths(ctx: ImportContext, r: Resource, placed: readonly Pl
  * (sequence) or text (service).
  */
 export function serviceIdWhenCreateOmits(r: Resource, placed: readonly Placed[]): Resource {
-  if (r.id?.assigned !== 'client') return r;
-  const create = placed.find((p) => p.endpoint.resource === r.name && p.endpoint.operation === 'create')?.endpoint;
-  if (!create || create.request.kind !== 'fields' || create.request.fields.includes(r.id.field)) return r;
+  if (r.id?.assigned !== 'client' || !createOmits(r, placed, r.id.field)) return r;
   const field = r.fields.find((f) => f.name === r.id!.field);
-  return { ...r, id: { ...r.id, assigned: field?.type === 'integer' ? 'sequence' : 'service' } };
+  // The service's to set: read-only, as check asks of an id the service assigns.
+  return { ...r, id: { ...r.id, assigned: field?.type === 'integer' ? 'sequence' : 'service' }, fields: readOnlyId(r, r.id.field) };
+}
+
+/** Whether the resource's create lists the fields it takes, without `field`. */
+function createOmits(r: Resource, placed: readonly Placed[], field: string): boolean {
+  const create = placed.find((p) => p.endpoint.resource === r.name && p.endpoint.operation === 'create')?.endpoint;
+  return create !== undefined && create.request.kind === 'fields' && !create.request.fields.includes(field);
+}
+
+function serviceAssigned(field: Field): { readonly assigned: IdAssignment; readonly how: string } {
+  const assigned: IdAssignment = field.type === 'integer' ? 'sequence' : 'service';
+  return { assigned, how: `the create's body leaves it out, so the service assigns it (${assigned})` };
+}
+
+function readOnlyId(r: Resource, name: string): Field[] {
+  return r.fields.map((f) => (f.name === name ? { ...f, readOnly: true, required: false } : f));
 }
 
 /**
