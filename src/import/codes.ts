@@ -142,6 +142,11 @@ export const IMPORT_CODES = {
     message: "{method} {path} lists no successful response (only {statuses}); as the standard operation '{operation}' it answers as the format's convention says: {success}.",
     description: 'A standard operation has a success by the convention of the format (a delete answers 204, a read 200 with the record). A document that lists only its failures leaves the success unsaid; the convention fills it, and the finding says so, since an endpoint that never succeeds cannot be served nor tested.',
   }),
+  actionOwnBody: defineDiagnostic({
+    code: 'import-action-own-body', severity: 'info', part: 'endpoints',
+    message: 'The {what} of {method} {path} ({shape}) is not a record of \'{resource}\' nor some of its fields; it is written as the action\'s own fields ({fields}).',
+    description: 'An action (`operation: action`) may take and answer a body of its own shape (`request: {fields: …}`, `response: {fields: …}`): serve validates it, the tester and the proxy hold it, export describes it. A body an action carries that is no record of its resource is written so, rather than left out (which would make the reference refuse every body).',
+  }),
   bodyInexpressible: defineDiagnostic({
     code: 'import-body-inexpressible', severity: 'warning', part: 'endpoints',
     message: 'The {what} of {method} {path} ({shape}) is not {expected}; svcspec cannot describe it, {done}.',

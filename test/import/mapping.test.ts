@@ -408,10 +408,10 @@ components:
   assert.deepEqual(spec.endpoints.map((e) => `${e.id} ${e.method} ${e.path}`), ['file.read GET /files/{id}', 'file.replace PUT /files/{id}', 'file.promoteVersion POST /files/{id}/versions/current']);
   assert.match(codes(findings, 'import-path-fragment')[0], /^PUT \/files\/\{file_id\}#add_shared_link: .* written at \/files\/\{file_id\}\.$/);
   assert.match(codes(findings, 'import-route-duplicate')[0], /^PUT \/files\/\{file_id\}#update_shared_link is the same HTTP route as PUT \/files\/\{file_id\}#add_shared_link/);
-  // `{id, name}` is not some fields of a file (its id is the service's, and in the path): left out, reported.
+  // `{id, name}` is not some fields of a file (its id is the service's, and in the path): the action's own body, reported.
   const promote = spec.endpoints.find((e) => e.id === 'file.promoteVersion')!;
-  assert.deepEqual(promote.request, { kind: 'none' });
-  assert.match(codes(findings, 'import-body-inexpressible').join('\n'), /request body of POST \/files\/\{file_id\}\/versions\/current/);
+  assert.deepEqual(promote.request.kind === 'shape' && promote.request.fields.map((f) => `${f.name}:${f.type}`), ['id:string', 'name:string']);
+  assert.match(codes(findings, 'import-action-own-body').join('\n'), /request body of POST \/files\/\{file_id\}\/versions\/current .* written as the action's own fields \(id, name\)/);
 });
 
 /** A small shop whose `GET /orders` takes `params` (query parameters, YAML flow items); `more` adds paths. */

@@ -115,6 +115,13 @@ test('real document: RealWorld\'s records inside their envelopes ({"article": â€
   const run = await runConformance({ spec, baseUrl, principals, seed: 20261124, sleep, now });
   assert.equal(run.counts.fail, 0, formatHuman(run));
   for (const id of ['article.create', 'article.envelope', 'article.listed', 'article.DeleteArticleComment.path-params']) assert.equal(run.results.find((x) => x.id === id)?.outcome, 'pass', id);
+  // Login takes a body of its own ({user: {email, password}}, not a record): a front-end's login is the prose action's 501, not "takes no body".
+  const login = spec.endpoints.find((e) => e.id === 'user.Login')!;
+  assert.deepEqual(login.request.kind === 'shape' && login.request.fields.map((f) => f.name), ['user']);
+  const post = (body: unknown) => fetch(`${baseUrl}/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  assert.equal((await post({ user: { email: 'jake@jake.jake', password: 'jakejake' } })).status, 501);
+  assert.equal((await post({})).status, 422);
+  assert.equal(spec.endpoints.find((e) => e.id === 'tags.GetTags')?.action?.response.kind, 'shape', 'GET /tags answers {tags: [...]}, its own shape');
   // Nothing is left not checked. Its `favorited` query parameter (a username) is not the boolean field: reported, not a filter.
   assert.deepEqual(run.results.filter((x) => x.outcome === 'skip' && x.skipKind === 'not-checked').map((x) => x.id), []);
   assert.equal(spec.endpoints.find((e) => e.id === 'article.list')?.query, undefined);

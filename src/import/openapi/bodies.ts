@@ -3,13 +3,13 @@
  * resource or some of its fields; a response is a record, a page, nothing or an error, keyed
  * by status. What falls outside is reported where it stands in the document.
  */
-import type { EndpointResponse, RequestShape, Resource, ResponseBody } from '../../spec/model.ts';
-import { child } from '../../spec/pointer.ts';
+import type { EndpointResponse, Field, RequestShape, Resource, ResponseBody } from '../../spec/model.ts';
+import { child, pointer } from '../../spec/pointer.ts';
 import { defined } from '../../load/normalize/read.ts';
 import { IMPORT_CODES } from '../codes.ts';
 import { componentOf, isObject, jsonContent, notCarried, report, resolve, type ImportContext } from './context.ts';
 import { bodyComponent, type Operation } from './resources.ts';
-import { mergeAllOf, type SchemaScope } from './schema.ts';
+import { mergeAllOf, objectFields, type SchemaScope } from './schema.ts';
 import { namesComponent, recordEnvelopeOf, type Envelope } from './pages.ts';
 
 /** What the bodies of an operation name, before it is placed under a resource. */
@@ -109,8 +109,12 @@ export function requestWhole(scope: SchemaScope, op: Operation, resource: Resour
   return resource.fields.every((f) => f.readOnly || f.name === (resource.id?.field ?? 'id') || sent.has(f.name));
 }
 
-/** The request shape, or undefined (reported) when the format cannot say it. */
-export function requestShape(scope: SchemaScope, op: Operation, resource: Resource, partial: boolean, creates: boolean): RequestShape | undefined {
+/**
+ * The request shape, or undefined (reported) when the format cannot say it. `own`: the
+ * operation is written as the action of that key, which may take a body of its own shape: an
+ * object body that is no record of the resource is written so (./schema.ts objectFields).
+ */
+export function requestShape(scope: SchemaScope, op: Operation, resource: Resource, partial: boolean, creates: boolean, own?: string): RequestShape | undefined {
   const reading = readRequest(scope, op, resource, partial, creates);
   if (reading === undefined) return undefined;
   if ('shape' in reading) {
@@ -118,8 +122,28 @@ export function requestShape(scope: SchemaScope, op: Operation, resource: Resour
     if (isObject(content) && Object.keys(content).length > 1) notCarried(scope.ctx, 'media types other than JSON', child(op.pointer, 'requestBody'));
     return reading.shape;
   }
-  report(scope.ctx, IMPORT_CODES.bodyInexpressible, { what: 'request body', method: op.method.toUpperCase(), path: op.path, ...reading.problem, done: 'so it is left out' }, reading.at);
+  const where = { what: 'request body', method: op.method.toUpperCase(), path: op.path, resource: resource.name };
+  // The body as sent, its envelope member included (an own shape is never enveloped: src/spec/conventions/envelope.ts).
+  const body = resolve(scope.ctx, op.node.requestBody, child(op.pointer, 'requestBody'));
+  const json = body && jsonContent(body.node.content);
+  const outer = json ? child(body!.pointer, 'content', json.mediaType, 'schema') : undefined;
+  const fields = own === undefined || outer === undefined ? undefined : ownFields(scope, outer, pointer('endpoints', resource.name, own, 'request', 'fields'), `${resource.name}.${own} request`);
+  if (fields) {
+    report(scope.ctx, IMPORT_CODES.actionOwnBody, { ...where, shape: String(reading.problem.shape), fields: fields.map((f) => f.name).join(', ') }, reading.at);
+    return { kind: 'shape', fields };
+  }
+  report(scope.ctx, IMPORT_CODES.bodyInexpressible, { ...where, ...reading.problem, done: 'so it is left out' }, reading.at);
   return undefined;
+}
+
+/** The fields of an object schema at `at` (a body's), written at `target`; undefined where it is no object with members. */
+export function ownFields(scope: SchemaScope, at: string, target: string, label: string): Field[] | undefined {
+  const r = resolve(scope.ctx, { $ref: `#${at}` }, at);
+  if (!r) return undefined;
+  const node = mergeAllOf(scope, r.node, r.pointer);
+  if ((node.type !== undefined && node.type !== 'object') || !isObject(node.properties) || Object.keys(node.properties).length === 0) return undefined;
+  const fields = objectFields(scope, node, r.pointer, { target, resource: label, label, stack: [] });
+  return fields.length ? fields : undefined;
 }
 
 /** The responses in the format's words; undefined when none could be written. */
@@ -129,7 +153,7 @@ export function requestShape(scope: SchemaScope, op: Operation, resource: Resour
  * resource's records is reported as a body it cannot carry, written as none (as
  * actionResponses writes it), not as a page.
  */
-export function responsesOf(scope: SchemaScope, op: Operation, resource: Resource, action = false): EndpointResponse[] | undefined {
+export function responsesOf(scope: SchemaScope, op: Operation, resource: Resource, action = false, own?: { readonly key: string; fields?: Field[] }): EndpointResponse[] | undefined {
   const { ctx } = scope;
   const out: EndpointResponse[] = [];
   const where = { method: op.method.toUpperCase(), path: op.path };
@@ -156,6 +180,10 @@ export function responsesOf(scope: SchemaScope, op: Operation, resource: Resourc
         if (found.added?.length) notCarried(ctx, 'members an answer adds to its record (allOf)', schemaAt);
         // An envelope's members are the pagination's to state (./pagination.ts); a bare array is reported here.
         if (found.array && !found.envelope) report(ctx, IMPORT_CODES.listPage, { ...where, resource: resource.name }, schemaAt);
+      } else if (action && own && own.fields === undefined && json && (own.fields = ownFields(scope, schemaAt, pointer('endpoints', resource.name, own.key, 'response', 'fields'), `${resource.name}.${own.key} response`))) {
+        // An action's answer of its own shape (the first success's): written so, not as none.
+        body = 'shape';
+        report(ctx, IMPORT_CODES.actionOwnBody, { what: `${status} response`, ...where, resource: resource.name, shape: describeSchema(json.schema, resolve(ctx, json.schema, schemaAt)?.node), fields: own.fields.map((f) => f.name).join(', ') }, schemaAt);
       } else {
         const shape = json ? describeSchema(json.schema, resolve(ctx, json.schema, schemaAt)?.node) : `a ${Object.keys(content).join(', ')} body`;
         report(ctx, IMPORT_CODES.bodyInexpressible, {

@@ -21,7 +21,7 @@
 import { CONVENTIONS, conventionalPath } from '../../spec/conventions/endpoints.ts';
 import { conventionalBinding, templateParams } from '../../spec/conventions/paths.ts';
 import {
-  STANDARD_OPERATIONS, type ActionDef, type Limits, type Endpoint, type EndpointResponse, type ListQueryDecl, type PathParam, type Shape, type HttpMethod, type Operation as OperationName, type Resource, type StandardOperation,
+  STANDARD_OPERATIONS, type ActionDef, type Limits, type Endpoint, type EndpointResponse, type Field, type ListQueryDecl, type PathParam, type Shape, type HttpMethod, type Operation as OperationName, type Resource, type StandardOperation,
 } from '../../spec/model.ts';
 import { pointer } from '../../spec/pointer.ts';
 import { defined } from '../../load/normalize/read.ts';
@@ -165,8 +165,9 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
     const id = `${resource.name}.${key}`;
     if (!standard && !nestedOp) report(ctx, IMPORT_CODES.endpointNamed, { method: d.op.method.toUpperCase(), path: d.op.path, resource: resource.name, id }, d.op.pointer);
     const convention = CONVENTIONS[operation];
-    const request = requestShape(scope, d.op, resource, operation === 'update', operation === 'create') ?? convention.request;
-    const read = responsesOf(scope, d.op, resource, operation === 'action') ?? convention.responses;
+    const request = requestShape(scope, d.op, resource, operation === 'update', operation === 'create', operation === 'action' ? key : undefined) ?? convention.request;
+    const own: { key: string; fields?: Field[] } = { key };
+    const read = responsesOf(scope, d.op, resource, operation === 'action', operation === 'action' ? own : undefined) ?? convention.responses;
     let responses = operation === 'action' ? actionResponses(read) : read;
     if (!responses.some((r) => r.status >= 200 && r.status < 300)) {
       const success = convention.responses.filter((r) => r.status < 300);
@@ -174,7 +175,7 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
       responses = [...success, ...responses];
     }
     const summary = text(d.op.node.summary) ?? text(d.op.node.description);
-    const action = operation === 'action' ? actionOf(d.op, responses, path) : undefined;
+    const action = operation === 'action' ? actionOf(d.op, responses, path, own.fields) : undefined;
     const query = operation === 'list' ? listQuery(scope, d.op, resource, key) : undefined;
     asked.push([d.op, new Set(query?.filters.map((f) => `query ${f.field}`) ?? [])]);
     if (operation === 'list') lists.push({ op: d.op, ...(d.bodies.success?.envelope ? { envelope: d.bodies.success.envelope } : {}) });
@@ -357,14 +358,14 @@ function actionResponses(responses: readonly EndpointResponse[]): EndpointRespon
 }
 
 /** What the action does: on one record when its path binds the record's id, else on the collection; its behaviour the document's prose. */
-function actionOf(op: Operation, responses: readonly EndpointResponse[], path: string): ActionDef {
+function actionOf(op: Operation, responses: readonly EndpointResponse[], path: string, ownFields?: readonly Field[]): ActionDef {
   const success = responses.find((r) => r.status >= 200 && r.status < 300);
   // The document's own prose; where it has none, that it has none (the reference answers 501 either way).
   const behaviour = [text(op.node.summary), text(op.node.description)].filter(Boolean).join('\n\n')
     || `Not described: the OpenAPI document gives ${op.method.toUpperCase()} ${op.path} no summary nor description.`;
   return defined({
     target: templateParams(path).includes('id') ? 'record' : 'collection',
-    response: success?.body === 'resource' ? { kind: 'resource' as const } : { kind: 'none' as const },
+    response: success?.body === 'resource' ? { kind: 'resource' as const } : success?.body === 'shape' && ownFields ? { kind: 'shape' as const, fields: ownFields } : { kind: 'none' as const },
     behaviour,
   });
 }
