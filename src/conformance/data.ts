@@ -17,6 +17,7 @@ import { dropRefused, freshTarget, friendlyItems, guardedRef, itemTarget, type F
 import { idOf } from '../spec/conventions/ids.ts';
 import { CreateFailures, readCreated } from './created.ts';
 import { answeredMade, itemPath, itemsMade, pathFor, sentThrough, unreadMade } from './made.ts';
+import { RefTargets } from './ref-targets.ts';
 
 /** How many more bodies a create draws when a declared uniqueness refuses the one it drew. */
 export const UNIQUE_RETRIES = 3;
@@ -40,10 +41,8 @@ export class DataFactory {
   readonly #made: Made[] = [];
   /** Records a create made that could not be read (#unread): for the clean-up only. */
   readonly #unreadMade: Made[] = [];
-  /** One record per resource to point refs at where fresh ones cost too much, made on first need. */
-  readonly #targets = new Map<string, Promise<string>>();
-  /** Records made for refs a guard or uniqueness reads, not yet referred to by anything accepted (#unusedTarget). */
-  readonly #unused = new Map<string, { id: string | number; since: number }>();
+  /** The records refs point at (./ref-targets.ts). */
+  readonly #refs: RefTargets;
   /** The spec's domain rules, which generated data respects (./rules-data.ts). */
   readonly domain: DomainRules;
   /** Records the ref members of array items point at, for which the guards on each item hold (./data-guards.ts). */
@@ -61,6 +60,7 @@ export class DataFactory {
     this.ctx = ctx;
     this.domain = new DomainRules(ctx.spec);
     this.parking = new Parking(this);
+    this.#refs = new RefTargets(this);
   }
 
   idField(resource: Resource): string {
@@ -92,7 +92,7 @@ export class DataFactory {
    * the record rules hold on the record the create would store (and `accept`, when given,
    * agrees) and no value under a uniqueness was used before; after CANDIDATE_TRIES the check
    * asking for it is not checked rather than failed. Refs a guard or uniqueness reads point
-   * at records made for them that nothing accepted refers to yet (#unusedTarget); other refs
+   * at records made for them that nothing accepted refers to yet (./ref-targets.ts); other refs
    * point at records made for this body (`refs: 'fresh'`, the default) where the referenced
    * resource's quota affords it, else at one record made for all; a body meant to be refused
    * shares (`refs: 'shared'`).
@@ -117,32 +117,12 @@ export class DataFactory {
     const body: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(raw)) {
       const f = fields.find((x) => x.name === name);
-      if (f?.type === 'ref' && options.set?.[name] === undefined && this.domain.freshRef(resource, name)) body[name] = options.room ? await this.freshTarget(resource, f, options.as, { room: options.room }) : await this.#unusedTarget(resource, f, options.as);
+      if (f?.type === 'ref' && options.set?.[name] === undefined && this.domain.freshRef(resource, name)) body[name] = options.room ? await this.freshTarget(resource, f, options.as, { room: options.room }) : await this.#refs.unused(resource, f, options.as);
       else body[name] = await this.fill(value, options.as, options.refs);
     }
     await friendlyItems(this, resource, body, options.as);
     this.domain.use(resource, body);
     return body;
-  }
-
-  /**
-   * A record made for one ref, reused by later bodies until anything the implementation
-   * accepted refers to it (a 2xx answer naming it in that field): the bodies the checks
-   * expect to be refused then cost no records of their own.
-   */
-  async #unusedTarget(referrer: Resource, field: Field, as?: Principal): Promise<string | number> {
-    const key = `${referrer.name}.${field.name}:${as?.name ?? ''}`;
-    const log = this.ctx.client.log;
-    const kept = this.#unused.get(key);
-    if (kept) {
-      // The log holds answers as they came: the referrer's record inside its envelope, where it has one.
-      const member = referrer.envelope;
-      const named = (v: unknown): boolean => isObject(v) && (String(v[field.name]) === String(kept.id) || (Array.isArray(v.items) && v.items.some(named)) || (member !== undefined && named(v[member])));
-      if (!log.slice(kept.since).some((ex) => ex.response.status < 300 && named(ex.response.json))) return kept.id;
-    }
-    const id = await this.freshTarget(referrer, field, as);
-    this.#unused.set(key, { id, since: log.length });
-    return id;
   }
 
   /**
@@ -183,47 +163,9 @@ export class DataFactory {
     return body;
   }
 
-  /** The record shared by refs to a resource (one per run; of an owned one, one per principal), made on first need. */
-  async sharedRef(target: Resource, as?: Principal): Promise<string | number> {
-    return this.#fillRef({ [REF]: target.name } as RefMarker, as, 'shared');
-  }
-
-  async #fillRef(marker: RefMarker, as?: Principal, refs: 'fresh' | 'shared' = 'shared'): Promise<string | number> {
-    const target = this.ctx.resource(marker[REF]);
-    if (!target) throw new Skip(`a ref names resource '${marker[REF]}', which the spec does not declare`);
-    const number = (value: string) => (idOf(target).assigned === 'sequence' && /^\d+$/.test(value) ? Number(value) : value);
-    const targetCreate = this.ctx.endpoint(target.name, 'create');
-    // The referencing record's maker makes it where it must own it or may; else whoever may.
-    const by = as && (hasOwner(target) || (targetCreate && this.ctx.may(as, targetCreate))) ? as : undefined;
-    if (refs === 'fresh' && this.#affords(target, by)) return number((await this.create(target, { ...(by ? { as: by } : {}) })).id);
-    // One shared record per resource; of an owned one, one per principal (another's is not there for it).
-    const key = hasOwner(target) ? `${target.name}:${as?.name ?? ''}` : target.name;
-    let id = this.#targets.get(key);
-    // Of a scarce create, the first record the run made of it (its create check's) is the one shared.
-    const first = !id && this.scarce(target) ? this.#made.find((m) => m.resource === target && (!hasOwner(target) || m.as?.name === as?.name)) : undefined;
-    if (first) this.#targets.set(key, (id = Promise.resolve(first.id)));
-    if (!id) {
-      id = this.create(target, { as }).then((m) => m.id);
-      this.#targets.set(key, id);
-    }
-    const shared = await id;
-    this.parking.shared(target, String(shared));
-    return number(shared);
-  }
-
-  /**
-   * Whether a record made only to be pointed at is worth its quota: its create is not a
-   * singleton's, its policy is not scarce (scarceCreate in parts/create-refusals.ts), and it
-   * has more than half its window left (the rest is kept for the checks of that resource
-   * itself). The tester spends a scarce quota where it matters.
-   */
-  #affords(target: Resource, as?: Principal): boolean {
-    const endpoint = this.ctx.endpoint(target.name, 'create');
-    if (!endpoint || target.perOwner === 'one') return false;
-    const policy = this.ctx.quota.policyOf(endpoint);
-    if (!policy) return true;
-    if (this.scarce(target)) return false;
-    return this.ctx.quota.left(endpoint, (as ?? this.ctx.principalFor(endpoint))?.name) > policy.limit / 2;
+  /** The record shared by refs to a resource (one per run; of an owned one, one per principal), made on first need (./ref-targets.ts). */
+  sharedRef(target: Resource, as?: Principal): Promise<string | number> {
+    return this.#refs.fill({ [REF]: target.name } as RefMarker, as, 'shared');
   }
 
   /**
@@ -238,7 +180,7 @@ export class DataFactory {
   }
 
   async fill(value: unknown, as?: Principal, refs: 'fresh' | 'shared' = 'fresh'): Promise<unknown> {
-    if (isObject(value) && REF in value) return this.#fillRef(value as unknown as RefMarker, as, refs);
+    if (isObject(value) && REF in value) return this.#refs.fill(value as unknown as RefMarker, as, refs);
     if (Array.isArray(value)) return Promise.all(value.map((v) => this.fill(v, as, refs)));
     if (isObject(value)) return Object.fromEntries(await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await this.fill(v, as, refs)] as const)));
     return value;
@@ -272,7 +214,7 @@ export class DataFactory {
     const parents: Record<string, string | number> = {};
     for (const p of parentParams(endpoint)) {
       const v = body?.[p.field];
-      parents[p.name] = typeof v === 'string' || typeof v === 'number' ? v : await this.#fillRef({ [REF]: p.resource } as RefMarker, as);
+      parents[p.name] = typeof v === 'string' || typeof v === 'number' ? v : await this.#refs.fill({ [REF]: p.resource } as RefMarker, as);
     }
     return Object.keys(parents).length ? fillPath(endpoint.path, parents) : endpoint.path;
   }
@@ -387,6 +329,11 @@ export class DataFactory {
   /** How many records the run has made so far (a position for madeSince). */
   madeCount(): number {
     return this.#made.length;
+  }
+
+  /** The first record the run made of a resource for which `which` holds, if any. */
+  firstMadeWhere(resource: Resource, which: (m: Made) => boolean): Made | undefined {
+    return this.#made.find((m) => m.resource === resource && which(m));
   }
 
   /** The first record the run made of a resource (its create check's), if any. */
