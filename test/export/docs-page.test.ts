@@ -5,6 +5,7 @@
  * on a loopback port: every operation of the export is on it, and nothing was fetched
  * from anywhere but the service.
  */
+import { SUBSCRIPTION_ROUTES } from '../../src/spec/conventions/events.ts';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -119,7 +120,9 @@ test('docs: in Chromium, Scalar renders every operation of the export, from the 
     await t.test(name, async () => {
       const spec = await exampleSpec(`${name}.yaml`);
       const expected = operationsOf(toOpenApi(spec).document);
-      assert.equal(expected.length, spec.endpoints.length, 'one operation per endpoint');
+      // One operation per endpoint, and the subscription API's where clients subscribe through it (src/spec/conventions/events.ts).
+      const subscriptions = spec.events.webhooks?.subscriptions === 'api' && spec.events.webhooks.path ? SUBSCRIPTION_ROUTES.length : 0;
+      assert.equal(expected.length, spec.endpoints.length + subscriptions, 'one operation per endpoint and per subscription route');
       const { child, url } = await startServe([join(EXAMPLES, `${name}.yaml`), '--port', '0', '--db', ':memory:', '--quiet']);
       const page = await browser!.newPage({ viewport: { width: 1400, height: 1000 } });
       try {

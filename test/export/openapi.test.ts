@@ -4,6 +4,7 @@ import { liveVersions, toOpenApi } from '../../src/export/index.ts';
 import type { Spec } from '../../src/spec/model.ts';
 import { mustLoad } from '../support/spec.ts';
 import { EXAMPLES, GAP_CASES, example, openApiErrors, schemaValidator } from './support.ts';
+import { serve } from '../serve/support/open-app.ts';
 
 type Json = Record<string, any>;
 
@@ -236,7 +237,7 @@ test('openapi: the state machine as x-svcspec-states, and transitions described'
   assert.equal(states.initial, 'requested');
   assert.deepEqual(states.transitions.return, { from: ['active', 'overdue'], to: 'returned', requires: ['returnCondition'], description: 'The copy is back at the desk.' });
   assert.match(op(doc, '/loans/{id}/return', 'post').description, /^Moves a loan from active, overdue to returned/);
-  assert.deepEqual((doc as Json).tags.map((t: Json) => t.name), ['book', 'member', 'loan', 'readingList', 'preferences']);
+  assert.deepEqual((doc as Json).tags.map((t: Json) => t.name), ['book', 'member', 'loan', 'readingList', 'preferences', 'webhooks']);
 });
 
 test('openapi: domain rules as x-svcspec extensions in the format\'s own shapes, and in the descriptions (#14)', async () => {
@@ -465,4 +466,27 @@ test('openapi: the codes domain rules refuse a write with are among its error re
   assert.deepEqual(codesAt('/talks/{id}/submit', 'post', '409').sort(), ['cfp-closed', 'invalid-transition', 'too-many-talks'], 'transition guards');
   assert.deepEqual(codesAt('/talks/{talkId}/reviews', 'post', '409').sort(), ['already-reviewed', 'talk-not-submitted'], 'a nested create: its guard and its unique');
   assert.ok(codesAt('/talks/{id}/withdraw', 'post', '422').includes('validation-failed'), 'a record rule a transition can break');
+});
+
+test('openapi: where clients subscribe through the API, its routes are operations (tag webhooks), with their bodies, security and errors, as serve answers them', async (t) => {
+  const spec = await example('library.yaml');
+  const { document: doc } = toOpenApi(spec);
+  const d = doc as Json;
+  assert.deepEqual(await openApiErrors(d), []);
+  const path = spec.events.webhooks!.path!;
+  assert.equal(op(d, path, 'post').operationId, 'webhooks.create');
+  assert.deepEqual(op(d, path, 'post').requestBody.content['application/json'].schema, { $ref: '#/components/schemas/WebhookSubscriptionCreate' });
+  assert.ok(op(d, path, 'post').responses['201'], 'created');
+  assert.ok(op(d, path, 'post').responses['401'], 'credentials needed');
+  assert.ok(op(d, `${path}/{id}`, 'get').responses['404'], 'another principal\'s is not found');
+  assert.deepEqual(op(d, `${path}/{id}/deliveries/{delivery}/replay`, 'post').parameters.map((p: Json) => p.name), ['id', 'delivery']);
+  assert.deepEqual(d.components.schemas.WebhookSubscriptionCreate.properties.events.items.enum, spec.events.catalog.map((e) => e.name));
+  // What serve answers fits: a subscription made, then listed.
+  const { app } = await serve(t, spec);
+  const fits = schemaValidator(d);
+  const made = await app.inject({ method: 'POST', url: path, payload: { url: 'https://receiver.example/hooks', events: [spec.events.catalog[0]!.name] } });
+  assert.equal(made.statusCode, 201, made.body);
+  assert.deepEqual(fits(op(d, path, 'post').responses['201'].content['application/json'].schema, made.json()), []);
+  const listed = await app.inject({ method: 'GET', url: path });
+  assert.deepEqual(fits(op(d, path, 'get').responses['200'].content['application/json'].schema, listed.json()), []);
 });

@@ -14,6 +14,7 @@
  * default (OpenAPI requires one) is http://127.0.0.1:3000, where `svcspec serve` listens
  * unless told otherwise; a client replaces it with the service's real address.
  */
+import { subscriptionPaths, SUBSCRIPTIONS_TAG } from './subscriptions.ts';
 import type { Diagnostic } from '../../spec/diagnostics.ts';
 import type { AuthScheme, Spec } from '../../spec/model.ts';
 import { PART_BY_NAME, type PartName } from '../../spec/parts.ts';
@@ -76,6 +77,9 @@ export function toOpenApi(spec: Spec, options: ExportOptions = {}): ExportResult
     const method = e.method.toLowerCase();
     if (!(method in item)) item[method] = operationOf(ctx, e, resource);
   }
+  // Part 6's own routes, where clients subscribe through the API (./subscriptions.ts).
+  const subscriptions = subscriptionPaths(ctx);
+  for (const [path, item] of Object.entries(subscriptions)) paths[path] = { ...(paths[path] ?? {}), ...item };
   Object.assign(components.schemas, schemas);
   reportInexpressible(ctx);
 
@@ -84,7 +88,7 @@ export function toOpenApi(spec: Spec, options: ExportOptions = {}): ExportResult
     info: info(ctx),
     ...(version?.docs ? { externalDocs: { url: version.docs, description: `Documentation of version ${version.name}.` } } : {}),
     servers: servers(ctx),
-    tags: ev.resources.map((r) => ({ name: r.name, ...(r.description !== undefined || r.owned ? { description: [r.description, r.owned ? 'Records belong to the principal that created them; other callers neither see nor change them.' : undefined].filter(Boolean).join(' ') } : {}) })),
+    tags: [...ev.resources.map((r) => ({ name: r.name, ...(r.description !== undefined || r.owned ? { description: [r.description, r.owned ? 'Records belong to the principal that created them; other callers neither see nor change them.' : undefined].filter(Boolean).join(' ') } : {}) })), ...(Object.keys(subscriptions).length ? [SUBSCRIPTIONS_TAG] : [])],
     paths,
     components: pruned(components),
     // conventions/extensions.ts: every part in the format's words, all versions included, which

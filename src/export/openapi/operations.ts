@@ -119,7 +119,7 @@ function describe(ctx: OpenApiContext, e: Endpoint, r: Resource, machine: StateM
 // ---- security ---------------------------------------------------------------------------
 
 /** public -> [] (no credentials needed); otherwise any one accepted scheme, with the scopes the endpoint needs. */
-function securityOf(ctx: OpenApiContext, e: Endpoint): JsonSchema[] | undefined {
+export function securityOf(ctx: OpenApiContext, e: Endpoint): JsonSchema[] | undefined {
   if (!e.auth) return undefined; // authentication is a gap: nothing is known
   if (e.auth.public) return [];
   const schemes = e.auth.schemes.filter((s) => s in ctx.components.securitySchemes);

@@ -169,7 +169,7 @@ function shapedPageSchema(ctx: OpenApiContext, items: JsonSchema): JsonSchema {
   return all ? { oneOf: [page, all] } : page;
 }
 
-function errorResponse(ctx: OpenApiContext, e: Endpoint, status: number, cases: readonly ErrorCase[], declared: string | undefined): JsonSchema {
+export function errorResponse(ctx: OpenApiContext, e: Endpoint, status: number, cases: readonly ErrorCase[], declared: string | undefined): JsonSchema {
   const headers: Record<string, JsonSchema> = {};
   const has = (s: string) => cases.some((c) => c.situation === s);
   if (has('unauthenticated')) headers['WWW-Authenticate'] = { required: true, schema: { type: 'string' }, description: 'RFC 9110 §11.6.1: one challenge per accepted scheme; a refused bearer token says why (RFC 6750 §3.1).' };

@@ -17,6 +17,7 @@
  * authentication hook reads (any valid credential; no scope beyond it), and so does the
  * versioning hook (an unknown version is refused). Rate limits cover the spec's endpoints only.
  */
+import { SUBSCRIPTION_ROUTES } from '../../spec/conventions/events.ts';
 import type { FastifyInstance } from 'fastify';
 import { SAFETY } from '../../spec/defaults.ts';
 import { templateParams } from '../../spec/conventions/paths.ts';
@@ -54,14 +55,7 @@ export function serviceEndpoints(spec: Spec): Map<string, Endpoint> {
   const { stream, webhooks } = spec.events;
   if (stream?.path) add('GET', stream.path, 'events.stream', stream.pointer);
   if (webhooks?.subscriptions === 'api' && webhooks.path) {
-    const p = webhooks.path;
-    add('POST', p, 'webhooks.create', webhooks.pointer);
-    add('GET', p, 'webhooks.list', webhooks.pointer);
-    add('GET', `${p}/{id}`, 'webhooks.read', webhooks.pointer);
-    add('DELETE', `${p}/{id}`, 'webhooks.delete', webhooks.pointer);
-    add('POST', `${p}/{id}/rotate-secret`, 'webhooks.rotate', webhooks.pointer);
-    add('GET', `${p}/{id}/deliveries`, 'webhooks.deliveries', webhooks.pointer);
-    add('POST', `${p}/{id}/deliveries/{delivery}/replay`, 'webhooks.replay', webhooks.pointer);
+    for (const r of SUBSCRIPTION_ROUTES) add(r.method, `${webhooks.path}${r.suffix}`, r.id, webhooks.pointer);
   }
   return out;
 }
