@@ -59,10 +59,13 @@ export function registerAuthentication(app: FastifyInstance, ctx: ServeContext, 
  */
 function admitCached(guard: EndpointGuard, request: FastifyRequest, now: number): boolean {
   for (const reader of guard.readers) {
-    const presented = reader.presented(request);
-    if (presented === undefined) continue;
-    if (!('raw' in presented)) return false;
-    const principal = reader.cached(presented.raw, now);
+    const raw = reader.raw(request);
+    // Nothing sent for this scheme, or sent malformed: admit() decides (it says which).
+    if (raw === undefined) {
+      if (reader.presented(request) === undefined) continue;
+      return false;
+    }
+    const principal = reader.cached(raw, now);
     if (principal === undefined) return false;
     for (const s of guard.scopes) if (!principal.scopes.has(s)) return false;
     request.principal = principal;

@@ -36,6 +36,8 @@ export interface SchemeReader {
   readonly scheme: AuthScheme;
   /** What the request carries for this scheme; undefined when nothing. */
   presented(request: FastifyRequest): Presented | undefined;
+  /** The credential as `presented` reads it when it is well-formed, else undefined: the cache's key, with no object made (every guarded request asks). */
+  raw(request: FastifyRequest): string | undefined;
   verify(raw: string, now: number): Promise<Verified>;
   /** The principal of credentials verified within the cache's time, without a look-up; else undefined. */
   cached(raw: string, now: number): Principal | undefined;
@@ -52,6 +54,7 @@ export function schemeReaders(schemes: readonly AuthScheme[], credentials: Crede
     return {
       scheme,
       presented: presenterOf(scheme),
+      raw: rawOf(scheme),
       verify: async (raw: string, now: number) => {
         const hit = cache.get(raw, now);
         if (hit) return { ok: true, principal: hit };
@@ -104,6 +107,22 @@ function authorization(request: FastifyRequest, authScheme: 'bearer' | 'basic'):
   if (name !== authScheme) return undefined;
   const value = space < 0 ? '' : header.slice(space + 1).trim();
   return value === '' ? { malformed: `the Authorization header names ${authScheme === 'bearer' ? 'Bearer' : 'Basic'} but carries no credentials` } : { raw: value };
+}
+
+/** presenterOf's credential when well-formed, as a string: an API key in a header sent once, else what presented gives. */
+function rawOf(scheme: AuthScheme): SchemeReader['raw'] {
+  if (scheme.type === 'apiKey' && scheme.in === 'header') {
+    const lower = scheme.param.toLowerCase();
+    return (request) => {
+      const value = request.headers[lower];
+      return typeof value === 'string' ? value : undefined;
+    };
+  }
+  const presented = presenterOf(scheme);
+  return (request) => {
+    const p = presented(request);
+    return p !== undefined && 'raw' in p ? p.raw : undefined;
+  };
 }
 
 function presenterOf(scheme: AuthScheme): SchemeReader['presented'] {

@@ -57,6 +57,8 @@ export interface ServedVersion {
   readonly prefix: string;
   /** Set on every response in this version; undefined when there are none. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The same, as [name, value] pairs: set one by one on every request, with no Object.keys made. */
+  readonly headerPairs?: readonly (readonly [string, string])[];
   /** The entity-tag suffix of the version (header selection, but for the default version), else undefined. */
   readonly tag?: string;
 }
@@ -117,7 +119,7 @@ function serveVersion(ctx: ServeContext, version: Version, select: Selection, fa
     name: version.name,
     ctx: { ...ctx, resources },
     prefix,
-    ...(Object.keys(headers).length ? { headers } : {}),
+    ...(Object.keys(headers).length ? { headers, headerPairs: Object.entries(headers) } : {}),
     ...(tag !== undefined ? { tag } : {}),
   };
 }
@@ -178,7 +180,8 @@ export function registerVersionSelection(app: FastifyInstance, plan: VersionPlan
 
 function use(served: ServedVersion, request: FastifyRequest, reply: FastifyReply): void {
   request.apiVersion = served.name;
-  if (served.headers) reply.headers(served.headers);
+  const pairs = served.headerPairs;
+  if (pairs) for (let i = 0; i < pairs.length; i++) void reply.header(pairs[i]![0], pairs[i]![1]);
   if (served.tag !== undefined) {
     // The raw headers, so every later reader (concurrency.ts) sees the store's tags.
     const { headers } = request.raw;
