@@ -229,7 +229,7 @@ export and import alike):
 
 | Enveloped | Bare |
 |---|---|
-| the body of a create, update (merge patch), replace, a transition's fields, an action taking the record | a page's items (the page has its own shape: \`limits.pagination.body\`, \`{items: articles, total: articlesCount}\`) |
+| the body of a create, update (merge patch), replace, a transition's fields (one that takes none takes no body), an action taking the record | a page's items (the page has its own shape: \`limits.pagination.body\`, \`{items: articles, total: articlesCount}\`) |
 | every answer that is the record: create, read, update, replace, transition, an action answering the record, a delete answering it | a bulk write's items; an action's body or answer of its own shape; error bodies; event payloads |
 
 Decisions where the format had none: a record sent bare is refused (422, \`validation-failed\`

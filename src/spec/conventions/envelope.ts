@@ -6,7 +6,7 @@
  * describes it) and import (which finds it):
  *
  *   requests   the bodies that are the record or some of its fields: create, update, replace,
- *              a transition's fields, an action taking the record (`request: resource`)
+ *              a transition's fields (where it takes any), an action taking the record (`request: resource`)
  *   answers    every answer that is the record (`body: resource`): create, read, update,
  *              replace, a transition, an action answering the record, a delete answering it
  *   bare       a page's items and a bulk write's items (they sit in an array the page or the
@@ -26,6 +26,8 @@ import { closest } from '../diagnostics.ts';
 export function requestEnvelope(spec: Pick<Spec, 'resources'>, endpoint: Pick<Endpoint, 'resource' | 'operation' | 'request'>): string | undefined {
   if (isBulk(endpoint.operation)) return undefined;
   if (endpoint.request.kind !== 'resource' && endpoint.request.kind !== 'fields') return undefined;
+  // A transition that takes no field takes no body: nothing to envelope (`{}` is as good as none).
+  if (endpoint.request.kind === 'fields' && endpoint.request.fields.length === 0) return undefined;
   return envelopeOf(spec, endpoint.resource);
 }
 
