@@ -7,6 +7,7 @@
  * has that the carried spec has not (added by hand after the export) is reported, not merged.
  */
 import { loadSpecText, byPosition } from '../load/index.ts';
+import { SUBSCRIPTION_ROUTES } from '../spec/conventions/events.ts';
 import { diagnostic, hasErrors, type Diagnostic, type Result } from '../spec/diagnostics.ts';
 import { MARK, partExtension, type CarriedSpec } from '../spec/conventions/extensions.ts';
 import { PART_NAMES, type PartName } from '../spec/parts.ts';
@@ -39,6 +40,9 @@ export function importCarried(file: string, read: ReadDocument, carried: Carried
   // Operations the document describes that the carried spec does not (export writes e.path, e.method).
   if (isObject(doc.paths)) {
     const known = new Set(loaded.spec.endpoints.map((e) => `${e.method} ${e.path}`));
+    // The subscription API export writes of part 6 (src/export/openapi/subscriptions.ts) is the carried events', not an endpoint.
+    const hooks = loaded.spec.events.webhooks;
+    if (hooks?.subscriptions === 'api' && hooks.path) for (const r of SUBSCRIPTION_ROUTES) known.add(`${r.method} ${hooks.path}${r.suffix}`);
     const extra: string[] = [];
     for (const [path, item] of Object.entries(doc.paths)) {
       if (!isObject(item)) continue;
