@@ -189,6 +189,11 @@ export const IMPORT_CODES = {
     message: "The security scheme '{scheme}' ({kind}) has no counterpart in svcspec; it is left out.",
     description: 'The format has API keys in a header or the query, bearer tokens, HTTP basic, and OAuth 2.0 client credentials with a token endpoint under {base_url}. Cookies, other HTTP schemes, other OAuth 2.0 flows, OpenID Connect discovery and mutual TLS are not among them.',
   }),
+  authPrefix: defineDiagnostic({
+    code: 'import-auth-prefix', severity: 'info', part: 'authentication',
+    message: "Scheme '{scheme}' is an API key in the Authorization header whose description names a prefix, '{prefix}': it is written as a token sent as `Authorization: {prefix} <token>`.",
+    description: 'Documents describe `Authorization: Token <token>` (Django REST framework, RealWorld) as an API key in the Authorization header, the prefix in prose. The format states it as a bearer scheme with `prefix: Token`, which serve reads, `credentials create` issues and export describes (an HTTP scheme named Token). Check the word where the description is ambiguous.',
+  }),
   authBearer: defineDiagnostic({
     code: 'import-auth-bearer', severity: 'warning', part: 'authentication',
     message: "The bearer scheme '{scheme}' does not say what its tokens are (no bearerFormat); it is written as opaque tokens, the format's reading of a token the client does not look into. Write tokens: jwt if they are JWTs.",

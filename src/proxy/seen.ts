@@ -4,6 +4,7 @@
  * credential of a declared scheme, never the secret itself), its JSON body, and what in
  * the request the spec does not allow.
  */
+import { authorizationWord } from '../spec/conventions/challenges.ts';
 import { createHash } from 'node:crypto';
 import type { Exchange } from '../conformance/http.ts';
 import type { AuthScheme, Endpoint, Spec, Version } from '../spec/model.ts';
@@ -70,8 +71,7 @@ export function credentialOf(scheme: AuthScheme, headers: Readonly<Record<string
   const m = /^(\w+)\s+(.+)$/.exec(auth.trim());
   if (!m) return undefined;
   const kind = m[1].toLowerCase();
-  if (scheme.type === 'basic') return kind === 'basic' ? m[2] : undefined;
-  return kind === 'bearer' ? m[2] : undefined;
+  return kind === authorizationWord(scheme).toLowerCase() ? m[2] : undefined;
 }
 
 export { digest };

@@ -269,6 +269,7 @@ function writeScheme(s: AuthScheme): RawDocument {
       return compact({
         type: s.type,
         tokens: s.tokens,
+        prefix: s.prefix,
         description: s.description,
         jwt: s.jwt
           ? compact({ issuer: s.jwt.issuer, audience: s.jwt.audience, algorithms: [...s.jwt.algorithms], jwksUrl: s.jwt.jwksUrl, jwksFile: s.jwt.jwksFile, scopesClaim: s.jwt.scopesClaim })

@@ -1,3 +1,4 @@
+import { authorizationWord } from '../../spec/conventions/challenges.ts';
 import type { AuthScheme, Spec } from '../../spec/model.ts';
 import { code, codes, facts, maybeText, specText, table, type Block, type Inline } from '../blocks.ts';
 import { BASE_URL, duration } from '../describe.ts';
@@ -28,7 +29,7 @@ function sentAs(s: AuthScheme): Inline[] {
       if (jwt?.jwksUrl) details.push('; keys at ', code(jwt.jwksUrl));
       if (jwt?.jwksFile) details.push('; keys in ', code(jwt.jwksFile));
       if (jwt?.scopesClaim) details.push('; scopes in claim ', code(jwt.scopesClaim));
-      return [code('Authorization: Bearer'), s.tokens === 'jwt' ? ' with a JWT' : ' with an opaque token', ...details];
+      return [code(`Authorization: ${authorizationWord(s)}`), s.tokens === 'jwt' ? ' with a JWT' : ' with an opaque token', ...details];
     }
     case 'oauth2': {
       const ttl = duration(s.tokenTtlMs);

@@ -166,7 +166,8 @@ function securitySchemes(ctx: OpenApiContext): void {
         scheme = { type: 'http', scheme: 'basic', ...base };
         break;
       case 'bearer':
-        scheme = { type: 'http', scheme: 'bearer', ...(s.tokens === 'jwt' ? { bearerFormat: 'JWT' } : {}), ...base };
+        // RFC 9110 §11.4: the auth-scheme name the Authorization header carries (`Token`, where the spec says so).
+        scheme = { type: 'http', scheme: s.prefix === undefined ? 'bearer' : s.prefix, ...(s.tokens === 'jwt' ? { bearerFormat: 'JWT' } : {}), ...base };
         break;
       case 'oauth2':
         // OpenAPI 3.1 §4.3.1: a relative URL resolves against the server; the token endpoint is served at tokenPath under {base_url}.

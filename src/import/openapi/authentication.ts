@@ -87,13 +87,23 @@ function schemeOf(ctx: ImportContext, name: string, key: string, node: Json, at:
     return undefined;
   };
   switch (node.type) {
-    case 'apiKey':
+    case 'apiKey': {
+      // An "API key" in Authorization whose description names its prefix (RealWorld: 'Prefix the token with "Token "') is a token under that word (RFC 9110 §11.4).
+      const prefix = node.in === 'header' && String(node.name).toLowerCase() === 'authorization' && typeof node.description === 'string' ? authorizationPrefix(node.description) : undefined;
+      if (prefix !== undefined) {
+        report(ctx, IMPORT_CODES.authPrefix, { scheme: name, prefix }, at);
+        return { ...base, type: 'bearer', tokens: 'opaque', ...(prefix.toLowerCase() === 'bearer' ? {} : { prefix }) };
+      }
       if (node.in === 'header' || node.in === 'query') return { ...base, type: 'apiKey', in: node.in, param: String(node.name) };
       return skip(`an API key in a ${String(node.in)}`);
+    }
     case 'http': {
       const scheme = String(node.scheme).toLowerCase();
       if (scheme === 'basic') return { ...base, type: 'basic' };
-      if (scheme !== 'bearer') return skip(`HTTP ${String(node.scheme)}`);
+      // Another word than Bearer (`Token`): a bearer token under it; the HTTP schemes of their own (Digest, HOBA, …) the format has not.
+      const word = scheme !== 'bearer' && /^[a-z][\w.-]*$/i.test(String(node.scheme)) && !['digest', 'hoba', 'mutual', 'negotiate', 'vapid', 'scram-sha-1', 'scram-sha-256', 'aws4-hmac-sha256'].includes(scheme) ? String(node.scheme) : undefined;
+      if (scheme !== 'bearer' && word === undefined) return skip(`HTTP ${String(node.scheme)}`);
+      if (word !== undefined) return { ...base, type: 'bearer', tokens: 'opaque', prefix: word };
       if (typeof node.bearerFormat === 'string' && /jwt/i.test(node.bearerFormat)) {
         report(ctx, IMPORT_CODES.authJwtKeys, { scheme: name }, at);
         return { ...base, type: 'bearer', tokens: 'jwt' };
@@ -184,4 +194,15 @@ function ruleOf(match: string, isPublic: boolean, scopes: readonly string[]): Au
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x) => b.includes(x));
+}
+
+/**
+ * The word a description says an Authorization header starts with: named as its prefix
+ * (`Prefix the token with "Token "`), or shown in an example line of its own (RealWorld's
+ * indented `Token xxxxxx.yyyyyyy.zzzzzz`). Undefined where it says neither.
+ */
+function authorizationPrefix(description: string): string | undefined {
+  const named = /prefix\w*\b[^"'`\n]*["'`]([A-Za-z][\w.-]*)\s*["'`]/i.exec(description)?.[1];
+  if (named !== undefined) return named;
+  return /(?:^|\n)[ \t]+([A-Z][A-Za-z]*)[ \t]+[A-Za-z0-9._~+/-]+=*[ \t]*(?:\n|$)/.exec(description)?.[1];
 }

@@ -33,6 +33,7 @@ function normalizeScheme(name: string, raw: unknown, pointer: string): AuthSchem
         ...base,
         type: 'bearer' as const,
         tokens: raw.tokens === 'jwt' ? ('jwt' as const) : ('opaque' as const),
+        prefix: str(raw.prefix),
         jwt: jwt
           ? defined({ issuer: str(jwt.issuer), audience: str(jwt.audience), algorithms: strs(jwt.algorithms), jwksUrl: str(jwt.jwksUrl), jwksFile: str(jwt.jwksFile), scopesClaim: str(jwt.scopesClaim) })
           : undefined,

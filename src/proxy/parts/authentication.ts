@@ -6,6 +6,7 @@
  * The tokens an OAuth 2.0 token endpoint issues are tied to the client that asked for them
  * (RFC 6749 §4.4), so one client with several tokens is one principal to the owner checks.
  */
+import { authorizationWord } from '../../spec/conventions/challenges.ts';
 import type { AuthScheme, Endpoint, Spec } from '../../spec/model.ts';
 import type { Exchange } from '../../conformance/http.ts';
 import type { RequestProblem } from '../finding.ts';
@@ -22,7 +23,7 @@ export function authProblems(spec: Spec, endpoint: Endpoint, headers: Readonly<R
 
 function describe(s: AuthScheme): string {
   if (s.type === 'apiKey') return `${s.name}: ${s.in} ${s.param}`;
-  return `${s.name}: ${s.type === 'basic' ? 'Basic' : 'Bearer'} in Authorization`;
+  return `${s.name}: ${authorizationWord(s)} in Authorization`;
 }
 
 /** The token an OAuth 2.0 token endpoint issued, and the client it was issued to; undefined for any other exchange. */

@@ -10,6 +10,7 @@
  *   oauth2           a client id and secret, exchanged at the scheme's token endpoint (RFC 6749 §4.4)
  *   bearer (jwt)     nothing: JWTs come from the identity provider; the service only verifies them
  */
+import { authorizationWord } from '../../spec/conventions/challenges.ts';
 import type { AuthScheme, Spec } from '../../spec/model.ts';
 import { didYouMean } from '../../spec/diagnostics.ts';
 import type { CredentialKind, CredentialRecord, CredentialStore } from '../../store/credentials.ts';
@@ -118,7 +119,7 @@ function usageOf(scheme: AuthScheme, id: string, secret: string): Pick<Issued, '
       return { usage: [`${scheme.param}: ${key}`], headers: { [scheme.param.toLowerCase()]: key } };
     }
     case 'bearer': {
-      const value = `Bearer ${joinToken(id, secret)}`;
+      const value = `${authorizationWord(scheme)} ${joinToken(id, secret)}`;
       return { usage: [`Authorization: ${value}`], headers: { authorization: value } };
     }
     case 'basic': {

@@ -18,7 +18,7 @@ import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fast
 import type { AuthScheme, Endpoint } from '../../spec/model.ts';
 import type { ServeContext } from '../context.ts';
 import { HttpError } from '../errors.ts';
-import { challenges, realmOf } from '../../spec/conventions/challenges.ts';
+import { authorizationWord, challenges, realmOf } from '../../spec/conventions/challenges.ts';
 import type { Principal } from '../principal.ts';
 import { schemeReaders, type SchemeReader, type Verified } from './schemes.ts';
 import { JWKS_FAILURE_CACHE_MS } from './jwt.ts';
@@ -147,6 +147,6 @@ function forbidden(guard: EndpointGuard, missing: readonly string[], by: string)
   return new HttpError('forbidden', {
     detail: `These credentials lack the scope${missing.length > 1 ? 's' : ''} this endpoint needs: ${missing.join(', ')}.`,
     extra: { missingScopes: missing },
-    ...(bearer ? { headers: { 'www-authenticate': `Bearer realm="${guard.realm}", error="insufficient_scope", scope="${guard.scopes.join(' ')}"` } } : {}),
+    ...(bearer ? { headers: { 'www-authenticate': `${authorizationWord(guard.readers.find((r) => r.scheme.name === by)!.scheme)} realm="${guard.realm}", error="insufficient_scope", scope="${guard.scopes.join(' ')}"` } } : {}),
   });
 }

@@ -19,6 +19,7 @@
  *     are dropped by a verification (at most once a second) or when read, so an unused
  *     secret stays at most until then; the database never holds one (only SHA-256 of it, src/store/credentials.ts).
  */
+import { authorizationWord } from '../../spec/conventions/challenges.ts';
 import type { FastifyRequest } from 'fastify';
 import type { AuthScheme } from '../../spec/model.ts';
 import type { CredentialStore } from '../../store/credentials.ts';
@@ -98,15 +99,15 @@ function single(value: string | string[] | undefined): Presented | undefined {
   return { raw: value };
 }
 
-/** `Authorization: <scheme> <credentials>`; the scheme name is case-insensitive (RFC 9110 §11.1). */
-function authorization(request: FastifyRequest, authScheme: 'bearer' | 'basic'): Presented | undefined {
+/** `Authorization: <scheme> <credentials>`; the scheme name is case-insensitive (RFC 9110 §11.1): `word` is Basic, Bearer or a bearer scheme's prefix. */
+function authorization(request: FastifyRequest, word: string): Presented | undefined {
   const header = request.headers.authorization;
   if (header === undefined) return undefined;
   const space = header.indexOf(' ');
   const name = (space < 0 ? header : header.slice(0, space)).toLowerCase();
-  if (name !== authScheme) return undefined;
+  if (name !== word.toLowerCase()) return undefined;
   const value = space < 0 ? '' : header.slice(space + 1).trim();
-  return value === '' ? { malformed: `the Authorization header names ${authScheme === 'bearer' ? 'Bearer' : 'Basic'} but carries no credentials` } : { raw: value };
+  return value === '' ? { malformed: `the Authorization header names ${word} but carries no credentials` } : { raw: value };
 }
 
 /** presenterOf's credential when well-formed, as a string: an API key in a header sent once, else what presented gives. */
@@ -137,9 +138,10 @@ function presenterOf(scheme: AuthScheme): SchemeReader['presented'] {
     }
     case 'bearer':
     case 'oauth2':
-      return (request) => authorization(request, 'bearer');
-    case 'basic':
-      return (request) => authorization(request, 'basic');
+    case 'basic': {
+      const word = authorizationWord(scheme);
+      return (request) => authorization(request, word);
+    }
   }
 }
 

@@ -11,6 +11,12 @@
  */
 import type { AuthScheme, Spec } from '../model.ts';
 
+/** The word before the credentials in Authorization (RFC 9110 §11.4): Basic, or a bearer scheme's prefix, else Bearer (RFC 6750). */
+export function authorizationWord(scheme: AuthScheme): string {
+  if (scheme.type === 'basic') return 'Basic';
+  return scheme.type === 'bearer' && scheme.prefix !== undefined ? scheme.prefix : 'Bearer';
+}
+
 /** The realm of the service's challenges: its name, without the characters a quoted string would escape. */
 export function realmOf(spec: Pick<Spec, 'purpose' | 'title'>): string {
   return (spec.purpose.name ?? spec.title ?? 'svcspec').replace(/["\\]/g, '');
@@ -23,7 +29,7 @@ export function challenges(schemes: readonly AuthScheme[], realm: string, refuse
     let c: string;
     if (scheme.type === 'basic') c = `Basic realm="${realm}", charset="UTF-8"`;
     else if (scheme.type === 'apiKey') c = `ApiKey realm="${realm}", ${scheme.in}="${scheme.param}"`;
-    else c = `Bearer realm="${realm}"${refusedBy && (refusedBy.type === 'bearer' || refusedBy.type === 'oauth2') ? `, ${extra ?? 'error="invalid_token"'}` : ''}`;
+    else c = `${authorizationWord(scheme)} realm="${realm}"${refusedBy && (refusedBy.type === 'bearer' || refusedBy.type === 'oauth2') ? `, ${extra ?? 'error="invalid_token"'}` : ''}`;
     if (!out.includes(c)) out.push(c);
   }
   return out.join(', ');

@@ -50,6 +50,7 @@ export const AUTHENTICATION_DEFINITIONS = {
             type: {},
             description: text('About this scheme.'),
             tokens: { enum: ['opaque', 'jwt'], description: 'opaque: tokens issued by the service; jwt: JSON Web Tokens verified by their signature.' },
+            prefix: { type: 'string', pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", description: 'The word before the token in the Authorization header (RFC 9110 §11.4), where the service reads another than `Bearer`: `Token` for `Authorization: Token <token>` (Django REST framework, RealWorld). Compared without regard to case.' },
             jwt: {
               type: 'object',
               additionalProperties: false,

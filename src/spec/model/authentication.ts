@@ -11,6 +11,11 @@ export type AuthScheme =
   | (SchemeBase & {
       readonly type: 'bearer';
       readonly tokens: 'opaque' | 'jwt';
+      /**
+       * The auth-scheme name before the token in Authorization (RFC 9110 §11.4): `Token`
+       * (Django REST framework, RealWorld); absent: `Bearer` (RFC 6750). src/spec/conventions/challenges.ts.
+       */
+      readonly prefix?: string;
       readonly jwt?: {
         readonly issuer?: string;
         readonly audience?: string;
