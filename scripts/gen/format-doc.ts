@@ -217,6 +217,7 @@ existing service is described as it is (examples/json-server.yaml describes json
 | chooses opaque text ids (\`a7Kurl72mD0\`, \`cus_…\`) | \`id: {field: id, assigned: service}\` |
 | has no rate limit, no time-out | \`limits.rate: {none: reason}\`, \`limits.timeouts: {none: reason}\` (statements: the part can be complete, and the reference applies none) |
 | pages its own way | [page shapes](#page-shapes) |
+| reads its tokens as \`Authorization: Token <token>\` (Django REST framework, RealWorld) | \`authentication.schemes.<s>: {type: bearer, tokens: opaque, prefix: Token}\` |
 | sends and answers each record inside a member named for it, \`{"article": {…}}\` (RealWorld's API, Rails' JSON root) | \`resources.<r>.envelope: article\` ([record envelopes](#record-envelopes)) |
 
 ${anchor('record-envelopes')}
