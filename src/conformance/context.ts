@@ -234,9 +234,15 @@ export class TestContext {
     return new Skip(`no principal given may call ${endpoint.id}`, { needs: `a credential${scopes.length ? ` holding ${scopes.join(', ')}` : ''} (--credentials or --header)` });
   }
 
-  /** A request in the working version (or the one given), as a principal (or anonymously with null). */
-  async call(method: string, path: string, options: RequestOptions & { as?: Principal | null; version?: string | null; retry?: boolean; oneAddress?: boolean } = {}): Promise<Exchange> {
+  /**
+   * A request in the working version (or the one given), as a principal (or anonymously with
+   * null). To an endpoint that needs credentials, with none (no principal given may call it), it
+   * is not sent: the check is not checked, naming the credential, as a 401 shows nothing of what
+   * it asks; `anonymous` sends it so on purpose (part 5's checks of that 401).
+   */
+  async call(method: string, path: string, options: RequestOptions & { as?: Principal | null; version?: string | null; retry?: boolean; oneAddress?: boolean; anonymous?: boolean } = {}): Promise<Exchange> {
     const endpoint = this.quota.endpointOf(method, path);
+    if (endpoint?.auth && !endpoint.auth.public && !options.anonymous && !(options.as === undefined ? this.main : options.as)) throw this.noPrincipal(endpoint);
     if (endpoint && options.as !== null && options.retry !== false && STAND_IN.has(method)) options = { ...options, as: this.standIn(endpoint, options.as ?? this.main) };
     const { url, headers } = this.address(path, options);
     const who = (options.as === undefined ? this.main : options.as ?? undefined)?.name;

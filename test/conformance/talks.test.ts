@@ -11,6 +11,7 @@
  */
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { runConformance } from '../../src/conformance/index.ts';
 import { formatHuman } from '../../src/conformance/report/format.ts';
@@ -104,4 +105,22 @@ test('conformance: a transition sent without a field it requires is refused at t
   const requires = caught.results.find((r) => r.id === 'talk.withdraw.requires');
   assert.equal(requires?.outcome, 'fail', formatHuman(caught));
   assert.match(requires?.message ?? '', /expected 422/);
+  // One defect, one finding: the legal withdraw after it gets a record still submitted, not the one the fault moved.
+  assert.equal(caught.results.find((r) => r.id === 'talk.submitted.withdraw')?.outcome, 'pass', formatHuman(caught));
+});
+
+test('conformance: a list in another shape than svcspec\'s page, where the spec states no pagination, is not read, and what needs it is not checked, never failed (the proxy holds no one to it either)', async (t) => {
+  const spec = mustLoad(readFileSync(new URL('./fixtures/talks.yaml', import.meta.url), 'utf8').replace(/\n  pagination:.*\n/, '\n'));
+  assert.equal(spec.limits.pagination, undefined);
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, spec, (app) => app.addHook('onSend', async (request, _reply, payload) => {
+    // Its own page shape: {talks: [...], talksCount}.
+    if (request.method !== 'GET' || !/^\/talks(\?|$)/.test(request.url) || typeof payload !== 'string' || !payload.startsWith('{"items"')) return payload;
+    const page = JSON.parse(payload) as { items: unknown[] };
+    return JSON.stringify({ talks: page.items, talksCount: page.items.length });
+  }));
+  const report = await runConformance({ spec, baseUrl, principals, seed: 6, sleep, now, only: ['resources'] });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  const listed = report.results.find((r) => r.id === 'talk.listed');
+  assert.deepEqual([listed?.outcome, listed?.skipKind], ['skip', 'not-checked']);
+  assert.match(listed?.message ?? '', /states no pagination/);
 });

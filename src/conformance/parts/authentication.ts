@@ -27,13 +27,13 @@ export async function checkAuthentication(ctx: TestContext, data: DataFactory): 
     const body = e.request.kind === 'none' ? {} : { body: {} };
     if (e.auth.public) {
       await ctx.check('authentication', `${e.id}.public`, `${e.id} is public: answered without credentials`, { pointer: e.pointer, text: `${e.id}: public` }, async () => {
-        const ex = await ctx.call(e.method, path, { ...body, as: null });
+        const ex = await ctx.call(e.method, path, { ...body, as: null, anonymous: true });
         if (ex.response.status === 401 || ex.response.status === 403) throw new Failure(`a public endpoint answered ${ex.response.status}`, ex);
       });
       continue;
     }
     await ctx.check('authentication', `${e.id}.no-credentials`, `${e.id} without credentials: 401 with WWW-Authenticate`, { pointer: e.pointer, text: `${e.id} needs ${e.auth.scopes.length ? e.auth.scopes.join(', ') : 'credentials'}` }, async () => {
-      const ex = await ctx.call(e.method, path, { ...body, as: null });
+      const ex = await ctx.call(e.method, path, { ...body, as: null, anonymous: true });
       expectError(ctx, ex, 'unauthenticated');
       if (!ex.response.headers['www-authenticate']) throw new Failure('the 401 has no WWW-Authenticate challenge (RFC 9110 §11.6.1)', ex);
     });
