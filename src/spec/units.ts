@@ -29,7 +29,9 @@ export function formatSize(bytes: number): string {
   return `${bytes}B`;
 }
 
-/** A noun with its indefinite article, as read aloud: `an article`, `a book`, `a user` (a leading 'u' read 'you'). */
+/** A noun with its indefinite article, as read aloud: `an article`, `a book`, `a user`, `a one-off`, `a euro`, `a url`. */
 export function aNoun(noun: string): string {
-  return `${/^[aeio]|^u(?!s|ni|ti|ri|re|ro|ku)/i.test(noun) ? 'an' : 'a'} ${noun}`;
+  // A vowel read as a consonant ('you', 'wun'): the common beginnings; else a vowel takes 'an'.
+  const consonantSound = /^(?:one|once|eu|ew|uni|us|uti|uri|url|ure|uro|uku)/i.test(noun);
+  return `${!consonantSound && /^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
 }
