@@ -15,8 +15,9 @@ import { loadSpec } from '../../src/load/index.ts';
 import { startProxy } from '../../src/proxy/index.ts';
 import { serveForTester } from './support.ts';
 
-test('conformance: tasks reached only through their project pass against the reference, through the proxy, which finds nothing', async (t) => {
-  const loaded = await loadSpec(fileURLToPath(new URL('./fixtures/rails-nested.yaml', import.meta.url)));
+// The fixture, and the example made of it (examples/tracker.yaml: tokens sent as `Authorization: Token <token>`).
+for (const file of ['./fixtures/rails-nested.yaml', '../../examples/tracker.yaml']) test(`conformance: tasks reached only through their project pass against the reference, through the proxy, which finds nothing (${file.split('/').at(-1)})`, async (t) => {
+  const loaded = await loadSpec(fileURLToPath(new URL(file, import.meta.url)));
   assert.ok(loaded.value, loaded.diagnostics.map((d) => d.message).join('\n'));
   const spec = loaded.value;
   const templated: string[] = [];

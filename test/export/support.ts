@@ -7,7 +7,7 @@ import { loadSpec } from '../../src/load/index.ts';
 import type { Spec } from '../../src/spec/model.ts';
 import { mustLoad } from '../support/spec.ts';
 
-export const EXAMPLES = ['library.yaml', 'orders.yaml', 'helpdesk.yaml', 'json-server.yaml', 'empty.yaml'];
+export const EXAMPLES = ['library.yaml', 'orders.yaml', 'helpdesk.yaml', 'json-server.yaml', 'tracker.yaml', 'empty.yaml'];
 
 export async function example(name: string): Promise<Spec> {
   const r = await loadSpec(new URL(`../../examples/${name}`, import.meta.url).pathname);
