@@ -12,6 +12,7 @@
 import { child } from '../../spec/pointer.ts';
 import { componentOf, isObject, resolve, type ImportContext, type Json } from './context.ts';
 import { mergeAllOf } from './schema.ts';
+import { sameName } from './paths.ts';
 
 const ITEMS: ReadonlySet<string> = new Set(['data', 'items', 'results', 'entries', 'records', 'values', 'content', 'elements']);
 const NEXT: ReadonlySet<string> = new Set(['next', 'next_cursor', 'nextCursor', 'next_page_token', 'nextPageToken', 'next_marker', 'nextMarker', 'next_page', 'nextPage', 'next_offset', 'nextOffset']);
@@ -87,14 +88,9 @@ export function namesComponent(member: string, component: string): boolean {
   return plain(member) === plain(component);
 }
 
-/** Whether `member` is the plural of the component's name (`articles` of `Article`, `blog_posts` of `BlogPost`). */
+/** Whether `member` is the plural of the component's name (`articles` of `Article`, `blog_posts` of `BlogPost`): ./paths.ts sameName, not the name itself. */
 function namedAfter(member: string, component: string): boolean {
-  const words = component.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[\s_-]+/);
-  const plural = (w: string) => (/(s|x|z|ch|sh)$/.test(w) ? `${w}es` : /[^aeiou]y$/.test(w) ? `${w.slice(0, -1)}ies` : `${w}s`);
-  const last = words.length - 1;
-  const forms = [words.map((w, i) => (i === last ? plural(w) : w))];
-  const joined = forms.flatMap((f) => [f.join(''), f.join('_'), f.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('')]);
-  return joined.includes(member) || joined.includes(member.toLowerCase());
+  return sameName(member, component) && !namesComponent(member, component);
 }
 
 /**
