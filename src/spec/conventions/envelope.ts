@@ -44,8 +44,13 @@ export function responseEnvelope(spec: Pick<Spec, 'resources'>, endpoint: Pick<E
 }
 
 export function envelopeOf(spec: Pick<Spec, 'resources'>, resource: string): string | undefined {
-  return (spec.resources.find((r) => r.name === resource) as Resource | undefined)?.envelope;
+  // Asked per request by the proxy and the tester: one map per spec's resources, not a search each time.
+  let byName = envelopes.get(spec.resources);
+  if (!byName) envelopes.set(spec.resources, (byName = new Map(spec.resources.map((r: Resource) => [r.name, r.envelope]))));
+  return byName.get(resource);
 }
+
+const envelopes = new WeakMap<readonly Resource[], ReadonlyMap<string, string | undefined>>();
 
 /** `{"<member>": record}`. */
 export function wrapRecord(member: string, record: unknown): Record<string, unknown> {
