@@ -124,3 +124,24 @@ test('conformance: a list in another shape than svcspec\'s page, where the spec 
   assert.deepEqual([listed?.outcome, listed?.skipKind], ['skip', 'not-checked']);
   assert.match(listed?.message ?? '', /states no pagination/);
 });
+
+test('conformance: each field a transition requires is left out in turn (orders: ship requires carrier and trackingNumber), and a service that fills in the second is caught', async (t) => {
+  const orders = await loadSpec(fileURLToPath(new URL('../../examples/orders.yaml', import.meta.url)));
+  assert.ok(orders.value);
+  const spec = orders.value;
+  const good = await serveForTester(t, spec);
+  const passed = await runConformance({ spec, baseUrl: good.baseUrl, principals: good.principals, seed: 8, sleep: good.sleep, now: good.now, only: ['states'] });
+  assert.equal(passed.results.find((r) => r.id === 'order.ship.requires')?.outcome, 'pass', formatHuman(passed));
+  assert.match(passed.results.find((r) => r.id === 'order.ship.requires')?.title ?? '', /without each of 'carrier', 'trackingNumber'/);
+  const bad = await serveForTester(t, spec, (app) => app.addHook('preHandler', async (request) => {
+    const body = request.body as Record<string, unknown> | undefined;
+    if (request.method === 'POST' && /\/ship$/.test(request.url) && body && typeof body === 'object' && !('trackingNumber' in body)) request.body = { ...body, trackingNumber: 'FILLEDIN1234' };
+  }));
+  const caught = await runConformance({ spec, baseUrl: bad.baseUrl, principals: bad.principals, seed: 8, sleep: bad.sleep, now: bad.now, only: ['states'] });
+  const requires = caught.results.find((r) => r.id === 'order.ship.requires');
+  assert.equal(requires?.outcome, 'fail', formatHuman(caught));
+  assert.match(requires?.message ?? '', /expected 422/);
+  // The second field is the one left out in the request the fault served.
+  assert.match(requires?.exchange?.request.body ?? '', /carrier/);
+  assert.doesNotMatch(requires?.exchange?.request.body ?? '', /trackingNumber/);
+});

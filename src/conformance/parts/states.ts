@@ -2,8 +2,8 @@
  * Part 3: states and transitions. For each state machine: a created record starts in the
  * initial state; from every state reachable from it (by the shortest route of transitions),
  * every legal transition succeeds and sets its target state, and every illegal one is
- * refused with invalid-transition; a transition sent without a field it requires is refused
- * (validation-failed at the field) and moves nothing; the state field cannot be written directly.
+ * refused with invalid-transition; a transition sent without any one of the fields it requires
+ * is refused (validation-failed at that field) and moves nothing; the state field cannot be written directly.
  */
 import type { Endpoint, Resource, StateMachine, Transition } from '../../spec/model.ts';
 import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
@@ -55,18 +55,22 @@ export async function checkStates(ctx: TestContext, data: DataFactory): Promise<
         // What the transition requires, once, from the first state it leaves: left out, refused, the record stays.
         if (legal && t.requires.length && !required.has(t.name)) {
           required.add(t.name);
-          const [first, ...rest] = t.requires as [string, ...string[]];
-          await ctx.check('states', `${machine.resource}.${t.name}.requires`, `${machine.resource}: ${t.name} without '${first}' is refused, and the record stays '${state}'`, { pointer: t.pointer, text: `${t.name}: requires ${t.requires.join(', ')}` }, async () => {
+          const names = t.requires.map((n) => `'${n}'`).join(', ');
+          await ctx.check('states', `${machine.resource}.${t.name}.requires`, `${machine.resource}: ${t.name} without ${t.requires.length > 1 ? `each of ${names}` : names} is refused, and the record stays '${state}'`, { pointer: t.pointer, text: `${t.name}: requires ${t.requires.join(', ')}` }, async () => {
             const id = await inState();
             const as = ctx.principalFor(endpoint);
-            const body = rest.length ? await data.valuesFor(resource, rest, as) : {};
-            const ex = await ctx.call(endpoint.method, data.itemPath(endpoint, id), { body, as: as ?? null });
-            // The record serves the next check only where it stayed: one the service moved is not in this state any more.
-            const after = ex.response.status < 300 ? undefined : await currentState(ctx, data, resource, machine, id);
-            const stayed = ex.response.status >= 300 && (after === undefined || after === state);
-            if (stayed) spare = Promise.resolve(id);
-            expectError(ctx, ex, 'validation-failed', `/${first}`);
-            if (!stayed) throw new Failure(`${t.name} without '${first}' moved the record from '${state}' to '${String(after)}'`, ex);
+            const all = await data.valuesFor(resource, t.requires, as);
+            // Each required field left out in turn, the others given: the same record, as a refusal leaves it.
+            for (const missing of t.requires) {
+              const { [missing]: _left, ...body } = all;
+              const ex = await ctx.call(endpoint.method, data.itemPath(endpoint, id), { body, as: as ?? null });
+              // The record serves the next check only where it stayed: one the service moved is not in this state any more.
+              const after = ex.response.status < 300 ? undefined : await currentState(ctx, data, resource, machine, id);
+              const stayed = ex.response.status >= 300 && (after === undefined || after === state);
+              spare = stayed ? Promise.resolve(id) : undefined;
+              expectError(ctx, ex, 'validation-failed', `/${missing}`);
+              if (!stayed) throw new Failure(`${t.name} without '${missing}' moved the record from '${state}' to '${String(after)}'`, ex);
+            }
           });
         }
         await ctx.check('states', `${machine.resource}.${state}.${t.name}`, title, { pointer: t.pointer, text: `${t.name}: from [${t.from.join(', ')}] to ${t.to}` }, async () => {
