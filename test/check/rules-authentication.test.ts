@@ -46,3 +46,8 @@ table('auth-owned-without-authentication', [
 table('auth-owned-endpoint-public', [
   { name: 'a public endpoint of an owned resource', patch: auth({ public: ['project.read', 'project.list', 'task.read'] }), expect: [`auth-owned-endpoint-public ${A}/public/2`] },
 ]);
+
+table('auth-prefix-ambiguous', [
+  { name: 'a bearer token under the word Basic beside a basic scheme', patch: auth({ schemes: { login: whole({ type: 'basic' }), staff: whole({ type: 'bearer', tokens: 'opaque', prefix: 'basic' }) } }), expect: [`auth-prefix-ambiguous ${A}/schemes/staff/prefix`], messages: [/reads `Authorization: basic …`, the word of the basic scheme 'login'/] },
+  { name: 'near miss: the word Token beside a basic scheme', patch: auth({ schemes: { login: whole({ type: 'basic' }), staff: whole({ type: 'bearer', tokens: 'opaque', prefix: 'Token' }) } }), expect: [] },
+]);

@@ -11,6 +11,7 @@ import paginationArrayWithoutLinks from './pagination-array-without-links.rule.t
 import bulkMaxMissing from './bulk-max-missing.rule.ts';
 import expandNotRef from './expand-not-ref.rule.ts';
 import authJwtKeysMissing from './auth-jwt-keys-missing.rule.ts';
+import authPrefixAmbiguous from './auth-prefix-ambiguous.rule.ts';
 import authJwtSettingsUnused from './auth-jwt-settings-unused.rule.ts';
 import authNoSchemes from './auth-no-schemes.rule.ts';
 import authOwnedEndpointPublic from './auth-owned-endpoint-public.rule.ts';
@@ -203,6 +204,7 @@ export const RULES: readonly Rule[] = [
   endpointUnknownResource,
   // 5. authentication
   authJwtKeysMissing,
+  authPrefixAmbiguous,
   authJwtSettingsUnused,
   authNoSchemes,
   authOwnedEndpointPublic,
