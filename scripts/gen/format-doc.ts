@@ -407,6 +407,14 @@ nothing; an update or replace may not move the record to another parent through 
 path. The same records stay reachable at their plain paths (\`/loans/{id}\`) where those are
 declared.
 
+**Where a created record is**: a 201 that makes a record carries a \`Location\` (RFC 9110
+§10.2.2) at the path of the record's read by id, the plain one first (\`/loans/{id}\`), else the
+one through the fewest parents, filled from the record's refs (\`/members/7/loans/12\`); else its
+singleton read (\`/me/preferences\`); else the path an update, replace, delete or GET action
+addresses it at. Where no endpoint addresses the record, no \`Location\` is sent: one made up
+from the plural would answer 404. The export declares the header where serve sends it, and the
+tester reads the record there where the spec declares a read (\`<resource>.location\`).
+
 **Singletons**: \`select: caller\` on a read, update or replace whose path has no id (\`/me\`)
 addresses the calling principal's own record of an **owned** resource: no credentials is 401,
 none yet is 404. \`perOwner: one\` on the resource allows each owner one record: a second create

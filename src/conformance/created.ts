@@ -12,6 +12,12 @@ import type { Endpoint, Resource } from '../spec/model.ts';
 import { Failure, Skip, type Principal, type TestContext } from './context.ts';
 import { expectSuccess, isObject } from './expect.ts';
 import type { Exchange } from './http.ts';
+import { locationPath } from './made.ts';
+
+/** A Location as the path ctx.call sends to (./made.ts locationPath): the working version's path prefix taken off, as ctx.call puts it on. */
+export function locationOf(ctx: TestContext, location: string): string | undefined {
+  return locationPath(location, ctx.client.baseUrl, ctx.spec.versioning.select?.by === 'path' ? ctx.address('').url : '');
+}
 
 export class CreateFailures {
   /** The first failure of each resource's create that was reported, by resource and kind (a status and error code, or the fault). */
@@ -62,7 +68,9 @@ export async function readCreated(ctx: TestContext, failed: CreateFailures, reso
       if (deviation) throw failed.failed(resource.name, 'answer', deviation.message, ex);
       throw new Skip(`the create of ${resource.name} answers no record and no Location (its declared response has no body), so the tester cannot know what it made`);
     }
-    const back = await ctx.call('GET', location, { as: as ?? null });
+    const path = locationOf(ctx, location);
+    if (path === undefined) throw failed.failed(resource.name, 'location', `the create of ${resource.name} answers no record, and its Location '${location.slice(0, 200)}' is not a URI under the base URL`, ex);
+    const back = await ctx.call('GET', path, { as: as ?? null });
     // 501 where the spec declares no read (the Location served by an action in prose): nothing to hold the create to.
     // With a read declared, it must answer there.
     if (back.response.status === 501 && !ctx.endpoint(resource.name, 'read')) throw new Skip(`the create of ${resource.name} answers no record, and reading it at its Location ${location} answers 501 (not implemented), so the tester cannot know what it made`);

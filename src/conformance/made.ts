@@ -43,6 +43,25 @@ export function unreadMade(resource: Resource, ex: Exchange, as?: Principal): Ma
   return last === undefined ? undefined : { resource, id: decodeURIComponent(last), sent: {}, body: {}, exchange: ex, ...(as ? { as } : {}) };
 }
 
+/**
+ * A Location (RFC 9110 §10.2.2) as a path of the API: resolved against the base URL (RFC 3986
+ * §5.2), then taken relative to it, and without the version prefix a path-selected version
+ * puts in front (`/v2`: ctx.call puts it back). undefined where it points outside the base URL
+ * or is no URI reference at all.
+ */
+export function locationPath(location: string, baseUrl: string, versionPrefix = ''): string | undefined {
+  const base = new URL(`${baseUrl}/`);
+  let url: URL;
+  try {
+    url = new URL(location, base);
+  } catch {
+    return undefined;
+  }
+  if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) return undefined;
+  const path = `/${url.pathname.slice(base.pathname.length)}${url.search}`;
+  return versionPrefix && path.startsWith(`${versionPrefix}/`) ? path.slice(versionPrefix.length) : path;
+}
+
 /** The path of an item endpoint for a record. */
 export function itemPath(endpoint: Endpoint, id: string): string {
   const names = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);

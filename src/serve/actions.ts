@@ -20,7 +20,7 @@
  */
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Endpoint, Resource } from '../spec/model.ts';
-import { idParam } from '../spec/conventions/paths.ts';
+import { idParam, recordAddress } from '../spec/conventions/paths.ts';
 import type { Store, StoredRecord } from '../store/store.ts';
 import { ownerOf, visibleTo } from './auth/ownership.ts';
 import { changeRecord, ifMatchOf, notFound } from './concurrency.ts';
@@ -192,7 +192,7 @@ async function performEffects(plan: Plan, request: FastifyRequest, id: string, b
     ...(domain ? { domain } : {}),
   });
   if (plan.endpoint.action?.response.kind === 'none' || plan.status === 204) return { status: plan.status, headers: {} };
-  return recordOutcome(resource, written, plan.status);
+  return recordOutcome(resource, written, plan.status, recordAddress(ctx.spec.endpoints, resource.name));
 }
 
 /** Why a handler's answer is not the declared response; undefined when it is. */

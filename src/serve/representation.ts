@@ -4,7 +4,7 @@
  *
  *   present(resource, record)   the body: writeOnly fields never, the id typed as the API types it
  *   etagOf(record)              a strong entity tag `"<version>-<hash>"` (RFC 9110 §8.8.3)
- *   locationOf(resource, id)    `/{plural}/{id}`, relative to {base_url}
+ *   locationOf(resource, …)     where the record is read (its read endpoint's path), relative to {base_url}
  *   idOf(resource)              the id field and how it is assigned
  *   Outcome                     a response as data (status, headers, body), so it can be replayed
  *
@@ -13,7 +13,8 @@
  * record holds the fields of every version; present() shows only the view's, replace keeps
  * the others (keepUnseen), and a path-selected version puts its prefix before Locations.
  */
-import type { Field, Resource, Shape } from '../spec/model.ts';
+import type { Endpoint, Field, Resource, Shape } from '../spec/model.ts';
+import { fillRecordPath } from '../spec/conventions/paths.ts';
 import { apiId, idOf, type IdRule } from '../spec/conventions/ids.ts';
 import { wrapRecord, wrapRecordJson } from '../spec/conventions/envelope.ts';
 import type { ListedRecord, StoredRecord } from '../store/store.ts';
@@ -307,18 +308,23 @@ export function etagOf(record: StoredRecord): string {
 }
 
 /**
- * `/{plural}/{id}` (after a path-selected version's prefix), relative to {base_url} (RFC 9110
- * §10.2.2 allows a relative reference). `at`, when given, is the path the record is read at
- * instead (a singleton's `/me`, when the resource has no read by id).
+ * The Location of a record (RFC 9110 §10.2.2, a reference relative to {base_url}): the path
+ * of `address`, the endpoint that reads it (src/spec/conventions/paths.ts recordAddress),
+ * filled with its id and its parents' refs, after a path-selected version's prefix.
+ * undefined where nothing reads it, or a parent's ref is not set.
  */
-export function locationOf(resource: Resource, id: string | number, at?: string): string {
-  return `${presenterOf(resource).prefix}${at ?? `/${resource.plural}/${encodeURIComponent(String(id))}`}`;
+export function locationOf(resource: Resource, record: StoredRecord, address: Endpoint | undefined): string | undefined {
+  if (address === undefined) return undefined;
+  const p = presenterOf(resource);
+  const path = fillRecordPath(address, apiId(p.rule, record.id), record.data);
+  return path === undefined ? undefined : `${p.prefix}${path}`;
 }
 
-/** The usual answer with a record: its body, its ETag, and a Location when it was created (at `readAt`, when given). */
-export function recordOutcome(resource: Resource, record: StoredRecord, status = 200, readAt?: string): Outcome {
+/** The usual answer with a record: its body, its ETag, and a Location when it was created (where `address` reads it). */
+export function recordOutcome(resource: Resource, record: StoredRecord, status = 200, address?: Endpoint): Outcome {
   const etag = etagOf(record);
-  const headers: Record<string, string> = status === 201 ? { etag, location: locationOf(resource, apiId(presenterOf(resource).rule, record.id), readAt) } : { etag };
+  const location = status === 201 ? locationOf(resource, record, address) : undefined;
+  const headers: Record<string, string> = location === undefined ? { etag } : { etag, location };
   return { status, headers, body: recordBody(resource, presentJson(resource, record)) };
 }
 

@@ -34,7 +34,7 @@ import { expandPaths, expandRecords } from './expand.ts';
 import { idempotent, sendOutcome } from './idempotency.ts';
 import { etagOf, isObject, keepUnseen, present, presentJson, recordBody, recordObject, recordOutcome, type Outcome } from './representation.ts';
 import { idOf, idParamOf, type IdRule } from '../spec/conventions/ids.ts';
-import { idParam } from '../spec/conventions/paths.ts';
+import { idParam, recordAddress } from '../spec/conventions/paths.ts';
 import { belongsTo, boundParents, callersRecordId, checkParentVisible, noRecordYet, parentsOf, reconcileBody, type Parent } from './nesting.ts';
 import { HttpError } from './errors.ts';
 import { validateBody, validationFailed, validatorsFor, type BodyValidator, type ResourceValidators } from './validation.ts';
@@ -55,8 +55,8 @@ interface Operation {
   readonly parents: readonly Parent[];
   /** `select: caller`: the caller's own record, addressed without an id. */
   readonly singleton: boolean;
-  /** Where a created record is read when the resource has no read by id: its singleton path (`/me`). */
-  readonly readAt?: string;
+  /** Where a created record is read: its Location (src/spec/conventions/paths.ts recordAddress); none where nothing reads it. */
+  readonly address: Endpoint | undefined;
   /** The events each write triggers (part 6); undefined where it triggers none. */
   readonly events: { readonly created?: EventMaker; readonly updated?: EventMaker; readonly deleted?: EventMaker };
 }
@@ -75,7 +75,7 @@ export function resourceHandler(ctx: ServeContext, endpoint: Endpoint): RouteHan
     idParam: idParam(endpoint) ?? idParamOf(endpoint.path),
     parents: parentsOf(ctx, endpoint),
     singleton: endpoint.select === 'caller',
-    ...readAtOf(ctx, resource),
+    address: recordAddress(ctx.spec.endpoints, resource.name),
     events: makersOf(ctx, resource.name),
   };
   switch (endpoint.operation) {
@@ -92,14 +92,6 @@ export function resourceHandler(ctx: ServeContext, endpoint: Endpoint): RouteHan
     default:
       throw new Error(`bug: resourceHandler given the ${endpoint.operation} endpoint ${endpoint.id}`);
   }
-}
-
-/** The Location of a created record: `/{plural}/{id}` unless only a singleton reads it. */
-function readAtOf(ctx: ServeContext, resource: Resource): { readAt?: string } {
-  const reads = ctx.spec.endpoints.filter((e) => e.resource === resource.name && e.operation === 'read');
-  if (reads.some((e) => e.select === undefined)) return {};
-  const mine = reads.find((e) => e.select === 'caller');
-  return mine ? { readAt: mine.path } : {};
 }
 
 function respond(run: (request: FastifyRequest) => Promise<Outcome>): RouteHandlerMethod {
@@ -162,7 +154,7 @@ function belongsCheck(bound: Readonly<Record<string, unknown>>): ((current: Stor
 }
 
 function outcome(op: Operation, record: StoredRecord, status = op.success.status): Outcome {
-  const o = recordOutcome(op.resource, record, status, op.readAt);
+  const o = recordOutcome(op.resource, record, status, op.address);
   return op.success.withBody ? o : { status: o.status, headers: o.headers };
 }
 

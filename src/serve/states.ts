@@ -34,7 +34,7 @@ import type { ServeContext } from './context.ts';
 import { HttpError } from './errors.ts';
 import { idempotent } from './idempotency.ts';
 import { idParamOf } from '../spec/conventions/ids.ts';
-import { idParam as boundIdParam } from '../spec/conventions/paths.ts';
+import { idParam as boundIdParam, recordAddress } from '../spec/conventions/paths.ts';
 import { belongsTo, boundParents, parentsOf } from './nesting.ts';
 import { etagOf, isObject, recordOutcome, type Outcome } from './representation.ts';
 import { validateBody, validatorsFor, validationFailed, type BodyValidator } from './validation.ts';
@@ -102,7 +102,7 @@ async function runTransition(ctx: ServeContext, plan: Plan, id: string, request:
       ...domainOf(ctx, resource, transition.name, request),
     },
   );
-  const outcome = recordOutcome(resource, record, plan.status);
+  const outcome = recordOutcome(resource, record, plan.status, recordAddress(ctx.spec.endpoints, resource.name));
   return plan.status === 204 ? { status: 204, headers: outcome.headers } : outcome;
 }
 

@@ -9,11 +9,12 @@
  * breaches only a create shows share creates (./create-refusals.ts), each shown only where the
  * refusal lists its pointer, else sent alone.
  */
-import { isPlain, parentParams } from '../../spec/conventions/paths.ts';
+import { isPlain, parentParams, recordAddress } from '../../spec/conventions/paths.ts';
 import { hasOwner } from '../../spec/conventions/ownership.ts';
 import { unwrapRecord } from '../../spec/conventions/envelope.ts';
 import type { Endpoint, Field, Resource } from '../../spec/model.ts';
-import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
+import { Failure, NotApplicable, Skip, type Principal, type TestContext } from '../context.ts';
+import { locationOf } from '../created.ts';
 import type { DataFactory, Made } from '../data.ts';
 import { expectError, expectSuccess, isObject, jsonEqual, recordDiff } from '../expect.ts';
 import { breaches, nestedBreaches, valueOf } from '../generate.ts';
@@ -43,6 +44,7 @@ export async function checkResources(ctx: TestContext, data: DataFactory): Promi
       if (!jsonEqual(ex.response.json, made.body)) throw new Failure(`the record read back differs from the one the create answered: ${isObject(ex.response.json) ? recordDiff(ex.response.json, made.body) : `it is ${JSON.stringify(ex.response.json)?.slice(0, 100)}`}`, ex);
     });
     await checkEnvelope(ctx, data, resource, () => made);
+    await checkLocation(ctx, data, resource, () => made);
     await checkListed(ctx, data, resource, () => made);
     // Without a record (its create failed above), the checks that need one are not checked, and say why.
     const first = made as Made | undefined;
@@ -59,6 +61,32 @@ export async function checkResources(ctx: TestContext, data: DataFactory): Promi
     await checkUpdates(ctx, data, resource, record);
     await checkDelete(ctx, data, resource);
   }
+}
+
+/**
+ * `resources.<r>.location`: a create's Location, where it sends one, is where the record is
+ * read (RFC 9110 §10.2.2): a read there answers the record made. Sending one is the server's
+ * choice (§15.3.2: without it the request's target names the result), so none is not a
+ * finding. Only where the spec reads the record somewhere (src/spec/conventions/paths.ts
+ * recordAddress): without a read, a Location has nothing of the spec to be held to.
+ */
+async function checkLocation(ctx: TestContext, data: DataFactory, resource: Resource, made: () => Made | undefined): Promise<void> {
+  const address = recordAddress(ctx.spec.endpoints, resource.name);
+  // Only a read answers the record there; another operation's path names it, but what a GET answers is not the spec's to say.
+  if (address?.operation !== 'read') return;
+  await ctx.check('resources', `${resource.name}.location`, `${resource.name}: a created record's Location is where it is read`, { pointer: address.pointer, text: `${address.method} ${address.path}` }, async () => {
+    const m = made();
+    if (!m) throw new Skip(`needs a ${resource.name} made by its create, which did not make one (see '${resource.name}: a valid create is accepted…' above)`);
+    const location = m.exchange.response.headers.location;
+    if (!location) throw new NotApplicable(`the create sent no Location, which RFC 9110 §15.3.2 leaves to the server`);
+    const path = locationOf(ctx, location);
+    if (path === undefined) throw new Failure(`the Location '${location.slice(0, 200)}' is not a URI under the base URL`, m.exchange);
+    // As checkEnvelope reads: the record's owner where it has one, else whoever may read.
+    const ex = await ctx.call('GET', path, { as: (hasOwner(resource) ? m.as : ctx.principalFor(address)) ?? null });
+    if (ex.response.status < 200 || ex.response.status >= 300) throw new Failure(`the record created at ${location} cannot be read there (${ex.response.status}); the spec reads it at ${address.path}`, ex);
+    const id = isObject(ex.response.json) ? ex.response.json[data.idField(resource)] : undefined;
+    if (String(id) !== m.id) throw new Failure(`reading the Location ${location} answers ${id === undefined ? 'no record' : `the ${resource.name} '${String(id)}'`}, not the one created ('${m.id}')`, ex);
+  });
 }
 
 /**

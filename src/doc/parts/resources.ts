@@ -2,6 +2,7 @@ import type { Field, Resource, Spec } from '../../spec/model.ts';
 import { code, facts, heading, maybeText, paragraphs, table, type Block, type Text } from '../blocks.ts';
 import { constraints, shapeType, yesNo } from '../describe.ts';
 import { resourceDomainBlocks } from './domain.ts';
+import { isPlain, recordAddress } from '../../spec/conventions/paths.ts';
 
 const ASSIGNED: Readonly<Record<string, string>> = {
   uuid: 'a random UUID chosen by the service',
@@ -15,9 +16,11 @@ export function resourcesBlocks(spec: Spec): Block[] {
 
 function resourceBlocks(spec: Spec, r: Resource): Block[] {
   return [
-    heading(code(r.name), ' (collection ', code(`/${r.plural}`), ')'),
+    heading(code(r.name), ...collectionOf(spec, r)),
     ...paragraphs(r.description),
     ...facts([
+      // src/spec/conventions/paths.ts recordAddress: where a record is read, the path a create's Location names.
+      ['Record at', recordPath(spec, r)],
       ['Id', r.id ? [code(r.id.field), `, ${ASSIGNED[r.id.assigned] ?? r.id.assigned}`] : undefined],
       ['Owned', r.owned ? ['yes: a record is seen and changed only by the principal that created it'] : undefined],
       ['Undeclared members', r.unknownFields === 'keep' ? ['kept: stored and returned as sent (an open record)'] : undefined],
@@ -30,6 +33,18 @@ function resourceBlocks(spec: Spec, r: Resource): Block[] {
     ...table(['Field', 'Type', 'Format', 'Required', 'Constraints', 'Description'], fieldRows(r.fields, '')),
     ...resourceDomainBlocks(spec, r),
   ];
+}
+
+/** ` (collection /books)`: the path of its list, the plain one first; nothing where it has none (no path is made up from its plural). */
+function collectionOf(spec: Spec, r: Resource): Text {
+  const lists = spec.endpoints.filter((e) => e.resource === r.name && e.operation === 'list');
+  const list = lists.find(isPlain) ?? lists[0];
+  return list ? [' (collection ', code(list.path), ')'] : [];
+}
+
+function recordPath(spec: Spec, r: Resource): Text | undefined {
+  const at = recordAddress(spec.endpoints, r.name);
+  return at ? [code(at.path)] : undefined;
 }
 
 /** One row per field; the members of an object (or of an array's object items) follow it as `parent.member`. */

@@ -9,6 +9,7 @@ import { conditionalPromise, idempotencyPromise, rateHeadersPromise } from '../.
 import { BULK_ITEMS } from '../../spec/conventions/bulk.ts';
 import { refFields, refTarget } from '../../spec/conventions/expand.ts';
 import { idOf } from '../../spec/conventions/ids.ts';
+import { recordAddress } from '../../spec/conventions/paths.ts';
 import { recordSchema, requestBodyOf } from '../records.ts';
 import { enveloped, idSchema, members, pascal, withNull, type JsonSchema } from '../schema.ts';
 import { schemaRef, type OpenApiContext } from './context.ts';
@@ -28,11 +29,12 @@ export function responsesOf(ctx: OpenApiContext, e: Endpoint, r: Resource, recor
       continue;
     }
     const headers: Record<string, JsonSchema> = {};
-    // representation.ts recordOutcome: every record answer has its ETag, a 201 its Location; a delete has neither.
+    // representation.ts recordOutcome: every record answer has its ETag, a 201 its Location (where a read is); a delete has neither.
     // An action's or a bulk create's answer is not one record's representation; an expanded read is another one (serve/expand.ts).
     const oneRecord = op !== 'delete' && op !== 'list' && op !== 'action' && !isBulk(op);
     if (oneRecord && !(op === 'read' && e.expand)) Object.assign(headers, validatorHeaders(ctx));
-    if (resp.status === 201 && oneRecord) headers.Location = { $ref: '#/components/headers/Location' };
+    // src/spec/conventions/paths.ts recordAddress: a Location where an endpoint reads the record, none where nothing does.
+    if (resp.status === 201 && oneRecord && recordAddress(ctx.spec.endpoints, r.name)) headers.Location = { $ref: '#/components/headers/Location' };
     if (idempotencyPromise(ctx.spec).value && e.method === 'POST' && (op === 'create' || op === 'transition' || op === 'bulk-create' || op === 'bulk-delete')) headers['Idempotency-Replayed'] = { $ref: '#/components/headers/IdempotencyReplayed' };
     const response: JsonSchema = { description: resp.description ?? successText(e, r, resp.body) };
     // RFC 9110 §15.3.5: a 204 has no content, whatever the body says.
@@ -60,7 +62,7 @@ export function responsesOf(ctx: OpenApiContext, e: Endpoint, r: Resource, recor
   // resources.ts: a PUT on a singleton of a perOwner: one resource creates it when there is none (RFC 9110 §9.3.4).
   if (op === 'replace' && e.select === 'caller' && r.perOwner === 'one' && !out['201']) {
     const member = responseEnvelope(ctx.spec, e, 201);
-    out['201'] = { description: `Created: the caller had no ${r.name} yet.`, content: { [JSON_TYPE]: { schema: member === undefined ? record() : enveloped(member, record()) } }, headers: shared(ctx, { ...validatorHeaders(ctx), Location: { $ref: '#/components/headers/Location' }, ...commonHeaders(ctx, e, 201) }) };
+    out['201'] = { description: `Created: the caller had no ${r.name} yet.`, content: { [JSON_TYPE]: { schema: member === undefined ? record() : enveloped(member, record()) } }, headers: shared(ctx, { ...validatorHeaders(ctx), ...(recordAddress(ctx.spec.endpoints, r.name) ? { Location: { $ref: '#/components/headers/Location' } } : {}), ...commonHeaders(ctx, e, 201) }) };
   }
   if (op === 'read' && conditionalPromise(ctx.spec).value?.reads) out['304'] = { description: 'Not modified: the copy the client holds (If-None-Match, If-Modified-Since) is current.', headers: shared(ctx, { ...validatorHeaders(ctx), ...commonHeaders(ctx, e, 304) }) };
   // One reading of the facts with doc's (src/spec/conventions/situations.ts); the version parameter is this export's.

@@ -10,6 +10,7 @@
  *                     id, or a shape (`{ type: string, format: date }`) a value of its own
  */
 import type { Endpoint, ParamBinding, Resource } from '../model.ts';
+import { idParamOf } from './ids.ts';
 
 /** Where a violation of a shaped path parameter is reported: `/path/<name>` (as the query's are at `/query/<name>`). */
 export function pathPointer(name: string): string {
@@ -62,7 +63,59 @@ export function isPlain(endpoint: Endpoint): boolean {
   return endpoint.select === undefined && endpoint.params.every((p) => p.binding.kind === 'id');
 }
 
-/** Fills a template; a parameter without a value is left as written. */
+/**
+ * The endpoint at whose path one record of a resource is: what a created record's Location
+ * names (RFC 9110 §10.2.2, §15.3.2), for serve to send and the tester to follow. Its read by
+ * id, the plain one first, else the one through the fewest parents (each filled from the
+ * record's ref); else its singleton read (`/me`); else the path a GET action, an update, a
+ * replace or a delete addresses it at; else none, and a create sends no Location: no path of
+ * the spec names the record, and one made up (`/{plural}/{id}`) would answer 404 where the
+ * spec puts it elsewhere (`/admin/identities/{id}`).
+ */
+export function recordAddress(endpoints: readonly Endpoint[], resource: string): Endpoint | undefined {
+  let known = addresses.get(endpoints);
+  if (!known) addresses.set(endpoints, (known = new Map()));
+  if (known.has(resource)) return known.get(resource);
+  const mine = endpoints.filter((e) => e.resource === resource);
+  const reads = mine.filter((e) => e.operation === 'read');
+  const byId = (list: readonly Endpoint[]) => {
+    const found = list.filter((e) => e.select === undefined && fillRecordPath(e, 0, {}, true) !== undefined);
+    return found.find(isPlain) ?? found.sort((a, b) => a.params.length - b.params.length)[0];
+  };
+  // Without a read, the path that addresses the record to change or delete it still names it
+  // (a URI identifies the resource, whatever methods it allows): a GET action's first.
+  const others = () => byId(mine.filter((e) => e.method === 'GET' && e.operation === 'action' && e.action?.target === 'record'))
+    ?? byId(mine.filter((e) => e.operation === 'update' || e.operation === 'replace' || e.operation === 'delete'));
+  const address = byId(reads) ?? reads.find((e) => e.select === 'caller') ?? others();
+  known.set(resource, address);
+  return address;
+}
+
+/** recordAddress's answers by spec (its endpoints) and resource: a create asks on every request. */
+const addresses = new WeakMap<readonly Endpoint[], Map<string, Endpoint | undefined>>();
+
+/**
+ * The path of one record at an endpoint of recordAddress: its id in the id's parameter, each
+ * parent's parameter its ref (as the record holds it). undefined where a parameter cannot be
+ * filled so: a ref not set, a parameter of a shape of its own. `probe`: any ref will do (the
+ * question is only whether the template can be filled from a record).
+ */
+export function fillRecordPath(endpoint: Endpoint, id: string | number, data: Readonly<Record<string, unknown>>, probe = false): string | undefined {
+  if (endpoint.select === 'caller') return endpoint.path;
+  const own = idParam(endpoint) ?? idParamOf(endpoint.path);
+  const values: Record<string, string | number> = {};
+  for (const name of templateParams(endpoint.path)) {
+    const binding = endpoint.params.find((p) => p.name === name)?.binding;
+    if (name === own && (binding === undefined || binding.kind === 'id' || binding.kind === 'unbound')) values[name] = id;
+    else if (binding?.kind === 'parent') {
+      const ref = probe ? 0 : data[binding.field];
+      if (typeof ref !== 'string' && typeof ref !== 'number') return undefined;
+      values[name] = ref;
+    } else return undefined;
+  }
+  return own in values ? fillPath(endpoint.path, values) : undefined;
+}
+
 /**
  * A path template as a pattern matching the paths it stands for, and its parameters' names in
  * order: each `{name}` one segment's worth of characters (`[^/]+`), anywhere in a segment
@@ -80,6 +133,7 @@ export function templatePattern(template: string): { readonly re: RegExp; readon
   return { re: new RegExp(`^${source}$`), names };
 }
 
+/** Fills a template; a parameter without a value is left as written. */
 export function fillPath(path: string, values: Readonly<Record<string, string | number>>): string {
   return path.replace(/\{([^}]*)\}/g, (whole, name: string) => (name in values ? encodeURIComponent(String(values[name])) : whole));
 }

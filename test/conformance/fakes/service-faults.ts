@@ -39,6 +39,15 @@ export const SERVICE_FAULTS: { name: string; part: PartName; rule: RegExp; tweak
     tweak: (app) => rewrite(app, (url, method, status, body) => (method === 'GET' && status === 200 && /^\/books(\?|$)/.test(url) && Array.isArray(body.items) ? { body: { ...body, items: body.items.map(({ title: _title, ...rest }: Record<string, unknown>) => rest) } } : undefined)),
   },
   {
+    // Found by a new user's walk (Ory Kratos import): the reference sent /{plural}/{id} where the spec reads the record elsewhere, and no check followed it.
+    name: 'sends a Location where the record is not read',
+    part: 'resources',
+    rule: /^GET \/books\/\{id\}$/,
+    tweak: (app) => rewrite(app, (url, method, status, body, header) => {
+      if (method === 'POST' && status === 201 && /^\/books(\?|$)/.test(url) && body.id) header('location', `/book/${String(body.id)}`);
+    }),
+  },
+  {
     name: 'leaks a writeOnly field',
     part: 'resources',
     rule: /writeOnly/,
