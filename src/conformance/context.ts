@@ -355,12 +355,12 @@ export class TestContext {
    * An error answered with the right status in the wrong shape: a failure of part 7, once
    * per code (the first exchange shown), whichever check met it; that check goes on.
    */
-  errorShapeFinding(code: string, message: string, exchange: Exchange): void {
+  errorShapeFinding(code: string, message: string, exchange: Exchange, title = `errors with code '${code}' are answered in the declared shape`): void {
     const id = `error-shape.${code}`;
     if (this.results.some((r) => r.id === id && r.part === 'errors')) return;
     const pointer = this.spec.errors.shape?.pointer;
     const rule = pointer ? { pointer, text: 'the declared error shape', location: this.spec.source.locate(pointer) } : undefined;
-    const result: CheckResult = { part: 'errors', id, title: `errors with code '${code}' are answered in the declared shape`, outcome: 'fail', message, exchange, ...(rule ? { rule } : {}) };
+    const result: CheckResult = { part: 'errors', id, title, outcome: 'fail', message, exchange, ...(rule ? { rule } : {}) };
     this.results.push(result);
     this.#onResult?.(result);
   }

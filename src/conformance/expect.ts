@@ -45,12 +45,22 @@ export function expectSuccess(endpoint: Endpoint, ex: Exchange): void {
 export function expectError(ctx: TestContext, ex: Exchange, situation: Situation, pointer?: string): void {
   const want = ctx.resolve(situation);
   const shape = ctx.errorShape;
+  if (!want.stated) {
+    // The spec states no code for the situation: svcspec's default answer is no promise of the
+    // spec's. What HTTP asks holds: a refusal of the client's request is a 4xx, a failure of the
+    // service's a 5xx (RFC 9110 §15.5, §15.6); its status and code are the implementation's.
+    const expected = Math.floor(want.status / 100);
+    if (Math.floor(ex.response.status / 100) !== expected) throw new Failure(`expected a ${expected}xx (the ${situation} situation, for which the spec states no code), got ${ex.response.status}${detailOf(ex)}`, ex);
+    const wrong = shapeProblem(ctx, ex, undefined, ex.response.status);
+    if (wrong) ctx.errorShapeFinding(situation, wrong, ex, `errors of the ${situation} situation are answered in the declared shape`);
+    return;
+  }
   if (ex.response.status !== want.status) {
     throw new Failure(`expected ${want.status} (${want.code}, the ${situation} situation), got ${ex.response.status}${detailOf(ex)}`, ex);
   }
   const wrong = shapeProblem(ctx, ex, want.code, want.status);
   if (wrong) return ctx.errorShapeFinding(want.code, wrong, ex);
-  if (pointer !== undefined && shape.members.errors) {
+  if (pointer !== undefined && ctx.spec.errors.shape && shape.members.errors) {
     const list = (ex.response.json as Record<string, unknown>)[shape.members.errors];
     const at = refusedAt(ex, pointer);
     if (!Array.isArray(list) || !list.some((item) => JSON.stringify(item).includes(JSON.stringify(at)))) {
@@ -72,8 +82,13 @@ export function expectErrorShape(ctx: TestContext, ex: Exchange): void {
   if (wrong) ctx.errorShapeFinding(named, wrong, ex);
 }
 
-/** What is wrong with an error body against the declared shape for its code and status; undefined when nothing is. */
-function shapeProblem(ctx: TestContext, ex: Exchange, code: string, status: number): string | undefined {
+/**
+ * What is wrong with an error body against the declared shape for its code (any, where none
+ * is given) and status; undefined when nothing is, or the spec declares no shape (svcspec's
+ * default is no promise of the spec's).
+ */
+function shapeProblem(ctx: TestContext, ex: Exchange, code: string | undefined, status: number): string | undefined {
+  if (!ctx.spec.errors.shape) return undefined;
   const shape = ctx.errorShape;
   const media = mediaTypeOf(ex);
   if (media !== shape.mediaType.toLowerCase()) return `the error's content type is '${ex.response.headers['content-type'] ?? '(none)'}', not the declared '${shape.mediaType}'`;
@@ -81,7 +96,7 @@ function shapeProblem(ctx: TestContext, ex: Exchange, code: string, status: numb
   if (!isObject(body)) return 'the error body is not a JSON object';
   const m = shape.members;
   // A shape without a code member (a one-message body) is judged by its status and members alone.
-  if (m.code && body[m.code] !== code) return `the error's '${m.code}' is ${JSON.stringify(body[m.code])}, not '${code}'`;
+  if (m.code && code !== undefined && body[m.code] !== code) return `the error's '${m.code}' is ${JSON.stringify(body[m.code])}, not '${code}'`;
   if (m.title && typeof body[m.title] !== 'string') return `the error has no '${m.title}' string`;
   if (m.status && body[m.status] !== status) return `the error's '${m.status}' is ${JSON.stringify(body[m.status])}, not ${status}`;
   return undefined;

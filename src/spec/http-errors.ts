@@ -52,6 +52,12 @@ export interface ResolvedSituation {
   readonly code: string;
   readonly status: number;
   readonly title: string;
+  /**
+   * Whether the spec states how the situation is answered (a code of its catalog, or the
+   * time-out's status in limits.timeouts); false where the runtime's default answers it, which
+   * the tester holds no other implementation to (src/conformance/expect.ts expectError).
+   */
+  readonly stated?: boolean;
 }
 
 /**
@@ -67,7 +73,8 @@ export function resolveSituations(spec: Spec): (situation: Situation) => Resolve
     const declared = bySituation.get(d.situation);
     // The time-out status is the one limits.timeouts declares, when it declares one.
     const status = declared?.status ?? (d.situation === 'timeout' && spec.limits.timeouts ? spec.limits.timeouts.status : d.status);
-    resolved.set(d.situation, { code: declared?.code ?? d.situation, status, title: declared?.title ?? d.title });
+    const stated = declared !== undefined || (d.situation === 'timeout' && spec.limits.timeouts !== undefined);
+    resolved.set(d.situation, { code: declared?.code ?? d.situation, status, title: declared?.title ?? d.title, stated });
   }
   return (situation) => resolved.get(situation) as ResolvedSituation;
 }

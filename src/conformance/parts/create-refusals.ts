@@ -92,7 +92,7 @@ export class RefusalBatches {
    */
   async holds(handle: number): Promise<boolean> {
     // An error shape with no list of violations names no pointer: a batch's refusal says nothing of each breach in it.
-    if (!this.#ctx.errorShape.members.errors) return false;
+    if (!this.#ctx.spec.errors.shape?.members.errors) return false;
     this.#batchOf ??= this.#plan();
     const index = this.#batchOf[handle];
     // Alone in its batch, a batch is the lone create: nothing saved, so the caller sends its own.

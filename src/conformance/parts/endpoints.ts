@@ -20,6 +20,7 @@ import { checkQueries } from './endpoints-queries.ts';
 import { checkExpansion } from './expand.ts';
 import { checkNesting } from './nesting.ts';
 import { checkPathParams } from './path-params.ts';
+import { refusedAs } from './errors.ts';
 
 export async function checkEndpoints(ctx: TestContext, data: DataFactory): Promise<void> {
   await checkQueries(ctx, data);
@@ -27,7 +28,7 @@ export async function checkEndpoints(ctx: TestContext, data: DataFactory): Promi
   const byPath = new Map<string, Set<string>>();
   for (const e of ctx.spec.endpoints) byPath.set(e.path, (byPath.get(e.path) ?? new Set()).add(e.method));
   const answered = ctx.resolve('method-not-allowed');
-  const title = answered.status === 405 ? '405 with Allow' : `${answered.status} (${answered.code}), as the spec answers an undeclared method`;
+  const title = !answered.stated ? refusedAs(ctx, 'method-not-allowed') : answered.status === 405 ? '405 with Allow' : `${answered.status} (${answered.code}), as the spec answers an undeclared method`;
   for (const [path, methods] of byPath) {
     const concrete = path.replace(/\{\w+\}/g, 'svcspec-conformance-0');
     const first = ctx.spec.endpoints.find((e) => e.path === path);
@@ -35,7 +36,7 @@ export async function checkEndpoints(ctx: TestContext, data: DataFactory): Promi
       await ctx.check('endpoints', `405 ${method} ${path}`, `${method} ${path} is not declared: ${title}`, first ? { pointer: first.pointer, text: `${[...methods].join(', ')} ${path}` } : undefined, async () => {
         const ex = await ctx.call(method, concrete, method === 'GET' || method === 'DELETE' ? {} : { body: {} });
         expectError(ctx, ex, 'method-not-allowed');
-        if (answered.status !== 405) return; // Allow belongs to 405 (RFC 9110 §15.5.6)
+        if (ex.response.status !== 405) return; // Allow belongs to 405 (RFC 9110 §15.5.6)
         const allow = (ex.response.headers.allow ?? '').split(',').map((s) => s.trim().toUpperCase());
         const missing = [...methods].filter((m) => !allow.includes(m));
         if (missing.length) throw new Failure(`Allow is '${ex.response.headers.allow ?? '(none)'}': it leaves out ${missing.join(', ')}`, ex);
@@ -43,7 +44,7 @@ export async function checkEndpoints(ctx: TestContext, data: DataFactory): Promi
       });
     }
   }
-  await ctx.check('endpoints', '404 unknown path', 'a path the spec does not have is 404 in the declared shape', undefined, async () => {
+  await ctx.check('endpoints', '404 unknown path', `a path the spec does not have is ${ctx.resolve('not-found').stated ? '404 in the declared shape' : `refused (${refusedAs(ctx, 'not-found')})`}`, undefined, async () => {
     expectError(ctx, await ctx.call('GET', '/svcspec-conformance-no-such-path'), 'not-found');
   });
   // The open surface (issue #13): actions, bulk creates, expansion.

@@ -6,6 +6,7 @@
  * the run shows the service's internals (parts/errors-internals.ts).
  */
 import { isPlain } from '../../spec/conventions/paths.ts';
+import type { Situation } from '../../spec/http-errors.ts';
 import type { TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
 import { expectError } from '../expect.ts';
@@ -22,11 +23,17 @@ export async function checkErrors(ctx: TestContext, data: DataFactory): Promise<
     return checkInternals(ctx, data);
   }
   const rule = ctx.spec.errors.shape ? { pointer: ctx.spec.errors.shape.pointer, text: 'the declared error shape' } : undefined;
-  await ctx.check('errors', 'malformed-body', `${create.id}: a body that is not JSON is refused (malformed-body)`, rule, async () => {
+  await ctx.check('errors', 'malformed-body', `${create.id}: a body that is not JSON is refused (${refusedAs(ctx, 'malformed-body')})`, rule, async () => {
     expectError(ctx, await ctx.call(create.method, create.path.replace(/\{\w+\}/g, 'x'), { raw: { text: '{"unterminated": ', contentType: 'application/json' } }), 'malformed-body');
   });
-  await ctx.check('errors', 'unsupported-media-type', `${create.id}: a body that is not application/json is refused (unsupported-media-type)`, rule, async () => {
+  await ctx.check('errors', 'unsupported-media-type', `${create.id}: a body that is not application/json is refused (${refusedAs(ctx, 'unsupported-media-type')})`, rule, async () => {
     expectError(ctx, await ctx.call(create.method, create.path.replace(/\{\w+\}/g, 'x'), { raw: { text: 'title=x', contentType: 'text/plain' } }), 'unsupported-media-type');
   });
   await checkInternals(ctx, data);
+}
+
+/** How a check's title names the answer it expects: the code the spec states, or the status class where it states none (src/conformance/expect.ts expectError). */
+export function refusedAs(ctx: TestContext, situation: Situation): string {
+  const r = ctx.resolve(situation);
+  return r.stated ? r.code : `a ${Math.floor(r.status / 100)}xx: the spec states no code for ${situation}`;
 }

@@ -5,7 +5,7 @@
  * its situation (src/spec/http-errors.ts resolves it against the catalog), not a success.
  */
 import { errorShape, problemType } from '../../spec/conventions/errors.ts';
-import { HTTP_ERRORS, resolveSituations, type Situation } from '../../spec/http-errors.ts';
+import { HTTP_ERRORS, resolveSituations, type ResolvedSituation, type Situation } from '../../spec/http-errors.ts';
 import type { Spec } from '../../spec/model.ts';
 import { mediaTypeOf } from '../../conformance/http.ts';
 import type { Found, Seen } from '../seen.ts';
@@ -13,7 +13,7 @@ import { isObject } from './values.ts';
 
 export class ErrorJudge {
   readonly #spec: Spec;
-  readonly resolve: (s: Situation) => { code: string; status: number; title: string };
+  readonly resolve: (s: Situation) => ResolvedSituation;
   /** Every code the service may answer with, and its status: the catalog's, and the situations' defaults. */
   readonly #codes = new Map<string, { status: number; pointer: string }>();
 

@@ -1,0 +1,58 @@
+/**
+ * A spec silent on errors (part 7 a gap) holds an implementation to no error shape and no
+ * status of svcspec's runtime defaults: a refusal is a 4xx, as HTTP asks (RFC 9110 §15.5),
+ * and that is all. Found by a new user's walk (the Ory Kratos import): an implementation
+ * answering as Kratos does, `400 {"error": {"code": 400, …}}` in application/json, failed
+ * 257 checks for not being application/problem+json with svcspec's 415 and 422, which no
+ * statement of the spec asked for. A service that accepts what it must refuse is still caught.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { runConformance } from '../../src/conformance/index.ts';
+import { formatHuman } from '../../src/conformance/report/format.ts';
+import { mustLoad } from '../support/spec.ts';
+import { serveForTester } from './support.ts';
+
+const NOTES = readFileSync(new URL('../serve/fixtures/notes.yaml', import.meta.url), 'utf8');
+/** notes.yaml without its errors part: the part is a gap. */
+const SILENT = NOTES.replace(/\nerrors:\n(?: .*\n)+/, '\n');
+
+/** Every 4xx of the reference answered as Kratos answers: 400 (404 and 405 kept), its own body, plain JSON. */
+function kratosErrors(app: FastifyInstance, accept415 = false): void {
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode < 400 || reply.statusCode >= 500) return payload;
+    if (accept415 && reply.statusCode === 415) {
+      void reply.code(200).type('application/json');
+      return '{"ok":true}';
+    }
+    const status = reply.statusCode === 404 || reply.statusCode === 405 ? reply.statusCode : 400;
+    void reply.code(status).type('application/json');
+    return JSON.stringify({ error: { code: status, status: status === 400 ? 'Bad Request' : 'Not Found', message: 'The request was malformed or contained invalid parameters' } });
+  });
+}
+
+test('conformance: where the spec states no errors, an implementation refusing in its own shape and statuses passes', async (t) => {
+  assert.notEqual(SILENT, NOTES);
+  assert.doesNotMatch(SILENT, /catalog/);
+  const spec = mustLoad(SILENT);
+  assert.equal(spec.parts.errors.statement, 'gap');
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, mustLoad(NOTES), (app) => kratosErrors(app));
+  const report = await runConformance({ spec, baseUrl, principals, seed: 7, sleep, now });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  const media = report.results.find((r) => r.part === 'errors' && r.id === 'unsupported-media-type');
+  assert.equal(media?.outcome, 'pass');
+  assert.match(media?.title ?? '', /a 4xx: the spec states no code for unsupported-media-type/);
+  // The refusals were checked, not skipped: a constraint broken is still a 4xx.
+  assert.ok(report.results.filter((r) => r.part === 'resources' && r.outcome === 'pass').length >= 5);
+});
+
+test('conformance: where the spec states no errors, a service that accepts a body it cannot read is still caught', async (t) => {
+  const spec = mustLoad(SILENT);
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, mustLoad(NOTES), (app) => kratosErrors(app, true));
+  const report = await runConformance({ spec, baseUrl, principals, seed: 7, sleep, now, only: ['errors'] });
+  const media = report.results.find((r) => r.part === 'errors' && r.id === 'unsupported-media-type');
+  assert.equal(media?.outcome, 'fail', formatHuman(report));
+  assert.match(media?.message ?? '', /expected a 4xx \(the unsupported-media-type situation, for which the spec states no code\), got 200/);
+});
