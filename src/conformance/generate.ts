@@ -65,6 +65,9 @@ export function valueOf(shape: Shape): fc.Arbitrary<unknown> {
       const props = shape.properties ?? [];
       return fc.record(Object.fromEntries(props.filter((p) => !p.readOnly).map((p) => [p.name, valueOf(p)])));
     }
+    case 'any':
+      // Any JSON value fits; an object of one text member is what such fields hold in practice (metadata, traits).
+      return stringOf({ ...shape, type: 'string' }).map((note) => ({ note }));
   }
 }
 
@@ -116,7 +119,8 @@ export interface Breach {
 export function breaches(field: Field, draw: Draw): Breach[] {
   const out: Breach[] = [];
   if (field.required && !field.hasDefault) out.push({ constraint: 'required', omit: true });
-  out.push({ constraint: `type ${field.type}`, value: wrongType(field) });
+  // Any value fits a field of type any: no value breaks its type.
+  if (field.type !== 'any') out.push({ constraint: `type ${field.type}`, value: wrongType(field) });
   if (field.enum?.length && field.type === 'string') out.push({ constraint: 'enum', value: `${String(field.enum[0])}-not-allowed` });
   if (field.type === 'integer' || field.type === 'number') {
     if (field.minimum !== undefined) out.push({ constraint: 'minimum', value: field.minimum - 1 });
@@ -154,6 +158,8 @@ function wrongType(shape: Shape): unknown {
       return { not: 'a list' };
     case 'object':
       return ['not', 'an', 'object'];
+    case 'any':
+      return undefined;
   }
 }
 

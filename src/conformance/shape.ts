@@ -23,7 +23,8 @@ export function shapeProblems(fields: readonly Field[], value: unknown, at = '')
 }
 
 function valueProblems(s: Shape, v: unknown, at: string): string[] {
-  if (v === null) return s.nullable ? [] : [`${at} is null, which it does not allow`];
+  // Any value is null too (JSON Schema's `{}`).
+  if (v === null) return s.nullable || s.type === 'any' ? [] : [`${at} is null, which it does not allow`];
   if (!fitsType(s, v)) return [`${at} is ${JSON.stringify(v)}, not ${typeNoun(s)}`];
   if (s.enum && !s.enum.includes(v)) return [`${at} is ${JSON.stringify(v)}, not one of ${s.enum.map((x) => JSON.stringify(x)).join(', ')}`];
   if (s.type === 'object' && s.properties) return shapeProblems(s.properties, v, at);

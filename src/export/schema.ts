@@ -96,6 +96,10 @@ export function shapeSchema(s: Shape, dir: Direction, c: SchemaContext): JsonSch
     case 'boolean':
       out = { type: 'boolean' };
       break;
+    case 'any':
+      // JSON Schema's empty schema: any value (null included, so nullable adds nothing).
+      out = {};
+      break;
     case 'ref': {
       const target = c.resources.find((r) => r.name === s.resource);
       out = target ? { ...idSchema(target, c), description: `The id of a ${target.name}.` } : { type: ['string', 'integer'] };

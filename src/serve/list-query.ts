@@ -75,6 +75,7 @@ export function listPlan(ctx: ServeContext, resource: Resource, decl?: ListQuery
     if (f.name === idField) unqueryable.set(f.name, `it is the id: read the record at /${resource.plural}/{id}`);
     else if (f.writeOnly) unqueryable.set(f.name, 'it is write-only');
     else if (f.type === 'object' || f.type === 'array') unqueryable.set(f.name, `it is an ${f.type}, not a single value`);
+    else if (f.type === 'any') unqueryable.set(f.name, 'it holds a value of any type, which has no one order or equality');
     else {
       const type: ValueType = f.type === 'ref' ? refType(ctx, f.resource) : f.type;
       const time = f.type === 'string' && (f.format === 'date' || f.format === 'date-time' || f.format === 'time') ? f.format : undefined;

@@ -347,7 +347,8 @@ export function mergePatch(fields: readonly Field[] | undefined, target: unknown
       if (f?.required && f.nullable) out[name] = null;
       else delete out[name];
     } else {
-      out[name] = f === undefined || f.type === 'object' ? mergePatch(f?.properties, out[name], value) : structuredClone(value);
+      // RFC 7396 §2: an object in the patch is merged member by member, whatever the field's declared type allows (an any field's object too).
+      out[name] = f === undefined || f.type === 'object' || f.type === 'any' ? mergePatch(f?.properties, out[name], value) : structuredClone(value);
     }
   }
   return out;

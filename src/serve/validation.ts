@@ -258,6 +258,8 @@ function memberSchema(f: Field, mode: Mode, shapeOf: (s: Shape, mode: Mode) => S
 
 function withNull(schema: Schema): Schema {
   const type = schema.type;
+  // A schema of no type (any value) takes null already.
+  if (type === undefined) return schema;
   const out: Schema = { ...schema, type: Array.isArray(type) ? [...new Set([...type, 'null'])] : [type, 'null'] };
   if (Array.isArray(schema.enum)) out.enum = [...new Set([...schema.enum, null])];
   return out;
@@ -277,6 +279,9 @@ function shapeSchema(s: Shape, mode: Mode, c: ShapeContext): Schema {
     case 'boolean':
       out = { type: 'boolean' };
       break;
+    case 'any':
+      // Any value, null included: nothing to check (a nullable adds nothing).
+      return {};
     case 'ref':
       out = { type: refType(c.spec, s.resource) };
       break;

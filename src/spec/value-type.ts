@@ -23,6 +23,8 @@ export function fitsType(s: Shape, v: unknown, expanded = false): boolean {
       return Array.isArray(v);
     case 'object':
       return isObject(v);
+    case 'any':
+      return true;
     default:
       return type === 'string' || Number.isInteger(v) || (expanded && isObject(v));
   }
@@ -30,5 +32,5 @@ export function fitsType(s: Shape, v: unknown, expanded = false): boolean {
 
 /** How a value of the wrong type is named in a finding: "an id", "an integer", "a string". */
 export function typeNoun(s: Shape): string {
-  return s.type === 'ref' ? 'an id' : `a${/^[aeiou]/.test(s.type) ? 'n' : ''} ${s.type}`;
+  return s.type === 'ref' ? 'an id' : s.type === 'any' ? 'any value' : `a${/^[aeiou]/.test(s.type) ? 'n' : ''} ${s.type}`;
 }

@@ -110,8 +110,9 @@ components:
   assert.equal(codes(findings, 'import-nullable-ignored').length, 1);
   assert.deepEqual([f('kind')?.type, f('kind')?.enum], ['string', ['fixed']]);
   assert.deepEqual([f('size')?.minimum, f('size')?.description], [1, "The thing's size."]);
-  assert.equal(f('multi'), undefined);
-  assert.match(codes(findings, 'import-schema-inexpressible').join('\n'), /'multi' of 'thing' uses several types \(string, integer\)/);
+  // Several types: any value, said so (the format has one type a field, or any).
+  assert.equal(f('multi')?.type, 'any');
+  assert.match(codes(findings, 'import-schema-inexpressible').join('\n'), /'multi' of 'thing' uses several types \(string, integer\), which svcspec cannot express; the field is written as any \(any value\)/);
 });
 
 test('import: what a field cannot say is reported where it stands, and the rest kept', async () => {
@@ -135,7 +136,7 @@ components:
   const f = (name: string) => fieldOf(spec, 'thing', name);
   assert.deepEqual([f('code')?.type, f('code')?.format], ['string', undefined]);
   assert.match(codes(findings, 'import-format-unknown')[0], /'code' of 'thing' has the format 'phone'/);
-  assert.equal(f('choice'), undefined);
+  assert.equal(f('choice')?.type, 'any');
   assert.equal(f('either')?.type, 'string');
   // Members named as real APIs name them are fields as they travel (@type, _links, $kind); a name the format cannot hold is reported.
   assert.equal(f('@type')?.type, 'string');
@@ -143,9 +144,11 @@ components:
   assert.deepEqual(codes(findings, 'import-field-name').length, 1);
   assert.match(codes(findings, 'import-field-name')[0], /'1st'/);
   assert.equal(f('labels')?.type, 'object');
-  assert.equal(f('free'), undefined);
+  // No type at all is any JSON value (JSON Schema's {}), which the format says as it is: no finding.
+  assert.equal(f('free')?.type, 'any');
   const inexpressible = codes(findings, 'import-schema-inexpressible').join('\n');
-  for (const what of ['oneOf of string, integer', 'anyOf', 'additionalProperties', 'no type']) assert.ok(inexpressible.includes(what), what);
+  for (const what of ['oneOf of string, integer', 'anyOf', 'additionalProperties']) assert.ok(inexpressible.includes(what), what);
+  assert.ok(!inexpressible.includes("'free'"), 'a field of no type is said as any, not reported');
   const located = findings.find((d) => d.code === 'import-format-unknown');
   assert.equal(located?.pointer, '/components/schemas/Thing/properties/code/format');
   const lines = text.split('\n');

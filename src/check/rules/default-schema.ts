@@ -32,6 +32,7 @@ type Schema = Record<string, unknown>;
 export type RefType = (resource: string | undefined) => 'string' | 'integer' | undefined;
 
 function jsonType(type: FieldType, shape: Shape, refType: RefType): string | string[] {
+  if (type === 'any') return ['string', 'number', 'boolean', 'object', 'array', 'null'];
   if (type !== 'ref') return type;
   return refType(shape.resource) ?? ['string', 'integer'];
 }

@@ -50,6 +50,7 @@ export default defineRule({
       if (name === idField) return 'is the id: a record is read by its id';
       if (f.writeOnly) return 'is write-only';
       if (f.type === 'object' || f.type === 'array') return `is an ${f.type}, not a single value`;
+      if (f.type === 'any') return 'holds a value of any type, which has no one order or equality';
       return undefined;
     };
     for (const filter of q.filters) {

@@ -84,6 +84,7 @@ export function valueFits(type: FieldType, value: unknown): boolean {
     case 'object': return typeof value === 'object' && value !== null && !Array.isArray(value);
     case 'array': return Array.isArray(value);
     case 'ref': return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
+    case 'any': return true;
   }
 }
 
@@ -93,6 +94,7 @@ export const TYPE_WORDS: Readonly<Record<FieldType | 'null', string>> = {
   integer: 'a whole number',
   number: 'a number',
   boolean: 'true or false',
+  any: 'any value',
   object: 'a map',
   array: 'a list',
   ref: 'an id (text or a whole number)',

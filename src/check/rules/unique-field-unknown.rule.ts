@@ -15,7 +15,7 @@ const notScalar = defineDiagnostic({
   severity: 'error',
   part: 'resources',
   message: "The uniqueness '{name}' of '{resource}' names '{field}', a field of type {type}: only text, numbers, booleans and refs are compared.",
-  description: 'A unique index compares single values; an object or an array has no one value to compare. Name the scalar fields inside it instead, or drop the constraint.',
+  description: 'A unique index compares single values; an object, an array or a value of any type has no one value to compare. Name the scalar fields inside it instead, or drop the constraint.',
 });
 
 export default defineRule({
@@ -29,7 +29,7 @@ export default defineRule({
       u.fields.forEach((name, i) => {
         const f = fields.get(name);
         if (!f && name !== idField) ctx.report(unknown, { name: u.name, resource: r.name, role: 'names', field: name, hint: didYouMean(name, fields.keys()) }, child(u.pointer, 'fields', i));
-        else if (f && (f.type === 'object' || f.type === 'array')) ctx.report(notScalar, { name: u.name, resource: r.name, field: name, type: f.type }, child(u.pointer, 'fields', i));
+        else if (f && (f.type === 'object' || f.type === 'array' || f.type === 'any')) ctx.report(notScalar, { name: u.name, resource: r.name, field: name, type: f.type }, child(u.pointer, 'fields', i));
       });
       for (const w of u.where) {
         if (!fields.has(w.field)) ctx.report(unknown, { name: u.name, resource: r.name, role: 'is limited by', field: w.field, hint: didYouMean(w.field, fields.keys()) }, child(u.pointer, 'where', w.field), { key: true });

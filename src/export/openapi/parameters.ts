@@ -120,7 +120,7 @@ function queryFields(ctx: OpenApiContext, r: Resource, machine: StateMachine | u
   const seen = new Set<string>();
   for (const f of r.fields) {
     seen.add(f.name);
-    if (f.name === id || f.writeOnly || f.type === 'object' || f.type === 'array') continue;
+    if (f.name === id || f.writeOnly || f.type === 'object' || f.type === 'array' || f.type === 'any') continue;
     let schema: JsonSchema;
     if (f.type === 'ref') {
       const target = ctx.resources.get(f.resource ?? '');

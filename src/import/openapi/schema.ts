@@ -180,12 +180,16 @@ function typeOf(ctx: ImportContext, node: Json, at: string, subject: string): { 
     if (alternatives) return alternativesType(ctx, node, alternatives, at, subject, nullable);
     const inferred = inferType(node);
     if (inferred) return { type: inferred, nullable };
-    report(ctx, IMPORT_CODES.schemaInexpressible, { subject, keyword: nullable ? 'only null' : 'no type (any value)', done: 'the field is left out' }, at);
-    return undefined;
+    if (nullable) {
+      report(ctx, IMPORT_CODES.schemaInexpressible, { subject, keyword: 'only null', done: 'the field is left out' }, at);
+      return undefined;
+    }
+    // No type: any JSON value, which the format says as `type: any` (a bag of metadata, traits).
+    return { type: 'any', nullable: false };
   }
   if (types.length > 1) {
-    report(ctx, IMPORT_CODES.schemaInexpressible, { subject, keyword: `several types (${types.join(', ')})`, done: 'the field is left out' }, child(at, 'type'));
-    return undefined;
+    report(ctx, IMPORT_CODES.schemaInexpressible, { subject, keyword: `several types (${types.join(', ')})`, done: 'the field is written as any (any value): no type of it is checked' }, child(at, 'type'));
+    return { type: 'any', nullable: false };
   }
   if (!FIELD_TYPES.has(types[0])) return undefined;
   for (const k of ['oneOf', 'anyOf']) {
@@ -208,8 +212,8 @@ function alternativesType(ctx: ImportContext, node: Json, key: 'oneOf' | 'anyOf'
     report(ctx, IMPORT_CODES.schemaInexpressible, { subject, keyword: key, done: `every alternative is ${type}, so the field is ${type} without the alternatives' constraints` }, child(at, key));
     return { type, nullable: withNull };
   }
-  report(ctx, IMPORT_CODES.schemaInexpressible, { subject, keyword: `${key} of ${[...found].join(', ') || 'several schemas'}`, done: 'the field is left out' }, child(at, key));
-  return undefined;
+  report(ctx, IMPORT_CODES.schemaInexpressible, { subject, keyword: `${key} of ${[...found].join(', ') || 'several schemas'}`, done: 'the field is written as any (any value): no type of it is checked' }, child(at, key));
+  return { type: 'any', nullable: false };
 }
 
 /** A type the keywords fix without saying it: properties make an object, items an array, an enum of strings a string. */

@@ -39,7 +39,8 @@ function compiled(pattern: string): RegExp | null {
 /** Type first; the constraints only with `full` (a request's value). Refs accept an id, or an embedded record where `expanded`. */
 export function valueProblems(s: Shape, v: unknown, at: string, label: string, full: boolean, expanded = false, patch = false): readonly ValueProblem[] {
   const p = (message: string, text: string) => [{ at, message: `${at} ${message}`, pointer: s.pointer, text: `${label}: ${text}` }];
-  if (v === null) return s.nullable ? [] : p('is null, which it does not allow', 'not nullable');
+  // Any value is null too (JSON Schema's `{}`).
+  if (v === null) return s.nullable || s.type === 'any' ? [] : p('is null, which it does not allow', 'not nullable');
   if (!fitsType(s, v, expanded)) return p(`is ${JSON.stringify(v)?.slice(0, 60)}, not ${typeNoun(s)}`, `type ${s.type}`);
   if (s.enum && !s.enum.some((e) => e === v)) return p(`is ${JSON.stringify(v)}, not one of ${s.enum.map((x) => JSON.stringify(x)).join(', ')}`, `enum [${s.enum.join(', ')}]`);
   // An answer's scalar of the right type (most of what the proxy sees): nothing more to ask, nothing made.
@@ -163,7 +164,7 @@ function typeOf(s: Shape): Fits {
 
 /** `valueProblems(s, v, …, full: false, expanded)` finding nothing, as one check: null where nullable, the type, the enum, and an object's members or an array's items alike. */
 function fitsOf(s: Shape): Fits {
-  const nullable = s.nullable === true;
+  const nullable = s.nullable === true || s.type === 'any';
   const values = s.enum;
   const properties = s.type === 'object' && s.properties ? s.properties : undefined;
   const items = s.type === 'array' && s.items ? fitsOf(s.items) : undefined;

@@ -19,6 +19,7 @@ const ORDERED_FORMATS: ReadonlySet<string> = new Set(['date', 'date-time', 'time
 /** Why an operator does not fit a field, or undefined when it does. */
 export function operatorMisfit(op: FilterOperator, field: Pick<Field, 'type' | 'format' | 'enum'>): string | undefined {
   if (field.type === 'object' || field.type === 'array') return `a ${field.type} is not a single value`;
+  if (field.type === 'any') return 'a value of any type has no one order or equality to filter by';
   if (ORDERED.has(op)) {
     if (field.type === 'integer' || field.type === 'number') return undefined;
     if (field.type === 'string' && field.format && ORDERED_FORMATS.has(field.format)) return undefined;

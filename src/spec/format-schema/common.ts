@@ -30,7 +30,7 @@ export const none = {
 };
 
 export const shapeProps = {
-  type: { enum: ['string', 'integer', 'number', 'boolean', 'object', 'array', 'ref'], description: 'The value type. `ref` holds the id of a record of another resource (see `resource`).' },
+  type: { enum: ['string', 'integer', 'number', 'boolean', 'object', 'array', 'ref', 'any'], description: 'The value type. `ref` holds the id of a record of another resource (see `resource`); `any` holds any JSON value (JSON Schema\'s `{}`), stored and answered as sent, neither filtered, sorted nor compared.' },
   format: { type: 'string', description: 'A string format: date-time, date, time, email, uri, uuid, hostname, ipv4, ipv6, ... (the formats of ajv-formats).' },
   enum: { type: 'array', minItems: 1, description: 'The allowed values.' },
   minimum: { type: 'number', description: 'Smallest allowed number (inclusive).' },

@@ -1,7 +1,8 @@
 /** The normalized Spec, part 2. resources (src/spec/model.ts gathers the parts). */
 import type { ManagedSource, RecordRule, RefDeletion, UniqueRule, WriteRules } from './rules.ts';
 
-export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'ref'] as const;
+/** `any`: any JSON value, what JSON Schema writes as `{}` (a property with no type: a bag of metadata, traits). */
+export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'ref', 'any'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** uuid: a random UUID; sequence: 1, 2, 3…; client: sent on create; service: an opaque text the service chooses. */
