@@ -172,3 +172,53 @@ test('import: an id its item paths name that the create leaves out is said to be
   assert.match(note?.message ?? '', /the create's body leaves it out, so the service assigns it/);
   assert.deepEqual(checkSpec(r.value.spec, []).diagnostics.filter((d) => d.code === 'resource-id-not-readonly').map((d) => d.message), []);
 });
+
+const SESSIONS = `openapi: 3.0.3
+info: { title: Sessions, version: '1' }
+paths:
+  /sessions/{id}:
+    parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Session' } } } } } }
+    delete: { responses: { '204': { description: Gone } } }
+  /identities:
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/NewIdentity' } } } }
+      responses: { '201': { description: Created, content: { application/json: { schema: { $ref: '#/components/schemas/Identity' } } } } }
+  /identities/{id}:
+    parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Identity' } } } } } }
+components:
+  schemas:
+    Session:
+      type: object
+      required: [id, active]
+      properties: { id: { type: string, format: uuid }, active: { type: boolean } }
+    Identity:
+      type: object
+      required: [id, traits]
+      properties: { id: { type: string, format: uuid }, traits: { description: Whatever the identity schema asks for. } }
+    NewIdentity:
+      type: object
+      required: [traits]
+      properties: { traits: { description: Whatever the identity schema asks for. } }
+`;
+
+test('import: a required id no request carries (a session only read and deleted) is the service\'s, said once; an untyped member is type any, so the create that sends it is a create (Kratos)', async () => {
+  const file = join(dir, 'sessions.yaml');
+  writeFileSync(file, SESSIONS);
+  const r = await importOpenApi(file);
+  assert.ok(r.value, r.diagnostics.map((d) => d.message).join('\n'));
+  const session = r.value.spec.resources.find((x) => x.name === 'session')!;
+  assert.deepEqual(session.id && [session.id.field, session.id.assigned], ['id', 'uuid']);
+  assert.equal(session.fields.find((f) => f.name === 'id')?.readOnly, true);
+  const notes = r.diagnostics.filter((d) => d.code === 'import-resource-id-read' && /'session'/.test(d.message));
+  assert.equal(notes.length, 1, notes.map((d) => d.message).join('\n'));
+  assert.match(notes[0]!.message, /no request of the document carries it, so the service assigns it \(uuid\)/);
+  assert.ok(notes[0]!.location && notes[0]!.location.line > 1, 'placed at the id property');
+  const identity = r.value.spec.resources.find((x) => x.name === 'identity')!;
+  assert.equal(identity.fields.find((f) => f.name === 'traits')?.type, 'any');
+  const create = r.value.spec.endpoints.find((e) => e.resource === 'identity' && e.operation === 'create');
+  assert.deepEqual(create?.request, { kind: 'fields', fields: ['traits'] });
+  assert.equal(identity.id?.assigned, 'uuid');
+  assert.deepEqual(checkSpec(r.value.spec, []).diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), []);
+});

@@ -31,7 +31,7 @@ import { isObject, KEY_NAME, keyName, report, resolve, unique, type ImportContex
 import { shapeOf } from './schema.ts';
 import { extraParameters, requestFits, requestShape, requestWhole, responsesOf, summarize, type BodySummary } from './bodies.ts';
 import type { Operation } from './resources.ts';
-import { envelopeFromBodies, idFromPaths, optionalWhenCreateOmits, serviceIdWhenCreateOmits } from './records.ts';
+import { envelopeFromBodies, idFromPaths, optionalWhenCreateOmits, settleId } from './records.ts';
 import { importPagination, type Listed } from './pagination.ts';
 import { asRefs, nestedOf, nestedOperation, type Nested } from './nested.ts';
 import { endpointPath, pathOf, pathShape, recordOf, sameName, type PathShape } from './paths.ts';
@@ -207,7 +207,7 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
   if (paging.pagination?.body.kind === 'array') ctx.findings.splice(0, ctx.findings.length, ...ctx.findings.filter((f) => f.code !== IMPORT_CODES.listPage.code));
   // Grouped by resource, in the resources' order, so the part reads resource by resource.
   const order = new Map(withPlural.map((r, i) => [r.name, i]));
-  const withIds = asRefs(ctx, withPlural, nestings).map((r) => envelopeFromBodies(ctx, optionalWhenCreateOmits(ctx, serviceIdWhenCreateOmits(idFromPaths(ctx, r, placed), placed), placed), placed));
+  const withIds = asRefs(ctx, withPlural, nestings).map((r) => envelopeFromBodies(ctx, optionalWhenCreateOmits(ctx, settleId(ctx, idFromPaths(ctx, r, placed), placed), placed), placed));
   const ided = new Map(withIds.map((r) => [r.name, r]));
   const endpoints = placed.map((p) => p.endpoint).map((e) => conventional(e, ided.get(e.resource)!)).sort((a, b) => order.get(a.resource)! - order.get(b.resource)!);
   return { resources: withIds, endpoints, placed, ...(paging.pagination ? { pagination: paging.pagination } : {}) };

@@ -8,7 +8,7 @@ import { IMPORT_CODES } from '../codes.ts';
 import { isObject, jsonContent, report, resolve, type ImportContext } from './context.ts';
 import { namesComponent, recordEnvelopeOf } from './pages.ts';
 import type { Placed } from './endpoints.ts';
-import { idAssignment, listOf } from './resources.ts';
+import { idAssignment, idProperties, listOf } from './resources.ts';
 
 /**
  * A record without an `id` property whose item paths all name one parameter that is also one
@@ -24,7 +24,7 @@ export function idFromPaths(ctx: ImportContext, r: Resource, placed: readonly Pl
   const field = r.fields.find((f) => f.name === name);
   if (!field || (field.type !== 'string' && field.type !== 'integer')) return r;
   const read = idAssignment(field);
-  // The create's body leaving it out says the service assigns it (serviceIdWhenCreateOmits): said so here, once.
+  // The create's body leaving it out says the service assigns it (settleId): said so here, once.
   const omitted = read.assigned === 'client' && createOmits(r, placed, name);
   const { assigned, how } = omitted ? serviceAssigned(field) : read;
   const at = placed.find((p) => p.endpoint.resource === r.name && p.idParam === name)!.op.pointer;
@@ -33,15 +33,33 @@ export function idFromPaths(ctx: ImportContext, r: Resource, placed: readonly Pl
 }
 
 /**
- * A writable `id` reads as given by the client (resources.ts), unless the create takes only
- * other fields (petstore-expanded's `NewPet`): then the service assigns it, as an integer
- * (sequence) or text (service).
+ * Who assigns an `id` property (resources.ts idOf), said once (IMPORT_CODES.resourceIdRead): a
+ * writable, required one reads as given by the client, unless the create takes only other
+ * fields (petstore-expanded's `NewPet`), or no request of the document carries it at all (a
+ * resource with no create, Kratos's sessions): then the service assigns it, as an integer
+ * (sequence) or text (service), and it is read-only, as check asks of such an id.
  */
-export function serviceIdWhenCreateOmits(r: Resource, placed: readonly Placed[]): Resource {
-  if (r.id?.assigned !== 'client' || !createOmits(r, placed, r.id.field)) return r;
-  const field = r.fields.find((f) => f.name === r.id!.field);
-  // The service's to set: read-only, as check asks of an id the service assigns.
-  return { ...r, id: { ...r.id, assigned: field?.type === 'integer' ? 'sequence' : 'service' }, fields: readOnlyId(r, r.id.field) };
+export function settleId(ctx: ImportContext, r: Resource, placed: readonly Placed[]): Resource {
+  const at = idProperties(ctx).get(r.name);
+  if (r.id === undefined || at === undefined || r.id.field !== 'id') return r;
+  const field = r.fields.find((f) => f.name === 'id');
+  let how = field ? idAssignment(field).how : '';
+  let out = r;
+  if (r.id.assigned === 'client') {
+    const why = createOmits(r, placed, 'id') ? "the create's body leaves it out" : noRequestCarries(r, placed, 'id') ? 'no request of the document carries it' : undefined;
+    if (why !== undefined) {
+      const assigned: IdAssignment = field?.type === 'integer' ? 'sequence' : field?.format === 'uuid' ? 'uuid' : 'service';
+      how = `${why}, so the service assigns it (${assigned})`;
+      out = { ...r, id: { ...r.id, assigned }, fields: readOnlyId(r, 'id') };
+    }
+  }
+  report(ctx, IMPORT_CODES.resourceIdRead, { resource: r.name, field: 'id', why: '', how }, at);
+  return out;
+}
+
+/** Whether no endpoint of the resource takes a body that may hold `field`: none takes the record, none lists it. */
+function noRequestCarries(r: Resource, placed: readonly Placed[], field: string): boolean {
+  return placed.every((p) => p.endpoint.resource !== r.name || p.endpoint.request.kind === 'none' || (p.endpoint.request.kind === 'fields' && !p.endpoint.request.fields.includes(field)) || p.endpoint.operation === 'action');
 }
 
 /** Whether the resource's create lists the fields it takes, without `field`. */

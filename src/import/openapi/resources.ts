@@ -213,13 +213,25 @@ export function importResources(ctx: ImportContext, usage: ReadonlyMap<string, R
   return { resources, byComponent, scope };
 }
 
-/** A property named `id` read as the record's id (IMPORT_CODES.resourceIdRead says how). */
+/**
+ * A property named `id` read as the record's id. Who assigns it is settled once the endpoints
+ * are placed (./records.ts settleId), which says so (IMPORT_CODES.resourceIdRead) at the
+ * property kept here: what the requests carry can overrule what the schema alone tells.
+ */
 function idOf(ctx: ImportContext, fields: readonly Field[], resource: string, at: string, target: string): Resource['id'] {
   const f = fields.find((x) => x.name === 'id');
   if (!f || (f.type !== 'string' && f.type !== 'integer')) return undefined;
-  const { assigned, how } = idAssignment(f);
-  report(ctx, IMPORT_CODES.resourceIdRead, { resource, field: 'id', why: '', how }, child(at, 'properties', 'id'));
-  return { field: 'id', assigned, pointer: child(target, 'id') };
+  idProperties(ctx).set(resource, child(at, 'properties', 'id'));
+  return { field: 'id', assigned: idAssignment(f).assigned, pointer: child(target, 'id') };
+}
+
+const idPropertiesOf = new WeakMap<ImportContext, Map<string, string>>();
+
+/** Where the `id` property idOf read stands in the document, by resource. */
+export function idProperties(ctx: ImportContext): Map<string, string> {
+  let m = idPropertiesOf.get(ctx);
+  if (!m) idPropertiesOf.set(ctx, (m = new Map()));
+  return m;
 }
 
 /** Who assigns an id field, as its schema tells: the service where it is read-only or optional, else the client. */
