@@ -463,6 +463,20 @@ test('import: cursors (Stripe\'s starting_after, page tokens) are the cursor sty
   assert.deepEqual([token.spec.limits.pagination?.style, token.spec.limits.pagination?.positionParam, token.spec.limits.pagination?.sizeParam], ['cursor', 'pageToken', 'pageSize']);
 });
 
+test('import: a list taking two size parameters pages by the one the other lists take (Kratos: per_page with page, page_size with page_token); a list whose sizes differ is reported at its size', async () => {
+  const customers = `  /customers:
+    get:
+      parameters: [${q('page_token')}, ${q('page_size', '{ type: integer, minimum: 1, default: 20, maximum: 10 }')}]
+      responses: { '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Customer' } } } } } }
+`;
+  const { spec, findings } = await run(pagedShop([q('per_page', SIZE), q('page', '{ type: integer }'), q('page_size', SIZE), q('page_token')], customers));
+  assert.deepEqual([spec.limits.pagination?.style, spec.limits.pagination?.positionParam, spec.limits.pagination?.sizeParam, spec.limits.pagination?.maxSize], ['cursor', 'page_token', 'page_size', 50]);
+  const unsayable = codes(findings, 'import-paging-unsayable').join('\n');
+  assert.doesNotMatch(unsayable, /GET \/orders names its parameters/, 'orders takes page_size too: it pages by it');
+  assert.match(unsayable, /GET \/customers gives 'page_size' the maximum 10, where the pagination read from GET \/orders has the default 20 and the maximum 50/);
+  assert.match(codes(findings, 'import-parameters').join('\n'), /GET \/orders takes parameters svcspec has no place for: query per_page, query page;/);
+});
+
 test('import: offset and limit are the offset style; one style for the service, the lists that page otherwise reported', async () => {
   const customers = `  /customers:
     get:

@@ -48,8 +48,16 @@ interface ListPaging {
   readonly envelope?: Envelope;
   readonly style: Style;
   readonly position: { readonly name: string; readonly at: string };
-  readonly size?: { readonly name: string; readonly at: string; readonly schema: Record<string, unknown> };
+  readonly size?: Size;
+  /** Every size parameter it takes, in SIZE's order (Kratos takes per_page with page, page_size with page_token). */
+  readonly sizes: readonly Size[];
   readonly backward?: { readonly name: string; readonly at: string };
+}
+
+interface Size {
+  readonly name: string;
+  readonly at: string;
+  readonly schema: Record<string, unknown>;
 }
 
 /** The query parameters of an operation (its own, then its path's), resolved, with their places. */
@@ -72,11 +80,11 @@ function pagingOf(ctx: ImportContext, { op, envelope }: Listed): ListPaging | un
   for (const style of ['cursor', 'offset', 'page'] as const) {
     const position = find(POSITION[style]);
     if (!position) continue;
-    const size = find(SIZE);
+    const sizes = SIZE.flatMap((name) => params.filter((p) => p.name === name)).map((p) => ({ name: p.name, at: p.at, schema: isObject(p.node.schema) ? p.node.schema : {} }));
     const backward = style === 'cursor' ? find(BACKWARD) : undefined;
     return {
-      op, ...(envelope ? { envelope } : {}), style, position: { name: position.name, at: position.at },
-      ...(size ? { size: { name: size.name, at: size.at, schema: isObject(size.node.schema) ? size.node.schema : {} } } : {}),
+      op, ...(envelope ? { envelope } : {}), style, position: { name: position.name, at: position.at }, sizes,
+      ...(sizes[0] ? { size: sizes[0] } : {}),
       ...(backward ? { backward: { name: backward.name, at: backward.at } } : {}),
     };
   }
@@ -105,7 +113,7 @@ export function importPagination(ctx: ImportContext, lists: readonly Listed[]): 
   const counts = new Map<Style, number>();
   for (const p of read) counts.set(p.style, (counts.get(p.style) ?? 0) + 1);
   const style = [...counts].sort((a, b) => b[1] - a[1])[0][0];
-  const mine = read.filter((p) => p.style === style);
+  let mine = read.filter((p) => p.style === style);
   for (const p of read.filter((x) => x.style !== style)) {
     report(ctx, IMPORT_CODES.pagingUnsayable, { where: where(p), what: `pages by ${p.style} ('${p.position.name}') where the other lists page by ${style}`, why: 'the format states one pagination for the whole service' }, p.position.at);
   }
@@ -114,8 +122,14 @@ export function importPagination(ctx: ImportContext, lists: readonly Listed[]): 
   }
   // The names: the ones most of these lists use.
   const position = mostUsed(mine.map((p) => p.position.name));
+  // The size the most lists take, of all each takes; a list taking it pages by it, whatever else it takes.
+  const sizeName = mine.some((p) => p.sizes.length) ? mostUsed(mine.flatMap((p) => p.sizes.map((x) => x.name))) : undefined;
+  const chosen = new Map(mine.map((p) => [p, p.sizes.find((x) => x.name === sizeName) ?? p.size]));
+  mine = mine.map((p) => {
+    const size = chosen.get(p);
+    return size ? { ...p, size } : p;
+  });
   const sized = mine.filter((p) => p.size !== undefined);
-  const sizeName = sized.length ? mostUsed(sized.map((p) => p.size!.name)) : undefined;
   for (const p of mine) {
     if (p.position.name !== position || (p.size && p.size.name !== sizeName)) {
       report(ctx, IMPORT_CODES.pagingUnsayable, { where: where(p), what: `names its parameters '${p.position.name}'${p.size ? ` and '${p.size.name}'` : ''}, where the other lists name them '${position}'${sizeName ? ` and '${sizeName}'` : ''}`, why: 'the format names the parameters once for the whole service' }, p.position.at);
@@ -134,6 +148,14 @@ export function importPagination(ctx: ImportContext, lists: readonly Listed[]): 
   }
   const body = pageBody(ctx, mine, style);
   report(ctx, IMPORT_CODES.pagingRead, { style, position, size: sizeName!, defaultSize, maxSize }, size.at);
+  // One pagination for the service: a list whose size parameter gives other sizes pages by the service's, said where it stands.
+  const source = sized.find((x) => x.size === size) ?? first;
+  for (const p of sized) {
+    const own = { defaultSize: integer(p.size!.schema.default), maxSize: integer(p.size!.schema.maximum) };
+    if (p.size!.name !== sizeName || (own.defaultSize === defaultSize && own.maxSize === maxSize)) continue;
+    const differs = [own.defaultSize !== defaultSize ? `the default ${own.defaultSize ?? '(none)'}` : '', own.maxSize !== maxSize ? `the maximum ${own.maxSize ?? '(none)'}` : ''].filter(Boolean).join(' and ');
+    report(ctx, IMPORT_CODES.pagingUnsayable, { where: where(p), what: `gives '${sizeName}' ${differs}, where the pagination read from ${where(source)} has the default ${defaultSize} and the maximum ${maxSize}`, why: 'the format states one page size for the whole service' }, p.size!.at);
+  }
   for (const p of mine) carried.set(p.op, new Set([`query ${p.position.name}`, ...(p.size ? [`query ${p.size.name}`] : [])]));
   return {
     carried,
