@@ -231,9 +231,14 @@ export const IMPORT_CODES = {
     message: 'The error bodies ({schema}) have no member for an error code; the shape is written with the members they have ({members}), and without codes the tester and the proxy judge errors by their status and shape.',
     description: 'RFC 9457 problem details need no `code` member (the problem `type` names the problem), and many services send none. The format\'s custom shape may leave the code out; the catalog then stays empty, and an error is held to its status and members.',
   }),
+  errorNested: defineDiagnostic({
+    code: 'import-error-nested', severity: 'warning', part: 'errors',
+    message: "The error bodies ({schema}) hold the error one level down, in '{member}' ({found}); the format's error shape names members at the top of the body, so it is left out.",
+    description: 'Some APIs wrap their error (`{"error": {"code": 404, "message": "…"}}`, Ory, Google JSON style). The format\'s error shape names the members of the body itself, so such a body is not written as the shape; part 7 stays a gap, and the tester holds implementations to no error shape there.',
+  }),
   errorShapes: defineDiagnostic({
     code: 'import-error-shapes', severity: 'warning', part: 'errors',
-    message: 'Error responses use {count} body schemas ({schemas}); svcspec has one error shape, and the one used most, {schema}, is written.',
+    message: 'Error responses use {count} body schemas ({schemas}); svcspec has one error shape, read from the one used most, {schema}.',
     description: 'Every error of a svcspec service has the same body shape. An OpenAPI document may give each error its own.',
   }),
   errorMembers: defineDiagnostic({

@@ -793,3 +793,37 @@ components:
   assert.equal(none.spec.parts.errors.statement, 'gap');
   assert.equal(codes(none.findings, 'import-error-shape').length, 1);
 });
+
+test('import: an error held one level down ({error: {code, message}}, Ory) is said so, part 7 a gap; the schemas it uses are no resources, a default beside a 303 included', async () => {
+  const { spec, findings } = await run(`openapi: 3.0.3
+info: { title: Ory-like, version: '1' }
+paths:
+  /identities:
+    get:
+      responses:
+        '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Identity' } } } } }
+        '400': { description: Bad, content: { application/json: { schema: { $ref: '#/components/schemas/errorGeneric' } } } }
+  /change-password:
+    get:
+      responses:
+        '303': { description: Moved }
+        default: { description: Failed, content: { application/json: { schema: { $ref: '#/components/schemas/errorGeneric' } } } }
+components:
+  schemas:
+    Identity: { type: object, properties: { id: { type: string, readOnly: true }, name: { type: string } } }
+    errorGeneric:
+      type: object
+      required: [error]
+      properties: { error: { $ref: '#/components/schemas/genericError' } }
+    genericError:
+      type: object
+      required: [message]
+      properties: { code: { type: integer }, message: { type: string }, reason: { type: string } }
+`);
+  assert.equal(spec.parts.errors.statement, 'gap');
+  assert.match(codes(findings, 'import-error-nested')[0] ?? '', /The error bodies \(errorGeneric\) hold the error one level down, in 'error' \(code in 'error\.code', title in 'error\.message'\)/);
+  assert.deepEqual(codes(findings, 'import-error-shape'), [], 'not "no member for the title": the title is there, one level down');
+  const names = spec.resources.map((r) => r.name);
+  assert.ok(names.includes('identity'));
+  assert.ok(!names.includes('errorGeneric') && !names.includes('genericError'), names.join(', '));
+});

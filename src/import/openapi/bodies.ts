@@ -44,11 +44,12 @@ export function statuses(op: Operation): [string, unknown][] {
 
 /**
  * Whether a response is an error's: 4xx and 5xx, and `default` when the operation lists a
- * successful status (then `default` stands for the failures; alone, it is the answer).
+ * status that is no failure, a success or a redirect (then `default` stands for the failures,
+ * as Kratos's `303` and `default: errorGeneric`; alone, it is the answer).
  */
 export function isErrorResponse(op: Operation, status: string): boolean {
   if (/^[45]/.test(status)) return true;
-  return status === 'default' && statuses(op).some(([s]) => /^2/.test(s));
+  return status === 'default' && statuses(op).some(([s]) => /^[23]/.test(s));
 }
 
 type RequestReading =

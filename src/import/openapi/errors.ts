@@ -75,6 +75,11 @@ export function importErrors(scope: SchemaScope, ops: readonly Operation[]): Imp
     }
   }
   if (members.title === undefined) {
+    const nested = nestedError(scope, node, r?.pointer ?? chosen.at);
+    if (nested) {
+      report(ctx, IMPORT_CODES.errorNested, { schema: label(chosen), member: nested.member, found: nested.found }, chosen.at);
+      return { gap: `its error bodies (${label(chosen)}) hold the error one level down, in '${nested.member}'` };
+    }
     report(ctx, IMPORT_CODES.errorShape, { schema: label(chosen), role: 'title' }, chosen.at);
     return { gap: `its error bodies (${label(chosen)}) have no member for the error title` };
   }
@@ -93,6 +98,21 @@ export function importErrors(scope: SchemaScope, ops: readonly Operation[]): Imp
       catalog: [],
     },
   };
+}
+
+/** A body of one member holding the error (`{error: {code, message}}`): the member, and what it holds, in words. */
+function nestedError(scope: SchemaScope, node: Record<string, unknown>, at: string): { member: string; found: string } | undefined {
+  const names = isObject(node.properties) ? Object.keys(node.properties) : [];
+  if (names.length !== 1) return undefined;
+  const member = names[0]!;
+  const r = resolve(scope.ctx, (node.properties as Record<string, unknown>)[member], child(at, 'properties', member));
+  const inner = r ? mergeAllOf(scope, r.node, r.pointer) : undefined;
+  const held = inner && isObject(inner.properties) ? Object.keys(inner.properties) : [];
+  const roles = ROLES.flatMap(([role, candidates]) => {
+    const found = candidates.find((c) => held.includes(c));
+    return found ? [`${role} in '${member}.${found}'`] : [];
+  });
+  return roles.some((x) => x.startsWith('title ')) ? { member, found: roles.join(', ') } : undefined;
 }
 
 function label(body: Body): string {

@@ -93,9 +93,17 @@ function recordWithAdditions(ctx: ImportContext, schema: unknown, at: string): {
 /** How each component schema is used as a body: for success responses, requests, errors. */
 export function schemaUsage(ctx: ImportContext, ops: readonly Operation[]): Map<string, Set<Role>> {
   const usage = new Map<string, Set<Role>>();
+  const mark = (component: string, role: Role) => (usage.get(component) ?? usage.set(component, new Set()).get(component)!).add(role);
   const use = (schema: unknown, at: string, role: Role) => {
     const found = bodyComponent(ctx, schema, at);
-    if (found) (usage.get(found.component) ?? usage.set(found.component, new Set()).get(found.component)!).add(role);
+    if (!found) return;
+    mark(found.component, role);
+    // An error body of one member holding the error (`{error: genericError}`, Ory): what it holds is the error's too.
+    if (role !== 'error') return;
+    const r = resolve(ctx, schema, at);
+    const members = r && isObject(r.node.properties) ? Object.values(r.node.properties) : [];
+    const inner = members.length === 1 ? componentOf(members[0]) : undefined;
+    if (inner !== undefined) mark(inner, 'error');
   };
   for (const op of ops) {
     const body = resolve(ctx, op.node.requestBody, child(op.pointer, 'requestBody'));
