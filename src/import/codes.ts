@@ -204,6 +204,11 @@ export const IMPORT_CODES = {
     message: "The bearer scheme '{scheme}' takes JWTs, and OpenAPI has no place for the keys that verify them: the spec cannot be served until its `jwt` says where they are (`jwksUrl` or `jwksFile`).",
     description: 'A JWT bearer scheme is verified against the keys of the identity provider that signs its tokens. OpenAPI names the token format (bearerFormat: JWT) but not the keys, so the import cannot give them; `check` reports the scheme (auth-jwt-keys-missing) and `serve` refuses the spec until they are set.',
   }),
+  authUndeclared: defineDiagnostic({
+    code: 'import-auth-undeclared', severity: 'warning', part: 'authentication',
+    message: "{count} operation(s), such as {example}, name the security scheme '{scheme}', which components.securitySchemes does not declare; an operation that names only such schemes is written as needing a credential of any scheme of part 5.",
+    description: 'A security requirement names a scheme by its key in components.securitySchemes. A name that is not there is a slip of the document (a scheme renamed or removed): what it asks for cannot be known, so the import keeps only that a credential is needed. Declare the scheme in the document, or correct the requirement.',
+  }),
   authSchemes: defineDiagnostic({
     code: 'import-auth-schemes', severity: 'warning', part: 'authentication',
     message: '{count} operation(s), such as {example}, accept only {schemes}; svcspec accepts any scheme of part 5 on every endpoint that needs a credential.',

@@ -257,6 +257,27 @@ components:
   assert.equal(codes(findings, 'import-auth-schemes').length, 2);
 });
 
+test('import: a security requirement naming a scheme the document does not declare is said to be a dangling reference, not "accepts only" it (Kratos\'s sessionToken)', async () => {
+  const { spec, findings } = await run(`openapi: 3.0.3
+info: { title: Notes, version: '1' }
+security: [{ key: [] }]
+paths:
+  /notes:
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Note' } } } } } } }
+  /settings:
+    post: { security: [{ sessionToken: [] }], responses: { '204': { description: Done } } }
+components:
+  schemas:
+    Note: { type: object, properties: { title: { type: string } } }
+  securitySchemes:
+    key: { type: apiKey, in: header, name: X-Key }
+`);
+  assert.match(codes(findings, 'import-auth-undeclared')[0] ?? '', /POST \/settings, name the security scheme 'sessionToken', which components\.securitySchemes does not declare/);
+  assert.deepEqual(codes(findings, 'import-auth-schemes'), [], 'no "accept only sessionToken"');
+  const settings = spec.endpoints.find((e) => e.path === '/settings');
+  assert.equal(settings?.auth?.public, false, 'it still needs a credential');
+});
+
 test('import: an RFC 9457 error body with a code member is the problem shape; OpenAPI statuses are no codes', async () => {
   const { spec, findings } = await run(`openapi: 3.0.3
 info: { title: Notes, version: '1' }

@@ -53,23 +53,33 @@ export function importAuthentication(ctx: ImportContext, placed: readonly Placed
   const defaultScopes = root.public ? [] : root.scopes;
   const rules: { endpoint: Endpoint; public: boolean; scopes: string[] }[] = [];
   const restricted = new Map<string, { count: number; example: string; at: string }>();
+  const dangling = new Map<string, { count: number; example: string; at: string }>();
   for (const { op, endpoint } of placed) {
     const own = op.node.security;
     const need = own === undefined ? root : requirement(ctx, own, child(op.pointer, 'security'), schemes, `${op.method.toUpperCase()} ${op.path}`);
+    // A requirement naming a scheme components.securitySchemes does not declare: the document's slip, said as such.
+    for (const name of need.named.filter((n) => !(n in declared))) {
+      const seen = dangling.get(name);
+      if (seen) seen.count++;
+      else dangling.set(name, { count: 1, example: `${op.method.toUpperCase()} ${op.path}`, at: own === undefined ? '/security' : child(op.pointer, 'security') });
+    }
     for (const s of need.scopes) if (!scopes.has(s)) scopes.set(s, { name: s, description: UNDESCRIBED, pointer: pointer('authentication', 'scopes', s) });
     if (need.public) {
       rules.push({ endpoint, public: true, scopes: [] });
       continue;
     }
     if (!sameSet(need.scopes, defaultScopes)) rules.push({ endpoint, public: false, scopes: need.scopes });
-    if (need.schemes.size < schemes.size) {
-      const names = listOf(need.named, 4).replace(/ and /, ' or ');
+    // The schemes it names that the document declares (an undeclared one is said above).
+    const named = need.named.filter((n) => n in declared);
+    if (named.length && need.schemes.size < schemes.size) {
+      const names = listOf(named, 4).replace(/ and /, ' or ');
       const seen = restricted.get(names);
       if (seen) seen.count++;
       else restricted.set(names, { count: 1, example: `${op.method.toUpperCase()} ${op.path}`, at: own === undefined ? '/security' : child(op.pointer, 'security') });
     }
   }
   for (const [names, { count, example, at }] of restricted) report(ctx, IMPORT_CODES.authSchemes, { count, example, schemes: names }, at);
+  for (const [scheme, { count, example, at }] of dangling) report(ctx, IMPORT_CODES.authUndeclared, { scheme, count, example }, at);
   return {
     authentication: defined({
       schemes: [...schemes.values()],
