@@ -18,7 +18,11 @@ export default defineCommand({
     'api-version': { type: 'string', description: "The API version to describe (default: the spec's default version, else the only or newest one served)" },
   },
   async run({ args }) {
-    if (Boolean(args.openapi) === Boolean(args.asyncapi)) throw new CliError('export needs one of --openapi or --asyncapi.');
+    if (Boolean(args.openapi) === Boolean(args.asyncapi)) {
+      // `--format openapi` is a natural guess: say where the document kind is chosen.
+      const kind = /^(openapi|asyncapi)$/i.exec(args.format ?? '')?.[1]?.toLowerCase();
+      throw new CliError(kind ? `--format says json or yaml; the document is chosen with --${kind}: svcspec export --${kind}${args.file ? ` ${args.file}` : ''}.` : 'export needs one of --openapi or --asyncapi.');
+    }
     const inferred = /\.ya?ml$/i.test(args.output ?? '') ? 'yaml' : 'json';
     const format = oneOf('format', args.format, ['json', 'yaml'] as const, inferred);
     const file = specFileOf(args.file);
