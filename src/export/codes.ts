@@ -13,6 +13,11 @@ export const EXPORT_CODES = {
     message: 'Part {number}, {title}, is {statement}; the {format} document has nothing of it.',
     description: 'The part the export is made of is a gap (or stated as none), so the exported document is minimal but valid. Write the part to export it.',
   }),
+  errorsDefault: defineDiagnostic({
+    code: 'export-errors-default', severity: 'warning', part: 'errors',
+    message: 'Part 7, Errors, is {statement}; the error responses are written as svcspec serve answers them by default ({shape}, its default statuses), a default of the runtime rather than a statement of the spec.',
+    description: 'Where the spec states no error shape or catalog, serve answers errors with its documented defaults, and the export writes those, so a client generated from the document matches the reference service. The tester holds no other implementation to them (it checks the status class only). State part 7 to export the service\'s own errors.',
+  }),
   versionChosen: defineDiagnostic({
     code: 'export-version-chosen', severity: 'warning', part: 'versioning',
     message: "The spec names no default version; the export describes version '{version}', the newest one served. Choose another with --api-version ({versions}).",

@@ -490,3 +490,12 @@ test('openapi: where clients subscribe through the API, its routes are operation
   const listed = await app.inject({ method: 'GET', url: path });
   assert.deepEqual(fits(op(d, path, 'get').responses['200'].content['application/json'].schema, listed.json()), []);
 });
+
+test('openapi: a spec silent on errors is exported with serve\'s default error responses, and the export says they are the runtime\'s default, not the spec\'s', async () => {
+  const silent = (await example('library.yaml'));
+  const gap: Spec = { ...silent, parts: { ...silent.parts, errors: { ...silent.parts.errors, statement: 'gap' } }, errors: { catalog: [] } as unknown as Spec['errors'] };
+  const said = toOpenApi(gap).findings.filter((f) => f.code === 'export-errors-default');
+  assert.equal(said.length, 1);
+  assert.match(said[0]!.message, /Part 7, Errors, is not shown; the error responses are written as svcspec serve answers them by default \(RFC 9457 problem details/);
+  assert.deepEqual(toOpenApi(silent).findings.filter((f) => f.code === 'export-errors-default'), [], 'a stated part 7 is the spec\'s own');
+});

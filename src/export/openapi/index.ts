@@ -232,6 +232,7 @@ function reportInexpressible(ctx: OpenApiContext): void {
     if (statement !== 'given') findings.push(finding(spec, EXPORT_CODES.partGap, { number: PART_BY_NAME[part].number, title: PART_BY_NAME[part].title, statement: statement === 'gap' ? 'not shown' : 'stated as none', format: 'OpenAPI' }, spec.parts[part].pointer));
   };
   gap('endpoints');
+  if (spec.parts.errors.statement !== 'given' && spec.endpoints.length) findings.push(finding(spec, EXPORT_CODES.errorsDefault, { statement: spec.parts.errors.statement === 'gap' ? 'not shown' : 'stated as none', shape: 'RFC 9457 problem details' }, spec.parts.errors.pointer));
   if (spec.purpose.users.length) findings.push(finding(spec, EXPORT_CODES.purposeUsers, { format: 'OpenAPI' }, '/purpose/users'));
   if (spec.parts.authentication.statement === 'given' && spec.authentication.obtain) findings.push(finding(spec, EXPORT_CODES.authObtain, {}, '/authentication/obtain'));
   for (const r of spec.resources) if (r.owned && spec.endpoints.some((e) => e.resource === r.name)) findings.push(finding(spec, EXPORT_CODES.ownership, { resource: r.name }, r.pointer));
