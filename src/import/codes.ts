@@ -167,6 +167,11 @@ export const IMPORT_CODES = {
     message: "{method} {path} is the same HTTP route as {other} ({route}); a request cannot say which of them it means, so it is left out.",
     description: 'OpenAPI path keys may differ only by a fragment (`/files/{file_id}#get_shared_link`) or by the names of their parameters, yet reach the same route. A service answers one operation per method and route.',
   }),
+  nestedUnbound: defineDiagnostic({
+    code: 'import-nested-unbound', severity: 'info', part: 'endpoints',
+    message: "{method} {path} reads as the {child} records of one {parent}, but '{child}' has no member holding {aParent}'s id ('{param}', or '{parent}_id' or '{parent}Id'); the format reaches a parent through such a ref, so the operation stays an action of its own.",
+    description: 'A nested path (`/customers/{customer_id}/orders`) is read as the list or create of the child under its parent where the child holds the parent\'s id in a member (docs/import.md). A child that embeds its parent whole, or does not name it, gives the format nothing to bind the path to: add such a member to the spec to make it a nested collection.',
+  }),
   nestedPath: defineDiagnostic({
     code: 'import-nested-path', severity: 'info', part: 'endpoints',
     message: "{method} {path} reaches the {child} records of one {parent}: it is written as a nested collection, and '{field}' of '{child}' as a ref to '{parent}' (it holds a {parent}'s id).",

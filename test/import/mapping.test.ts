@@ -848,3 +848,23 @@ components:
   assert.ok(names.includes('identity'));
   assert.ok(!names.includes('errorGeneric') && !names.includes('genericError'), names.join(', '));
 });
+
+test('import: a nested path whose child holds no member for the parent\'s id (a session embedding its identity whole) stays an action, and the import says why', async () => {
+  const { findings } = await run(`openapi: 3.0.3
+info: { title: Identities, version: '1' }
+paths:
+  /identities:
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Identity' } } } } } } }
+  /identities/{id}:
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Identity' } } } } } }
+  /identities/{id}/sessions:
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Session' } } } } } } }
+  /sessions/{id}:
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Session' } } } } } }
+components:
+  schemas:
+    Identity: { type: object, properties: { id: { type: string, readOnly: true }, name: { type: string } } }
+    Session: { type: object, properties: { id: { type: string, readOnly: true }, identity: { $ref: '#/components/schemas/Identity' } } }
+`);
+  assert.match(codes(findings, 'import-nested-unbound')[0] ?? '', /GET \/identities\/\{id\}\/sessions reads as the session records of one identity, but 'session' has no member holding an identity's id/);
+});

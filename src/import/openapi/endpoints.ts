@@ -33,7 +33,8 @@ import { extraParameters, requestFits, requestShape, requestWhole, responsesOf, 
 import type { Operation } from './resources.ts';
 import { envelopeFromBodies, idFromPaths, optionalWhenCreateOmits, settleId } from './records.ts';
 import { importPagination, type Listed } from './pagination.ts';
-import { asRefs, nestedOf, nestedOperation, type Nested } from './nested.ts';
+import { asRefs, nestedOf, nestedOperation, unboundNesting, type Nested } from './nested.ts';
+import { aNoun } from '../../spec/units.ts';
 import { endpointPath, pathOf, pathShape, recordOf, sameName, type PathShape } from './paths.ts';
 import type { SchemaScope } from './schema.ts';
 
@@ -95,6 +96,8 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
     const bodies = summarize(ctx, op);
     const byBodies = [bodies.success?.component, bodies.request].map((c) => (c === undefined ? undefined : scope.resources.get(c))).find((r) => r !== undefined);
     const nested = nestedOf(path, all, byBodies === undefined ? undefined : byName.get(byBodies));
+    const unbound = nested ? undefined : unboundNesting(path, all, byBodies === undefined ? undefined : byName.get(byBodies));
+    if (unbound) report(ctx, IMPORT_CODES.nestedUnbound, { method: op.method.toUpperCase(), path: op.path, child: unbound.child, parent: unbound.parent, aParent: aNoun(unbound.parent), param: unbound.param }, op.pointer);
     const resource = nested ? nested.child : recordOf(path, all) ?? byBodies;
     drafts.push({ op, bodies, resource, named: resource !== undefined, path, shape: pathShape(path), ...(nested ? { nested } : {}) });
   }

@@ -37,6 +37,21 @@ const isParam = (s: string | undefined) => s !== undefined && /^\{[^}]+\}$/.test
  * child has the field holding the parent's id.
  */
 export function nestedOf(path: string, resources: readonly Resource[], byBodies: Resource | undefined): Nested | undefined {
+  const found = nestingOf(path, resources, byBodies);
+  return found && 'field' in found ? found : undefined;
+}
+
+/**
+ * A path that reads as a nested collection of `child` under `parent` (as nestedOf), whose child
+ * has no member holding the parent's id (`/admin/identities/{id}/sessions`, a session embedding
+ * its identity whole): the format cannot reach the parent, so it stays an action, said so.
+ */
+export function unboundNesting(path: string, resources: readonly Resource[], byBodies: Resource | undefined): { readonly parent: string; readonly child: string; readonly param: string } | undefined {
+  const found = nestingOf(path, resources, byBodies);
+  return found && !('field' in found) ? found : undefined;
+}
+
+function nestingOf(path: string, resources: readonly Resource[], byBodies: Resource | undefined): Nested | { readonly parent: string; readonly child: string; readonly param: string } | undefined {
   const all = path.split('/').filter(Boolean);
   const item = isParam(all.at(-1)) ? all.at(-1)!.slice(1, -1) : undefined;
   const segments = item === undefined ? all : all.slice(0, -1);
@@ -51,7 +66,7 @@ export function nestedOf(path: string, resources: readonly Resource[], byBodies:
   // The child's own id is never the field holding its parent, whatever the parameter is named (`/users/{id}/posts`: userId, not id).
   const own = child.id?.field ?? 'id';
   const field = child.fields.find((f) => f.name !== own && (norm(f.name) === norm(param) || norm(f.name) === `${norm(parent.name)}id`) && (f.type === 'string' || f.type === 'integer') && (idType === undefined || f.type === idType));
-  return field ? { parent: parent.name, param, field: field.name, child: child.name, ...(item !== undefined ? { item } : {}) } : undefined;
+  return field ? { parent: parent.name, param, field: field.name, child: child.name, ...(item !== undefined ? { item } : {}) } : { parent: parent.name, child: child.name, param };
 }
 
 /**
