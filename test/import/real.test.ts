@@ -24,6 +24,8 @@ export const REAL = [
   'real/oai-callback-example.yaml',
   'real/redocly-museum.yaml',
   'real/realworld-conduit.yaml',
+  'real/ory-kratos.json',
+  'real/ory-hydra.json',
   'swagger-petstore-v3.yaml',
   'traccar.yaml',
 ];
@@ -126,4 +128,24 @@ test('real document: RealWorld\'s records inside their envelopes ({"article": â€
   assert.deepEqual(run.results.filter((x) => x.outcome === 'skip' && x.skipKind === 'not-checked').map((x) => x.id), []);
   assert.equal(spec.endpoints.find((e) => e.id === 'article.list')?.query, undefined);
   assert.ok(r.diagnostics.some((d) => d.code === 'import-parameters' && /^GET \/articles takes .*query favorited/.test(d.message)));
+});
+
+test('real document: Ory Kratos\'s identities are a resource the reference creates and reads back (untyped traits are type any, the id the service\'s), at the Location the spec reads them', async (t) => {
+  const r = await imported('real/ory-kratos.json');
+  assert.ok(r.value);
+  const { spec } = r.value;
+  const identity = spec.resources.find((x) => x.name === 'identity')!;
+  assert.deepEqual(identity.id && [identity.id.field, identity.id.assigned], ['id', 'uuid']);
+  assert.equal(identity.fields.find((f) => f.name === 'metadata_public')?.type, 'any');
+  assert.deepEqual(spec.endpoints.filter((e) => e.resource === 'identity' && e.operation !== 'action').map((e) => e.operation).sort(), ['create', 'delete', 'list', 'read', 'update']);
+  const { baseUrl, principals } = await serveForTester(t, spec);
+  const headers = { ...(principals[0]?.headers ?? {}), 'content-type': 'application/json' };
+  const made = await fetch(`${baseUrl}/admin/identities`, { method: 'POST', headers, body: JSON.stringify({ schema_id: 'default', traits: { email: 'ann@example.org' }, metadata_public: 'plain text' }) });
+  assert.equal(made.status, 201, await made.clone().text());
+  const body = (await made.json()) as { id: string; metadata_public: unknown };
+  assert.equal(body.metadata_public, 'plain text');
+  assert.equal(made.headers.get('location'), `/admin/identities/${body.id}`);
+  assert.equal((await fetch(`${baseUrl}${made.headers.get('location')}`, { headers })).status, 200);
+  // What a new user's walk found misread, now said as it is.
+  for (const code of ['import-error-nested', 'import-auth-undeclared', 'import-nested-unbound', 'import-paging-unsayable']) assert.ok(r.diagnostics.some((d) => d.code === code && d.location), code);
 });

@@ -19,7 +19,7 @@
  *   which the format reads as a transition (reported: check wants it declared).
  */
 import { CONVENTIONS, conventionalPath } from '../../spec/conventions/endpoints.ts';
-import { conventionalBinding, templateParams } from '../../spec/conventions/paths.ts';
+import { conventionalBinding, routeClashes, templateParams } from '../../spec/conventions/paths.ts';
 import {
   STANDARD_OPERATIONS, type ActionDef, type Limits, type Endpoint, type EndpointResponse, type Field, type ListQueryDecl, type PathParam, type Shape, type HttpMethod, type Operation as OperationName, type Resource, type StandardOperation,
 } from '../../spec/model.ts';
@@ -212,7 +212,7 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
   const order = new Map(withPlural.map((r, i) => [r.name, i]));
   const withIds = asRefs(ctx, withPlural, nestings).map((r) => envelopeFromBodies(ctx, optionalWhenCreateOmits(ctx, settleId(ctx, idFromPaths(ctx, r, placed), placed), placed), placed));
   const ided = new Map(withIds.map((r) => [r.name, r]));
-  const endpoints = placed.map((p) => p.endpoint).map((e) => conventional(e, ided.get(e.resource)!)).sort((a, b) => order.get(a.resource)! - order.get(b.resource)!);
+  const endpoints = documentedIdNames(placed.map((p) => p.endpoint), placed).map((e) => conventional(e, ided.get(e.resource)!)).sort((a, b) => order.get(a.resource)! - order.get(b.resource)!);
   return { resources: withIds, endpoints, placed, ...(paging.pagination ? { pagination: paging.pagination } : {}) };
 }
 
@@ -295,6 +295,33 @@ function operationKey(op: Operation): string {
 }
 
 /** Marks an endpoint the short form can write: nothing but the convention. */
+/**
+ * Where a record's parameter renamed `{id}` (endpointPath) meets another resource's endpoint on
+ * the same route under the document's name (Hydra: `GET /admin/keys/{set}/{kid}` of a key set,
+ * `PUT /admin/keys/{set}/{kid}` of a key), one route would bind two names (check's
+ * endpoint-route-ambiguous, and serve refuses it): the renamed one keeps the document's name,
+ * declared as the record's id (`params: { set: id }`).
+ */
+function documentedIdNames(endpoints: readonly Endpoint[], placed: readonly Placed[]): Endpoint[] {
+  const back = new Map<Endpoint, Endpoint>();
+  for (const clash of routeClashes(endpoints)) {
+    if (clash.kind !== 'ambiguous') continue;
+    for (const [e, other] of [[clash.endpoint, clash.other], [clash.other, clash.endpoint]] as const) {
+      const documented = placed.find((p) => p.endpoint === e)?.op.path;
+      if (!documented || back.has(e)) continue;
+      const mine = e.path.split('/');
+      const theirs = other.path.split('/');
+      const original = pathOf(documented).split('/');
+      const at = mine.findIndex((s, i) => s === '{id}' && theirs[i] !== '{id}' && original[i] === theirs[i] && original.length === mine.length);
+      if (at < 0) continue;
+      const name = theirs[at]!.slice(1, -1);
+      const path = mine.map((s, i) => (i === at ? `{${name}}` : s)).join('/');
+      back.set(e, { ...e, path, params: e.params.map((p) => (p.name === 'id' ? { ...p, name, declared: true, pointer: child(e.pointer, 'params', name) } : p)) });
+    }
+  }
+  return endpoints.map((e) => back.get(e) ?? e);
+}
+
 function conventional(e: Endpoint, resource: Resource): Endpoint {
   if (e.operation === 'transition' || e.operation === 'action' || e.summary !== undefined) return e;
   const c = CONVENTIONS[e.operation];
