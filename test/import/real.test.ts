@@ -149,3 +149,13 @@ test('real document: Ory Kratos\'s identities are a resource the reference creat
   // What a new user's walk found misread, now said as it is.
   for (const code of ['import-error-nested', 'import-auth-undeclared', 'import-nested-unbound', 'import-paging-unsayable']) assert.ok(r.diagnostics.some((d) => d.code === code && d.location), code);
 });
+
+test('real document: Ory Hydra\'s OAuth 2.0 clients are identified by client_id, the member named after their collection (/admin/clients/{id}), not an id invented beside it', async () => {
+  const r = await imported('real/ory-hydra.json');
+  assert.ok(r.value);
+  const client = r.value.spec.resources.find((x) => x.name === 'oAuth2Client')!;
+  assert.deepEqual(client.id && [client.id.field, client.id.assigned], ['client_id', 'service']);
+  assert.equal(client.fields.find((f) => f.name === 'client_id')?.readOnly, true, 'the service\'s to set, as check asks');
+  assert.ok(!client.fields.some((f) => f.name === 'id'));
+  assert.deepEqual(checkSpec(r.value.spec, []).diagnostics.filter((d) => d.code === 'resource-id-not-readonly' && /oAuth2Client/.test(d.message)).map((d) => d.message), []);
+});

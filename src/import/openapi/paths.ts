@@ -74,7 +74,7 @@ export function endpointPath(path: string, base: string | undefined): { path: st
 }
 
 /** `comments` -> `comment`, `categories` -> `category`, `addresses` -> `address`, `boxes` -> `box`, a name without a plural ending as it is; camelCase. */
-function singular(segment: string): string {
+export function singular(segment: string): string {
   const word = /ies$/.test(segment) ? segment.replace(/ies$/, 'y') : /(ss|us|x|ch|sh)es$/.test(segment) ? segment.replace(/es$/, '') : segment.replace(/([^s])s$/, '$1');
   return word.replace(/[^A-Za-z0-9]+([A-Za-z0-9])/g, (_m, c: string) => c.toUpperCase()).replace(/^[^A-Za-z]+/, '') || 'item';
 }

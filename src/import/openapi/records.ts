@@ -9,6 +9,7 @@ import { isObject, jsonContent, report, resolve, type ImportContext } from './co
 import { namesComponent, recordEnvelopeOf } from './pages.ts';
 import type { Placed } from './endpoints.ts';
 import { idAssignment, idProperties, listOf } from './resources.ts';
+import { singular } from './paths.ts';
 
 /**
  * A record without an `id` property whose item paths all name one parameter that is also one
@@ -20,16 +21,30 @@ export function idFromPaths(ctx: ImportContext, r: Resource, placed: readonly Pl
   if (r.id !== undefined) return r;
   const names = new Set(placed.filter((p) => p.endpoint.resource === r.name && p.idParam !== undefined).map((p) => p.idParam!));
   if (names.size !== 1) return r;
-  const [name] = names;
+  const [param] = names;
+  // `{id}` over records with no `id` member names the one called after its collection (Hydra's
+  // `/admin/clients/{id}` and `client_id`).
+  const name = param === 'id' ? collectionId(r, placed) ?? param : param;
   const field = r.fields.find((f) => f.name === name);
   if (!field || (field.type !== 'string' && field.type !== 'integer')) return r;
   const read = idAssignment(field);
   // The create's body leaving it out says the service assigns it (settleId): said so here, once.
   const omitted = read.assigned === 'client' && createOmits(r, placed, name);
   const { assigned, how } = omitted ? serviceAssigned(field) : read;
-  const at = placed.find((p) => p.endpoint.resource === r.name && p.idParam === name)!.op.pointer;
-  report(ctx, IMPORT_CODES.resourceIdRead, { resource: r.name, field: name, why: `, which its item paths name ({${name}})`, how }, at);
-  return { ...r, id: { field: name, assigned, pointer: child(r.pointer, 'id') }, ...(omitted ? { fields: readOnlyId(r, name) } : {}) };
+  const at = placed.find((p) => p.endpoint.resource === r.name && p.idParam === param)!.op.pointer;
+  report(ctx, IMPORT_CODES.resourceIdRead, { resource: r.name, field: name, why: param === name ? `, which its item paths name ({${name}})` : `, named after its collection, which its item paths name {${param}}`, how }, at);
+  // An id the service assigns is the service's to set: read-only, as check asks (resource-id-not-readonly).
+  return { ...r, id: { field: name, assigned, pointer: child(r.pointer, 'id') }, ...(assigned !== 'client' ? { fields: readOnlyId(r, name) } : {}) };
+}
+
+/** The member `<singular of the collection>_id` or `…Id` (`client_id` under `/clients/{id}`), where the record has one. */
+function collectionId(r: Resource, placed: readonly Placed[]): string | undefined {
+  const item = placed.find((p) => p.endpoint.resource === r.name && p.idParam === 'id');
+  const segments = item?.op.path.split('/').filter(Boolean) ?? [];
+  const collection = segments[segments.findIndex((s) => s === '{id}') - 1];
+  if (collection === undefined || collection.startsWith('{')) return undefined;
+  const one = singular(collection);
+  return [`${one}_id`, `${one}Id`].find((n) => r.fields.some((f) => f.name === n));
 }
 
 /**
