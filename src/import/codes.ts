@@ -233,8 +233,8 @@ export const IMPORT_CODES = {
   // ---- 7. errors -------------------------------------------------------------------------
   errorShape: defineDiagnostic({
     code: 'import-error-shape', severity: 'warning', part: 'errors',
-    message: 'The error bodies ({schema}) have no member for the error {role}; the error shape needs a title (a short message) at least, so it is left out.',
-    description: 'The format\'s error shape names the members of an error body (RFC 9457 problem details with a `code` member, or a custom body). Members are recognised by their names: code, errorCode, error_code or error; title, message or error. A body with no short message at all is not read as an error shape.',
+    message: 'The error bodies ({schema}) have no member svcspec recognises (a code, a title, a detail, a status); the error shape is left out.',
+    description: 'The format\'s error shape names the members of an error body (RFC 9457 problem details with a `code` member, or a custom body), one at least. Members are recognised by their names: code, errorCode, error_code or error; title, message or msg; detail, details, description or error_description; status, statusCode or status_code. A body with none of them is not read as an error shape.',
   }),
   errorNoCode: defineDiagnostic({
     code: 'import-error-no-code', severity: 'warning', part: 'errors',

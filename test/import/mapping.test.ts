@@ -868,3 +868,23 @@ components:
 `);
   assert.match(codes(findings, 'import-nested-unbound')[0] ?? '', /GET \/identities\/\{id\}\/sessions reads as the session records of one identity, but 'session' has no member holding an identity's id/);
 });
+
+test('import: an OAuth 2.0 error body ({error, error_description}, RFC 6749 §5.2) is the error shape, without a title (Hydra); the reference answers in it', async () => {
+  const { spec, findings } = await run(`openapi: 3.0.3
+info: { title: OAuth-like, version: '1' }
+paths:
+  /clients:
+    get:
+      responses:
+        '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Client' } } } } }
+        default: { description: Failed, content: { application/json: { schema: { $ref: '#/components/schemas/errorOAuth2' } } } }
+components:
+  schemas:
+    Client: { type: object, properties: { client_id: { type: string, readOnly: true }, client_name: { type: string } } }
+    errorOAuth2: { type: object, properties: { error: { type: string }, error_description: { type: string }, status_code: { type: integer } } }
+`);
+  assert.equal(spec.parts.errors.statement, 'given');
+  assert.deepEqual(spec.errors.shape && { mediaType: spec.errors.shape.mediaType, members: spec.errors.shape.members }, { mediaType: 'application/json', members: { code: 'error', status: 'status_code', detail: 'error_description' } });
+  assert.deepEqual(codes(findings, 'import-error-shape'), []);
+  assert.deepEqual(checkSpec(spec, []).diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), []);
+});

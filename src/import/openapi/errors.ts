@@ -31,7 +31,7 @@ const ROLES: readonly [keyof ErrorMembers, readonly string[]][] = [
   ['code', ['code', 'errorCode', 'error_code', 'error']],
   ['title', ['title', 'message', 'error', 'msg']],
   ['status', ['status', 'statusCode', 'status_code']],
-  ['detail', ['detail', 'details', 'description']],
+  ['detail', ['detail', 'details', 'description', 'error_description']],
   ['errors', ['errors', 'violations']],
   ['type', ['type']],
   ['instance', ['instance']],
@@ -80,8 +80,12 @@ export function importErrors(scope: SchemaScope, ops: readonly Operation[]): Imp
       report(ctx, IMPORT_CODES.errorNested, { schema: label(chosen), member: nested.member, found: nested.found }, chosen.at);
       return { gap: `its error bodies (${label(chosen)}) hold the error one level down, in '${nested.member}'` };
     }
-    report(ctx, IMPORT_CODES.errorShape, { schema: label(chosen), role: 'title' }, chosen.at);
-    return { gap: `its error bodies (${label(chosen)}) have no member for the error title` };
+    // A shape of the members there are (the format asks for one at least): OAuth 2.0's
+    // {error, error_description} has its code and its detail, and no title (RFC 6749 §5.2).
+    if (members.code === undefined && members.detail === undefined && members.status === undefined) {
+      report(ctx, IMPORT_CODES.errorShape, { schema: label(chosen), role: 'title' }, chosen.at);
+      return { gap: `its error bodies (${label(chosen)}) have no member svcspec recognises` };
+    }
   }
   const problem = /^application\/problem\+json/i.test(chosen.mediaType) && members.code === 'code' && members.title === 'title';
   const listed = Object.entries(members).map(([role, name]) => `${role} in '${name}'`).join(', ');
@@ -94,7 +98,7 @@ export function importErrors(scope: SchemaScope, ops: readonly Operation[]): Imp
     errors: {
       shape: problem
         ? { kind: 'problem', mediaType: 'application/problem+json', members: PROBLEM_MEMBERS, pointer: shapePointer }
-        : { kind: 'custom', mediaType: chosen.mediaType, members: defined({ ...members, title: members.title }), pointer: shapePointer },
+        : { kind: 'custom', mediaType: chosen.mediaType, members: defined({ ...members }), pointer: shapePointer },
       catalog: [],
     },
   };
