@@ -33,6 +33,10 @@ const YOUNG_MB = 24;
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+// An eval worker has a global require that resolves from the working directory (as \`node -e\`):
+// svcspec's modules, which use a global require where one is (the bundle's), would look for
+// their dependencies there, and miss them outside a project that has them.
+delete globalThis.require;
 import(workerData.module).then(async ({ importOpenApi }) => {
   const r = await importOpenApi(workerData.file, workerData.options);
   const value = r.value && { yaml: r.value.yaml, json: r.value.json, openapi: r.value.openapi };

@@ -108,3 +108,18 @@ test('cli: the command imports in its worker (src/import/isolated.ts) exactly wh
   assert.equal(refused.value, undefined);
   assert.equal(refused.diagnostics[0]?.code, 'import-not-openapi');
 });
+
+test('cli: svcspec import of a YAML document works from a folder with no node_modules (the worker\'s global require resolved its dependencies from there: "Cannot find module \'yaml\'")', () => {
+  const elsewhere = mkdtempSync(join(tmpdir(), 'svcspec-import-elsewhere-'));
+  try {
+    // An anchor: the one kind of text `yaml` itself reads (src/load/yaml.ts), loaded on first use.
+    const doc = join(elsewhere, 'anchored.yaml');
+    writeFileSync(doc, readFileSync(PETSTORE, 'utf8').replace(/^info:/m, 'x-shared: &shared { note: one }\nx-again: *shared\ninfo:'));
+    const r = cli(['import', doc, '-o', join(elsewhere, 'out.yaml')], elsewhere);
+    assert.equal(r.status, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /internal error|Cannot find module/);
+    assert.ok(existsSync(join(elsewhere, 'out.yaml')));
+  } finally {
+    rmSync(elsewhere, { recursive: true, force: true });
+  }
+});

@@ -45,9 +45,9 @@ export async function killAll(children: readonly ChildProcess[]): Promise<void> 
 }
 
 /** Runs the CLI to completion. */
-export function cli(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
+export function cli(args: readonly string[], cwd = ROOT): { status: number | null; stdout: string; stderr: string } {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', env });
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
