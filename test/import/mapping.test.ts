@@ -888,3 +888,25 @@ components:
   assert.deepEqual(codes(findings, 'import-error-shape'), []);
   assert.deepEqual(checkSpec(spec, []).diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), []);
 });
+
+test('import: a custom method (POST /attachments:batchDelete, AIP-136) is an action, never the create of its request body\'s schema (Memos)', async () => {
+  const { spec, findings } = await run(`openapi: 3.0.3
+info: { title: Memos-like, version: '1' }
+paths:
+  /attachments:
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Attachment' } } } } } } }
+  /attachments:batchDelete:
+    post:
+      operationId: BatchDeleteAttachments
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/BatchDeleteAttachmentsRequest' } } } }
+      responses: { '200': { description: OK } }
+components:
+  schemas:
+    Attachment: { type: object, properties: { name: { type: string }, filename: { type: string } } }
+    BatchDeleteAttachmentsRequest: { type: object, required: [names], properties: { names: { type: array, items: { type: string } } } }
+`);
+  const batch = spec.endpoints.find((e) => e.path === '/attachments:batchDelete');
+  assert.equal(batch?.operation, 'action');
+  assert.ok(!spec.endpoints.some((e) => e.operation === 'create'), 'no create of the request schema');
+  assert.ok(codes(findings, 'import-endpoint-named').some((m) => /POST \/attachments:batchDelete/.test(m)));
+});

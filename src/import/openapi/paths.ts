@@ -46,6 +46,8 @@ export function pathShape(path: string): PathShape | undefined {
   const segments = path.split('/').filter(Boolean);
   const isParam = (s: string) => /^\{[^}]+\}$/.test(s);
   const last = segments.at(-1);
+  // A custom method (`/attachments:batchDelete`, `/items/{id}:archive`, AIP-136) is no collection nor record path: an action.
+  if (last !== undefined && /:[A-Za-z]\w*$/.test(last)) return undefined;
   if (last !== undefined && isParam(last) && !segments.slice(0, -1).some(isParam) && segments.length > 1) {
     return { base: `/${segments.slice(0, -1).join('/')}`, param: last.slice(1, -1) };
   }
