@@ -76,7 +76,8 @@ export async function importOpenApi(file: string, options: ImportOptions = {}): 
   const imported = importResources(ctx, usage, requestShapes(ctx, ops, usage));
   const { resources, endpoints, placed, pagination } = importEndpoints(imported.scope, ops, imported.resources);
   const silent = resources.filter((r) => r.id === undefined);
-  if (silent.length) report(ctx, IMPORT_CODES.resourceId, { resources: listOf(silent.map((r) => r.name)) }, '/components/schemas');
+  // Every one named: it is the list of what is left to write, and one cut short hides which (Hydra's oAuth2Client was among '34 more').
+  if (silent.length) report(ctx, IMPORT_CODES.resourceId, { resources: listOf(silent.map((r) => r.name), Infinity) }, '/components/schemas');
   const auth = importAuthentication(ctx, placed);
   const errors = importErrors(imported.scope, ops);
   const statements: Record<PartName, 'given' | 'gap'> = {
