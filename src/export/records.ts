@@ -144,7 +144,8 @@ export function requestBodyOf(endpoint: Endpoint, resource: Resource, machine: S
       m.properties[f.name] = { ...fieldSchema({ ...f, readOnly: false }, 'patch', c), readOnly: true, description: `Set by the service; ignored when sent.` };
     }
   }
-  return { schema: objectSchema(m.properties, m.required, resource.unknownFields === 'keep'), required: true, mergePatch: op === 'update' };
+  // `keep` and `ignore` both take members the fields do not declare (the one stores them, the other drops them).
+  return { schema: objectSchema(m.properties, m.required, resource.unknownFields !== 'refuse'), required: true, mergePatch: op === 'update' };
 }
 
 /** A body of only the named fields (an endpoint that names them may take a readOnly one). */

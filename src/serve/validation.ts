@@ -133,12 +133,15 @@ export function compileValidators(spec: Spec, ajv: Ajv, resource: Resource, opti
     // own once (Ajv's code generation was a third of `serve`'s time to its first answer).
     let compiled: ValidateFunction | undefined;
     const validate = (body: unknown): boolean => (compiled ??= ajv.compile(schema))(body) as boolean;
+    // `unknownFields: ignore`: a member the request's schema does not name is dropped, not refused (OpenAPI's reading of a schema that allows more).
+    const known = resource.unknownFields === 'ignore' && isObject(schema.properties) ? new Set(Object.keys(schema.properties)) : undefined;
     return {
       optionalBody,
       check(body) {
         if (!isObject(body)) return optionalBody && body === undefined ? [] : [notAnObject(body, aNoun(label))];
         // `readOnlyFields: ignore`: what the service sets itself is dropped, not refused (the body is this request's own).
         if (drop) for (const name of drop) delete body[name];
+        if (known) for (const name of Object.keys(body)) if (!known.has(name)) delete body[name];
         return validate(body) ? [] : violationsOf(compiled!.errors ?? []);
       },
       refs: hasRefs ? (body) => refsIn(spec, declared, body) : () => [],

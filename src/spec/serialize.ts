@@ -81,7 +81,7 @@ function writeResource(r: Resource): RawDocument {
     description: r.description,
     id: r.id ? { field: r.id.field, assigned: r.id.assigned } : undefined,
     owned: r.owned || undefined,
-    unknownFields: r.unknownFields === 'keep' ? 'keep' : undefined,
+    unknownFields: r.unknownFields === 'refuse' ? undefined : r.unknownFields,
     readOnlyFields: r.readOnlyFields === 'ignore' ? 'ignore' : undefined,
     envelope: r.envelope,
     perOwner: r.perOwner,

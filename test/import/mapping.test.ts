@@ -910,3 +910,25 @@ components:
   assert.ok(!spec.endpoints.some((e) => e.operation === 'create'), 'no create of the request schema');
   assert.ok(codes(findings, 'import-endpoint-named').some((m) => /POST \/attachments:batchDelete/.test(m)));
 });
+
+test('import: a schema without additionalProperties: false takes members it does not name (unknownFields: ignore); one with it refuses them; readOnly members sent are ignored (OpenAPI\'s readings)', async () => {
+  const { spec } = await run(`openapi: 3.0.3
+info: { title: Shop, version: '1' }
+paths:
+  /open:
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Open' } } } }
+      responses: { '201': { description: Made, content: { application/json: { schema: { $ref: '#/components/schemas/Open' } } } } }
+  /closed:
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Closed' } } } }
+      responses: { '201': { description: Made, content: { application/json: { schema: { $ref: '#/components/schemas/Closed' } } } } }
+components:
+  schemas:
+    Open: { type: object, properties: { id: { type: string, readOnly: true }, name: { type: string } } }
+    Closed: { type: object, additionalProperties: false, properties: { id: { type: string, readOnly: true }, name: { type: string } } }
+`);
+  const by = (name: string) => spec.resources.find((r) => r.name === name)!;
+  assert.deepEqual([by('open').unknownFields, by('open').readOnlyFields], ['ignore', 'ignore']);
+  assert.deepEqual([by('closed').unknownFields, by('closed').readOnlyFields], ['refuse', 'ignore']);
+});

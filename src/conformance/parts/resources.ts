@@ -227,6 +227,16 @@ function planRefusals(ctx: TestContext, data: DataFactory, resource: Resource, r
         data.track(resource, ex, as);
       }),
     );
+  } else if (resource.unknownFields === 'ignore') {
+    planned.push(() =>
+      ctx.check('resources', `${resource.name}.unknown-field`, `${resource.name}: a field the spec does not declare is ignored (unknownFields: ignore)`, { pointer: resource.pointer, text: `the fields of ${resource.name}: unknown ones ignored` }, async () => {
+        const body = { ...(await data.validBody(resource, { as })), svcspecUndeclaredField: 1 };
+        const ex = await ctx.call('POST', await data.createPath(resource, body, as), { body, as: as ?? null });
+        expectSuccess(create, ex);
+        data.track(resource, ex, as);
+        if (isObject(ex.response.json) && 'svcspecUndeclaredField' in ex.response.json) throw new Failure("the created record carries the undeclared member 'svcspecUndeclaredField'; the spec says such members are dropped", ex);
+      }),
+    );
   } else {
     const onCreate = refused('/svcspecUndeclaredField', (body) => void (body.svcspecUndeclaredField = 1));
     planned.push(() => ctx.check('resources', `${resource.name}.unknown-field`, `${resource.name}: a field the spec does not declare is refused`, { pointer: resource.pointer, text: `the fields of ${resource.name}` }, onCreate));

@@ -210,8 +210,11 @@ export function importResources(ctx: ImportContext, usage: ReadonlyMap<string, R
       description: typeof node.description === 'string' ? node.description : undefined,
       id: idOf(ctx, fields, name, at, target),
       owned: false,
-      unknownFields: 'refuse',
-      readOnlyFields: 'refuse',
+      // OpenAPI's readings: a schema takes members it does not name unless it says
+      // `additionalProperties: false`, and a readOnly member a client sends is one to ignore (or
+      // reject): dropped, as the format's `ignore` says, rather than refused by a default of svcspec's.
+      unknownFields: node.additionalProperties === false ? 'refuse' : 'ignore',
+      readOnlyFields: 'ignore',
       fields,
       unique: [],
       rules: [],

@@ -19,7 +19,7 @@ function normalizeResource(name: string, raw: unknown, pointer: string): Resourc
       ? { field: str(id.field) as string, assigned: assigned as IdAssignment, pointer: child(pointer, 'id') }
       : undefined,
     owned: bool(r.owned),
-    unknownFields: r.unknownFields === 'keep' ? 'keep' : 'refuse',
+    unknownFields: r.unknownFields === 'keep' || r.unknownFields === 'ignore' ? r.unknownFields : 'refuse',
     readOnlyFields: r.readOnlyFields === 'ignore' ? 'ignore' : 'refuse',
     envelope: str(r.envelope) || undefined,
     perOwner: r.perOwner === 'one' ? 'one' as const : undefined,

@@ -132,7 +132,8 @@ export function recordFindings(resource: Resource, value: unknown, at: string, e
   const base = { part: 'resources' as const, endpoint: endpoint.id };
   if (!isObject(value)) return [{ ...base, id: 'record-shape', message: `${endpoint.id}: ${at || 'the body'} is not a ${resource.name} record (a JSON object)`, pointer: resource.pointer, text: `${resource.name}: a record` }];
   const { readable, writeOnly, present } = fieldsOf(resource);
-  const ask = { required: false, undeclared: resource.unknownFields === 'refuse', expanded };
+  // An answer holds no undeclared member unless they are kept (`ignore` drops them on the way in).
+  const ask = { required: false, undeclared: resource.unknownFields !== 'keep', expanded };
   const out: Found[] = [];
   for (const f of present) {
     if (!(f.name in value)) out.push({ ...base, id: 'record-value', message: `${endpoint.id}: ${at}/${f.name} is required and absent`, pointer: f.pointer, text: `${resource.name}.${f.name}: required` });
@@ -157,7 +158,7 @@ export function recordFits(resource: Resource, value: unknown, expanded: Readonl
   const { readable, writeOnly, present } = fieldsOf(resource);
   for (const f of writeOnly) if (f.name in value) return false;
   for (const f of present) if (!(f.name in value)) return false;
-  return objectFits(readable, value, { required: false, undeclared: resource.unknownFields === 'refuse', expanded });
+  return objectFits(readable, value, { required: false, undeclared: resource.unknownFields !== 'keep', expanded });
 }
 
 type FieldList = readonly Resource['fields'][number][];

@@ -108,7 +108,7 @@ export class EventJudge {
       const field = resource.fields.find((f) => f.name === key);
       if (field?.writeOnly) out.push({ ...base, id, message: `'data' leaks the writeOnly field '${key}'`, ...rule });
       else if (declared && !declared.includes(key) && key !== (resource.id?.field ?? 'id')) out.push({ ...base, id, message: `'data' carries '${key}', which the payload [${declared.join(', ')}] does not list`, ...rule });
-      else if (!declared && !field && resource.unknownFields === 'refuse') out.push({ ...base, id, message: `'data' carries '${key}', which ${resource.name} does not declare`, ...rule });
+      else if (!declared && !field && resource.unknownFields !== 'keep') out.push({ ...base, id, message: `'data' carries '${key}', which ${resource.name} does not declare`, ...rule });
     }
     const recordId = data[resource.id?.field ?? 'id'] ?? subject;
     const change = recordId === undefined ? undefined : this.#changes.get(`${resource.name}\u0000${recordId}`);

@@ -62,7 +62,7 @@ export interface Resource {
   /** Records belong to the principal that created them (object-level authorization). */
   readonly owned: boolean;
   /** Members the fields do not declare: refused (the default), or kept as sent (an open record). */
-  readonly unknownFields: 'refuse' | 'keep';
+  readonly unknownFields: 'refuse' | 'keep' | 'ignore';
   /** Members the service sets itself, sent by a client: refused (the default), or dropped. */
   readonly readOnlyFields: 'refuse' | 'ignore';
   /**

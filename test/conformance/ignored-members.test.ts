@@ -1,0 +1,46 @@
+/**
+ * `unknownFields: ignore` (and `readOnlyFields: ignore`): OpenAPI's reading of a schema without
+ * `additionalProperties: false`, and of readOnly. The reference drops such members and serves
+ * the request; the tester holds an implementation to that: a member the spec does not declare
+ * is accepted and not kept. Found by a new user's walk: a fake answering as Ory Hydra does
+ * (extra members dropped) failed "a field the spec does not declare is refused", a default of
+ * svcspec's that the OpenAPI document never stated; the import now writes what it states.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { runConformance } from '../../src/conformance/index.ts';
+import { formatHuman } from '../../src/conformance/report/format.ts';
+import { mustLoad } from '../support/spec.ts';
+import { serveForTester } from './support.ts';
+
+const NOTES = readFileSync(new URL('../serve/fixtures/notes.yaml', import.meta.url), 'utf8');
+const IGNORING = NOTES.replace(/(\n  note:\n)/, '$1    unknownFields: ignore\n    readOnlyFields: ignore\n');
+
+test('serve drops a member the spec does not declare (unknownFields: ignore), and the tester passes the reference', async (t) => {
+  assert.notEqual(IGNORING, NOTES);
+  const spec = mustLoad(IGNORING);
+  assert.equal(spec.resources[0]!.unknownFields, 'ignore');
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, spec);
+  const r = await fetch(`${baseUrl}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hi', colour: 'red' }) });
+  assert.equal(r.status, 201);
+  const body = (await r.json()) as Record<string, unknown>;
+  assert.equal(body.text, 'hi');
+  assert.ok(!('colour' in body), 'dropped, not kept');
+  const report = await runConformance({ spec, baseUrl, principals, seed: 7, sleep, now });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  const unknown = report.results.find((x) => x.id === 'note.unknown-field');
+  assert.equal(unknown?.outcome, 'pass');
+  assert.match(unknown?.title ?? '', /is ignored \(unknownFields: ignore\)/);
+});
+
+test('with unknownFields: ignore, an implementation that refuses an undeclared member is caught, and so is one that keeps it', async (t) => {
+  const spec = mustLoad(IGNORING);
+  // The reference itself, serving the same notes as refusing (the default) and as keeping them.
+  for (const [how, served] of [['refuses', NOTES], ['keeps', NOTES.replace(/(\n  note:\n)/, '$1    unknownFields: keep\n')]] as const) {
+    const { baseUrl, principals, sleep, now } = await serveForTester(t, mustLoad(served));
+    const report = await runConformance({ spec, baseUrl, principals, seed: 7, sleep, now, only: ['resources'] });
+    const unknown = report.results.find((x) => x.id === 'note.unknown-field');
+    assert.equal(unknown?.outcome, 'fail', `${how}: ${formatHuman(report)}`);
+  }
+});
