@@ -410,9 +410,9 @@ declared.
 **Where a created record is**: a 201 that makes a record carries a \`Location\` (RFC 9110
 §10.2.2) at the path of the record's read by id, the plain one first (\`/loans/{id}\`), else the
 one through the fewest parents, filled from the record's refs (\`/members/7/loans/12\`); else its
-singleton read (\`/me/preferences\`); else the path an update, replace, delete or GET action
-addresses it at. Where no endpoint addresses the record, no \`Location\` is sent: one made up
-from the plural would answer 404. The export declares the header where serve sends it, and the
+singleton read (\`/me/preferences\`); else the path an update, replace or delete addresses it
+at, else a GET action answering the record. Where no endpoint addresses the record, no
+\`Location\` is sent: one made up from the plural would answer 404. The export declares the header where serve sends it, and the
 tester reads the record there where the spec declares a read (\`<resource>.location\`).
 
 **Singletons**: \`select: caller\` on a read, update or replace whose path has no id (\`/me\`)

@@ -166,7 +166,7 @@ function named(
       if (dir === 'patch' && !f.nullable) properties[name] = fieldSchema({ ...plain, required: true }, dir, c);
     }
   }
-  return { schema: objectSchema(properties, required), required: required.length > 0, mergePatch };
+  return { schema: objectSchema(properties, required, resource.unknownFields === 'ignore'), required: required.length > 0, mergePatch };
 }
 
 function objectSchema(properties: Record<string, JsonSchema>, required: readonly string[], open = false): JsonSchema {

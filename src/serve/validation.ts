@@ -283,8 +283,9 @@ function shapeSchema(s: Shape, mode: Mode, c: ShapeContext): Schema {
       out = { type: 'boolean' };
       break;
     case 'any':
-      // Any value, null included: nothing to check (a nullable adds nothing).
-      return {};
+      // Any value, null included (a nullable adds nothing); an enum still holds (below).
+      out = {};
+      break;
     case 'ref':
       out = { type: refType(c.spec, s.resource) };
       break;

@@ -496,6 +496,9 @@ test('import: a list taking two size parameters pages by the one the other lists
   assert.doesNotMatch(unsayable, /GET \/orders names its parameters/, 'orders takes page_size too: it pages by it');
   assert.match(unsayable, /GET \/customers gives 'page_size' the maximum 10, where the pagination read from GET \/orders has the default 20 and the maximum 50/);
   assert.match(codes(findings, 'import-parameters').join('\n'), /GET \/orders takes parameters svcspec has no place for: query per_page, query page;/);
+  // Alone, such a list pages by the size that goes with its cursor, not by the first in a fixed order.
+  const alone = await run(pagedShop([q('per_page', SIZE), q('page', '{ type: integer }'), q('page_size', SIZE), q('page_token')]));
+  assert.deepEqual([alone.spec.limits.pagination?.positionParam, alone.spec.limits.pagination?.sizeParam], ['page_token', 'page_size']);
 });
 
 test('import: offset and limit are the offset style; one style for the service, the lists that page otherwise reported', async () => {

@@ -115,3 +115,16 @@ test('conformance: the reference passes with fields of type any', async (t) => {
   assert.equal(report.counts.fail, 0, formatHuman(report));
   assert.ok(report.results.some((r) => r.id === 'identity.create' && r.outcome === 'pass'));
 });
+
+test('a field of type any keeps its enum at serve, as export and the proxy read it; the short form `field: any` loads', async (t) => {
+  const spec = mustLoad(SPEC.replace('metadata: { type: any }', "metadata: { type: any, enum: [1, 'a'] }").replace('      schemaId: { type: string, required: true, minLength: 1 }\n', '      schemaId: { type: string, required: true, minLength: 1 }\n      note: any\n'));
+  assert.equal(spec.resources[0]!.fields.find((f) => f.name === 'note')?.type, 'any');
+  const store = await freshStore();
+  const app = await createApp({ spec, store });
+  t.after(async () => { await app.close(); await store.close(); });
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const post = async (metadata: unknown) => (await fetch(`${base}/identities`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ schemaId: 'x', traits: {}, metadata, note: [1] }) })).status;
+  assert.equal(await post('a'), 201);
+  assert.equal(await post(1), 201);
+  assert.equal(await post(5), 422, 'not one of the enum');
+});

@@ -47,6 +47,12 @@ resources:
     fields:
       id: { type: string, format: uuid, readOnly: true }
       text: { type: string, required: true }
+  item:
+    plural: items
+    id: { field: id, assigned: uuid }
+    fields:
+      id: { type: string, format: uuid, readOnly: true }
+      name: { type: string, required: true }
 states: { none: "Nothing here has a life cycle." }
 endpoints:
   identity:
@@ -58,6 +64,10 @@ endpoints:
     read: { operation: read, path: '/projects/{projectId}/tasks/{id}' }
   note:
     create: { operation: create, path: /notes }
+  item:
+    create: {}
+    update: {}
+    history: { operation: action, method: GET, path: '/items/{id}/history', behaviour: Answers the item's past versions. }
 authentication: { none: "A test fixture on loopback." }
 events: { none: "Nothing is emitted." }
 errors:
@@ -103,6 +113,10 @@ test('a created record\'s Location is the path the spec reads it at, filled from
   const note = await post('/notes', { text: 'hi' });
   assert.equal(note.status, 201);
   assert.equal(note.location, null, 'nothing reads a note: no Location made up');
+
+  // No read: the record's own path, its update's, rather than an action's below it.
+  const item = await post('/items', { name: 'Saw' });
+  assert.equal(item.location, `/items/${String(item.body.id)}`);
 });
 
 test('the export declares a Location only where a path reads the record, and doc names the path', () => {

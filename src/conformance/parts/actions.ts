@@ -45,7 +45,7 @@ export async function checkActions(ctx: TestContext, data: DataFactory): Promise
       // RFC 9110 §9.3.1: content in a GET has no defined meaning, and fetch refuses to send one (so no credential would let it run).
       if (!carriesBody(e)) throw new NotApplicable(`${e.id} is a ${e.method}, which carries no body`);
       // A body of the record's fields takes members they do not declare where the resource says so (kept, or dropped).
-      if ((e.request.kind === 'resource' || e.request.kind === 'fields') && resource.unknownFields !== 'refuse') throw new NotApplicable(`${e.id} takes the fields of ${resource.name}, which takes members it does not declare (unknownFields: ${resource.unknownFields})`);
+      if ((resource.unknownFields === 'ignore' && (e.request.kind === 'resource' || e.request.kind === 'fields')) || (resource.unknownFields === 'keep' && e.request.kind === 'resource')) throw new NotApplicable(`${e.id} takes the fields of ${resource.name}, which takes members it does not declare (unknownFields: ${resource.unknownFields})`);
       if (!as && e.auth && !e.auth.public) throw ctx.noPrincipal(e);
       const valid = await bodyFor(ctx, data, e, resource, as);
       const body = { ...(isObject(valid.body) ? valid.body : {}), [UNKNOWN]: 1 };

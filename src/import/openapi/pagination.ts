@@ -80,7 +80,9 @@ function pagingOf(ctx: ImportContext, { op, envelope }: Listed): ListPaging | un
   for (const style of ['cursor', 'offset', 'page'] as const) {
     const position = find(POSITION[style]);
     if (!position) continue;
-    const sizes = SIZE.flatMap((name) => params.filter((p) => p.name === name)).map((p) => ({ name: p.name, at: p.at, schema: isObject(p.node.schema) ? p.node.schema : {} }));
+    // The size that goes with the style first: a page number with per_page, a cursor or offset with limit or page_size.
+    const order = style === 'page' ? SIZE : [...SIZE.filter((n) => !/^per_?[pP]age$/.test(n)), ...SIZE.filter((n) => /^per_?[pP]age$/.test(n))];
+    const sizes = order.flatMap((name) => params.filter((p) => p.name === name)).map((p) => ({ name: p.name, at: p.at, schema: isObject(p.node.schema) ? p.node.schema : {} }));
     const backward = style === 'cursor' ? find(BACKWARD) : undefined;
     return {
       op, ...(envelope ? { envelope } : {}), style, position: { name: position.name, at: position.at }, sizes,
@@ -123,7 +125,11 @@ export function importPagination(ctx: ImportContext, lists: readonly Listed[]): 
   // The names: the ones most of these lists use.
   const position = mostUsed(mine.map((p) => p.position.name));
   // The size the most lists take, of all each takes; a list taking it pages by it, whatever else it takes.
-  const sizeName = mine.some((p) => p.sizes.length) ? mostUsed(mine.flatMap((p) => p.sizes.map((x) => x.name))) : undefined;
+  // Of equals, the one the first list would choose (its sizes come in the style's order).
+  const taken = new Map<string, number>();
+  for (const p of mine) for (const x of p.sizes) taken.set(x.name, (taken.get(x.name) ?? 0) + 1);
+  const ranked = mine.flatMap((p) => p.sizes.map((x) => x.name));
+  const sizeName = ranked.length ? ranked.reduce((best, n) => ((taken.get(n) ?? 0) > (taken.get(best) ?? 0) ? n : best)) : undefined;
   const chosen = new Map(mine.map((p) => [p, p.sizes.find((x) => x.name === sizeName) ?? p.size]));
   mine = mine.map((p) => {
     const size = chosen.get(p);

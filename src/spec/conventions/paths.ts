@@ -67,8 +67,8 @@ export function isPlain(endpoint: Endpoint): boolean {
  * The endpoint at whose path one record of a resource is: what a created record's Location
  * names (RFC 9110 §10.2.2, §15.3.2), for serve to send and the tester to follow. Its read by
  * id, the plain one first, else the one through the fewest parents (each filled from the
- * record's ref); else its singleton read (`/me`); else the path a GET action, an update, a
- * replace or a delete addresses it at; else none, and a create sends no Location: no path of
+ * record's ref); else its singleton read (`/me`); else the path an update, a replace or a
+ * delete addresses it at, else a GET action answering the record; else none, and a create sends no Location: no path of
  * the spec names the record, and one made up (`/{plural}/{id}`) would answer 404 where the
  * spec puts it elsewhere (`/admin/identities/{id}`).
  */
@@ -84,8 +84,8 @@ export function recordAddress(endpoints: readonly Endpoint[], resource: string):
   };
   // Without a read, the path that addresses the record to change or delete it still names it
   // (a URI identifies the resource, whatever methods it allows): a GET action's first.
-  const others = () => byId(mine.filter((e) => e.method === 'GET' && e.operation === 'action' && e.action?.target === 'record'))
-    ?? byId(mine.filter((e) => e.operation === 'update' || e.operation === 'replace' || e.operation === 'delete'));
+  const others = () => byId(mine.filter((e) => e.operation === 'update' || e.operation === 'replace' || e.operation === 'delete'))
+    ?? byId(mine.filter((e) => e.method === 'GET' && e.operation === 'action' && e.action?.target === 'record' && e.action.response.kind === 'resource'));
   const address = byId(reads) ?? reads.find((e) => e.select === 'caller') ?? others();
   known.set(resource, address);
   return address;

@@ -11,7 +11,7 @@ export const RESOURCES_DEFINITIONS = {
   field: {
     description: 'A field: a type name (`title: string`) or an object.',
     anyOf: [
-      { enum: ['string', 'integer', 'number', 'boolean', 'object', 'array'], description: 'Short form: only the type.' },
+      { enum: ['string', 'integer', 'number', 'boolean', 'object', 'array', 'any'], description: 'Short form: only the type.' },
       { type: 'object', additionalProperties: false, required: ['type'], properties: fieldProps },
     ],
   },
