@@ -133,8 +133,12 @@ export function compileValidators(spec: Spec, ajv: Ajv, resource: Resource, opti
     // own once (Ajv's code generation was a third of `serve`'s time to its first answer).
     let compiled: ValidateFunction | undefined;
     const validate = (body: unknown): boolean => (compiled ??= ajv.compile(schema))(body) as boolean;
-    // `unknownFields: ignore`: a member the request's schema does not name is dropped, not refused (OpenAPI's reading of a schema that allows more).
-    const known = resource.unknownFields === 'ignore' && isObject(schema.properties) ? new Set(Object.keys(schema.properties)) : undefined;
+    // `unknownFields: ignore`: a member the resource does not declare at all is dropped, not
+    // refused (OpenAPI's reading of a schema that allows more); a declared one a body may not
+    // carry (read-only, the state, not in an endpoint's list) is still this body's to refuse.
+    const known = resource.unknownFields === 'ignore' && isObject(schema.properties)
+      ? new Set([...Object.keys(schema.properties), ...declared.map((f) => f.name), id.field, ...(machine ? [machine.field] : []), ...otherVersions.keys()])
+      : undefined;
     return {
       optionalBody,
       check(body) {
@@ -214,7 +218,9 @@ export function compileValidators(spec: Spec, ajv: Ajv, resource: Resource, opti
       if (required === 'all' || isClientId || (required === 'declared' && f.required)) req.push(name);
     }
     const schema = { type: 'object', 'x-label': label, 'x-accepts': accepts, properties, required: req, additionalProperties: false };
-    const v = compile(schema, req.length === 0);
+    // `readOnlyFields: ignore`: what the service sets itself, and the endpoint does not name, is dropped here too.
+    const own = resource.readOnlyFields === 'ignore' ? new Set([...refused.keys(), ...declared.filter((f) => f.readOnly && !names.includes(f.name)).map((f) => f.name)]) : undefined;
+    const v = compile(schema, req.length === 0, own);
     memo.set(key, v);
     return v;
   };
