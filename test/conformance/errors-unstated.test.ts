@@ -44,6 +44,11 @@ test('conformance: where the spec states no errors, an implementation refusing i
   const media = report.results.find((r) => r.part === 'errors' && r.id === 'unsupported-media-type');
   assert.equal(media?.outcome, 'pass');
   assert.match(media?.title ?? '', /a 4xx: the spec states no code for unsupported-media-type/);
+  // Titles name no status of svcspec's defaults where the check takes any 4xx.
+  const size = report.results.find((r) => r.part === 'limits' && r.id === 'body-size');
+  assert.equal(size?.outcome, 'pass');
+  assert.match(size?.title ?? '', /is refused with a 4xx \(the spec states no code for payload-too-large\)$/);
+  assert.ok(!report.results.some((r) => /with 4\d\d\b|is 404\b/.test(r.title)), formatHuman(report));
   // The refusals were checked, not skipped: a constraint broken is still a 4xx.
   assert.ok(report.results.filter((r) => r.part === 'resources' && r.outcome === 'pass').length >= 5);
 });

@@ -10,6 +10,7 @@
  *   missing record an action on a record that does not exist is 404 not-found
  * Authentication and scopes are checked with every endpoint's (parts/authentication.ts).
  */
+import { statusAs } from './errors.ts';
 import { fillPath, parentParams } from '../../spec/conventions/paths.ts';
 import type { Endpoint, Resource } from '../../spec/model.ts';
 import { Failure, NotApplicable, Skip, type Principal, type TestContext } from '../context.ts';
@@ -41,7 +42,7 @@ export async function checkActions(ctx: TestContext, data: DataFactory): Promise
       }
       expectResponse(e, resource, ex);
     });
-    await ctx.check('endpoints', `${e.id}.invalid-body`, `${e.id} refuses a body outside its declared request with 422`, rule, async () => {
+    await ctx.check('endpoints', `${e.id}.invalid-body`, `${e.id} refuses a body outside its declared request with ${statusAs(ctx, 'validation-failed')}`, rule, async () => {
       // RFC 9110 §9.3.1: content in a GET has no defined meaning, and fetch refuses to send one (so no credential would let it run).
       if (!carriesBody(e)) throw new NotApplicable(`${e.id} is a ${e.method}, which carries no body`);
       // A body of the record's fields takes members they do not declare where the resource says so (kept, or dropped).
@@ -53,7 +54,7 @@ export async function checkActions(ctx: TestContext, data: DataFactory): Promise
       expectError(ctx, ex, 'validation-failed', e.request.kind === 'none' ? undefined : `/${UNKNOWN}`);
     });
     if (e.action.target === 'record') {
-      await ctx.check('endpoints', `${e.id}.missing-record`, `${e.id} on a record that does not exist is 404`, rule, async () => {
+      await ctx.check('endpoints', `${e.id}.missing-record`, `${e.id} on a record that does not exist is ${statusAs(ctx, 'not-found')}`, rule, async () => {
         if (!as && e.auth && !e.auth.public) throw ctx.noPrincipal(e);
         // Its other parameters of a shape of their own fit, so that only the record is missing.
         const ex = await ctx.call(e.method, fillValues(ctx, e, data.itemPath(e, missingId(resource))), { ...(await bodyFor(ctx, data, e, resource, as)), as: as ?? null });

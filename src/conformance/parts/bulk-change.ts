@@ -11,6 +11,7 @@
  *             payload carries the id: one event per record changed, about each of them
  * Reading back needs the resource's read endpoint; without it, the answers alone are checked.
  */
+import { statusAs } from './errors.ts';
 import { BULK_ITEMS, itemPointer } from '../../spec/conventions/bulk.ts';
 import type { Endpoint, Resource } from '../../spec/model.ts';
 import { DEFAULT_EVENT_TIMEOUT_MS, Failure, Skip, type Principal, type TestContext } from '../context.ts';
@@ -43,7 +44,7 @@ export async function checkBulkChanges(ctx: TestContext, data: DataFactory): Pro
     await checkEvents(ctx, data, resource, e, as, rule, checker);
     const max = e.bulk?.max;
     if (max !== undefined && max <= 1000) {
-      await ctx.check('endpoints', `${e.id}.max`, `${e.id} refuses ${max + 1} items, one over its max, with 422 at /${BULK_ITEMS}`, rule, async () => {
+      await ctx.check('endpoints', `${e.id}.max`, `${e.id} refuses ${max + 1} items, one over its max, with ${statusAs(ctx, 'validation-failed')} at /${BULK_ITEMS}`, rule, async () => {
         may();
         const made = await data.create(resource, as ? { as } : {});
         const one = e.operation === 'bulk-update' ? { [data.idField(resource)]: checker.apiId(made) } : checker.apiId(made);

@@ -10,6 +10,7 @@
  *   events        with an event stream and an event on the resource's create: one event per
  *                 record written, about each of them, on the stream
  */
+import { statusAs } from './errors.ts';
 import { pageSettings, readPage } from '../../spec/conventions/pagination.ts';
 import { BULK_ITEMS, itemPointer } from '../../spec/conventions/bulk.ts';
 import type { Field, Resource } from '../../spec/model.ts';
@@ -75,7 +76,7 @@ export async function checkBulk(ctx: TestContext, data: DataFactory): Promise<vo
     await checkBulkEvents(ctx, data, resource, e, as, rule);
     const max = e.bulk?.max;
     if (max !== undefined && max <= 1000) {
-      await ctx.check('endpoints', `${e.id}.max`, `${e.id} refuses ${max + 1} items, one over its max, with 422 at /${BULK_ITEMS}`, rule, async () => {
+      await ctx.check('endpoints', `${e.id}.max`, `${e.id} refuses ${max + 1} items, one over its max, with ${statusAs(ctx, 'validation-failed')} at /${BULK_ITEMS}`, rule, async () => {
         may();
         const one = await data.validBody(resource, as ? { as } : {});
         const ex = await ctx.call(e.method, e.path, { body: { [BULK_ITEMS]: Array.from({ length: max + 1 }, () => one) }, as: as ?? null });

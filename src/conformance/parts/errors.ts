@@ -37,3 +37,9 @@ export function refusedAs(ctx: TestContext, situation: Situation): string {
   const r = ctx.resolve(situation);
   return r.stated ? r.code : `a ${Math.floor(r.status / 100)}xx: the spec states no code for ${situation}`;
 }
+
+/** The status a check's title names: the one the spec states for the situation, or its class where it states none (a check then takes any status of it). */
+export function statusAs(ctx: TestContext, situation: Situation): string {
+  const r = ctx.resolve(situation);
+  return r.stated ? String(r.status) : `a ${Math.floor(r.status / 100)}xx (the spec states no code for ${situation})`;
+}

@@ -5,6 +5,7 @@
  * list cannot pass for a bound kept); a body above the declared size is 413; rate limits give 429 with
  * `Retry-After` and the RateLimit fields (opt-in, `--include rate-limits`: it spends a quota).
  */
+import { statusAs } from './errors.ts';
 import { isPlain } from '../../spec/conventions/paths.ts';
 import type { Resource } from '../../spec/model.ts';
 import { Failure, Skip, type TestContext } from '../context.ts';
@@ -105,7 +106,7 @@ async function checkBodySize(ctx: TestContext): Promise<void> {
     ctx.skip('limits', 'body-size', 'a body above the size limit is refused', !limit ? 'the spec declares no body size limit' : 'no create endpoint can be called by the principals given', !limit ? { kind: 'not-applicable' } : { needs: 'a principal that may call a create endpoint' });
     return;
   }
-  await ctx.check('limits', 'body-size', `${create.id}: a body of ${limit.maxBytes + 1} bytes (limit ${limit.maxBytes}) is refused with 413`, { pointer: limit.pointer, text: `body: ${limit.maxBytes} bytes at most` }, async () => {
+  await ctx.check('limits', 'body-size', `${create.id}: a body of ${limit.maxBytes + 1} bytes (limit ${limit.maxBytes}) is refused with ${statusAs(ctx, 'payload-too-large')}`, { pointer: limit.pointer, text: `body: ${limit.maxBytes} bytes at most` }, async () => {
     const filler = 'x'.repeat(limit.maxBytes);
     expectError(ctx, await ctx.call('POST', create.path, { raw: { text: JSON.stringify({ filler }), contentType: 'application/json' } }), 'payload-too-large');
   });

@@ -10,6 +10,7 @@
  *             parent a read answers the record as the plain read does
  * A singleton (`select: caller`): the caller's own record; another principal never gets it.
  */
+import { statusAs } from './errors.ts';
 import { aNoun } from '../../spec/units.ts';
 import { itemPath } from '../made.ts';
 import { readPage } from '../../spec/conventions/pagination.ts';
@@ -37,13 +38,13 @@ export async function checkNesting(ctx: TestContext, data: DataFactory): Promise
     const id = `${e.id}.nested`;
     switch (e.operation) {
       case 'list':
-        await ctx.check('endpoints', id, `${e.id}: the list through ${aNoun(parent.resource)} holds its ${resource.plural}, and only them; an unknown ${parent.resource} is 404`, rule, () => checkList(ctx, data, e, resource, parent));
+        await ctx.check('endpoints', id, `${e.id}: the list through ${aNoun(parent.resource)} holds its ${resource.plural}, and only them; an unknown ${parent.resource} is ${statusAs(ctx, 'not-found')}`, rule, () => checkList(ctx, data, e, resource, parent));
         break;
       case 'create':
         await ctx.check('endpoints', id, `${e.id}: a create through ${aNoun(parent.resource)} sets '${parent.field}' from the path; a body naming another is refused`, rule, () => checkCreate(ctx, data, e, resource, parent));
         break;
       default:
-        await ctx.check('endpoints', id, `${e.id}: ${aNoun(resource.name)} through ${aNoun(parent.resource)} it does not belong to is 404; through its own it is served`, rule, () => checkItem(ctx, data, e, resource, parent));
+        await ctx.check('endpoints', id, `${e.id}: ${aNoun(resource.name)} through ${aNoun(parent.resource)} it does not belong to is ${statusAs(ctx, 'not-found')}; through its own it is served`, rule, () => checkItem(ctx, data, e, resource, parent));
     }
   }
   for (const e of ctx.spec.endpoints) {
