@@ -311,9 +311,10 @@ export class DataFactory {
   }
 
   /** Records a record the service created in a check's own request, so the clean-up deletes it too. */
-  track(resource: Resource, ex: Exchange, as?: Principal): void {
+  track(resource: Resource, ex: Exchange, as?: Principal): Made | undefined {
     const made = answeredMade(resource, this.idField(resource), ex, as);
     if (made) this.#made.push(made);
+    return made;
   }
 
   /** Records a bulk write made (`{ items: [records] }`), so the clean-up deletes them too. */

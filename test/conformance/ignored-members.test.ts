@@ -44,3 +44,20 @@ test('with unknownFields: ignore, an implementation that refuses an undeclared m
     assert.equal(unknown?.outcome, 'fail', `${how}: ${formatHuman(report)}`);
   }
 });
+
+test('with unknownFields: ignore, an implementation that leaves the member out of its answer but keeps it is caught by the read back', async (t) => {
+  const spec = mustLoad(IGNORING);
+  // The reference keeping undeclared members, its create's answer stripped of them: only the read shows the member was kept.
+  const keeping = mustLoad(NOTES.replace(/(\n  note:\n)/, '$1    unknownFields: keep\n'));
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, keeping, (app) => {
+    app.addHook('onSend', async (request, _reply, payload) => {
+      if (request.method !== 'POST' || typeof payload !== 'string' || !payload.includes('svcspecUndeclaredField')) return payload;
+      const { svcspecUndeclaredField: _kept, ...answered } = JSON.parse(payload) as Record<string, unknown>;
+      return JSON.stringify(answered);
+    });
+  });
+  const report = await runConformance({ spec, baseUrl, principals, seed: 7, sleep, now, only: ['resources'] });
+  const unknown = report.results.find((x) => x.id === 'note.unknown-field');
+  assert.equal(unknown?.outcome, 'fail', formatHuman(report));
+  assert.match(unknown?.message ?? '', /read back carries the undeclared member/);
+});

@@ -14,6 +14,7 @@ import { hasOwner } from '../../spec/conventions/ownership.ts';
 import { unwrapRecord } from '../../spec/conventions/envelope.ts';
 import type { Endpoint, Field, Resource } from '../../spec/model.ts';
 import { Failure, NotApplicable, Skip, type Principal, type TestContext } from '../context.ts';
+import type { Exchange } from '../http.ts';
 import { locationOf } from '../created.ts';
 import type { DataFactory, Made } from '../data.ts';
 import { expectError, expectSuccess, isObject, jsonEqual, recordDiff } from '../expect.ts';
@@ -224,7 +225,8 @@ function planRefusals(ctx: TestContext, data: DataFactory, resource: Resource, r
         const ex = await ctx.call('POST', await data.createPath(resource, body, as), { body, as: as ?? null });
         expectSuccess(create, ex);
         if (!isObject(ex.response.json) || ex.response.json.svcspecUndeclaredField !== 1) throw new Failure("the created record does not carry the undeclared member 'svcspecUndeclaredField' as sent", ex);
-        data.track(resource, ex, as);
+        const back = await readBack(ctx, data, resource, data.track(resource, ex, as), as);
+        if (back && back.record.svcspecUndeclaredField !== 1) throw new Failure("the record read back does not carry the undeclared member 'svcspecUndeclaredField' its create kept", back.exchange);
       }),
     );
   } else if (resource.unknownFields === 'ignore') {
@@ -233,8 +235,11 @@ function planRefusals(ctx: TestContext, data: DataFactory, resource: Resource, r
         const body = { ...(await data.validBody(resource, { as })), svcspecUndeclaredField: 1 };
         const ex = await ctx.call('POST', await data.createPath(resource, body, as), { body, as: as ?? null });
         expectSuccess(create, ex);
-        data.track(resource, ex, as);
+        const made = data.track(resource, ex, as);
         if (isObject(ex.response.json) && 'svcspecUndeclaredField' in ex.response.json) throw new Failure("the created record carries the undeclared member 'svcspecUndeclaredField'; the spec says such members are dropped", ex);
+        // An answer may leave it out while the store kept it: the read shows what was kept.
+        const back = await readBack(ctx, data, resource, made, as);
+        if (back && 'svcspecUndeclaredField' in back.record) throw new Failure("the record read back carries the undeclared member 'svcspecUndeclaredField'; the spec says such members are dropped", back.exchange);
       }),
     );
   } else {
@@ -261,6 +266,16 @@ function planRefusals(ctx: TestContext, data: DataFactory, resource: Resource, r
     }
   }
   return planned;
+}
+
+/** The record a create made, as its read shows it; undefined where the spec has no read the caller may call, or the create's record is not known. */
+async function readBack(ctx: TestContext, data: DataFactory, resource: Resource, made: Made | undefined, as: Principal | undefined): Promise<{ record: Record<string, unknown>; exchange: Exchange } | undefined> {
+  const read = ctx.endpoint(resource.name, 'read');
+  if (!made || !read || !ctx.may(as, read)) return undefined;
+  const exchange = await ctx.call('GET', data.pathFor(read, made), { as: as ?? null });
+  expectSuccess(read, exchange);
+  if (!isObject(exchange.response.json)) throw new Failure(`reading ${resource.name} '${made.id}' answered no record`, exchange);
+  return { record: exchange.response.json, exchange };
 }
 
 /**
