@@ -61,3 +61,37 @@ test('conformance: where the spec states no errors, a service that accepts a bod
   assert.equal(media?.outcome, 'fail', formatHuman(report));
   assert.match(media?.message ?? '', /expected a 4xx \(the unsupported-media-type situation, for which the spec states no code\), got 200/);
 });
+
+test('conformance: a stated errors part whose catalog lacks a situation holds that situation to its status class, and its shape to the one stated', async (t) => {
+  // The catalog states no code for a body of another media type; everything else as notes.yaml.
+  const lacking = NOTES.replace(/\n    unsupported-media-type: .*\n/, '\n');
+  assert.notEqual(lacking, NOTES);
+  const spec = mustLoad(lacking);
+  assert.equal(spec.parts.errors.statement, 'given');
+  // The implementation answers that situation 400 in the stated problem shape: no code of the spec is broken.
+  const served = await serveForTester(t, mustLoad(NOTES), (app) =>
+    app.addHook('onSend', async (_request, reply, payload) => {
+      if (reply.statusCode !== 415) return payload;
+      void reply.code(400).type('application/problem+json');
+      return JSON.stringify({ type: 'about:blank', title: 'Bad request', status: 400 });
+    }),
+  );
+  const report = await runConformance({ spec, baseUrl: served.baseUrl, principals: served.principals, seed: 7, sleep: served.sleep, now: served.now, only: ['errors'] });
+  const media = report.results.find((r) => r.part === 'errors' && r.id === 'unsupported-media-type');
+  assert.equal(media?.outcome, 'pass', formatHuman(report));
+  assert.match(media?.title ?? '', /a 4xx: the spec states no code for unsupported-media-type/);
+  // The shape is stated: the same 400 in plain JSON is caught.
+  const plain = await serveForTester(t, mustLoad(NOTES), (app) =>
+    app.addHook('onSend', async (_request, reply, payload) => {
+      if (reply.statusCode !== 415) return payload;
+      void reply.code(400).type('application/json');
+      return JSON.stringify({ message: 'bad request' });
+    }),
+  );
+  const caught = await runConformance({ spec, baseUrl: plain.baseUrl, principals: plain.principals, seed: 7, sleep: plain.sleep, now: plain.now, only: ['errors'] });
+  // The status is still any 4xx; the shape is part 7's finding of its own.
+  const shape = caught.results.filter((r) => r.part === 'errors' && r.outcome === 'fail');
+  assert.equal(shape.length, 1, formatHuman(caught));
+  assert.match(shape[0]!.title, /unsupported-media-type situation are answered in the declared shape/);
+  assert.match(shape[0]!.message ?? '', /not the declared 'application\/problem\+json'/);
+});
