@@ -222,3 +222,34 @@ test('import: a required id no request carries (a session only read and deleted)
   assert.equal(identity.id?.assigned, 'uuid');
   assert.deepEqual(checkSpec(r.value.spec, []).diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), []);
 });
+
+const GRANTS = `openapi: 3.1.0
+info: { title: Grants, version: '1' }
+paths:
+  /grants:
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Grant' } } } } } } }
+  /grants/{id}:
+    parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Grant' } } } } } }
+    delete: { responses: { '204': { description: Revoked } } }
+components:
+  schemas:
+    Grant:
+      type: object
+      required: [grant_id, scope]
+      properties: { grant_id: { type: string }, scope: { type: string } }
+`;
+
+test('import: an id named after its collection (grant_id under /grants/{id}) that no request carries is the service\'s too, said once', async () => {
+  const file = join(dir, 'grants.yaml');
+  writeFileSync(file, GRANTS);
+  const r = await importOpenApi(file);
+  assert.ok(r.value, r.diagnostics.map((d) => d.message).join('\n'));
+  const grant = r.value.spec.resources.find((x) => x.name === 'grant')!;
+  assert.deepEqual(grant.id && [grant.id.field, grant.id.assigned], ['grant_id', 'service']);
+  assert.deepEqual(grant.fields.find((f) => f.name === 'grant_id') && { readOnly: grant.fields.find((f) => f.name === 'grant_id')!.readOnly }, { readOnly: true });
+  const notes = r.diagnostics.filter((d) => d.code === 'import-resource-id-read' && /'grant'/.test(d.message));
+  assert.equal(notes.length, 1, notes.map((d) => d.message).join('\n'));
+  assert.match(notes[0]!.message, /no request of the document carries it, so the service assigns it \(service\)/);
+  assert.deepEqual(checkSpec(r.value.spec, []).diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), []);
+});

@@ -28,9 +28,8 @@ export function idFromPaths(ctx: ImportContext, r: Resource, placed: readonly Pl
   const field = r.fields.find((f) => f.name === name);
   if (!field || (field.type !== 'string' && field.type !== 'integer')) return r;
   const read = idAssignment(field);
-  // The create's body leaving it out says the service assigns it (settleId): said so here, once.
-  const omitted = read.assigned === 'client' && createOmits(r, placed, name);
-  const { assigned, how } = omitted ? serviceAssigned(field) : read;
+  // A create's body leaving it out, or no request carrying it, says the service assigns it (as settleId): said so here, once.
+  const { assigned, how } = (read.assigned === 'client' && byService(r, placed, field)) || read;
   const at = placed.find((p) => p.endpoint.resource === r.name && p.idParam === param)!.op.pointer;
   report(ctx, IMPORT_CODES.resourceIdRead, { resource: r.name, field: name, why: param === name ? `, which its item paths name ({${name}})` : `, named after its collection, which its item paths name {${param}}`, how }, at);
   // An id the service assigns is the service's to set: read-only, as check asks (resource-id-not-readonly).
@@ -60,13 +59,10 @@ export function settleId(ctx: ImportContext, r: Resource, placed: readonly Place
   const field = r.fields.find((f) => f.name === 'id');
   let how = field ? idAssignment(field).how : '';
   let out = r;
-  if (r.id.assigned === 'client') {
-    const why = createOmits(r, placed, 'id') ? "the create's body leaves it out" : noRequestCarries(r, placed, 'id') ? 'no request of the document carries it' : undefined;
-    if (why !== undefined) {
-      const assigned: IdAssignment = field?.type === 'integer' ? 'sequence' : field?.format === 'uuid' ? 'uuid' : 'service';
-      how = `${why}, so the service assigns it (${assigned})`;
-      out = { ...r, id: { ...r.id, assigned }, fields: readOnlyId(r, 'id') };
-    }
+  const service = r.id.assigned === 'client' && field ? byService(r, placed, field) : undefined;
+  if (service) {
+    how = service.how;
+    out = { ...r, id: { ...r.id, assigned: service.assigned }, fields: readOnlyId(r, 'id') };
   }
   report(ctx, IMPORT_CODES.resourceIdRead, { resource: r.name, field: 'id', why: '', how }, at);
   return out;
@@ -83,9 +79,16 @@ function createOmits(r: Resource, placed: readonly Placed[], field: string): boo
   return create !== undefined && create.request.kind === 'fields' && !create.request.fields.includes(field);
 }
 
-function serviceAssigned(field: Field): { readonly assigned: IdAssignment; readonly how: string } {
-  const assigned: IdAssignment = field.type === 'integer' ? 'sequence' : 'service';
-  return { assigned, how: `the create's body leaves it out, so the service assigns it (${assigned})` };
+/**
+ * The service's assignment of an id the client cannot give: the create's body leaves it out, or
+ * no request of the document carries it. Undefined where a request does carry it. An integer is
+ * a sequence; a uuid-format text a uuid; other text the service's own.
+ */
+function byService(r: Resource, placed: readonly Placed[], field: Field): { readonly assigned: IdAssignment; readonly how: string } | undefined {
+  const why = createOmits(r, placed, field.name) ? "the create's body leaves it out" : noRequestCarries(r, placed, field.name) ? 'no request of the document carries it' : undefined;
+  if (why === undefined) return undefined;
+  const assigned: IdAssignment = field.type === 'integer' ? 'sequence' : field.format === 'uuid' ? 'uuid' : 'service';
+  return { assigned, how: `${why}, so the service assigns it (${assigned})` };
 }
 
 function readOnlyId(r: Resource, name: string): Field[] {
