@@ -213,7 +213,7 @@ existing service is described as it is (examples/json-server.yaml describes json
 | answers an undeclared method 404, not 405 | \`errors.catalog.not-found: {status: 404, for: [not-found, method-not-allowed]}\` (no \`Allow\` then: it goes with 405 only) |
 | error bodies of one member, \`{"error": "Not Found"}\` | \`errors.shape: {mediaType: application/json, members: {title: error}}\` (a shape names only the members it has; without \`code\` the tester judges errors by status and shape) |
 | keeps members a record does not declare | \`resources.<r>.unknownFields: keep\` |
-| ignores an id (or other member it sets) sent by a client | \`resources.<r>.readOnlyFields: ignore\` |
+| ignores an id (or other member it sets) sent by a client | \`resources.<r>.readOnlyFields: ignore\` (\`either\`: refused or ignored, as the implementation chooses) |
 | chooses opaque text ids (\`a7Kurl72mD0\`, \`cus_…\`) | \`id: {field: id, assigned: service}\` |
 | has no rate limit, no time-out | \`limits.rate: {none: reason}\`, \`limits.timeouts: {none: reason}\` (statements: the part can be complete, and the reference applies none) |
 | pages its own way | [page shapes](#page-shapes) |

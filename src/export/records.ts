@@ -137,7 +137,7 @@ export function requestBodyOf(endpoint: Endpoint, resource: Resource, machine: S
     if (!m.properties[rule.field]) m.properties = { [rule.field]: { type: rule.type, ...(rule.type === 'string' ? { minLength: 1 } : {}) }, ...m.properties };
     if (!m.required.includes(rule.field)) m.required.unshift(rule.field);
   }
-  if (resource.readOnlyFields === 'ignore') {
+  if (resource.readOnlyFields !== 'refuse') {
     // src/serve/validation.ts: what the service sets itself is dropped from a request, not refused.
     for (const f of resource.fields) {
       if (m.properties[f.name] || !(f.readOnly || refused.has(f.name))) continue;

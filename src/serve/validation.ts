@@ -179,9 +179,9 @@ export function compileValidators(spec: Spec, ajv: Ajv, resource: Resource, opti
     return { type: 'object', 'x-label': label, properties, required, additionalProperties: resource.unknownFields === 'keep' };
   };
 
-  /** With `readOnlyFields: ignore`, the members a request's schema would refuse as the service's own. */
+  /** With `readOnlyFields: ignore` (or `either`, which the reference serves as ignore), the members a request's schema would refuse as the service's own. */
   const ignored = (refused: Map<string, string>, allowId: boolean): ReadonlySet<string> | undefined => {
-    if (resource.readOnlyFields !== 'ignore') return undefined;
+    if (resource.readOnlyFields === 'refuse') return undefined;
     const names = new Set(refused.keys());
     for (const f of declared) if (f.readOnly && !(allowId && f.name === id.field)) names.add(f.name);
     return names;
@@ -219,7 +219,7 @@ export function compileValidators(spec: Spec, ajv: Ajv, resource: Resource, opti
     }
     const schema = { type: 'object', 'x-label': label, 'x-accepts': accepts, properties, required: req, additionalProperties: false };
     // `readOnlyFields: ignore`: what the service sets itself, and the endpoint does not name, is dropped here too.
-    const own = resource.readOnlyFields === 'ignore' ? new Set([...refused.keys(), ...declared.filter((f) => f.readOnly && !names.includes(f.name)).map((f) => f.name)]) : undefined;
+    const own = resource.readOnlyFields !== 'refuse' ? new Set([...refused.keys(), ...declared.filter((f) => f.readOnly && !names.includes(f.name)).map((f) => f.name)]) : undefined;
     const v = compile(schema, req.length === 0, own);
     memo.set(key, v);
     return v;

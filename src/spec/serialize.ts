@@ -82,7 +82,7 @@ function writeResource(r: Resource): RawDocument {
     id: r.id ? { field: r.id.field, assigned: r.id.assigned } : undefined,
     owned: r.owned || undefined,
     unknownFields: r.unknownFields === 'refuse' ? undefined : r.unknownFields,
-    readOnlyFields: r.readOnlyFields === 'ignore' ? 'ignore' : undefined,
+    readOnlyFields: r.readOnlyFields === 'refuse' ? undefined : r.readOnlyFields,
     envelope: r.envelope,
     perOwner: r.perOwner,
     visibility: r.visibility ? { parent: r.visibility.field } : undefined,

@@ -61,3 +61,28 @@ test('with unknownFields: ignore, an implementation that leaves the member out o
   assert.equal(unknown?.outcome, 'fail', formatHuman(report));
   assert.match(unknown?.message ?? '', /read back carries the undeclared member/);
 });
+
+test('readOnlyFields: either (JSON Schema\'s "ignored or rejected") takes an implementation that refuses a member the service sets and one that drops it, and catches one that takes it', async (t) => {
+  const EITHER = NOTES.replace(/(\n  note:\n)/, '$1    readOnlyFields: either\n');
+  const spec = mustLoad(EITHER);
+  assert.equal(spec.resources[0]!.readOnlyFields, 'either');
+  const served = {
+    refuses: NOTES,
+    drops: NOTES.replace(/(\n  note:\n)/, '$1    readOnlyFields: ignore\n'),
+    // The id the client's: a service that takes the id it is sent.
+    takes: NOTES.replace('id: { field: id, assigned: uuid }', 'id: { field: id, assigned: client }').replace('id: { type: string, format: uuid, readOnly: true }', 'id: { type: string, format: uuid }'),
+  };
+  assert.notEqual(served.takes, NOTES);
+  for (const [how, text] of Object.entries(served)) {
+    const { baseUrl, principals, sleep, now } = await serveForTester(t, mustLoad(text));
+    const report = await runConformance({ spec, baseUrl, principals, seed: 7, sleep, now, only: ['resources'] });
+    const readOnly = report.results.find((x) => x.id === 'note.readOnly');
+    assert.match(readOnly?.title ?? '', /is refused, or ignored \(readOnlyFields: either\)/);
+    assert.equal(readOnly?.outcome, how === 'takes' ? 'fail' : 'pass', `${how}: ${formatHuman(report)}`);
+  }
+  // The reference serves `either` as `ignore`: the member dropped, the request served.
+  const { baseUrl } = await serveForTester(t, spec);
+  const r = await fetch(`${baseUrl}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hi', id: '00000000-0000-4000-8000-000000000000' }) });
+  assert.equal(r.status, 201);
+  assert.notEqual(((await r.json()) as { id: string }).id, '00000000-0000-4000-8000-000000000000');
+});

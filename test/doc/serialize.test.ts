@@ -62,3 +62,14 @@ test('a stated part whose content normalizes to nothing stays stated', () => {
   assert.deepEqual(partContent(spec, 'purpose'), { users: [] });
   assert.deepEqual(partContent(spec, 'events'), { catalog: {} });
 });
+
+test('readOnlyFields and unknownFields other than refuse are written back; refuse, the default, is not', () => {
+  for (const readOnlyFields of ['ignore', 'either'] as const) {
+    const spec = mustLoad(`svcspec: 1\nresources: {note: {readOnlyFields: ${readOnlyFields}, unknownFields: ignore, fields: {text: string}}}\n`);
+    assert.equal(spec.resources[0]!.readOnlyFields, readOnlyFields);
+    const written = (partContent(spec, 'resources') as Record<string, Record<string, unknown>>).note!;
+    assert.deepEqual([written.readOnlyFields, written.unknownFields], [readOnlyFields, 'ignore']);
+  }
+  const plain = (partContent(mustLoad('svcspec: 1\nresources: {note: {fields: {text: string}}}\n'), 'resources') as Record<string, Record<string, unknown>>).note!;
+  assert.deepEqual([plain.readOnlyFields, plain.unknownFields], [undefined, undefined]);
+});

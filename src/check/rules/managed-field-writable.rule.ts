@@ -6,7 +6,7 @@ const writable = defineDiagnostic({
   severity: 'error',
   part: 'resources',
   message: "'{resource}.{field}' is set by the service ({source}) but is not readOnly: clients would send a value the service overwrites.",
-  description: 'A managed field is the service\'s to set; mark it `readOnly: true` so clients are told not to send it (and a value they send is refused, or ignored with `readOnlyFields: ignore`).',
+  description: 'A managed field is the service\'s to set; mark it `readOnly: true` so clients are told not to send it (and a value they send is refused, or ignored with `readOnlyFields: ignore` or `either`).',
 });
 
 export default defineRule({

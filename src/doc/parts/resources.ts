@@ -24,7 +24,7 @@ function resourceBlocks(spec: Spec, r: Resource): Block[] {
       ['Id', r.id ? [code(r.id.field), `, ${ASSIGNED[r.id.assigned] ?? r.id.assigned}`] : undefined],
       ['Owned', r.owned ? ['yes: a record is seen and changed only by the principal that created it'] : undefined],
       ['Undeclared members', r.unknownFields === 'keep' ? ['kept: stored and returned as sent (an open record)'] : r.unknownFields === 'ignore' ? ['ignored: dropped, and the request served without them'] : undefined],
-      ['Members the service sets', r.readOnlyFields === 'ignore' ? ['ignored when a client sends them'] : undefined],
+      ['Members the service sets', r.readOnlyFields === 'ignore' ? ['ignored when a client sends them'] : r.readOnlyFields === 'either' ? ['ignored or refused when a client sends them, as the service chooses'] : undefined],
       // src/spec/conventions/envelope.ts: which bodies are enveloped.
       ['Envelope', r.envelope !== undefined ? ['each record is sent and answered inside ', code(`{"${r.envelope}": {…}}`), ' (a page\'s items and bulk items bare)'] : undefined],
       ['Per owner', r.perOwner === 'one' ? ['one record at most (a singleton)'] : undefined],

@@ -249,7 +249,7 @@ function placeOrphans(ctx: ImportContext, drafts: Draft[], all: Resource[], byNa
     }
     const name = keyName(segments[0] ?? 'root', 'root');
     if (!byName.has(name)) {
-      const made: Resource = { name, plural: name, owned: false, unknownFields: 'ignore', readOnlyFields: 'ignore', fields: [], unique: [], rules: [], pointer: pointer('resources', name) };
+      const made: Resource = { name, plural: name, owned: false, unknownFields: 'ignore', readOnlyFields: 'either', fields: [], unique: [], rules: [], pointer: pointer('resources', name) };
       all.push(made);
       byName.set(name, made);
     }

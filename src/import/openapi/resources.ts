@@ -211,10 +211,11 @@ export function importResources(ctx: ImportContext, usage: ReadonlyMap<string, R
       id: idOf(ctx, fields, name, at, target),
       owned: false,
       // OpenAPI's readings: a schema takes members it does not name unless it says
-      // `additionalProperties: false`, and a readOnly member a client sends is one to ignore (or
-      // reject): dropped, as the format's `ignore` says, rather than refused by a default of svcspec's.
+      // `additionalProperties: false`, and a readOnly member a client sends is "expected to be
+      // ignored or rejected" (JSON Schema Validation §9.4): either, the service's choice, rather
+      // than refused by a default of svcspec's.
       unknownFields: node.additionalProperties === false ? 'refuse' : 'ignore',
-      readOnlyFields: 'ignore',
+      readOnlyFields: 'either',
       fields,
       unique: [],
       rules: [],

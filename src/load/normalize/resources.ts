@@ -20,7 +20,7 @@ function normalizeResource(name: string, raw: unknown, pointer: string): Resourc
       : undefined,
     owned: bool(r.owned),
     unknownFields: r.unknownFields === 'keep' || r.unknownFields === 'ignore' ? r.unknownFields : 'refuse',
-    readOnlyFields: r.readOnlyFields === 'ignore' ? 'ignore' : 'refuse',
+    readOnlyFields: r.readOnlyFields === 'ignore' || r.readOnlyFields === 'either' ? r.readOnlyFields : 'refuse',
     envelope: str(r.envelope) || undefined,
     perOwner: r.perOwner === 'one' ? 'one' as const : undefined,
     visibility: isRecord(r.visibility) && str(r.visibility.parent)

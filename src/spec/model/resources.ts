@@ -63,8 +63,12 @@ export interface Resource {
   readonly owned: boolean;
   /** Members the fields do not declare: refused (the default), or kept as sent (an open record). */
   readonly unknownFields: 'refuse' | 'keep' | 'ignore';
-  /** Members the service sets itself, sent by a client: refused (the default), or dropped. */
-  readonly readOnlyFields: 'refuse' | 'ignore';
+  /**
+   * Members the service sets itself, sent by a client: refused (the default), dropped, or
+   * either of the two, the implementation's choice (JSON Schema's readOnly: "expected to be
+   * ignored or rejected"); the reference drops them under `either`.
+   */
+  readonly readOnlyFields: 'refuse' | 'ignore' | 'either';
   /**
    * The member a record is sent and answered inside (`{"article": {…}}`, RealWorld's and Rails'
    * JSON root); absent: the record is the body. Where it applies: src/spec/conventions/envelope.ts.
