@@ -196,6 +196,9 @@ export function parseListQuery(rawQuery: string, plan: ListPlan): ListRequest {
         const read = readFilter(value, named.op, plan.fields.get(named.field) as QueryField);
         if (typeof read === 'string') violations.push({ pointer: at(name), message: read });
         else filters.push(read);
+      } else if (plan.decl.undeclared !== 'refuse') {
+        // `undeclared: ignore` (or `either`, served as ignore): the page is the one without it.
+        continue;
       } else if (plan.fields.has(name) || plan.unqueryable.has(name) || plan.resource.fields.some((f) => f.name === name)) {
         violations.push({ pointer: at(name), message: `is not a filter of this list; it filters by ${declaredFilters(plan.decl)}` });
       } else if (plan.resource.fields.some((f) => name.startsWith(`${f.name}[`) || name.startsWith(`${f.name}:`) || name.startsWith(`${f.name}_`)) && !closest(name, plan.decl.filters.flatMap((f) => f.ops.map((op) => filterParam(f.field, op, plan.decl!.style))))) {

@@ -216,6 +216,7 @@ function writeEndpoint(spec: Spec, e: Endpoint): RawDocument {
           filters: e.query.filters.length ? mapOf(e.query.filters, (f) => [f.field, [...f.ops]]) : undefined,
           sort: listOrNothing(e.query.sort),
           style: e.query.style !== 'brackets' ? e.query.style : undefined,
+          undeclared: e.query.undeclared !== 'refuse' ? e.query.undeclared : undefined,
           search: e.query.search ? compact({ param: e.query.search.param !== 'q' ? e.query.search.param : undefined, fields: [...e.query.search.fields] }) : undefined,
         })
       : undefined,

@@ -662,6 +662,8 @@ test("import: a list's query parameters that name scalar fields are its declared
   const list = spec.endpoints.find((e) => e.id === 'order.list')!;
   assert.deepEqual(list.query?.filters.map((f) => [f.field, f.ops]), [['note', ['eq']]]);
   assert.deepEqual(list.query?.sort, []);
+  // OpenAPI says nothing of parameters an operation does not list: refused or ignored, the service's choice.
+  assert.equal(list.query?.undeclared, 'either');
   assert.deepEqual(codes(findings, 'import-parameters').map((m) => /no place for: (.*); they/.exec(m)![1]), ['query id, query q, header X-Trace']);
 });
 

@@ -115,9 +115,10 @@ function queries(spec: Spec): Block[] {
     for (const f of q.filters) rows.push([[code(e.id)], [code(f.field)], joined(f.ops.map((op) => code(filterParam(f.field, op, q.style))))]);
     if (q.search) rows.push([[code(e.id)], joined(q.search.fields.map((f) => code(f))), [code(q.search.param), ' (full text)']]);
     if (q.sort.length) rows.push([[code(e.id)], ['sort'], joined(q.sort.map((s) => code(s)))]);
+    if (q.undeclared !== 'refuse') rows.push([[code(e.id)], ['any other'], [q.undeclared === 'ignore' ? 'ignored' : 'ignored or refused, as the service chooses']]);
   }
   return [
-    paragraph('The filters and sorts each list takes; a list that declares its query refuses any other.'),
+    paragraph(`The filters and sorts each list takes; a list that declares its query refuses any other${lists.some((e) => e.query && e.query.undeclared !== 'refuse') ? ', unless its row "any other" says otherwise' : ''}.`),
     ...table(['List', 'Field', 'Query parameters'], rows),
   ];
 }

@@ -353,7 +353,8 @@ function listQuery(scope: SchemaScope, op: Operation, resource: Resource, key: s
       filters.push({ field: field.name, ops: ['eq'], pointer: child(base, 'filters', field.name) });
     });
   }
-  return filters.length ? { filters, sort: [], style: 'brackets', pointer: base } : undefined;
+  // OpenAPI lists the parameters an operation takes and says nothing of others: either answer is the service's.
+  return filters.length ? { filters, sort: [], style: 'brackets', undeclared: 'either', pointer: base } : undefined;
 }
 
 /**

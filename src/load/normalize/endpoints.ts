@@ -73,7 +73,8 @@ function readQuery(raw: unknown, pointer: string): ListQueryDecl | undefined {
   }));
   const style: QueryStyle = raw.style === 'colon' || raw.style === 'suffix' ? raw.style : 'brackets';
   const search = isRecord(raw.search) ? { param: str(raw.search.param) ?? 'q', fields: strs(raw.search.fields), pointer: child(pointer, 'search') } : undefined;
-  return defined({ filters, sort: strs(raw.sort), style, search, pointer });
+  const undeclared: ListQueryDecl['undeclared'] = raw.undeclared === 'ignore' || raw.undeclared === 'either' ? raw.undeclared : 'refuse';
+  return defined({ filters, sort: strs(raw.sort), style, search, undeclared, pointer });
 }
 
 

@@ -84,6 +84,7 @@ export const ENDPOINTS_DEFINITIONS = {
             },
           },
           style: { enum: ['brackets', 'colon', 'suffix'], description: 'How an operator is written: `year[gte]=2000` (brackets, the default), `year:gte=2000` (colon, json-server), `year_gte=2000` (suffix). Equality is always `year=2000`.' },
+          undeclared: { enum: ['refuse', 'ignore', 'either'], description: 'A query parameter the list does not declare (not a filter, sort, search or page parameter): refused (the default); ignored, the page served as without it; or either, as the service chooses (an OpenAPI document states neither: the reading `import` writes). The reference service ignores it under `either`; the tester takes a refusal or the page.' },
         },
       },
     },

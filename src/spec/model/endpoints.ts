@@ -88,6 +88,12 @@ export interface ListQueryDecl {
   readonly style: QueryStyle;
   /** A full-text parameter over text fields. */
   readonly search?: { readonly param: string; readonly fields: readonly string[]; readonly pointer: string };
+  /**
+   * A query parameter the list does not declare: refused (the default); ignored, the page served
+   * as without it; or either, as the service chooses (an OpenAPI document states neither, the
+   * reading `import` writes). The reference ignores it under `either`.
+   */
+  readonly undeclared: 'refuse' | 'ignore' | 'either';
   readonly pointer: string;
 }
 
