@@ -101,19 +101,44 @@ const addresses = new WeakMap<readonly Endpoint[], Map<string, Endpoint | undefi
  * question is only whether the template can be filled from a record).
  */
 export function fillRecordPath(endpoint: Endpoint, id: string | number, data: Readonly<Record<string, unknown>>, probe = false): string | undefined {
-  if (endpoint.select === 'caller') return endpoint.path;
-  const own = idParam(endpoint) ?? idParamOf(endpoint.path);
-  const values: Record<string, string | number> = {};
-  for (const name of templateParams(endpoint.path)) {
-    const binding = endpoint.params.find((p) => p.name === name)?.binding;
-    if (name === own && (binding === undefined || binding.kind === 'id' || binding.kind === 'unbound')) values[name] = id;
-    else if (binding?.kind === 'parent') {
-      const ref = probe ? 0 : data[binding.field];
-      if (typeof ref !== 'string' && typeof ref !== 'number') return undefined;
-      values[name] = ref;
-    } else return undefined;
+  const filler = fillers.get(endpoint) ?? recordFiller(endpoint);
+  return filler === null ? undefined : filler(id, data, probe);
+}
+
+type RecordFiller = (id: string | number, data: Readonly<Record<string, unknown>>, probe: boolean) => string | undefined;
+
+/** fillRecordPath's template read once per endpoint (a create's Location asks on every request); null where no record fills it. */
+const fillers = new WeakMap<Endpoint, RecordFiller | null>();
+
+function recordFiller(endpoint: Endpoint): RecordFiller | null {
+  let filler: RecordFiller | null;
+  if (endpoint.select === 'caller') filler = () => endpoint.path;
+  else {
+    const own = idParam(endpoint) ?? idParamOf(endpoint.path);
+    // The template in literal text and slots: the id, or a parent's ref field.
+    const parts = endpoint.path.split(/\{([^}]*)\}/);
+    const slots: ({ kind: 'id' } | { kind: 'ref'; field: string })[] = [];
+    let fillable = templateParams(endpoint.path).includes(own);
+    for (let i = 1; i < parts.length; i += 2) {
+      const name = parts[i]!;
+      const binding = endpoint.params.find((p) => p.name === name)?.binding;
+      if (name === own && (binding === undefined || binding.kind === 'id' || binding.kind === 'unbound')) slots.push({ kind: 'id' });
+      else if (binding?.kind === 'parent') slots.push({ kind: 'ref', field: binding.field });
+      else fillable = false;
+    }
+    filler = !fillable ? null : (id, data, probe) => {
+      let out = parts[0]!;
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i]!;
+        const value = slot.kind === 'id' ? id : probe ? 0 : data[slot.field];
+        if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+        out += encodeURIComponent(value) + parts[2 * i + 2]!;
+      }
+      return out;
+    };
   }
-  return own in values ? fillPath(endpoint.path, values) : undefined;
+  fillers.set(endpoint, filler);
+  return filler;
 }
 
 /**
