@@ -20,6 +20,7 @@ import { type Finding, type RequestProblem, locate } from './finding.ts';
 import { authProblems, issuedToken } from './parts/authentication.ts';
 import { bodyProblems, mediaTypeProblem, resourceFor, successFindings } from './parts/endpoints.ts';
 import { answerRecord, requestRecord } from './parts/envelope.ts';
+import { locationFindings } from './parts/location.ts';
 import { envelopedPointer } from '../spec/conventions/envelope.ts';
 import { allowedMethods } from '../spec/conventions/endpoints.ts';
 import { ErrorJudge } from './parts/errors.ts';
@@ -143,6 +144,8 @@ export class Judge {
       }
       if (x.ok && x.endpoint && !arrival.problems.length) {
         found.push(...successFindings(this.spec, x, x.endpoint, unread));
+        const resource = unread ? undefined : resourceFor(this.spec, x.endpoint.resource, x.version?.name);
+        if (resource) found.push(...locationFindings(this.spec, this.router, x, x.endpoint, resource));
         found.push(...deprecationFindings(x));
       }
       found.push(...this.#limits.findings(x));

@@ -20,7 +20,7 @@ const EXPECTED: Record<string, { readonly finding: string; readonly rule: RegExp
   'accepts an illegal transition': { finding: 'states/illegal-transition', rule: /from \[/ },
   'drops a required-field check': { finding: 'resources/accepted-request-invalid', rule: /: required$/ },
   'drops a required field from the records it lists': { finding: 'resources/record-value', rule: /^book\.title: required$/ },
-  'sends a Location where the record is not read': { unseen: 'the proxy does not judge a Location against the path the spec reads the record at (the tester does, by reading there: the wrong path is then one outside the spec, answered 404 like any other)' },
+  'sends a Location where the record is not read': { finding: 'endpoints/location', rule: /Location names it \(RFC 9110/ },
   'leaks a writeOnly field': { finding: 'resources/write-only-leak', rule: /writeOnly$/ },
   'ignores a missing credential': { finding: 'errors/wrong-error', rule: /not public$/ },
   "lets one principal read another's record": { unseen: 'its stand-in is the first key the service sees, a mangled one the tester sends: the other principal is answered 401, which the proxy cannot tell from a revoked key (see the creator-key fault below)' },

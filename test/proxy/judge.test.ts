@@ -204,3 +204,18 @@ test('judge: a page in another shape is a finding only where the spec states its
   assert.equal(unstated.limits.pagination, undefined);
   assert.deepEqual(replay(unstated, [ex('GET', '/tasks', 200, { tasks: [] })]).findings.map((f) => `${f.part}/${f.id}`), []);
 });
+
+test("judge: a create's Location naming another record, or no endpoint, is found; the record's own path, an absolute URL to it, and none at all are not", () => {
+  const created = (location: string | undefined) => {
+    const e = ex('POST', '/tasks', 201, task(7, 'open'), { send: { title: 't' } });
+    return location === undefined ? e : { ...e, response: { ...e.response, headers: { ...e.response.headers, location } } };
+  };
+  const found = (location: string | undefined) => replay(SPEC, [created(location)]).findings.filter((f) => f.id === 'location').map((f) => f.message);
+  assert.deepEqual(found('/tasks/7'), []);
+  assert.deepEqual(found('http://svc/tasks/7'), []);
+  assert.deepEqual(found(undefined), []);
+  // Another host: not the spec's to judge.
+  assert.deepEqual(found('https://elsewhere.example/x/7'), []);
+  assert.match(found('/tasks/8')[0] ?? '', /names task '8'; the create made '7'/);
+  assert.match(found('/task/7')[0] ?? '', /which no GET endpoint of the spec serves/);
+});
