@@ -205,6 +205,7 @@ function writeEndpoint(spec: Spec, e: Endpoint): RawDocument {
     params: declared.length ? Object.fromEntries(declared.map((p) => [p.name, writeParam(p)])) : undefined,
     select: e.select,
     summary: e.summary,
+    operationId: e.operationId,
     request: sameData(e.request, conventionalRequest) ? undefined : writeRequest(e.request),
     response: actionResponse,
     behaviour: action?.behaviour,

@@ -27,6 +27,12 @@ table('endpoint-duplicate-route', [
   { name: 'the same path with another method', patch: task({ archive: { path: '/tasks/{id}/finish', method: 'PUT' } }), expect: [] },
 ]);
 
+table('endpoint-operation-id-duplicate', [
+  { name: 'two endpoints given one operationId', patch: task({ create: { operationId: 'makeTask' }, finish: { operationId: 'makeTask' } }), expect: [`endpoint-operation-id-duplicate ${E}/finish/operationId`], messages: [/'task.finish' is named 'makeTask' in an exported document, as 'task.create' is/] },
+  { name: "an operationId taking another endpoint's default name", patch: task({ create: { operationId: 'task.finish' }, finish: {} }), expect: [`endpoint-operation-id-duplicate ${E}/finish`] },
+  { name: 'distinct operationIds', patch: task({ create: { operationId: 'createTask' }, finish: { operationId: 'finishTask' } }), expect: [] },
+]);
+
 table('endpoint-path-missing-id', [
   { name: 'a read without {id}', patch: task({ read: { path: '/tasks/current' } }), expect: [`endpoint-path-missing-id ${E}/read/path`] },
 ]);

@@ -14,6 +14,7 @@ import { runConformance } from '../../src/conformance/index.ts';
 import { formatHuman } from '../../src/conformance/report/format.ts';
 import { importOpenApi } from '../../src/import/index.ts';
 import { checkSpec } from '../../src/check/index.ts';
+import { toOpenApi } from '../../src/export/openapi/index.ts';
 import { serveForTester } from '../conformance/support.ts';
 import type { Diagnostic } from '../../src/spec/diagnostics.ts';
 import type { Field, Spec } from '../../src/spec/model.ts';
@@ -936,4 +937,29 @@ components:
   const by = (name: string) => spec.resources.find((r) => r.name === name)!;
   assert.deepEqual([by('open').unknownFields, by('open').readOnlyFields], ['ignore', 'either']);
   assert.deepEqual([by('closed').unknownFields, by('closed').readOnlyFields], ['refuse', 'either']);
+});
+
+test("import keeps each operation's operationId, and export gives it back (code generators name methods after it); a name the document repeats stays with its first operation", async () => {
+  const { spec } = await run(`openapi: 3.0.3
+info: { title: Shop, version: '1' }
+paths:
+  /orders:
+    get: { operationId: listOrders, responses: { '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Order' } } } } } } }
+    post:
+      operationId: createOrder
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } }
+      responses: { '201': { description: Made, content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } } }
+  /orders/{id}:
+    parameters: [{ name: id, in: path, required: true, schema: { type: integer } }]
+    get: { operationId: getOrder, responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } } } }
+    delete: { operationId: getOrder, responses: { '204': { description: Gone } } }
+components:
+  schemas:
+    Order: { type: object, properties: { id: { type: integer, readOnly: true }, note: { type: string } } }
+`);
+  const named = Object.fromEntries(spec.endpoints.map((e) => [e.id, e.operationId]));
+  assert.deepEqual(named, { 'order.list': 'listOrders', 'order.create': 'createOrder', 'order.read': 'getOrder', 'order.delete': undefined });
+  assert.deepEqual(checkSpec(spec, []).diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), []);
+  const doc = toOpenApi(spec).document as unknown as { paths: Record<string, Record<string, { operationId: string }>> };
+  assert.deepEqual([doc.paths['/orders']!.get!.operationId, doc.paths['/orders']!.post!.operationId, doc.paths['/orders/{id}']!.get!.operationId, doc.paths['/orders/{id}']!.delete!.operationId], ['listOrders', 'createOrder', 'getOrder', 'order.delete']);
 });

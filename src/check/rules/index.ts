@@ -23,6 +23,7 @@ import authScopeUnused from './auth-scope-unused.rule.ts';
 import authWithout401 from './auth-without-401.rule.ts';
 import bodyLimitWithout413 from './body-limit-without-413.rule.ts';
 import endpointDuplicateRoute from './endpoint-duplicate-route.rule.ts';
+import endpointOperationIdDuplicate from './endpoint-operation-id-duplicate.rule.ts';
 import endpointErrorStatusUndeclared from './endpoint-error-status-undeclared.rule.ts';
 import endpointErrorUndeclared from './endpoint-error-undeclared.rule.ts';
 import endpointGetChangesState from './endpoint-get-changes-state.rule.ts';
@@ -184,6 +185,7 @@ export const RULES: readonly Rule[] = [
   bulkMaxMissing,
   expandNotRef,
   endpointDuplicateRoute,
+  endpointOperationIdDuplicate,
   endpointErrorStatusUndeclared,
   endpointErrorUndeclared,
   endpointGetChangesState,

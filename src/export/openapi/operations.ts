@@ -25,7 +25,7 @@ export function operationOf(ctx: OpenApiContext, endpoint: Endpoint, resource: R
   const record = endpoint.expand ? () => schemaRef(ctx, `expanded:${endpoint.id}`, `${P}Expandable${pascal(endpoint.operation)}`, () => expandableSchema(ctx, resource, endpoint.expand?.fields ?? [], recordSchema(resource, machine, ctx.schema))) : plain;
   const op: JsonSchema = {
     tags: [resource.name],
-    operationId: endpoint.id,
+    operationId: endpoint.operationId ?? endpoint.id,
     summary: endpoint.summary ?? defaultSummary(endpoint, resource),
   };
   const description = describe(ctx, endpoint, resource, machine);

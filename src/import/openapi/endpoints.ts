@@ -212,7 +212,7 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
   const order = new Map(withPlural.map((r, i) => [r.name, i]));
   const withIds = asRefs(ctx, withPlural, nestings).map((r) => envelopeFromBodies(ctx, optionalWhenCreateOmits(ctx, settleId(ctx, idFromPaths(ctx, r, placed), placed), placed), placed));
   const ided = new Map(withIds.map((r) => [r.name, r]));
-  const endpoints = documentedIdNames(placed.map((p) => p.endpoint), placed).map((e) => conventional(e, ided.get(e.resource)!)).sort((a, b) => order.get(a.resource)! - order.get(b.resource)!);
+  const endpoints = withOperationIds(documentedIdNames(placed.map((p) => p.endpoint), placed), placed).map((e) => conventional(e, ided.get(e.resource)!)).sort((a, b) => order.get(a.resource)! - order.get(b.resource)!);
   return { resources: withIds, endpoints, placed, ...(paging.pagination ? { pagination: paging.pagination } : {}) };
 }
 
@@ -285,6 +285,22 @@ function candidateOf(scope: SchemaScope, d: Draft, resource: Resource): Standard
   }
 }
 
+/**
+ * Each endpoint keeps its operation's operationId, the name export gives it back and code
+ * generators name methods after. A name the document gives twice (OpenAPI 3.1 §4.8.10 asks
+ * each to be unique) is kept by the first only; one equal to the endpoint's id says nothing more.
+ */
+function withOperationIds(endpoints: readonly Endpoint[], placed: readonly Placed[]): Endpoint[] {
+  const taken = new Set<string>();
+  // One endpoint per placed operation, in its order (documentedIdNames keeps it).
+  return endpoints.map((endpoint, i) => {
+    const id = placed[i]!.op.node.operationId;
+    if (typeof id !== 'string' || !id.trim() || taken.has(id) || id === endpoint.id) return endpoint;
+    taken.add(id);
+    return { ...endpoint, operationId: id };
+  });
+}
+
 /** The name of an operation that is no standard one: its operationId, else its method and path words. */
 function operationKey(op: Operation): string {
   const id = op.node.operationId;
@@ -323,7 +339,7 @@ function documentedIdNames(endpoints: readonly Endpoint[], placed: readonly Plac
 }
 
 function conventional(e: Endpoint, resource: Resource): Endpoint {
-  if (e.operation === 'transition' || e.operation === 'action' || e.summary !== undefined) return e;
+  if (e.operation === 'transition' || e.operation === 'action' || e.summary !== undefined || e.operationId !== undefined) return e;
   const c = CONVENTIONS[e.operation];
   const same = e.method === c.method && e.path === conventionalPath(resource.plural, e.operation)
     && JSON.stringify(e.request) === JSON.stringify(c.request) && JSON.stringify(e.responses) === JSON.stringify(c.responses);

@@ -49,6 +49,7 @@ export function normalizeEndpoints(raw: unknown, pointer: string, resources: rea
         strayParams: strayParams(path, e.params),
         select: e.select === 'caller' ? 'caller' as const : undefined,
         summary: str(e.summary),
+        operationId: str(e.operationId),
         request: readRequest(e.request, child(ep, 'request')) ?? (operation === 'transition' ? { kind: 'fields', fields: requires } : convention.request),
         responses: action ? actionResponses(action, readResponses(e.responses)) : readResponses(e.responses) ?? convention.responses,
         errors: strs(e.errors),

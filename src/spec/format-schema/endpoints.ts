@@ -35,6 +35,7 @@ export const ENDPOINTS_DEFINITIONS = {
       },
       select: { enum: ['caller'], description: '`caller`: a singleton — the one record of the calling principal (an owned resource), addressed without an id (`/me`). No credentials: 401; no record yet: 404; with `perOwner: one`, a replace creates it.' },
       summary: text('What the endpoint does.'),
+      operationId: { type: 'string', minLength: 1, description: 'The name of the operation in an exported OpenAPI document (its `operationId`, unique in the spec), for the code generators that name methods after it; `<resource>.<endpoint>` where none is given. `import` keeps the document\'s.' },
       request: {
         description: 'The request body: `none`, `resource` (the writable fields), a list of field names, or (for an action) `{ fields: { <name>: <field> } }`, a body of its own.',
         anyOf: [{ enum: ['none', 'resource'] }, { type: 'array', items: { type: 'string' } }, { $ref: '#/definitions/ownShape' }],

@@ -136,6 +136,8 @@ export interface Endpoint {
   /** `caller`: the one record of the calling principal, addressed without an id (a singleton, `/me`). */
   readonly select?: 'caller';
   readonly summary?: string;
+  /** The name export gives the operation (OpenAPI's operationId); `id` where none is stated. Import keeps the document's. */
+  readonly operationId?: string;
   readonly request: RequestShape;
   readonly responses: readonly EndpointResponse[];
   /** Error codes this endpoint declares it may answer with. */
