@@ -102,7 +102,7 @@ function namedAfter(member: string, component: string): boolean {
  * `anyName`: a request body's, whose record schema is often one of its own (`{article:
  * NewArticle}`); the caller then holds the member to the resource's name.
  */
-export function recordEnvelopeOf(ctx: ImportContext, schema: unknown, at: string, anyName = false): { component: string; member: string; schema: unknown; at: string } | undefined {
+export function recordEnvelopeOf(ctx: ImportContext, schema: unknown, at: string, anyName = false, own?: string): { component?: string; member: string; schema: unknown; at: string } | undefined {
   // Inline or a component of its own (`SingleArticleResponse`); a record whose one member is
   // another record would read so too: no such record was met in the documents imported so far.
   const r = resolve(ctx, schema, at);
@@ -113,16 +113,26 @@ export function recordEnvelopeOf(ctx: ImportContext, schema: unknown, at: string
   if (members.length !== 1) return undefined;
   const [member, value] = members[0]!;
   const component = componentOf(value);
-  // Named for its record (`article` holding Article, `blog_post` BlogPost): a team whose one member is its address stays a team.
-  if (component === undefined || (!anyName && !namesComponent(member, component))) return undefined;
-  // A wrapper that is a component of its own is named for its record (`ArticleResponse`,
-  // `SingleArticle`): a `Team` whose one member is its `address` is a team.
-  const wrapper = componentOf(schema);
-  if (wrapper !== undefined && !wrapper.toLowerCase().includes(component.toLowerCase())) return undefined;
+  // `own`: the component's name, where `schema` is its definition rather than a reference to it.
+  const wrapper = componentOf(schema) ?? own;
+  // Or the wrapper and its member are named alike, the record under another name (Lago's
+  // `AddOn: {add_on: AddOnObject}`): the wrapper names the record it holds.
+  const namedByWrapper = wrapper !== undefined && namesComponent(member, wrapper);
+  // A request's body may hold its record inline (Lago's `{customer: {external_id, …}}`); the caller holds the member to the resource's name.
+  if (component === undefined) {
+    if (!anyName) return undefined;
+  } else if (!anyName) {
+    // Named for its record (`article` holding Article, `blog_post` BlogPost): a team whose one member is its address stays a team.
+    if (!namesComponent(member, component) && !namedByWrapper) return undefined;
+    // A wrapper that is a component of its own is named for its record (`ArticleResponse`,
+    // `SingleArticle`): a `Team` whose one member is its `address` is a team.
+    if (wrapper !== undefined && !namedByWrapper && !wrapper.toLowerCase().includes(component.toLowerCase())) return undefined;
+  }
   const inner = child(r.pointer, 'properties', member);
   const target = resolve(ctx, value, inner);
   if (!target || target.node.type === 'array' || (target.node.type !== undefined && target.node.type !== 'object')) return undefined;
-  return { component, member, schema: value, at: inner };
+  if (component === undefined && !isObject(target.node.properties)) return undefined;
+  return { ...(component !== undefined ? { component } : {}), member, schema: value, at: inner };
 }
 
 /** The envelope as the format's page body: its members, without those it has no place for. */

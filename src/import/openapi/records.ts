@@ -24,16 +24,32 @@ export function idFromPaths(ctx: ImportContext, r: Resource, placed: readonly Pl
   const [param] = names;
   // `{id}` over records with no `id` member names the one called after its collection (Hydra's
   // `/admin/clients/{id}` and `client_id`).
-  const name = param === 'id' ? collectionId(r, placed) ?? param : param;
+  // A parameter naming the collection beside the member (Lago's `/customers/{external_customer_id}`
+  // and `external_id`) names the member without it.
+  const name = param === 'id' ? collectionId(r, placed) ?? param : r.fields.some((f) => f.name === param) ? param : withoutCollection(r, placed, param) ?? param;
   const field = r.fields.find((f) => f.name === name);
   if (!field || (field.type !== 'string' && field.type !== 'integer')) return r;
   const read = idAssignment(field);
   // A create's body leaving it out, or no request carrying it, says the service assigns it (as settleId): said so here, once.
   const { assigned, how } = (read.assigned === 'client' && byService(r, placed, field)) || read;
   const at = placed.find((p) => p.endpoint.resource === r.name && p.idParam === param)!.op.pointer;
-  report(ctx, IMPORT_CODES.resourceIdRead, { resource: r.name, field: name, why: param === name ? `, which its item paths name ({${name}})` : `, named after its collection, which its item paths name {${param}}`, how }, at);
+  const why = param === name ? `, which its item paths name ({${name}})` : param === 'id' ? `, named after its collection, which its item paths name {${param}}` : `, which its item paths name {${param}} with the collection's name`;
+  report(ctx, IMPORT_CODES.resourceIdRead, { resource: r.name, field: name, why, how }, at);
   // An id the service assigns is the service's to set: read-only, as check asks (resource-id-not-readonly).
   return { ...r, id: { field: name, assigned, pointer: child(r.pointer, 'id') }, ...(assigned !== 'client' ? { fields: readOnlyId(r, name) } : {}) };
+}
+
+/** The member a parameter names with its collection's singular left out (`external_customer_id` under /customers: `external_id`; `externalCustomerId`: `externalId`), where the record has it. */
+function withoutCollection(r: Resource, placed: readonly Placed[], param: string): string | undefined {
+  const item = placed.find((p) => p.endpoint.resource === r.name && p.idParam === param);
+  const segments = item?.op.path.split('/').filter(Boolean) ?? [];
+  const collection = segments[segments.findIndex((s) => s === `{${param}}`) - 1];
+  if (collection === undefined || collection.startsWith('{')) return undefined;
+  const one = singular(collection).replace(/[-_](.)/g, (_, c: string) => c.toUpperCase());
+  const snake = one.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  const pascal = one.charAt(0).toUpperCase() + one.slice(1);
+  const candidates = [param.replace(`_${snake}_`, '_'), param.replace(new RegExp(`^${snake}_`), ''), param.replace(pascal, '')].filter((n) => n !== param && n !== '');
+  return candidates.find((n) => r.fields.some((f) => f.name === n));
 }
 
 /** The member `<singular of the collection>_id` or `…Id` (`client_id` under `/clients/{id}`), where the record has one. */

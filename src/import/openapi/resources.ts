@@ -13,7 +13,7 @@ import { IMPORT_CODES } from '../codes.ts';
 import { componentOf, isObject, jsonContent, keyName, report, resolve, unique, type ImportContext, type Json } from './context.ts';
 import { mergeAllOf, objectFields, type SchemaScope } from './schema.ts';
 import { isErrorResponse } from './bodies.ts';
-import { envelopeOf, recordEnvelopeOf, type Envelope } from './pages.ts';
+import { envelopeOf, namesComponent, recordEnvelopeOf, type Envelope } from './pages.ts';
 
 export const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -53,7 +53,7 @@ export function bodyComponent(ctx: ImportContext, schema: unknown, at: string): 
   // links beside the record, Bump.sh's Train Travel API): the record, its added members not carried.
   // A record inside an envelope of one member (`{article: Article}`, ./pages.ts recordEnvelopeOf).
   const single = recordEnvelopeOf(ctx, schema, at);
-  if (single) return { component: single.component, array: false, record: single.member };
+  if (single?.component !== undefined) return { component: single.component, array: false, record: single.member };
   const composed = recordWithAdditions(ctx, schema, at);
   if (composed) return { component: composed.component, array: false, added: composed.added };
   if (isObject(schema) && schema.type === 'array') {
@@ -128,11 +128,12 @@ export function schemaUsage(ctx: ImportContext, ops: readonly Operation[]): Map<
  */
 export function requestShapes(ctx: ImportContext, ops: readonly Operation[], usage: ReadonlyMap<string, ReadonlySet<Role>>): Map<string, string> {
   const schemas = isObject(ctx.doc.components) && isObject(ctx.doc.components.schemas) ? ctx.doc.components.schemas : {};
-  const properties = (name: string): Set<string> | undefined => {
-    const r = resolve(ctx, schemas[name], child('/components/schemas', name));
+  const propertiesAt = (schema: unknown, at: string): Set<string> | undefined => {
+    const r = resolve(ctx, schema, at);
     const node = r && mergeAllOf({ ctx, resources: new Map() }, r.node, r.pointer);
     return node && isObject(node.properties) ? new Set(Object.keys(node.properties)) : undefined;
   };
+  const properties = (name: string) => propertiesAt(schemas[name], child('/components/schemas', name));
   const shapes = new Map<string, string>();
   for (const op of ops) {
     const body = resolve(ctx, op.node.requestBody, child(op.pointer, 'requestBody'));
@@ -140,7 +141,11 @@ export function requestShapes(ctx: ImportContext, ops: readonly Operation[], usa
     const request = json && bodyComponent(ctx, json.schema, child(body.pointer, 'content', json.mediaType, 'schema'));
     const roles = request && usage.get(request.component);
     if (!request || request.array || !roles || roles.size !== 1 || shapes.has(request.component)) continue;
-    const sent = properties(request.component);
+    // A request enveloped as its answer is (`AddOnCreateInput: {add_on: AddOnBaseInput}`
+    // answered `{add_on: AddOnObject}`, Lago): what it sends is what its member holds.
+    const at = child('/components/schemas', request.component);
+    const wrapped = recordEnvelopeOf(ctx, schemas[request.component], at, true, request.component);
+    const sent = wrapped ? propertiesAt(wrapped.schema, wrapped.at) : properties(request.component);
     if (!sent?.size) continue;
     for (const [status, value] of Object.entries(isObject(op.node.responses) ? op.node.responses : {})) {
       if (!/^2/.test(status)) continue;
@@ -148,9 +153,12 @@ export function requestShapes(ctx: ImportContext, ops: readonly Operation[], usa
       const content = response && jsonContent(response.node.content);
       const answered = content && bodyComponent(ctx, content.schema, child(response.pointer, 'content', content.mediaType, 'schema'));
       if (!answered || answered.array || answered.component === request.component) continue;
+      if (wrapped && answered.record !== wrapped.member) continue;
       const held = properties(answered.component);
       if (held && [...sent].every((p) => held.has(p))) {
         shapes.set(request.component, answered.component);
+        // The schema inside such a request, used by no body of its own, is that record's writable part too.
+        if (wrapped?.component !== undefined && !usage.has(wrapped.component)) shapes.set(wrapped.component, answered.component);
         break;
       }
     }
@@ -170,6 +178,13 @@ export function importResources(ctx: ImportContext, usage: ReadonlyMap<string, R
   const byComponent = new Map<string, string>();
   const taken = new Set<string>();
   const chosen: [string, Json, string][] = [];
+  // A record held by a wrapper named alike with its member (`AddOn: {add_on: AddOnObject}`) is
+  // called what the wrapper calls it (addOn), not by its own component's name.
+  const calledBy = new Map<string, string>();
+  for (const [name, value] of Object.entries(schemas)) {
+    const wrapping = recordEnvelopeOf(ctx, value, child('/components/schemas', name), false, name);
+    if (wrapping?.component !== undefined && namesComponent(wrapping.member, name) && !calledBy.has(wrapping.component)) calledBy.set(wrapping.component, name);
+  }
   for (const [name, value] of Object.entries(schemas)) {
     const at = child('/components/schemas', name);
     const r = resolve(ctx, value, at);
@@ -181,8 +196,8 @@ export function importResources(ctx: ImportContext, usage: ReadonlyMap<string, R
     let what: string | undefined;
     const paged = roles?.has('request') ? undefined : envelopeOf(ctx, value, at);
     // A component named for the record it wraps (`ArticleResponse`); a `Team` of one `address` stays a team.
-    const wrapping = paged ? undefined : recordEnvelopeOf(ctx, value, at);
-    const wrapper = wrapping && name.toLowerCase().includes(wrapping.component.toLowerCase()) ? wrapping : undefined;
+    const wrapping = paged ? undefined : recordEnvelopeOf(ctx, value, at, false, name);
+    const wrapper = wrapping?.component !== undefined && (name.toLowerCase().includes(wrapping.component.toLowerCase()) || namesComponent(wrapping.member, name)) ? { ...wrapping, component: wrapping.component } : undefined;
     if (paged) what = `a page of ${paged.component}, its records under '${paged.envelope.items}' (the lists answering it are read as pages)`;
     else if (wrapper) what = `the envelope of a ${wrapper.component}, the record under '${wrapper.member}' (the resource's envelope says so)`;
     else if (roles?.has('error') && !roles.has('success') && !roles.has('request')) what = 'an error body, used only by error responses';
@@ -194,7 +209,7 @@ export function importResources(ctx: ImportContext, usage: ReadonlyMap<string, R
       report(ctx, IMPORT_CODES.schemaNotResource, { schema: name, what, use }, at);
       continue;
     }
-    const resource = unique(keyName(name, 'resource'), taken);
+    const resource = unique(keyName(calledBy.get(name) ?? name, 'resource'), taken);
     taken.add(resource);
     byComponent.set(name, resource);
     chosen.push([name, node, r.pointer]);

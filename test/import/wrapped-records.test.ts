@@ -1,0 +1,54 @@
+/**
+ * Records inside a wrapper named like its one member (Lago's `AddOn: {add_on: AddOnObject}`):
+ * the record is the inner schema, called what the wrapper calls it (addOn), enveloped in the
+ * member; request bodies enveloped alike around a schema of their own (`{add_on:
+ * AddOnBaseInput}`) or an inline one (`{customer: {external_id, …}}`) are its creates and
+ * updates, and none of these wrappers is a resource; a record addressed by
+ * `{external_customer_id}` under /customers is identified by its `external_id`. Found by a new
+ * user's walk through Lago's document: every record was read as a resource of one member
+ * (`add_on`), its creates and lists were actions answering 501, and an `id` the document never
+ * gives was invented for it.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { checkSpec } from '../../src/check/index.ts';
+import { runConformance } from '../../src/conformance/index.ts';
+import { formatHuman } from '../../src/conformance/report/format.ts';
+import { importOpenApi } from '../../src/import/index.ts';
+import { serveForTester } from '../conformance/support.ts';
+
+const FILE = fileURLToPath(new URL('./fixtures/billing-wrapped.yaml', import.meta.url));
+
+test('import: a record inside a wrapper named like its member is the inner schema, enveloped, called as the wrapper calls it; its enveloped requests are its writes', async () => {
+  const r = await importOpenApi(FILE);
+  assert.ok(r.value, r.diagnostics.map((d) => d.message).join('\n'));
+  const spec = r.value.spec;
+  const by = (name: string) => spec.resources.find((x) => x.name === name);
+  assert.deepEqual(by('addOn') && { envelope: by('addOn')!.envelope, id: by('addOn')!.id?.field, assigned: by('addOn')!.id?.assigned, fields: by('addOn')!.fields.map((f) => f.name) }, { envelope: 'add_on', id: 'code', assigned: 'client', fields: ['lago_id', 'name', 'code', 'amount_cents', 'amount_currency', 'description', 'created_at'] });
+  assert.deepEqual(by('customer') && { envelope: by('customer')!.envelope, id: by('customer')!.id?.field }, { envelope: 'customer', id: 'external_id' });
+  // The wrappers and the requests' own schemas are no resources.
+  for (const name of ['addOnObject', 'addOnBaseInput', 'addOnCreateInput', 'addOnUpdateInput', 'customerObjectExtended', 'customerCreateInput']) assert.equal(by(name), undefined, name);
+  const ops = (resource: string) => spec.endpoints.filter((e) => e.resource === resource).map((e) => `${e.operation} ${e.operationId}`);
+  assert.deepEqual(ops('addOn').filter((o) => !o.startsWith('action')), ['create createAddOn', 'read findAddOn', 'update updateAddOn', 'delete destroyAddOn']);
+  assert.deepEqual(ops('customer').filter((o) => !o.startsWith('action')), ['create createCustomer', 'read findCustomer', 'delete destroyCustomer']);
+  const create = spec.endpoints.find((e) => e.id === 'customer.create');
+  assert.deepEqual(create?.request, { kind: 'fields', fields: ['external_id', 'name', 'currency', 'metadata'] });
+  assert.match(r.diagnostics.find((d) => d.code === 'import-resource-id-read' && /'customer'/.test(d.message))?.message ?? '', /'external_id', which its item paths name \{external_customer_id\} with the collection's name/);
+  assert.deepEqual(checkSpec(spec, []).diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), []);
+});
+
+test('import: the wrapped records imported are served enveloped and pass the tester', async (t) => {
+  const r = await importOpenApi(FILE);
+  assert.ok(r.value);
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, r.value.spec);
+  const headers = { 'content-type': 'application/json', ...(principals[0]?.headers ?? {}) };
+  const made = await fetch(`${baseUrl}/add_ons`, { method: 'POST', headers, body: JSON.stringify({ add_on: { name: 'Setup', code: 'setup_fee', amount_cents: 5000, amount_currency: 'EUR' } }) });
+  assert.equal(made.status, 200, await made.clone().text());
+  assert.equal(((await made.json()) as { add_on: { code: string } }).add_on.code, 'setup_fee');
+  const read = await fetch(`${baseUrl}/add_ons/setup_fee`, { headers });
+  assert.equal(read.status, 200);
+  const report = await runConformance({ spec: r.value.spec, baseUrl, principals, seed: 7, sleep, now });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  assert.ok(report.results.filter((x) => x.part === 'resources' && x.outcome === 'pass').length >= 20, formatHuman(report));
+});
