@@ -248,7 +248,7 @@ export const IMPORT_CODES = {
   }),
   errorShapes: defineDiagnostic({
     code: 'import-error-shapes', severity: 'warning', part: 'errors',
-    message: 'Error responses use {count} body schemas ({schemas}); svcspec has one error shape, read from the one used most, {schema}.',
+    message: 'Error responses use {count} body schemas ({schemas}); svcspec has one error shape, read from {how}, {schema}.',
     description: 'Every error of a svcspec service has the same body shape. An OpenAPI document may give each error its own.',
   }),
   errorMembers: defineDiagnostic({

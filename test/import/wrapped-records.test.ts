@@ -35,6 +35,9 @@ test('import: a record inside a wrapper named like its member is the inner schem
   const create = spec.endpoints.find((e) => e.id === 'customer.create');
   assert.deepEqual(create?.request, { kind: 'fields', fields: ['external_id', 'name', 'currency', 'metadata'] });
   assert.match(r.diagnostics.find((d) => d.code === 'import-resource-id-read' && /'customer'/.test(d.message))?.message ?? '', /'external_id', which its item paths name \{external_customer_id\} with the collection's name/);
+  // The error shape is read from the body holding every member of the others (the 401's lacks `code`), not the one used most.
+  assert.deepEqual(spec.errors.shape?.members, { code: 'code', title: 'error', status: 'status' });
+  assert.match(r.diagnostics.find((d) => d.code === 'import-error-shapes')?.message ?? '', /read from the one holding every member of the others, ApiErrorUnprocessableEntity/);
   assert.deepEqual(checkSpec(spec, []).diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), []);
 });
 

@@ -58,9 +58,18 @@ export function importErrors(scope: SchemaScope, ops: readonly Operation[]): Imp
   const statusList = [...codes].sort((a, b) => a - b).join(', ');
   if (bodies.size === 0) return { gap: codes.size ? `its error responses (${statusList}) show no body schema` : 'it documents no error responses' };
   const ranked = [...bodies.values()].sort((a, b) => b.count - a.count);
-  const chosen = ranked[0];
+  // The one holding every member the others have, where one does (Lago's 404 and 422 bodies
+  // add a machine `code` its 401 body lacks): the shape the others are parts of. Else the one used most.
+  const membersOf = (b: Body): string[] => {
+    const r = resolve(ctx, b.schema, b.at);
+    const node = r ? mergeAllOf(scope, r.node, r.pointer) : {};
+    return isObject(node.properties) ? Object.keys(node.properties) : [];
+  };
+  const held = new Map(ranked.map((b) => [b, membersOf(b)]));
+  const widest = ranked.length > 1 ? ranked.find((b) => ranked.every((o) => held.get(o)!.every((n) => held.get(b)!.includes(n)))) : undefined;
+  const chosen = widest ?? ranked[0];
   if (ranked.length > 1) {
-    report(ctx, IMPORT_CODES.errorShapes, { count: ranked.length, schemas: ranked.map((b) => label(b)).join(', '), schema: label(chosen) }, chosen.at);
+    report(ctx, IMPORT_CODES.errorShapes, { count: ranked.length, schemas: ranked.map((b) => label(b)).join(', '), schema: label(chosen), how: widest ? 'the one holding every member of the others' : 'the one used most' }, chosen.at);
   }
   const r = resolve(ctx, chosen.schema, chosen.at);
   const node = r ? mergeAllOf(scope, r.node, r.pointer) : {};
