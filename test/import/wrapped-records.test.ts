@@ -29,6 +29,8 @@ test('import: a record inside a wrapper named like its member is the inner schem
   assert.deepEqual(by('customer') && { envelope: by('customer')!.envelope, id: by('customer')!.id?.field }, { envelope: 'customer', id: 'external_id' });
   // The wrappers and the requests' own schemas are no resources.
   for (const name of ['addOnObject', 'addOnBaseInput', 'addOnCreateInput', 'addOnUpdateInput', 'customerObjectExtended', 'customerCreateInput']) assert.equal(by(name), undefined, name);
+  // Nor are the parts of records no operation sends or answers: the base of an allOf, the page's metadata.
+  assert.deepEqual(spec.resources.map((x) => x.name), ['addOn', 'addOnsPaginated', 'customer', 'customersPaginated']);
   const ops = (resource: string) => spec.endpoints.filter((e) => e.resource === resource).map((e) => `${e.operation} ${e.operationId}`);
   assert.deepEqual(ops('addOn').filter((o) => !o.startsWith('action')), ['create createAddOn', 'read findAddOn', 'update updateAddOn', 'delete destroyAddOn']);
   assert.deepEqual(ops('customer').filter((o) => !o.startsWith('action')), ['create createCustomer', 'read findCustomer', 'delete destroyCustomer']);

@@ -204,6 +204,9 @@ export function importResources(ctx: ImportContext, usage: ReadonlyMap<string, R
     else if (shapes.has(name)) what = `the request body of writes answered with ${shapes.get(name)}, which holds each of its properties`;
     else if (!isObjectSchema) what = describe(node);
     else if (!hasProperties) what = 'an object without named properties';
+    // No operation sends or answers it as a record: a part of others (a base of their allOf, a
+    // member's shape, Lago's PaginationMeta), held where they hold it, not a collection of its own.
+    else if (!roles) what = 'a part of other schemas that no operation sends or answers as a record';
     if (what) {
       const use = what.startsWith('an error') ? ' (part 7 reads it)' : paged || wrapper ? '' : shapes.has(name) ? ` (a write of ${shapes.get(name)} takes its fields)` : ' (fields that reference it take its constraints)';
       report(ctx, IMPORT_CODES.schemaNotResource, { schema: name, what, use }, at);
