@@ -97,6 +97,7 @@ table('endpoint-error-undeclared', [
 
 table('endpoint-error-status-undeclared', [
   { name: 'an error response with a status no code has', patch: task({ finish: { responses: { 423: 'error' } } }), expect: [`endpoint-error-status-undeclared ${E}/finish/responses/423`] },
+  { name: 'one status no code has, answered by two endpoints: said once, naming the other', patch: task({ finish: { responses: { 423: 'error' } }, archive: { path: '/tasks/{id}/archive', method: 'POST', responses: { 200: 'resource', 423: 'error' } } }), expect: [`endpoint-error-status-undeclared ${E}/finish/responses/423`], messages: [/'task.finish' \(and 'task.archive'\) answers 423/] },
 ]);
 
 table('endpoint-no-success-response', [
