@@ -270,8 +270,8 @@ export const IMPORT_CODES = {
   }),
   pagingSizes: defineDiagnostic({
     code: 'import-paging-sizes', severity: 'warning', part: 'limits',
-    message: "{where} pages by {style} ('{position}'), but {missing}; the format needs a default and a largest page size, so the pagination is left unstated.",
-    description: "`limits.pagination` requires `defaultSize`, `maxSize` and `overMax`. They are read from the size parameter's schema (`default`, `maximum`), never from its prose; where the schema does not give them, the part stays silent and the reference service pages by its documented safety default.",
+    message: "{where} pages by {style} ('{position}'), but {missing}; the pagination is written without {unsaid}, which stays for you to state (the part is partial).",
+    description: "The sizes of `limits.pagination` (`defaultSize`, `maxSize`, `overMax`) are read from the size parameter's schema (`default`, `maximum`), never from its prose. Where the schema does not give them, the pagination is written with its style, parameters and page body and without them: `check` says the part is partial, the reference service pages by its documented safety bound, and the tester holds no implementation to it.",
   }),
   pagingBody: defineDiagnostic({
     code: 'import-paging-body', severity: 'warning', part: 'limits',

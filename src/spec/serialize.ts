@@ -350,7 +350,7 @@ function writeLimits(spec: Spec): RawDocument {
       ? compact({
           style: pagination.style,
           defaultSize: pagination.defaultSize,
-          maxSize: Number.isFinite(pagination.maxSize) ? pagination.maxSize : 'none',
+          maxSize: pagination.maxSize === undefined ? undefined : Number.isFinite(pagination.maxSize) ? pagination.maxSize : 'none',
           overMax: pagination.overMax,
           params: pagination.sizeParam !== 'limit' || pagination.positionParam !== pagination.style || pagination.sortParam !== SORT_PARAM
             ? compact({

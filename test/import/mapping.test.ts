@@ -514,11 +514,22 @@ test('import: offset and limit are the offset style; one style for the service, 
   assert.match(codes(findings, 'import-paging-unsayable').join('\n'), /GET \/customers pages by page \('page'\) where the other lists page by offset; the format states one pagination for the whole service/);
 });
 
-test('import: a size parameter whose schema gives no default or maximum leaves the pagination unstated (a gap), reported', async () => {
+test('import: a size parameter whose schema gives no default writes the pagination without it: the part partial, the reference pages by its safety bound, and the tester holds no implementation to it', async (t) => {
   const { spec, findings } = await run(pagedShop([q('cursor'), q('limit', '{ type: integer, maximum: 100 }')]));
-  assert.equal(spec.limits.pagination, undefined);
-  assert.equal(spec.parts.limits.statement, 'gap');
-  assert.match(codes(findings, 'import-paging-sizes')[0], /GET \/orders pages by cursor \('cursor'\), but the schema of 'limit' gives no default; the format needs a default and a largest page size/);
+  const p = spec.limits.pagination;
+  assert.deepEqual(p && [p.style, p.positionParam, p.sizeParam, p.defaultSize, p.maxSize, p.overMax], ['cursor', 'cursor', 'limit', undefined, 100, 'reject']);
+  assert.match(codes(findings, 'import-paging-sizes')[0], /GET \/orders pages by cursor \('cursor'\), but the schema of 'limit' gives no default; the pagination is written without a default page size/);
+  const checked = checkSpec(spec, []);
+  assert.equal(checked.parts.find((x) => x.name === 'limits')?.status, 'partial');
+  assert.ok(checked.diagnostics.some((d) => d.code === 'part-partial' && /the default page size/.test(d.message)), checked.diagnostics.map((d) => d.message).join('\n'));
+  assert.deepEqual(checked.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), []);
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, spec);
+  const report = await runConformance({ spec, baseUrl, principals, seed: 17, sleep, now });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  const by = (id: string) => report.results.find((r) => r.id === id);
+  assert.equal(by('order.walk')?.outcome, 'pass');
+  assert.deepEqual([by('order.default-size')?.outcome, by('order.default-size')?.skipKind], ['skip', 'not-applicable']);
+  assert.equal(by('order.over-max')?.outcome, 'pass');
 });
 
 test('import: a paged list imported from plain OpenAPI is served as stated and passes the tester', async (t) => {
@@ -577,10 +588,11 @@ test('import: a list envelope is a page of its records: the page body names its 
   const stripe = await run(envelopeShop("object: { type: string }, data: { type: array, items: { $ref: '#/components/schemas/Customer' } }, has_more: { type: boolean }", [q('starting_after'), q('limit', SIZE)]));
   assert.deepEqual(stripe.spec.limits.pagination?.body, { kind: 'object', items: 'data' });
   assert.match(codes(stripe.findings, 'import-paging-unsayable').join('\n'), /GET \/customers answers its page with 'object', 'has_more' beside the records/);
-  // Without the sizes, the envelope cannot be stated: svcspec's own page is written, and said.
+  // Without the sizes, the envelope is stated all the same; the sizes stay for the user to state.
   const silent = await run(envelopeShop("data: { type: array, items: { $ref: '#/components/schemas/Customer' } }", [q('starting_after'), q('limit')]));
-  assert.equal(silent.spec.limits.pagination, undefined);
-  assert.match(codes(silent.findings, 'import-paging-body')[0], /GET \/customers answers its records in an envelope, \{data\}; .* svcspec's own page/);
+  assert.deepEqual(silent.spec.limits.pagination?.body, { kind: 'object', items: 'data' });
+  assert.deepEqual([silent.spec.limits.pagination?.defaultSize, silent.spec.limits.pagination?.maxSize], [undefined, undefined]);
+  assert.match(codes(silent.findings, 'import-paging-sizes')[0], /the pagination is written without a default page size and a largest page size/);
 });
 
 test('import: a list answering a page-token envelope is served in that envelope and passes the tester', async (t) => {

@@ -90,19 +90,19 @@ test('judge: a page holding more records than the size asked, the default, or th
   const many = (n: number) => Array.from({ length: n }, (_, i) => task(i + 1, 'open'));
   const p = SPEC.limits.pagination!;
   assert.deepEqual(ids([
-    ex('GET', '/tasks', 200, { items: many(p.defaultSize), next: null }),
+    ex('GET', '/tasks', 200, { items: many(p.defaultSize!), next: null }),
     ex('GET', '/tasks?limit=2', 200, { items: many(2), next: 'c2' }),
-    ex('GET', '/tasks', 200, { items: many(p.defaultSize + 1), next: null }),
+    ex('GET', '/tasks', 200, { items: many(p.defaultSize! + 1), next: null }),
     ex('GET', '/tasks?limit=2', 200, { items: many(3), next: null }),
-    ex('GET', `/tasks?limit=${p.maxSize + 5}`, 200, { items: many(p.maxSize + 1), next: null }),
+    ex('GET', `/tasks?limit=${p.maxSize! + 5}`, 200, { items: many(p.maxSize! + 1), next: null }),
   ]), ['limits/page-size#3', 'limits/page-size#4', 'limits/page-size#5']);
   // Where the request leaves doubt, nothing is judged: a later page (its cursor may carry the size
   // first asked), a size under another name, a size given twice or not as a plain whole number.
   for (const query of ['?cursor=c2', '?per_page=5', '?limit=2&limit=9', '?limit=0x10', '?limit=1e1']) {
-    assert.deepEqual(ids([ex('GET', `/tasks${query}`, 200, { items: many(p.maxSize + 3), next: null })]).filter((f) => f.startsWith('limits/page-size')), [], query);
+    assert.deepEqual(ids([ex('GET', `/tasks${query}`, 200, { items: many(p.maxSize! + 3), next: null })]).filter((f) => f.startsWith('limits/page-size')), [], query);
   }
-  const found = replay(SPEC, [ex('GET', '/tasks', 200, { items: many(p.defaultSize + 1), next: null })]).findings[0]!;
-  assert.match(found.message, new RegExp(`a page of ${p.defaultSize + 1} records, where no size was asked and the default is ${p.defaultSize}`));
+  const found = replay(SPEC, [ex('GET', '/tasks', 200, { items: many(p.defaultSize! + 1), next: null })]).findings[0]!;
+  assert.match(found.message, new RegExp(`a page of ${p.defaultSize! + 1} records, where no size was asked and the default is ${p.defaultSize!}`));
 });
 
 test('judge: the path of a request URL is what URL parsing makes of it, on the fast path and off it', () => {
@@ -218,4 +218,14 @@ test("judge: a create's Location naming another record, or no endpoint, is found
   assert.deepEqual(found('https://elsewhere.example/x/7'), []);
   assert.match(found('/tasks/8')[0] ?? '', /names task '8'; the create made '7'/);
   assert.match(found('/task/7')[0] ?? '', /which no GET endpoint of the spec serves/);
+});
+
+test('judge: where the spec leaves its page sizes unsaid, no page is held to the runtime bound that stands in for them', () => {
+  const text = readFileSync(new URL('./fixtures/tasks.yaml', import.meta.url), 'utf8');
+  const unsaid = mustLoad(text.replace(/pagination: \{[^}]*\}/, (m) => m.replace(/,?\s*defaultSize: \d+/, '').replace(/,?\s*maxSize: \d+/, '').replace(/,?\s*overMax: \w+/, '')));
+  assert.equal(unsaid.limits.pagination?.defaultSize, undefined);
+  const page = ex('GET', '/tasks', 200, { items: Array.from({ length: 150 }, (_, i) => task(i + 1, 'open')), next: null });
+  assert.deepEqual(replay(unsaid, [page]).findings.filter((f) => f.id === 'page-size'), []);
+  // Stated, the same page is found too large.
+  assert.equal(replay(SPEC, [page]).findings.filter((f) => f.id === 'page-size').length, 1);
 });

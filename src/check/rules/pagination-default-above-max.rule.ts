@@ -15,6 +15,6 @@ export default defineRule({
   diagnostics: [above],
   spec(ctx) {
     const pg = ctx.spec.limits.pagination;
-    if (pg && pg.defaultSize > pg.maxSize) ctx.report(above, { defaultSize: pg.defaultSize, maxSize: pg.maxSize }, child(pg.pointer, 'defaultSize'));
+    if (pg?.defaultSize !== undefined && pg.maxSize !== undefined && pg.defaultSize > pg.maxSize) ctx.report(above, { defaultSize: pg.defaultSize, maxSize: pg.maxSize }, child(pg.pointer, 'defaultSize'));
   },
 });

@@ -37,7 +37,8 @@ export async function checkLimits(ctx: TestContext, data: DataFactory): Promise<
 }
 
 async function checkPagination(ctx: TestContext, data: DataFactory, resource: Resource, p: ReturnType<typeof pageParams>): Promise<void> {
-  const rule = { pointer: ctx.spec.limits.pagination!.pointer, text: `${ctx.spec.limits.pagination!.style} pages, default ${p.defaultSize}, maximum ${p.maxSize}, ${p.overMax} above it` };
+  const s = p.settings.stated;
+  const rule = { pointer: ctx.spec.limits.pagination!.pointer, text: `${ctx.spec.limits.pagination!.style} pages, default ${s.defaultSize ? p.defaultSize : 'not stated'}, maximum ${s.maxSize ? p.maxSize : 'not stated'}${s.overMax ? `, ${p.overMax} above it` : ''}` };
   // Pages of three where the list is short; where the run has made many records, larger ones, so the walk takes about eight requests, not one per three records (the list's quota is spent where it matters). The records made below always fill more than one page.
   const size = Math.max(1, Math.min(p.defaultSize, Math.max(3, Math.ceil(data.count(resource) / 8))));
   await ctx.check('limits', `${resource.name}.walk`, `${resource.name}: walking every page (size ${size}) returns each record exactly once`, rule, async () => {
@@ -57,11 +58,14 @@ async function checkPagination(ctx: TestContext, data: DataFactory, resource: Re
     const wrong = totals.find((pg) => pg.total !== items.length);
     if (wrong) throw new Failure(`a page says the list holds ${wrong.total} records; the walk found ${items.length}`, wrong.exchange);
   });
-  await ctx.check('limits', `${resource.name}.default-size`, `${resource.name}: a page without a size holds at most ${p.defaultSize}`, rule, async () => {
+  // A size the spec leaves unsaid is svcspec's safety bound, no promise of the spec's.
+  if (!p.settings.stated.defaultSize) ctx.skip('limits', `${resource.name}.default-size`, `${resource.name}: a page without a size`, 'the spec states no default page size', { kind: 'not-applicable' });
+  else await ctx.check('limits', `${resource.name}.default-size`, `${resource.name}: a page without a size holds at most ${p.defaultSize}`, rule, async () => {
     const page = await fullPage(ctx, data, resource, '', p.defaultSize);
     if (page.items.length > p.defaultSize) throw new Failure(`a page holds ${page.items.length} items; the default size is ${p.defaultSize}`, page.exchange);
   });
   if (!Number.isFinite(p.maxSize)) return ctx.skip('limits', `${resource.name}.over-max`, `${resource.name}: a size above the maximum`, 'the spec states there is no largest page size', { kind: 'not-applicable' });
+  if (!p.settings.stated.maxSize || !p.settings.stated.overMax) return ctx.skip('limits', `${resource.name}.over-max`, `${resource.name}: a size above the maximum`, `the spec states no ${!p.settings.stated.maxSize ? 'largest page size' : 'answer to a larger size (overMax)'}`, { kind: 'not-applicable' });
   await ctx.check('limits', `${resource.name}.over-max`, `${resource.name}: a size above the maximum ${p.maxSize} is ${p.overMax === 'clamp' ? 'clamped' : 'refused'}`, rule, async () => {
     const query = `${encodeURIComponent(p.size)}=${p.maxSize + 1}`;
     if (p.overMax === 'reject') {

@@ -31,9 +31,10 @@ export function limitsBlocks(spec: Spec): Block[] {
 }
 
 function paginationText(p: NonNullable<Limits['pagination']>): Inline[] {
-  const bound = Number.isFinite(p.maxSize) ? `at most ${p.maxSize}; a larger size is ${p.overMax === 'clamp' ? 'clamped' : 'refused'}` : 'any size asked for (no maximum)';
+  const over = p.overMax === undefined ? 'not stated' : p.overMax === 'clamp' ? 'clamped' : 'refused';
+  const bound = p.maxSize === undefined ? 'the largest size not stated' : Number.isFinite(p.maxSize) ? `at most ${p.maxSize}; a larger size is ${over}` : 'any size asked for (no maximum)';
   const out: Inline[] = [
-    `${p.style} style; ${p.defaultSize} per page unless asked, ${bound}; parameters `,
+    `${p.style} style; ${p.defaultSize === undefined ? 'the default size not stated' : `${p.defaultSize} per page unless asked`}, ${bound}; parameters `,
     code(p.sizeParam), ', ', code(p.positionParam), ' and ', code(p.sortParam),
   ];
   if (p.body.kind === 'array') out.push('; a page is a bare array, the next one linked by ', code('Link: rel="next"'));

@@ -52,10 +52,11 @@ export function parametersOf(ctx: OpenApiContext, e: Endpoint, r: Resource, mach
 /** The query of a list (src/serve/list-query.ts): page size and position, sort, and exact-match filters. */
 function listParameters(ctx: OpenApiContext, r: Resource, machine: StateMachine | undefined, decl?: ListQueryDecl): JsonSchema[] {
   const p = ctx.page;
-  const note = ctx.pageIsDefault ? ' (a safety default: the spec gives no pagination)' : '';
-  const size: JsonSchema = { type: 'integer', minimum: 1, default: p.defaultSize };
+  const unsaid = !ctx.pageIsDefault && (!p.stated.defaultSize || !p.stated.maxSize || !p.stated.overMax);
+  const note = ctx.pageIsDefault ? ' (a safety default: the spec gives no pagination)' : unsaid ? ' (the sizes the spec leaves unsaid are svcspec\'s safety bound)' : '';
+  const size: JsonSchema = { type: 'integer', minimum: 1, ...(p.stated.defaultSize || ctx.pageIsDefault ? { default: p.defaultSize } : {}) };
   const bounded = Number.isFinite(p.maxSize);
-  if (p.overMax === 'reject' && bounded) size.maximum = p.maxSize;
+  if (p.overMax === 'reject' && bounded && p.stated.maxSize) size.maximum = p.maxSize;
   const unpaged = p.unpaged === 'all' ? ` Without \`${p.positionParam}\`, every record comes as a bare array.` : '';
   const out: JsonSchema[] = [
     {

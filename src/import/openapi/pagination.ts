@@ -14,8 +14,8 @@
  *
  * The sizes are read from the size parameter's schema only (`default`, `maximum`); a larger
  * size than `maximum` breaks the parameter's schema, so it is refused (`overMax: reject`).
- * Where the schema leaves either size unsaid, nothing is guessed: the pagination stays
- * unstated, reported with its place. What the format cannot say (backward cursors such as
+ * Where the schema leaves either size unsaid, nothing is guessed: the pagination is written
+ * without it (the part partial; the reference's safety bound stands in), reported with its place. What the format cannot say (backward cursors such as
  * `ending_before`, several styles in one service) is reported, never approximated.
  */
 import type { Limits, PageBody } from '../../spec/model.ts';
@@ -145,14 +145,30 @@ export function importPagination(ctx: ImportContext, lists: readonly Listed[]): 
   const size = sized.find((p) => p.size!.name === sizeName)?.size;
   const defaultSize = size && integer(size.schema.default);
   const maxSize = size && integer(size.schema.maximum);
-  if (!size || defaultSize === undefined || maxSize === undefined) {
-    const unsaid = [defaultSize === undefined ? 'default' : '', maxSize === undefined ? 'maximum' : ''].filter(Boolean).join(' nor ');
-    const missing = size ? `the schema of '${size.name}' gives no ${unsaid}` : `it takes no page size parameter (${SIZE.slice(0, 4).join(', ')}, …)`;
-    report(ctx, IMPORT_CODES.pagingSizes, { where: where(first), style, position, missing }, size?.at ?? first.position.at);
-    unstatedEnvelopes(ctx, lists);
-    return { carried };
-  }
   const body = pageBody(ctx, mine, style);
+  if (!size || defaultSize === undefined || maxSize === undefined) {
+    const gives = [defaultSize === undefined ? 'default' : '', maxSize === undefined ? 'maximum' : ''].filter(Boolean).join(' nor ');
+    const missing = size ? `the schema of '${size.name}' gives no ${gives}` : `it takes no page size parameter (${SIZE.slice(0, 4).join(', ')}, …)`;
+    const unsaid = [defaultSize === undefined ? 'a default page size' : '', maxSize === undefined ? 'a largest page size' : ''].filter(Boolean).join(' and ');
+    report(ctx, IMPORT_CODES.pagingSizes, { where: where(first), style, position, missing, unsaid }, size?.at ?? first.position.at);
+    // What the document does say is written: the style, the parameters, the page body.
+    for (const p of mine) carried.set(p.op, new Set([`query ${p.position.name}`, ...(p.size ? [`query ${p.size.name}`] : [])]));
+    return {
+      carried,
+      pagination: {
+        style,
+        ...(defaultSize !== undefined ? { defaultSize } : {}),
+        // A maximum in the size's schema refuses a larger size; none given, what a larger one gets is unsaid too.
+        ...(maxSize !== undefined ? { maxSize, overMax: 'reject' as const } : {}),
+        sizeParam: sizeName ?? 'limit',
+        positionParam: position,
+        sortParam: 'sort',
+        body,
+        unpaged: 'first-page',
+        pointer: pointer('limits', 'pagination'),
+      },
+    };
+  }
   report(ctx, IMPORT_CODES.pagingRead, { style, position, size: sizeName!, defaultSize, maxSize }, size.at);
   // One pagination for the service: a list whose size parameter gives other sizes pages by the service's, said where it stands.
   const source = sized.find((x) => x.size === size) ?? first;

@@ -44,9 +44,9 @@ export function normalizeLimits(raw: unknown, pointer: string): Limits {
     pagination: pg
       ? {
           style,
-          defaultSize: num(pg.defaultSize) ?? 0,
-          maxSize: pg.maxSize === 'none' ? Number.POSITIVE_INFINITY : (num(pg.maxSize) ?? 0),
-          overMax: pg.overMax === 'reject' ? ('reject' as const) : ('clamp' as const),
+          ...(num(pg.defaultSize) !== undefined ? { defaultSize: num(pg.defaultSize) } : {}),
+          ...(pg.maxSize === 'none' ? { maxSize: Number.POSITIVE_INFINITY } : num(pg.maxSize) !== undefined ? { maxSize: num(pg.maxSize) } : {}),
+          ...(pg.overMax === 'reject' || pg.overMax === 'clamp' ? { overMax: pg.overMax } : {}),
           sizeParam: str(params.size) ?? 'limit',
           positionParam: str(params.position) ?? style,
           sortParam: str(params.sort) ?? 'sort',

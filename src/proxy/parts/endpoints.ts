@@ -225,8 +225,9 @@ const SIZE_LIKE = /size|limit|count|per_?page|max|top|first|take/i;
 export function pageBound(spec: Spec, query: URLSearchParams): { readonly size: number; readonly why: string } | undefined {
   if (!spec.limits.pagination) return undefined;
   const settings = pageSettings(spec);
-  const { defaultSize, maxSize } = settings;
-  if (!(defaultSize > 0) || !(maxSize > 0)) return undefined;
+  const { defaultSize, maxSize, stated } = settings;
+  // A size the spec does not state is the runtime's (pageSettings): no promise to judge by.
+  if (!stated.defaultSize || !stated.maxSize) return undefined;
   if (settings.unpaged === 'all' && !query.has(settings.positionParam)) return undefined;
   const asked = query.getAll(settings.sizeParam);
   if (asked.length === 0) {

@@ -17,8 +17,19 @@ import type { Limits, PageBody, Spec } from '../model.ts';
 /** The query parameter that orders a list unless the spec renames it: `sort=title,-pages`. */
 export const SORT_PARAM = 'sort';
 
-/** The spec's pagination without its source pointer (a safety default has none). */
-export type PageSettings = Omit<NonNullable<Limits['pagination']>, 'pointer'>;
+/**
+ * The pagination a list runs with: the spec's, its sizes filled where it leaves them unsaid
+ * (the safety bound, src/spec/defaults.ts), and which of them it states. A size the spec does
+ * not state is the runtime's: serve pages by it, and no implementation is held to it.
+ */
+export type PageSettings = Omit<NonNullable<Limits['pagination']>, 'pointer' | 'defaultSize' | 'maxSize' | 'overMax'> & {
+  readonly defaultSize: number;
+  readonly maxSize: number;
+  readonly overMax: 'clamp' | 'reject';
+  readonly stated: { readonly defaultSize: boolean; readonly maxSize: boolean; readonly overMax: boolean };
+};
+
+const UNSTATED = { defaultSize: false, maxSize: false, overMax: false } as const;
 
 export function defaultPageBody(style: 'cursor' | 'offset' | 'page'): PageBody {
   return style === 'offset' ? { kind: 'object', items: 'items', offset: 'offset', next: 'next' } : { kind: 'object', items: 'items', next: 'next' };
@@ -30,7 +41,7 @@ export function linksNext(settings: PageSettings): boolean {
 }
 
 /** Whether a page body is the style's own (the reference's fast path writes those). */
-export function isDefaultBody(settings: PageSettings): boolean {
+export function isDefaultBody(settings: Pick<PageSettings, 'style' | 'body'>): boolean {
   const d = defaultPageBody(settings.style);
   const b = settings.body;
   return b.kind === 'object' && d.kind === 'object' && b.items === d.items && b.next === d.next && b.offset === d.offset && b.total === undefined;
@@ -43,11 +54,12 @@ export function isDefaultBody(settings: PageSettings): boolean {
  */
 export function pageSettings(spec: Spec): PageSettings {
   const p = spec.limits.pagination;
-  if (!p) return { style: 'cursor', defaultSize: SAFETY.pageSize, maxSize: SAFETY.pageSize, overMax: 'clamp', sizeParam: 'limit', positionParam: 'cursor', sortParam: SORT_PARAM, body: defaultPageBody('cursor'), unpaged: 'first-page' };
-  // A size missing from the spec loads as 0 (check reports it); the safety bound stands in.
-  const maxSize = p.maxSize >= 1 ? p.maxSize : SAFETY.pageSize;
-  const defaultSize = p.defaultSize >= 1 ? Math.min(p.defaultSize, maxSize) : Math.min(SAFETY.pageSize, maxSize);
-  return { style: p.style, defaultSize, maxSize, overMax: p.overMax, sizeParam: p.sizeParam, positionParam: p.positionParam, sortParam: p.sortParam, body: p.body, unpaged: p.unpaged, ...(p.links ? { links: p.links } : {}) };
+  if (!p) return { style: 'cursor', defaultSize: SAFETY.pageSize, maxSize: SAFETY.pageSize, overMax: 'clamp', sizeParam: 'limit', positionParam: 'cursor', sortParam: SORT_PARAM, body: defaultPageBody('cursor'), unpaged: 'first-page', stated: UNSTATED };
+  // A size the spec leaves unsaid (the part is partial, check says so): the safety bound stands in.
+  const stated = { defaultSize: p.defaultSize !== undefined && p.defaultSize >= 1, maxSize: p.maxSize !== undefined && p.maxSize >= 1, overMax: p.overMax !== undefined };
+  const maxSize = stated.maxSize ? p.maxSize! : SAFETY.pageSize;
+  const defaultSize = stated.defaultSize ? Math.min(p.defaultSize!, maxSize) : Math.min(SAFETY.pageSize, maxSize);
+  return { style: p.style, defaultSize, maxSize, overMax: p.overMax ?? 'clamp', sizeParam: p.sizeParam, positionParam: p.positionParam, sortParam: p.sortParam, body: p.body, unpaged: p.unpaged, ...(p.links ? { links: p.links } : {}), stated };
 }
 
 /** A page as a client reads it: the records, the next position (null on the last page), the total when the body has one. */

@@ -73,8 +73,8 @@ export const LIMITS_DEFINITIONS = {
       pagination: {
         type: 'object',
         additionalProperties: false,
-        required: ['style', 'defaultSize', 'maxSize', 'overMax'],
-        description: 'How list endpoints page their records.',
+        required: ['style'],
+        description: 'How list endpoints page their records. The sizes may be left unsaid (a document naming its page parameters and not their values): the part is then partial, and the runtime\'s safety bound stands in, which `check` lists and the tester holds no implementation to.',
         properties: {
           style: { enum: ['cursor', 'offset', 'page'], description: 'cursor: opaque position tokens; offset: a record count to skip; page: a page number from 1.' },
           defaultSize: positive('Page size when the client gives none.'),

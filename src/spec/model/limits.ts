@@ -77,10 +77,15 @@ export interface Limits {
   readonly idempotency?: IdempotencyKeys;
   readonly pagination?: {
     readonly style: 'cursor' | 'offset' | 'page';
-    readonly defaultSize: number;
+    /**
+     * The page sizes, each undefined where the spec leaves it unsaid (a document that names its
+     * page parameters and not their values: the part is partial, and the runtime's safety bound
+     * stands in, src/spec/conventions/pagination.ts pageSettings).
+     */
+    readonly defaultSize?: number;
     /** Infinity where the spec states `maxSize: none`. */
-    readonly maxSize: number;
-    readonly overMax: 'clamp' | 'reject';
+    readonly maxSize?: number;
+    readonly overMax?: 'clamp' | 'reject';
     readonly sizeParam: string;
     /** `cursor`, `offset` or `page` after the style, unless renamed. */
     readonly positionParam: string;
