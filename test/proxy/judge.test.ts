@@ -229,3 +229,12 @@ test('judge: where the spec leaves its page sizes unsaid, no page is held to the
   // Stated, the same page is found too large.
   assert.equal(replay(SPEC, [page]).findings.filter((f) => f.id === 'page-size').length, 1);
 });
+
+test("judge: a create's Location is not judged where no read addresses the record (serve then names its update or delete path, no GET)", () => {
+  const text = readFileSync(new URL('./fixtures/tasks.yaml', import.meta.url), 'utf8');
+  const noRead = mustLoad(text.replace('task: [create, read, delete, list, finish]', 'task: [create, delete, list, finish]'));
+  assert.equal(noRead.endpoints.some((e) => e.operation === 'read'), false);
+  const e = ex('POST', '/tasks', 201, task(7, 'open'), { send: { title: 't' } });
+  const created = { ...e, response: { ...e.response, headers: { ...e.response.headers, location: '/tasks/7' } } };
+  assert.deepEqual(replay(noRead, [created]).findings.filter((f) => f.id === 'location'), []);
+});

@@ -16,8 +16,9 @@ export function locationFindings(spec: Spec, router: Router, x: Seen, endpoint: 
   const ex = x.exchange;
   const location = ex.response.headers.location;
   if (endpoint.operation !== 'create' || ex.response.status !== 201 || !location) return [];
-  // Without a read of the record the spec names no address a Location could be held to.
-  if (!recordAddress(spec.endpoints, resource.name)) return [];
+  // Held only where a read addresses the record, as the tester holds it (src/conformance/parts/
+  // resources.ts): a Location at its update or delete path (serve's, without a read) is not a GET.
+  if (recordAddress(spec.endpoints, resource.name)?.operation !== 'read') return [];
   const body = ex.response.json;
   const id = isObject(body) ? body[resource.id?.field ?? 'id'] : undefined;
   if (typeof id !== 'string' && typeof id !== 'number') return [];
