@@ -70,7 +70,8 @@ function readRequest(scope: SchemaScope, op: Operation, resource: Resource, part
   // The record inside an envelope of one member is the body (./pages.ts recordEnvelopeOf); the resource's `envelope` says so.
   const wrapped = recordEnvelopeOf(ctx, json.schema, outer, true);
   // Only this resource's envelope: `{comment: NewComment}` posted under an article is a comment's.
-  const inside = wrapped && ((wrapped.component !== undefined && scope.resources.get(wrapped.component) === resource.name) || namesComponent(wrapped.member, resource.name)) ? wrapped : undefined;
+  // Nor a member the record itself has (`Profile: {id, profile: {bio}}` takes `{profile: {…}}`, its own field).
+  const inside = wrapped && !resource.fields.some((f) => f.name === wrapped.member) && ((wrapped.component !== undefined && scope.resources.get(wrapped.component) === resource.name) || namesComponent(wrapped.member, resource.name)) ? wrapped : undefined;
   const schema = inside ? inside.schema : json.schema;
   const at = inside ? inside.at : outer;
   const component = componentOf(schema);

@@ -93,6 +93,9 @@ function namedAfter(member: string, component: string): boolean {
   return sameName(member, component) && !namesComponent(member, component);
 }
 
+/** Members that wrap whatever a body holds, never a record named by its wrapper. */
+const GENERIC_MEMBERS: ReadonlySet<string> = new Set(['data', 'error', 'errors', 'result', 'results', 'item', 'items', 'value', 'values', 'payload', 'response', 'body', 'content']);
+
 /**
  * A record envelope (`{"article": Article}`: RealWorld's API, Rails' JSON root, JSON:API's
  * `{data: …}`): an object of exactly one member, which is a record schema of the components.
@@ -117,7 +120,8 @@ export function recordEnvelopeOf(ctx: ImportContext, schema: unknown, at: string
   const wrapper = componentOf(schema) ?? own;
   // Or the wrapper and its member are named alike, the record under another name (Lago's
   // `AddOn: {add_on: AddOnObject}`): the wrapper names the record it holds.
-  const namedByWrapper = wrapper !== undefined && namesComponent(member, wrapper);
+  // Not a generic member (`Data: {data: X}`, `Error: {error: ErrorBody}`): those name no record.
+  const namedByWrapper = wrapper !== undefined && namesComponent(member, wrapper) && !GENERIC_MEMBERS.has(member.toLowerCase());
   // A request's body may hold its record inline (Lago's `{customer: {external_id, …}}`); the caller holds the member to the resource's name.
   if (component === undefined) {
     if (!anyName) return undefined;

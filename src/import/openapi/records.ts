@@ -39,6 +39,9 @@ export function idFromPaths(ctx: ImportContext, r: Resource, placed: readonly Pl
   return { ...r, id: { field: name, assigned, pointer: child(r.pointer, 'id') }, ...(assigned !== 'client' ? { fields: readOnlyId(r, name) } : {}) };
 }
 
+/** Words that qualify an identifier the client or another system gives: `external_id`, `publicId`. */
+const ID_QUALIFIERS = ['external', 'public', 'internal', 'global', 'client', 'custom', 'unique'];
+
 /** The member a parameter names with its collection's singular left out (`external_customer_id` under /customers: `external_id`; `externalCustomerId`: `externalId`), where the record has it. */
 function withoutCollection(r: Resource, placed: readonly Placed[], param: string): string | undefined {
   const item = placed.find((p) => p.endpoint.resource === r.name && p.idParam === param);
@@ -48,8 +51,12 @@ function withoutCollection(r: Resource, placed: readonly Placed[], param: string
   const one = singular(collection).replace(/[-_](.)/g, (_, c: string) => c.toUpperCase());
   const snake = one.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
   const pascal = one.charAt(0).toUpperCase() + one.slice(1);
-  const candidates = [param.replace(`_${snake}_`, '_'), param.replace(new RegExp(`^${snake}_`), ''), param.replace(pascal, '')].filter((n) => n !== param && n !== '');
-  return candidates.find((n) => r.fields.some((f) => f.name === n));
+  // Only after a word that qualifies an identifier (`external`, `public`): `team_member_id` under
+  // /members is a member's id in a team, and `team_id` the team's, not the member's.
+  const qualified = new RegExp(`^(${ID_QUALIFIERS.join('|')})(?:_${snake}_id|${pascal}Id)$`).exec(param);
+  if (!qualified) return undefined;
+  const candidate = param.startsWith(`${qualified[1]}_`) ? `${qualified[1]}_id` : `${qualified[1]}Id`;
+  return r.fields.some((f) => f.name === candidate) ? candidate : undefined;
 }
 
 /** The member `<singular of the collection>_id` or `…Id` (`client_id` under `/clients/{id}`), where the record has one. */
@@ -148,7 +155,7 @@ export function envelopeFromBodies(ctx: ImportContext, r: Resource, placed: read
         const at = child(body.pointer, 'content', json.mediaType, 'schema');
         // A request's record schema is often its own (NewArticle): its member names the resource (`article`).
         const wrapped = recordEnvelopeOf(ctx, json.schema, at, true);
-        seen.push({ member: wrapped && namesComponent(wrapped.member, r.name) ? wrapped.member : undefined, ...where, at });
+        seen.push({ member: wrapped && namesComponent(wrapped.member, r.name) && !r.fields.some((f) => f.name === wrapped.member) ? wrapped.member : undefined, ...where, at });
       }
     }
     for (const response of endpoint.responses) {

@@ -42,7 +42,11 @@ export function operations(ctx: ImportContext): Operation[] {
   return out;
 }
 
-export type Role = 'success' | 'request' | 'error';
+/**
+ * `held`: named inside a body's own structure rather than as its record (`oneOf: [Cat, Dog]`, an
+ * inline `{data: Owner}`): an operation sends or answers it, so it is no mere part of another schema.
+ */
+export type Role = 'success' | 'request' | 'error' | 'held';
 
 /** The component schema a body names, directly or as the items of an array. */
 export function bodyComponent(ctx: ImportContext, schema: unknown, at: string): { component: string; array: boolean; envelope?: Envelope; added?: readonly string[]; record?: string } | undefined {
@@ -94,7 +98,21 @@ function recordWithAdditions(ctx: ImportContext, schema: unknown, at: string): {
 export function schemaUsage(ctx: ImportContext, ops: readonly Operation[]): Map<string, Set<Role>> {
   const usage = new Map<string, Set<Role>>();
   const mark = (component: string, role: Role) => (usage.get(component) ?? usage.set(component, new Set()).get(component)!).add(role);
+  // The components a body names in its own inline structure, not inside another component.
+  const held = (node: unknown, depth: number): void => {
+    if (!isObject(node) || depth > 8) return;
+    const ref = componentOf(node);
+    if (ref !== undefined) {
+      if (depth > 0) mark(ref, 'held');
+      return;
+    }
+    // Not allOf: a component composed into the body is a part of its record (NewPet in Pet's allOf).
+    for (const key of ['oneOf', 'anyOf'] as const) if (Array.isArray(node[key])) for (const n of node[key] as unknown[]) held(n, depth + 1);
+    if (node.items !== undefined) held(node.items, depth + 1);
+    if (isObject(node.properties)) for (const n of Object.values(node.properties)) held(n, depth + 1);
+  };
   const use = (schema: unknown, at: string, role: Role) => {
+    if (role !== 'error') held(schema, 0);
     const found = bodyComponent(ctx, schema, at);
     if (!found) return;
     mark(found.component, role);
@@ -145,20 +163,23 @@ export function requestShapes(ctx: ImportContext, ops: readonly Operation[], usa
     // answered `{add_on: AddOnObject}`, Lago): what it sends is what its member holds.
     const at = child('/components/schemas', request.component);
     const wrapped = recordEnvelopeOf(ctx, schemas[request.component], at, true, request.component);
-    const sent = wrapped ? propertiesAt(wrapped.schema, wrapped.at) : properties(request.component);
-    if (!sent?.size) continue;
+    const own = properties(request.component);
+    const inside = wrapped ? propertiesAt(wrapped.schema, wrapped.at) : undefined;
     for (const [status, value] of Object.entries(isObject(op.node.responses) ? op.node.responses : {})) {
       if (!/^2/.test(status)) continue;
       const response = resolve(ctx, value, child(op.pointer, 'responses', status));
       const content = response && jsonContent(response.node.content);
       const answered = content && bodyComponent(ctx, content.schema, child(response.pointer, 'content', content.mediaType, 'schema'));
       if (!answered || answered.array || answered.component === request.component) continue;
-      if (wrapped && answered.record !== wrapped.member) continue;
+      // Read as an envelope only where the answer is enveloped in the same member; else the request is its own properties.
+      const enveloped = wrapped !== undefined && answered.record === wrapped.member;
+      const sent = enveloped ? inside : own;
+      if (!sent?.size) continue;
       const held = properties(answered.component);
       if (held && [...sent].every((p) => held.has(p))) {
         shapes.set(request.component, answered.component);
         // The schema inside such a request, used by no body of its own, is that record's writable part too.
-        if (wrapped?.component !== undefined && !usage.has(wrapped.component)) shapes.set(wrapped.component, answered.component);
+        if (enveloped && wrapped.component !== undefined && !usage.has(wrapped.component)) shapes.set(wrapped.component, answered.component);
         break;
       }
     }
