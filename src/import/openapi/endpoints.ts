@@ -19,7 +19,7 @@
  *   which the format reads as a transition (reported: check wants it declared).
  */
 import { CONVENTIONS, conventionalPath } from '../../spec/conventions/endpoints.ts';
-import { conventionalBinding, routeClashes, templateParams } from '../../spec/conventions/paths.ts';
+import { conventionalBinding, templateParams } from '../../spec/conventions/paths.ts';
 import {
   STANDARD_OPERATIONS, type ActionDef, type Limits, type Endpoint, type EndpointResponse, type Field, type ListQueryDecl, type PathParam, type Shape, type HttpMethod, type Operation as OperationName, type Resource, type StandardOperation,
 } from '../../spec/model.ts';
@@ -34,6 +34,7 @@ import type { Operation } from './resources.ts';
 import { envelopeFromBodies, idFromPaths, optionalWhenCreateOmits, settleId } from './records.ts';
 import { importPagination, type Listed } from './pagination.ts';
 import { asRefs, nestedOf, nestedOperation, unboundNesting, type Nested } from './nested.ts';
+import { documentedIdNames, withOperationIds } from './endpoint-names.ts';
 import { aNoun } from '../../spec/units.ts';
 import { endpointPath, pathOf, pathShape, recordOf, sameName, type PathShape } from './paths.ts';
 import type { SchemaScope } from './schema.ts';
@@ -285,21 +286,6 @@ function candidateOf(scope: SchemaScope, d: Draft, resource: Resource): Standard
   }
 }
 
-/**
- * Each endpoint keeps its operation's operationId, the name export gives it back and code
- * generators name methods after. A name the document gives twice (OpenAPI 3.1 §4.8.10 asks
- * each to be unique) is kept by the first only; one equal to the endpoint's id says nothing more.
- */
-function withOperationIds(endpoints: readonly Endpoint[], placed: readonly Placed[]): Endpoint[] {
-  const taken = new Set<string>();
-  // One endpoint per placed operation, in its order (documentedIdNames keeps it).
-  return endpoints.map((endpoint, i) => {
-    const id = placed[i]!.op.node.operationId;
-    if (typeof id !== 'string' || !id.trim() || taken.has(id) || id === endpoint.id) return endpoint;
-    taken.add(id);
-    return { ...endpoint, operationId: id };
-  });
-}
 
 /** The name of an operation that is no standard one: its operationId, else its method and path words. */
 function operationKey(op: Operation): string {
@@ -310,33 +296,6 @@ function operationKey(op: Operation): string {
   return op.method + words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
 }
 
-/** Marks an endpoint the short form can write: nothing but the convention. */
-/**
- * Where a record's parameter renamed `{id}` (endpointPath) meets another resource's endpoint on
- * the same route under the document's name (Hydra: `GET /admin/keys/{set}/{kid}` of a key set,
- * `PUT /admin/keys/{set}/{kid}` of a key), one route would bind two names (check's
- * endpoint-route-ambiguous, and serve refuses it): the renamed one keeps the document's name,
- * declared as the record's id (`params: { set: id }`).
- */
-function documentedIdNames(endpoints: readonly Endpoint[], placed: readonly Placed[]): Endpoint[] {
-  const back = new Map<Endpoint, Endpoint>();
-  for (const clash of routeClashes(endpoints)) {
-    if (clash.kind !== 'ambiguous') continue;
-    for (const [e, other] of [[clash.endpoint, clash.other], [clash.other, clash.endpoint]] as const) {
-      const documented = placed.find((p) => p.endpoint === e)?.op.path;
-      if (!documented || back.has(e)) continue;
-      const mine = e.path.split('/');
-      const theirs = other.path.split('/');
-      const original = pathOf(documented).split('/');
-      const at = mine.findIndex((s, i) => s === '{id}' && theirs[i] !== '{id}' && original[i] === theirs[i] && original.length === mine.length);
-      if (at < 0) continue;
-      const name = theirs[at]!.slice(1, -1);
-      const path = mine.map((s, i) => (i === at ? `{${name}}` : s)).join('/');
-      back.set(e, { ...e, path, params: e.params.map((p) => (p.name === 'id' ? { ...p, name, declared: true, pointer: child(e.pointer, 'params', name) } : p)) });
-    }
-  }
-  return endpoints.map((e) => back.get(e) ?? e);
-}
 
 function conventional(e: Endpoint, resource: Resource): Endpoint {
   if (e.operation === 'transition' || e.operation === 'action' || e.summary !== undefined || e.operationId !== undefined) return e;
@@ -350,7 +309,8 @@ function conventional(e: Endpoint, resource: Resource): Endpoint {
  * A list's query parameters that name a scalar field of the resource (not its id) are its
  * declared filters, equality only (`?status=sold`: the bare field is `eq` in every style,
  * conventions/query.ts); the others stay reported by extraParameters. A list whose document
- * names no such parameter keeps the convention (every scalar field, equality and sort).
+ * names no such parameter filters by none: the format's convention (every scalar field) is no
+ * statement of the document's.
  */
 function listQuery(scope: SchemaScope, op: Operation, resource: Resource, key: string): ListQueryDecl | undefined {
   const base = pointer('endpoints', resource.name, key, 'query');
@@ -369,8 +329,9 @@ function listQuery(scope: SchemaScope, op: Operation, resource: Resource, key: s
       filters.push({ field: field.name, ops: ['eq'], pointer: child(base, 'filters', field.name) });
     });
   }
-  // OpenAPI lists the parameters an operation takes and says nothing of others: either answer is the service's.
-  return filters.length ? { filters, sort: [], style: 'brackets', undeclared: 'either', pointer: base } : undefined;
+  // OpenAPI lists the parameters an operation takes and says nothing of others: either answer is
+  // the service's. A list naming none filters by none (not by the format's convention, every field).
+  return { filters, sort: [], style: 'brackets', undeclared: 'either', pointer: base };
 }
 
 /**
