@@ -170,7 +170,10 @@ export function parseListQuery(rawQuery: string, plan: ListPlan): ListRequest {
     if (seen.has(name)) repeated.add(name);
     else seen.set(name, value);
   }
-  for (const name of repeated) violations.push({ pointer: at(name), message: 'is given more than once; give it once' });
+  // `undeclared: ignore` (or `either`): a parameter the list does not take is ignored however often it comes.
+  const ignoring = plan.decl !== undefined && plan.decl.undeclared !== 'refuse';
+  const taken = (name: string) => name === settings.sizeParam || name === settings.positionParam || name === settings.sortParam || plan.foreign.has(name) || name === plan.decl?.search?.param || (plan.decl !== undefined && readFilterParam(name, plan.decl) !== undefined);
+  for (const name of repeated) if (!ignoring || taken(name)) violations.push({ pointer: at(name), message: 'is given more than once; give it once' });
   let size = settings.defaultSize;
   const filter: Record<string, ScalarValue> = {};
   const filters: FieldFilter[] = [];

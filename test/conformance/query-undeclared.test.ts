@@ -25,6 +25,9 @@ test('serve: a list with undeclared: ignore (or either) serves the page without 
     const { baseUrl } = await serveForTester(t, spec);
     const r = await fetch(`${baseUrl}/notes?colour=red`);
     assert.equal(r.status, status, `${undeclared}: ${await r.text()}`);
+    // Given twice, an undeclared parameter is ignored all the same; a declared one given twice is refused.
+    assert.equal((await fetch(`${baseUrl}/notes?tag=a&tag=b`)).status, status, String(undeclared));
+    assert.equal((await fetch(`${baseUrl}/notes?n=1&n=2`)).status, 422, String(undeclared));
     // A declared filter is still read, and a bad value of it still refused.
     assert.equal((await fetch(`${baseUrl}/notes?n=x`)).status, 422, String(undeclared));
   }

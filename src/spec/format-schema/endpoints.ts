@@ -66,7 +66,7 @@ export const ENDPOINTS_DEFINITIONS = {
       query: {
         type: 'object',
         additionalProperties: false,
-        description: 'A list\'s query: the filters and sorts it accepts, and nothing else. Without it, every top-level scalar field filters by equality and sorts (the convention).',
+        description: 'A list\'s query: the filters and sorts it accepts; another parameter is refused, unless `undeclared` says otherwise. Without it, every top-level scalar field filters by equality and sorts (the convention).',
         properties: {
           filters: {
             type: 'object',
