@@ -141,7 +141,7 @@ export function requestBodyOf(endpoint: Endpoint, resource: Resource, machine: S
     // src/serve/validation.ts: what the service sets itself is dropped from a request, not refused.
     for (const f of resource.fields) {
       if (m.properties[f.name] || !(f.readOnly || refused.has(f.name))) continue;
-      m.properties[f.name] = { ...fieldSchema({ ...f, readOnly: false }, 'patch', c), readOnly: true, description: `Set by the service; ignored when sent.` };
+      m.properties[f.name] = { ...fieldSchema({ ...f, readOnly: false }, 'patch', c), readOnly: true, description: resource.readOnlyFields === 'either' ? 'Set by the service; when sent, refused or ignored, as the service chooses.' : 'Set by the service; ignored when sent.' };
     }
   }
   // `keep` and `ignore` both take members the fields do not declare (the one stores them, the other drops them).

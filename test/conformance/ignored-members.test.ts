@@ -86,3 +86,19 @@ test('readOnlyFields: either (JSON Schema\'s "ignored or rejected") takes an imp
   assert.equal(r.status, 201);
   assert.notEqual(((await r.json()) as { id: string }).id, '00000000-0000-4000-8000-000000000000');
 });
+
+test('readOnlyFields: either, where the spec states no code for a refusal: a service refusing every create is not passed for refusing the member', async (t) => {
+  // Part 7 a gap: a refusal is held to its class only, so the control request tells a refusal of the member from one of anything.
+  const silent = NOTES.replace(/(\n  note:\n)/, '$1    readOnlyFields: either\n').replace(/\nerrors:\n(?: .*\n)+/, '\n');
+  const spec = mustLoad(silent);
+  assert.equal(spec.parts.errors.statement, 'gap');
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, mustLoad(NOTES), (app) =>
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.method === 'POST') await reply.code(400).type('application/json').send('{"error":"no"}');
+    }),
+  );
+  const report = await runConformance({ spec, baseUrl, principals, seed: 7, sleep, now, only: ['resources'] });
+  const readOnly = report.results.find((x) => x.id === 'note.readOnly');
+  assert.equal(readOnly?.outcome, 'skip', formatHuman(report));
+  assert.match(readOnly?.message ?? '', /refused without id too \(400\)/);
+});
