@@ -12,6 +12,7 @@
  *   reads           the current tag in If-None-Match is 304 without a body, a stale one 200;
  *                   If-Modified-Since at the last change is 304 (§13.1.3)
  */
+import { statusAs } from './errors.ts';
 import { isPlain } from '../../spec/conventions/paths.ts';
 import type { ConditionalRequests, Endpoint, Field, Resource } from '../../spec/model.ts';
 import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
@@ -116,7 +117,7 @@ async function checkResource(ctx: TestContext, data: DataFactory, resource: Reso
       s.changedTo = after;
     });
     if (promise.writes) {
-      await ctx.check('endpoints', `${name}.conditional.stale-write`, `${name}: ${change.id} with a stale ${etag ? 'If-Match' : 'If-Unmodified-Since'} is 412 and changes nothing`, rule, async () => {
+      await ctx.check('endpoints', `${name}.conditional.stale-write`, `${name}: ${change.id} with a stale ${etag ? 'If-Match' : 'If-Unmodified-Since'} is ${statusAs(ctx, 'precondition-failed')} and changes nothing`, rule, async () => {
         const first = need(s);
         const now = s.changedTo;
         if (!now) throw new Skip('the record could not be changed, so no validator is stale');
@@ -130,7 +131,7 @@ async function checkResource(ctx: TestContext, data: DataFactory, resource: Reso
       });
       const del = ctx.endpoint(resource.name, 'delete');
       if (del && isPlain(del)) {
-        await ctx.check('endpoints', `${name}.conditional.stale-delete`, `${name}: ${del.id} with a stale ${etag ? 'If-Match' : 'If-Unmodified-Since'} is 412 and the record stays`, rule, async () => {
+        await ctx.check('endpoints', `${name}.conditional.stale-delete`, `${name}: ${del.id} with a stale ${etag ? 'If-Match' : 'If-Unmodified-Since'} is ${statusAs(ctx, 'precondition-failed')} and the record stays`, rule, async () => {
           const first = need(s);
           const now = s.changedTo;
           if (!now) throw new Skip('the record could not be changed, so no validator is stale');

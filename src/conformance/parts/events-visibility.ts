@@ -8,6 +8,7 @@
  * Webhooks are not ordered: there, what has arrived by the time the later delivery did is
  * what is judged. The watchers listen before the events are made to happen.
  */
+import { statusAs } from './errors.ts';
 import type { Endpoint, EventDef, Resource } from '../../spec/model.ts';
 import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
@@ -88,7 +89,7 @@ export async function checkOwnership(run: VisibilityRun, other: Listening): Prom
   const idField = (r: Resource) => data.idField(r);
   const owned = run.live.filter((e) => resourceOf(ctx, e)?.owned);
   if (w?.path && main.sub?.itemPath) {
-    await ctx.check('events', 'webhooks.other-principal', `another principal's subscription is 404 to ${as.name}, and not in ${as.name}'s list`, webhooksRule(w), async () => {
+    await ctx.check('events', 'webhooks.other-principal', `another principal's subscription is ${statusAs(ctx, 'not-found')} to ${as.name}, and not in ${as.name}'s list`, webhooksRule(w), async () => {
       expectError(ctx, await ctx.call('GET', main.sub?.itemPath as string, { as }), 'not-found');
       const list = await ctx.call('GET', w.path as string, { as });
       const items = isObject(list.response.json) ? list.response.json.items : undefined;

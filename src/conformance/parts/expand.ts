@@ -7,6 +7,7 @@
  *   owned      a ref to another principal's record of an owned resource is never embedded:
  *              it stays the id (expansion shows nothing a read would not)
  */
+import { statusAs } from './errors.ts';
 import { pageSettings, readPage } from '../../spec/conventions/pagination.ts';
 import { EXPAND_PARAM, refFields, refTarget } from '../../spec/conventions/expand.ts';
 import type { Endpoint, Field, Resource } from '../../spec/model.ts';
@@ -34,7 +35,7 @@ export async function checkExpansion(ctx: TestContext, data: DataFactory): Promi
         if (problem) throw new Failure(`${e.id}: ${problem}`, exchange);
       }
     });
-    await ctx.check('endpoints', `${e.id}.expand-undeclared`, `${e.id} refuses to expand what it does not declare, 422 at /query/${EXPAND_PARAM}`, rule, async () => {
+    await ctx.check('endpoints', `${e.id}.expand-undeclared`, `${e.id} refuses to expand what it does not declare, ${statusAs(ctx, 'validation-failed')} at /query/${EXPAND_PARAM}`, rule, async () => {
       if (!as && e.auth && !e.auth.public) throw ctx.noPrincipal(e);
       const made = e.operation === 'read' ? await data.create(resource, as ? { as } : {}) : undefined;
       const path = made ? data.itemPath(e, made.id) : e.path;

@@ -4,6 +4,7 @@
  * gives a sunset, `Sunset` (RFC 8594); a retired one answers 410 (version-retired);
  * fields appear only in the versions their since/until allow.
  */
+import { statusAs } from './errors.ts';
 import { isPlain } from '../../spec/conventions/paths.ts';
 import { Failure, Skip, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
@@ -25,7 +26,7 @@ export async function checkVersioning(ctx: TestContext, data: DataFactory): Prom
   for (const version of v.versions) {
     const rule = { pointer: version.pointer, text: `version ${version.name}: ${version.status}` };
     if (version.status === 'retired') {
-      await ctx.check('versioning', `${version.name}.retired`, `version ${version.name} is retired: 410`, rule, async () => {
+      await ctx.check('versioning', `${version.name}.retired`, `version ${version.name} is retired: ${statusAs(ctx, 'version-retired')}`, rule, async () => {
         expectError(ctx, await ctx.call('GET', probe.path, { as, version: version.name }), 'version-retired');
       });
       continue;
