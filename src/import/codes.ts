@@ -30,6 +30,11 @@ export const IMPORT_CODES = {
     message: 'Part {number}, {title}, is not in the OpenAPI document and is written as a gap: {why}.',
     description: 'OpenAPI has no place for this part (states, events, limits, versioning), or the document leaves it out. Nothing is supplied in its place: the imported spec shows the part empty, and `svcspec check` reports it until you write it.',
   }),
+  requestMembersDropped: defineDiagnostic({
+    code: 'import-request-members-dropped', severity: 'warning', part: 'endpoints',
+    message: "The request body of {method} {path} takes {members}, which the records of '{resource}' do not hold; the write takes its other members, the fields of {resource}, and {they} not carried.",
+    description: "A write's body that holds most of a record's fields and a few members its records never answer (an input's `tax_codes` beside an answer's `taxes`) is read as a write of the fields it shares, so the endpoint stays a create, update or replace the reference serves and the tester checks. The members the records do not hold are left out and named: a client of the reference cannot send them, and the tester never does.",
+  }),
   notCarried: defineDiagnostic({
     code: 'import-not-carried', severity: 'info',
     message: "The document uses '{keyword}' ({count} in all); svcspec has no place for it, so it is not carried.",

@@ -25,7 +25,7 @@ test('import: a record inside a wrapper named like its member is the inner schem
   assert.ok(r.value, r.diagnostics.map((d) => d.message).join('\n'));
   const spec = r.value.spec;
   const by = (name: string) => spec.resources.find((x) => x.name === name);
-  assert.deepEqual(by('addOn') && { envelope: by('addOn')!.envelope, id: by('addOn')!.id?.field, assigned: by('addOn')!.id?.assigned, fields: by('addOn')!.fields.map((f) => f.name) }, { envelope: 'add_on', id: 'code', assigned: 'client', fields: ['lago_id', 'name', 'code', 'amount_cents', 'amount_currency', 'description', 'created_at'] });
+  assert.deepEqual(by('addOn') && { envelope: by('addOn')!.envelope, id: by('addOn')!.id?.field, assigned: by('addOn')!.id?.assigned, fields: by('addOn')!.fields.map((f) => f.name) }, { envelope: 'add_on', id: 'code', assigned: 'client', fields: ['lago_id', 'name', 'code', 'amount_cents', 'amount_currency', 'description', 'created_at', 'taxes'] });
   assert.deepEqual(by('customer') && { envelope: by('customer')!.envelope, id: by('customer')!.id?.field }, { envelope: 'customer', id: 'external_id' });
   // The wrappers and the requests' own schemas are no resources.
   for (const name of ['addOnObject', 'addOnBaseInput', 'addOnCreateInput', 'addOnUpdateInput', 'customerObjectExtended', 'customerCreateInput']) assert.equal(by(name), undefined, name);
@@ -34,6 +34,9 @@ test('import: a record inside a wrapper named like its member is the inner schem
   const ops = (resource: string) => spec.endpoints.filter((e) => e.resource === resource).map((e) => `${e.operation} ${e.operationId}`);
   assert.deepEqual(ops('addOn').filter((o) => !o.startsWith('action')), ['create createAddOn', 'read findAddOn', 'update updateAddOn', 'delete destroyAddOn']);
   assert.deepEqual(ops('customer').filter((o) => !o.startsWith('action')), ['create createCustomer', 'read findCustomer', 'delete destroyCustomer']);
+  // The add-on's input takes tax_codes, which its records answer as taxes: the create takes the fields it shares, tax_codes named as left out.
+  assert.deepEqual(spec.endpoints.find((e) => e.id === 'addOn.create')?.request, { kind: 'fields', fields: ['name', 'code', 'amount_cents', 'amount_currency', 'description'] });
+  assert.match(r.diagnostics.find((d) => d.code === 'import-request-members-dropped' && /POST \/add_ons/.test(d.message))?.message ?? '', /takes 'tax_codes', which the records of 'addOn' do not hold; .* it is not carried/);
   const create = spec.endpoints.find((e) => e.id === 'customer.create');
   assert.deepEqual(create?.request, { kind: 'fields', fields: ['external_id', 'name', 'currency', 'metadata'] });
   assert.match(r.diagnostics.find((d) => d.code === 'import-resource-id-read' && /'customer'/.test(d.message))?.message ?? '', /'external_id', which its item paths name \{external_customer_id\} with the collection's name/);

@@ -8,7 +8,7 @@ import { child, pointer } from '../../spec/pointer.ts';
 import { defined } from '../../load/normalize/read.ts';
 import { IMPORT_CODES } from '../codes.ts';
 import { componentOf, isObject, jsonContent, notCarried, report, resolve, type ImportContext } from './context.ts';
-import { bodyComponent, type Operation } from './resources.ts';
+import { bodyComponent, writesRecord, type Operation } from './resources.ts';
 import { mergeAllOf, objectFields, type SchemaScope } from './schema.ts';
 import { namesComponent, recordEnvelopeOf, type Envelope } from './pages.ts';
 
@@ -53,7 +53,7 @@ export function isErrorResponse(op: Operation, status: string): boolean {
 }
 
 type RequestReading =
-  | { readonly shape: RequestShape }
+  | { readonly shape: RequestShape; readonly dropped?: readonly string[]; readonly at?: string }
   | { readonly problem: Readonly<Record<string, unknown>>; readonly at: string }
   | undefined;
 
@@ -87,6 +87,9 @@ function readRequest(scope: SchemaScope, op: Operation, resource: Resource, part
   const idSent = (creates && resource.id?.assigned === 'client') || ofTheRecord;
   const fields = new Set(resource.fields.filter((f) => f.name !== (resource.id?.field ?? 'id') || idSent).map((f) => f.name));
   if (node && (node.type === 'object' || node.type === undefined) && names.length > 0 && names.every((n) => fields.has(n))) return { shape: { kind: 'fields', fields: names } };
+  // Most of the record's fields and a few members its records never answer (Lago's add-on create
+  // takes `tax_codes`, and answers `taxes`): a write of the fields it shares, the others reported.
+  if (node && (node.type === 'object' || node.type === undefined) && writesRecord(names, (n) => fields.has(n))) return { shape: { kind: 'fields', fields: names.filter((n) => fields.has(n)) }, dropped: names.filter((n) => !fields.has(n)), at };
   return { problem: { shape: describeSchema(schema, node), expected: `the resource '${resource.name}' nor some of its fields` }, at };
 }
 
@@ -120,6 +123,7 @@ export function requestShape(scope: SchemaScope, op: Operation, resource: Resour
   const reading = readRequest(scope, op, resource, partial, creates);
   if (reading === undefined) return undefined;
   if ('shape' in reading) {
+    if (reading.dropped?.length) report(scope.ctx, IMPORT_CODES.requestMembersDropped, { method: op.method.toUpperCase(), path: op.path, resource: resource.name, members: reading.dropped.map((n) => `'${n}'`).join(', '), they: reading.dropped.length === 1 ? 'it is' : 'they are' }, reading.at ?? op.pointer);
     const content = resolve(scope.ctx, op.node.requestBody, child(op.pointer, 'requestBody'))?.node.content;
     if (isObject(content) && Object.keys(content).length > 1) notCarried(scope.ctx, 'media types other than JSON', child(op.pointer, 'requestBody'));
     return reading.shape;

@@ -139,6 +139,16 @@ export function schemaUsage(ctx: ImportContext, ops: readonly Operation[]): Map<
 }
 
 /**
+ * Whether a body of these members writes a record holding `held`: every member one of its
+ * fields, or most of them with a few it never answers (an input's `tax_codes` beside an
+ * answer's `taxes`, Lago), at least two shared and at most a third not.
+ */
+export function writesRecord(names: readonly string[], held: (name: string) => boolean): boolean {
+  const extra = names.filter((n) => !held(n)).length;
+  return names.length > 0 && (extra === 0 || (names.length - extra >= 2 && extra * 3 <= names.length));
+}
+
+/**
  * The request bodies that are another schema's writable part: by operation, a component used
  * only as a request body, answered with a component holding every property it has
  * (`NewPet`, answered with `Pet: allOf [NewPet, {id}]`). Not a resource: its record is the
@@ -176,7 +186,7 @@ export function requestShapes(ctx: ImportContext, ops: readonly Operation[], usa
       const sent = enveloped ? inside : own;
       if (!sent?.size) continue;
       const held = properties(answered.component);
-      if (held && [...sent].every((p) => held.has(p))) {
+      if (held && writesRecord([...sent], (p) => held.has(p))) {
         shapes.set(request.component, answered.component);
         // The schema inside such a request, used by no body of its own, is that record's writable part too.
         if (enveloped && wrapped.component !== undefined && !usage.has(wrapped.component)) shapes.set(wrapped.component, answered.component);
