@@ -100,6 +100,11 @@ export const IMPORT_CODES = {
     message: "Field '{field}' of '{resource}' holds a whole {target} ({ref}), not its id; it is written as a nested object with its fields. If the service takes only the id, write it as {type: ref, resource: {target}}.",
     description: "An OpenAPI `$ref` to an object schema puts the whole object in the body. A svcspec `ref` field holds only the id of another record, a different body, so the import keeps the object's shape.",
   }),
+  requiredOptionalOnCreate: defineDiagnostic({
+    code: 'import-required-optional-on-create', severity: 'info', part: 'resources',
+    message: "{method} {path}, the create of '{resource}', takes {fields} without requiring {them}, though the record's schema marks {them} required; written optional (a client may leave them out, as the create's schema says).",
+    description: "In svcspec, `required` means a client must send the field on create and replace. A record's schema often requires what every answer holds, while the create's own schema requires less: the create's word is the client's, so such a field is written optional, and the tester does not refuse a create without it.",
+  }),
   requiredNotSent: defineDiagnostic({
     code: 'import-required-not-sent', severity: 'info', part: 'resources',
     message: "{method} {path}, the create of '{resource}', does not take {fields}, which its schema marks required; written optional (the service's to set, not the client's to send).",

@@ -37,6 +37,8 @@ test('import: a record inside a wrapper named like its member is the inner schem
   // The add-on's input takes tax_codes, which its records answer as taxes: the create takes the fields it shares, tax_codes named as left out.
   assert.deepEqual(spec.endpoints.find((e) => e.id === 'addOn.create')?.request, { kind: 'fields', fields: ['name', 'code', 'amount_cents', 'amount_currency', 'description'] });
   assert.match(r.diagnostics.find((d) => d.code === 'import-request-members-dropped' && /POST \/add_ons/.test(d.message))?.message ?? '', /takes 'tax_codes', which the records of 'addOn' do not hold; .* it is not carried/);
+  // Every add-on answered holds a description; the create's own schema does not require one.
+  assert.deepEqual(['name', 'description'].map((n) => by('addOn')!.fields.find((f) => f.name === n)?.required), [true, false]);
   const create = spec.endpoints.find((e) => e.id === 'customer.create');
   assert.deepEqual(create?.request, { kind: 'fields', fields: ['external_id', 'name', 'currency', 'metadata'] });
   assert.match(r.diagnostics.find((d) => d.code === 'import-resource-id-read' && /'customer'/.test(d.message))?.message ?? '', /'external_id', which its item paths name \{external_customer_id\} with the collection's name/);

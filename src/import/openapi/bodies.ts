@@ -53,7 +53,7 @@ export function isErrorResponse(op: Operation, status: string): boolean {
 }
 
 type RequestReading =
-  | { readonly shape: RequestShape; readonly dropped?: readonly string[]; readonly at?: string }
+  | { readonly shape: RequestShape; readonly dropped?: readonly string[]; readonly at?: string; readonly requires?: readonly string[] }
   | { readonly problem: Readonly<Record<string, unknown>>; readonly at: string }
   | undefined;
 
@@ -86,11 +86,19 @@ function readRequest(scope: SchemaScope, op: Operation, resource: Resource, part
   const ofTheRecord = (op.method === 'put' || op.method === 'patch') && /\{[^}/]+\}\/?$/.test(op.path.replace(/[?#].*$/, ''));
   const idSent = (creates && resource.id?.assigned === 'client') || ofTheRecord;
   const fields = new Set(resource.fields.filter((f) => f.name !== (resource.id?.field ?? 'id') || idSent).map((f) => f.name));
-  if (node && (node.type === 'object' || node.type === undefined) && names.length > 0 && names.every((n) => fields.has(n))) return { shape: { kind: 'fields', fields: names } };
+  // The members its schema requires (3.1's `required` beside a `$ref` included, as resolve merges it).
+  const requires = node && Array.isArray(node.required) ? node.required.filter((n): n is string => typeof n === 'string') : [];
+  if (node && (node.type === 'object' || node.type === undefined) && names.length > 0 && names.every((n) => fields.has(n))) return { shape: { kind: 'fields', fields: names }, requires };
   // Most of the record's fields and a few members its records never answer (Lago's add-on create
   // takes `tax_codes`, and answers `taxes`): a write of the fields it shares, the others reported.
-  if (node && (node.type === 'object' || node.type === undefined) && writesRecord(names, (n) => fields.has(n))) return { shape: { kind: 'fields', fields: names.filter((n) => fields.has(n)) }, dropped: names.filter((n) => !fields.has(n)), at };
+  if (node && (node.type === 'object' || node.type === undefined) && writesRecord(names, (n) => fields.has(n))) return { shape: { kind: 'fields', fields: names.filter((n) => fields.has(n)) }, dropped: names.filter((n) => !fields.has(n)), at, requires };
   return { problem: { shape: describeSchema(schema, node), expected: `the resource '${resource.name}' nor some of its fields` }, at };
+}
+
+/** Of a body of some of the resource's fields: the members its schema requires; undefined for another body. */
+export function requestRequires(scope: SchemaScope, op: Operation, resource: Resource): readonly string[] | undefined {
+  const reading = readRequest(scope, op, resource, false, true);
+  return reading !== undefined && 'shape' in reading && reading.shape.kind === 'fields' ? reading.requires : undefined;
 }
 
 /** Whether the request body is the resource or some of its fields (a create, replace or update can take it). */

@@ -29,7 +29,7 @@ import { IMPORT_CODES } from '../codes.ts';
 import { child } from '../../spec/pointer.ts';
 import { isObject, KEY_NAME, keyName, report, resolve, unique, type ImportContext } from './context.ts';
 import { shapeOf } from './schema.ts';
-import { extraParameters, requestFits, requestShape, requestWhole, responsesOf, summarize, type BodySummary } from './bodies.ts';
+import { extraParameters, requestFits, requestRequires, requestShape, requestWhole, responsesOf, summarize, type BodySummary } from './bodies.ts';
 import type { Operation } from './resources.ts';
 import { envelopeFromBodies, idFromPaths, optionalWhenCreateOmits, settleId } from './records.ts';
 import { importPagination, type Listed } from './pagination.ts';
@@ -47,6 +47,8 @@ export interface Placed {
   readonly endpoint: Endpoint;
   /** The document's name of the record's parameter, where the path's `{id}` renames it (`eventId`). */
   readonly idParam?: string;
+  /** Of a create taking some fields: those its body's schema requires (./bodies.ts requestRequires). */
+  readonly requires?: readonly string[];
 }
 
 export interface ImportedEndpoints {
@@ -202,7 +204,8 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
       query,
       pointer: pointer('endpoints', resource.name, key),
     });
-    placed.push({ op: d.op, endpoint, ...(idParam !== undefined ? { idParam } : {}) });
+    const requires = operation === 'create' && request.kind === 'fields' ? requestRequires(scope, d.op, resource) : undefined;
+    placed.push({ op: d.op, endpoint, ...(idParam !== undefined ? { idParam } : {}), ...(requires ? { requires } : {}) });
   }
   const paging = importPagination(ctx, lists);
   for (const [op, carried] of asked) extraParameters(ctx, op, new Set([...carried, ...(paging.carried.get(op) ?? [])]));

@@ -130,10 +130,17 @@ export function optionalWhenCreateOmits(ctx: ImportContext, r: Resource, placed:
   const create = placed.find((p) => p.endpoint.resource === r.name && p.endpoint.operation === 'create');
   if (!create || create.endpoint.request.kind !== 'fields') return r;
   const taken = new Set(create.endpoint.request.fields);
-  const omitted = r.fields.filter((f) => f.required && !f.readOnly && !f.hasDefault && f.name !== r.id?.field && !taken.has(f.name));
-  if (!omitted.length) return r;
-  const names = new Set(omitted.map((f) => f.name));
-  report(ctx, IMPORT_CODES.requiredNotSent, { resource: r.name, fields: listOf(omitted.map((f) => `'${f.name}'`)), method: create.op.method.toUpperCase(), path: create.op.path }, child(create.op.pointer, 'requestBody'));
+  const relaxable = r.fields.filter((f) => f.required && !f.readOnly && !f.hasDefault && f.name !== r.id?.field);
+  const omitted = relaxable.filter((f) => !taken.has(f.name));
+  // Taken, but not required by the create's own schema (Lago's input requires its name and code, its
+  // answer also its description): the client may leave it out, as the create's schema says.
+  const requires = create.requires === undefined ? undefined : new Set(create.requires);
+  const optional = requires === undefined ? [] : relaxable.filter((f) => taken.has(f.name) && !requires.has(f.name));
+  if (!omitted.length && !optional.length) return r;
+  const where = { resource: r.name, method: create.op.method.toUpperCase(), path: create.op.path };
+  if (omitted.length) report(ctx, IMPORT_CODES.requiredNotSent, { ...where, fields: listOf(omitted.map((f) => `'${f.name}'`)) }, child(create.op.pointer, 'requestBody'));
+  if (optional.length) report(ctx, IMPORT_CODES.requiredOptionalOnCreate, { ...where, fields: listOf(optional.map((f) => `'${f.name}'`)), them: optional.length === 1 ? 'it' : 'them' }, child(create.op.pointer, 'requestBody'));
+  const names = new Set([...omitted, ...optional].map((f) => f.name));
   return { ...r, fields: r.fields.map((f) => (names.has(f.name) ? { ...f, required: false } : f)) };
 }
 
