@@ -10,13 +10,19 @@
  * gives was invented for it.
  */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { checkSpec } from '../../src/check/index.ts';
 import { runConformance } from '../../src/conformance/index.ts';
 import { formatHuman } from '../../src/conformance/report/format.ts';
 import { importOpenApi } from '../../src/import/index.ts';
 import { serveForTester } from '../conformance/support.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'svcspec-import-wrapped-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 const FILE = fileURLToPath(new URL('./fixtures/billing-wrapped.yaml', import.meta.url));
 
@@ -78,4 +84,45 @@ test('import: what only looks like a wrapped record stays what it is (a review o
   assert.equal(spec.resources.find((x) => x.name === 'profile')?.envelope, undefined);
   // {team_member_id} over a member with a team_id: the team's id is not the member's.
   assert.equal(spec.resources.find((x) => x.name === 'member')?.id, undefined);
+});
+
+const ORDERS = `openapi: 3.0.3
+info: { title: Orders, version: '1' }
+paths:
+  /orders:
+    get:
+      parameters: [{ name: page, in: query, schema: { type: integer } }]
+      responses: { '200': { description: OK, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Order' } } } } } }
+    post:
+      requestBody: { content: { application/json: { schema: { type: object, required: [plan_code], properties: { plan_code: { type: string }, note: { type: string }, status: { type: string }, total: { type: number } } } } } }
+      responses: { '201': { description: Made, content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } } }
+  /orders/{orderId}:
+    parameters: [{ name: orderId, in: path, required: true, schema: { type: string } }]
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } } } }
+  /orders/{orderId}/cancel:
+    parameters: [{ name: orderId, in: path, required: true, schema: { type: string } }]
+    post:
+      operationId: cancelOrder
+      requestBody: { content: { application/json: { schema: { type: object, properties: { reason: { type: string }, note: { type: string }, status: { type: string } } } } } }
+      responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Order' } } } } }
+components:
+  schemas:
+    Order: { type: object, properties: { orderId: { type: string, readOnly: true }, note: { type: string }, status: { type: string }, total: { type: number } } }
+`;
+
+test('import: a body with members its record never answers is a write of the shared fields only where nothing it needs is lost (second review)', async () => {
+  const file = join(dir, 'orders.yaml');
+  writeFileSync(file, ORDERS);
+  const r = await importOpenApi(file);
+  assert.ok(r.value, r.diagnostics.map((d) => d.message).join('\n'));
+  const spec = r.value.spec;
+  // An action keeps its body whole: the cancel's reason is not dropped, required or not.
+  const cancel = spec.endpoints.find((e) => e.id === 'order.cancelOrder');
+  assert.deepEqual(cancel?.request.kind === 'shape' && cancel.request.fields.map((f) => f.name), ['reason', 'note', 'status']);
+  // The create's body requires plan_code, which the records never answer: not a write of the shared fields, whose create could never succeed.
+  assert.notDeepEqual(spec.endpoints.find((e) => e.operation === 'create')?.request, { kind: 'fields', fields: ['note', 'status', 'total'] });
+  assert.equal(r.diagnostics.some((d) => d.code === 'import-request-members-dropped'), false, r.diagnostics.map((d) => d.message).join('\n'));
+  // A list taking a page but no size parameter: no size is invented, the pagination left unstated.
+  assert.equal(spec.limits.pagination, undefined);
+  assert.match(r.diagnostics.find((d) => d.code === 'import-paging-sizes')?.message ?? '', /takes no page size parameter .*; the format names a size parameter, so the pagination is left unstated/);
 });

@@ -8,7 +8,7 @@ import { child, pointer } from '../../spec/pointer.ts';
 import { defined } from '../../load/normalize/read.ts';
 import { IMPORT_CODES } from '../codes.ts';
 import { componentOf, isObject, jsonContent, notCarried, report, resolve, type ImportContext } from './context.ts';
-import { bodyComponent, writesRecord, type Operation } from './resources.ts';
+import { bodyComponent, writesPath, writesRecord, type Operation } from './resources.ts';
 import { mergeAllOf, objectFields, type SchemaScope } from './schema.ts';
 import { namesComponent, recordEnvelopeOf, type Envelope } from './pages.ts';
 
@@ -91,7 +91,11 @@ function readRequest(scope: SchemaScope, op: Operation, resource: Resource, part
   if (node && (node.type === 'object' || node.type === undefined) && names.length > 0 && names.every((n) => fields.has(n))) return { shape: { kind: 'fields', fields: names }, requires };
   // Most of the record's fields and a few members its records never answer (Lago's add-on create
   // takes `tax_codes`, and answers `taxes`): a write of the fields it shares, the others reported.
-  if (node && (node.type === 'object' || node.type === undefined) && writesRecord(names, (n) => fields.has(n))) return { shape: { kind: 'fields', fields: names.filter((n) => fields.has(n)) }, dropped: names.filter((n) => !fields.has(n)), at, requires };
+  // Only a write's path (./resources.ts writesPath), and never leaving out the id or a member the
+  // body requires: without it the service refuses every write the reference or the tester sends.
+  const dropped = names.filter((n) => !fields.has(n));
+  const droppable = writesPath(op.path) && !dropped.includes(resource.id?.field ?? 'id') && !dropped.some((n) => requires.includes(n));
+  if (node && (node.type === 'object' || node.type === undefined) && droppable && writesRecord(names, (n) => fields.has(n))) return { shape: { kind: 'fields', fields: names.filter((n) => fields.has(n)) }, dropped, at, requires };
   return { problem: { shape: describeSchema(schema, node), expected: `the resource '${resource.name}' nor some of its fields` }, at };
 }
 
@@ -128,8 +132,10 @@ export function requestWhole(scope: SchemaScope, op: Operation, resource: Resour
  * object body that is no record of the resource is written so (./schema.ts objectFields).
  */
 export function requestShape(scope: SchemaScope, op: Operation, resource: Resource, partial: boolean, creates: boolean, own?: string): RequestShape | undefined {
-  const reading = readRequest(scope, op, resource, partial, creates);
+  let reading = readRequest(scope, op, resource, partial, creates);
   if (reading === undefined) return undefined;
+  // An action keeps a body of its own shape whole: the members a write would drop are ones it needs (a cancel's `reason`).
+  if ('shape' in reading && own !== undefined && reading.dropped?.length) reading = { problem: { shape: 'an object', expected: `the resource '${resource.name}' nor some of its fields` }, at: reading.at ?? op.pointer };
   if ('shape' in reading) {
     if (reading.dropped?.length) report(scope.ctx, IMPORT_CODES.requestMembersDropped, { method: op.method.toUpperCase(), path: op.path, resource: resource.name, members: reading.dropped.map((n) => `'${n}'`).join(', '), they: reading.dropped.length === 1 ? 'it is' : 'they are' }, reading.at ?? op.pointer);
     const content = resolve(scope.ctx, op.node.requestBody, child(op.pointer, 'requestBody'))?.node.content;

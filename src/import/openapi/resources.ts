@@ -138,6 +138,12 @@ export function schemaUsage(ctx: ImportContext, ops: readonly Operation[]): Map<
   return usage;
 }
 
+/** Whether a path is one a record's write goes to: its collection's, or its own (ending at a parameter), not an action's (`/orders/{id}/cancel`). */
+export function writesPath(path: string): boolean {
+  const segments = path.replace(/[?#].*$/, '').split('/').filter(Boolean);
+  return !segments.some((s) => s.startsWith('{')) || segments.at(-1)!.startsWith('{');
+}
+
 /**
  * Whether a body of these members writes a record holding `held`: every member one of its
  * fields, or most of them with a few it never answers (an input's `tax_codes` beside an
@@ -186,7 +192,8 @@ export function requestShapes(ctx: ImportContext, ops: readonly Operation[], usa
       const sent = enveloped ? inside : own;
       if (!sent?.size) continue;
       const held = properties(answered.component);
-      if (held && writesRecord([...sent], (p) => held.has(p))) {
+      // Foreign members only on a write's path (an action's body keeps its own schema, CancelOrder for Order).
+      if (held && ([...sent].every((p) => held.has(p)) || (writesPath(op.path) && writesRecord([...sent], (p) => held.has(p))))) {
         shapes.set(request.component, answered.component);
         // The schema inside such a request, used by no body of its own, is that record's writable part too.
         if (enveloped && wrapped.component !== undefined && !usage.has(wrapped.component)) shapes.set(wrapped.component, answered.component);
