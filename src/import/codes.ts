@@ -280,13 +280,13 @@ export const IMPORT_CODES = {
   }),
   pagingSizes: defineDiagnostic({
     code: 'import-paging-sizes', severity: 'warning', part: 'limits',
-    message: "{where} pages by {style} ('{position}'), but {missing}; the pagination is written without {unsaid}, which stays for you to state (the part is partial).",
-    description: "The sizes of `limits.pagination` (`defaultSize`, `maxSize`, `overMax`) are read from the size parameter's schema (`default`, `maximum`), never from its prose. Where the schema does not give them, the pagination is written with its style, parameters and page body and without them: `check` says the part is partial, the reference service pages by its documented safety bound, and the tester holds no implementation to it.",
+    message: "{where} pages by {style} ('{position}'), but {missing}; {done}.",
+    description: "The sizes of `limits.pagination` (`defaultSize`, `maxSize`, `overMax`) are read from the size parameter's schema (`default`, `maximum`), never from its prose. Where the schema does not give them, the pagination is written with its style, parameters and page body and without them: `check` says the part is partial, the reference service pages by its documented safety bound, and the tester holds no implementation to it. A list taking no size parameter at all leaves the pagination unstated: the format names one, and none is invented.",
   }),
   pagingBody: defineDiagnostic({
     code: 'import-paging-body', severity: 'warning', part: 'limits',
     message: "{where} answers its records in an envelope, {envelope}; the format states a page body only with the pagination, which is unstated, so svcspec's own page ({items, next}) is written.",
-    description: '`limits.pagination.body` names the members of a page (`{items: data, next: next_page_token, total: total_count}`), but it is part of the pagination, which needs a default and a largest page size (import-paging-sizes). Until they are written, the spec says svcspec\'s own page.',
+    description: '`limits.pagination.body` names the members of a page (`{items: data, next: next_page_token, total: total_count}`), but it is part of the pagination, which names a size parameter (import-paging-sizes). Where the lists take none, the pagination is left unstated, and the spec says svcspec\'s own page.',
   }),
   pagingUnsayable: defineDiagnostic({
     code: 'import-paging-unsayable', severity: 'warning', part: 'limits',

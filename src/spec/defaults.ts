@@ -79,9 +79,9 @@ export const SAFETY_DEFAULTS: readonly SafetyDefault[] = [
     applies: (spec) => spec.limits.conditional === undefined && !spec.limits.none?.conditional && spec.endpoints.some((e) => e.operation !== 'list' && !e.operation.startsWith('bulk-') && e.operation !== 'create'),
   },
   {
-    part: 'limits', key: 'limits.pagination sizes', value: `the page sizes the spec leaves unsaid: ${SAFETY.pageSize} records a page (default and maximum), larger sizes clamped`,
+    part: 'limits', key: 'limits.pagination sizes', value: `what the spec leaves unsaid of ${SAFETY.pageSize} records a page by default, at most ${SAFETY.pageSize} (or the stated default, where larger), larger sizes clamped`,
     why: 'A list must not return an unbounded number of records; the spec names its pagination but not all of its sizes. The tester holds no implementation to them.',
-    applies: (spec) => { const p = spec.limits.pagination; return p !== undefined && (p.defaultSize === undefined || p.maxSize === undefined || p.overMax === undefined) && hasList(spec); },
+    applies: (spec) => { const p = spec.limits.pagination; return p !== undefined && (p.defaultSize === undefined || p.maxSize === undefined || (p.overMax === undefined && p.maxSize !== Number.POSITIVE_INFINITY)) && hasList(spec); },
   },
   {
     part: 'limits', key: 'limits.pagination.links', value: '[next]: `Link: <…>; rel="next"` on every page but the last',

@@ -9,8 +9,10 @@ export function missingLimits(spec: Spec): string[] {
   if (!l.timeouts && !l.none?.timeouts) missing.push('time-outs');
   if (!l.pagination && spec.endpoints.some((e) => e.operation === 'list')) missing.push('pagination bounds and defaults');
   const p = l.pagination;
-  if (p && (p.defaultSize === undefined || p.maxSize === undefined || p.overMax === undefined)) {
-    const unsaid = [p.defaultSize === undefined ? 'the default page size' : '', p.maxSize === undefined ? 'the largest page size' : '', p.overMax === undefined ? 'what a larger size gets (overMax)' : ''].filter(Boolean);
+  // What a larger size gets means nothing without a largest size (`maxSize: none`).
+  const overMaxUnsaid = p !== undefined && p.overMax === undefined && p.maxSize !== Number.POSITIVE_INFINITY;
+  if (p && (p.defaultSize === undefined || p.maxSize === undefined || overMaxUnsaid)) {
+    const unsaid = [p.defaultSize === undefined ? 'the default page size' : '', p.maxSize === undefined ? 'the largest page size' : '', overMaxUnsaid ? 'what a larger size gets (overMax)' : ''].filter(Boolean);
     missing.push(unsaid.length > 1 ? `${unsaid.slice(0, -1).join(', ')} and ${unsaid.at(-1)}` : unsaid[0]!);
   }
   return missing;

@@ -61,7 +61,7 @@ function listParameters(ctx: OpenApiContext, r: Resource, machine: StateMachine 
   const out: JsonSchema[] = [
     {
       name: p.sizeParam, in: 'query', required: false, schema: size,
-      description: `Records per page: ${p.defaultSize} unless given, ${bounded ? `at most ${p.maxSize}${p.overMax === 'clamp' ? `; a larger size is clamped to ${p.maxSize}` : '; a larger size is refused'}` : 'any size asked for (no maximum)'}${note}.`,
+      description: `Records per page: ${p.stated.defaultSize || ctx.pageIsDefault ? `${p.defaultSize} unless given` : 'a default the spec does not state'}, ${!p.stated.maxSize && !ctx.pageIsDefault ? 'a largest size the spec does not state' : bounded ? `at most ${p.maxSize}${!p.stated.overMax && !ctx.pageIsDefault ? '' : p.overMax === 'clamp' ? `; a larger size is clamped to ${p.maxSize}` : '; a larger size is refused'}` : 'any size asked for (no maximum)'}${note}.`,
     },
     p.style === 'offset'
       ? { name: p.positionParam, in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 }, description: `How many records to skip: the \`next\` of the previous page.${unpaged}` }

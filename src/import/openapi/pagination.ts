@@ -146,11 +146,16 @@ export function importPagination(ctx: ImportContext, lists: readonly Listed[]): 
   const defaultSize = size && integer(size.schema.default);
   const maxSize = size && integer(size.schema.maximum);
   const body = pageBody(ctx, mine, style);
-  if (!size || defaultSize === undefined || maxSize === undefined) {
+  if (!size) {
+    // No size parameter to name: the format names one, and none is invented.
+    report(ctx, IMPORT_CODES.pagingSizes, { where: where(first), style, position, missing: `it takes no page size parameter (${SIZE.slice(0, 4).join(', ')}, …)`, done: 'the format names a size parameter, so the pagination is left unstated' }, first.position.at);
+    unstatedEnvelopes(ctx, lists);
+    return { carried };
+  }
+  if (defaultSize === undefined || maxSize === undefined) {
     const gives = [defaultSize === undefined ? 'default' : '', maxSize === undefined ? 'maximum' : ''].filter(Boolean).join(' nor ');
-    const missing = size ? `the schema of '${size.name}' gives no ${gives}` : `it takes no page size parameter (${SIZE.slice(0, 4).join(', ')}, …)`;
     const unsaid = [defaultSize === undefined ? 'a default page size' : '', maxSize === undefined ? 'a largest page size' : ''].filter(Boolean).join(' and ');
-    report(ctx, IMPORT_CODES.pagingSizes, { where: where(first), style, position, missing, unsaid }, size?.at ?? first.position.at);
+    report(ctx, IMPORT_CODES.pagingSizes, { where: where(first), style, position, missing: `the schema of '${size.name}' gives no ${gives}`, done: `the pagination is written without ${unsaid}, which stays for you to state (the part is partial)` }, size.at);
     // What the document does say is written: the style, the parameters, the page body.
     for (const p of mine) carried.set(p.op, new Set([`query ${p.position.name}`, ...(p.size ? [`query ${p.size.name}`] : [])]));
     return {
@@ -160,7 +165,7 @@ export function importPagination(ctx: ImportContext, lists: readonly Listed[]): 
         ...(defaultSize !== undefined ? { defaultSize } : {}),
         // A maximum in the size's schema refuses a larger size; none given, what a larger one gets is unsaid too.
         ...(maxSize !== undefined ? { maxSize, overMax: 'reject' as const } : {}),
-        sizeParam: sizeName ?? 'limit',
+        sizeParam: size.name,
         positionParam: position,
         sortParam: 'sort',
         body,

@@ -57,7 +57,8 @@ export function pageSettings(spec: Spec): PageSettings {
   if (!p) return { style: 'cursor', defaultSize: SAFETY.pageSize, maxSize: SAFETY.pageSize, overMax: 'clamp', sizeParam: 'limit', positionParam: 'cursor', sortParam: SORT_PARAM, body: defaultPageBody('cursor'), unpaged: 'first-page', stated: UNSTATED };
   // A size the spec leaves unsaid (the part is partial, check says so): the safety bound stands in.
   const stated = { defaultSize: p.defaultSize !== undefined && p.defaultSize >= 1, maxSize: p.maxSize !== undefined && p.maxSize >= 1, overMax: p.overMax !== undefined };
-  const maxSize = stated.maxSize ? p.maxSize! : SAFETY.pageSize;
+  // Unstated, the largest size is the safety bound, or the stated default where that is larger: a stated default is never cut.
+  const maxSize = stated.maxSize ? p.maxSize! : Math.max(SAFETY.pageSize, stated.defaultSize ? p.defaultSize! : 0);
   const defaultSize = stated.defaultSize ? Math.min(p.defaultSize!, maxSize) : Math.min(SAFETY.pageSize, maxSize);
   return { style: p.style, defaultSize, maxSize, overMax: p.overMax ?? 'clamp', sizeParam: p.sizeParam, positionParam: p.positionParam, sortParam: p.sortParam, body: p.body, unpaged: p.unpaged, ...(p.links ? { links: p.links } : {}), stated };
 }
