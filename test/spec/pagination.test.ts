@@ -29,3 +29,9 @@ test('with no largest size (maxSize: none), what a larger size gets is no gap', 
   const checked = checkSpec(spec('{style: offset, defaultSize: 10, maxSize: none}'), []);
   assert.equal(checked.diagnostics.some((d) => d.code === 'part-partial' && /overMax|page size/.test(d.message)), false, checked.diagnostics.map((d) => d.message).join('\n'));
 });
+
+test('the tester asks for no page larger than the spec allows: the stated maximum, else the stated default, else ten', async () => {
+  const { pageParams } = await import('../../src/conformance/parts/list-walk.ts');
+  const ask = (pagination: string) => pageParams({ spec: spec(pagination) } as Parameters<typeof pageParams>[0]).askAtMost;
+  assert.deepEqual([ask('{style: cursor, defaultSize: 20, maxSize: 50, overMax: clamp}'), ask('{style: cursor, defaultSize: 30}'), ask('{style: page, params: {size: per_page}}')], [50, 30, 10]);
+});

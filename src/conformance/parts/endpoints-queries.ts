@@ -84,7 +84,7 @@ async function checkOperator(ctx: TestContext, data: DataFactory, list: Endpoint
   const pivot = values[Math.floor(values.length / 2)];
   const { arg, matches } = operatorCase(op, pivot, values);
   // In pages: a filter must hold on every page of the walk, not only the first. Of two, or more where the run has made many, so a filter most records match is walked in about six requests (as the sort's walk is).
-  const size = Math.min(pageParams(ctx).maxSize, Math.max(2, Math.ceil(data.count(resource) / 6)));
+  const size = Math.min(pageParams(ctx).askAtMost, Math.max(2, Math.ceil(data.count(resource) / 6)));
   const { items, pages } = await walk(ctx, resource, size, undefined, [[param, arg]]);
   const exchange = pages.at(-1)!.exchange;
   const wrong = items.find((item) => !matches(item[field.name]));
@@ -127,7 +127,7 @@ async function checkSort(ctx: TestContext, data: DataFactory, resource: Resource
     for (const { body } of await withValues(ctx, data, resource, field, 3)) await data.create(resource, { body });
   }
   // Pages small enough for several boundaries, large enough that a list of many records is walked in about six requests (a list's quota is spent where it matters).
-  const size = Math.min(pageParams(ctx).maxSize, Math.max(2, Math.ceil(data.count(resource) / 6)));
+  const size = Math.min(pageParams(ctx).askAtMost, Math.max(2, Math.ceil(data.count(resource) / 6)));
   const { items, pages } = await walk(ctx, resource, size, undefined, [[sortParam, descending ? `-${key}` : key]]);
   const values = items.map((item) => item[key]).filter((v) => v !== null && v !== undefined);
   if (values.length < 2) throw new Skip(`fewer than two ${resource.plural} with a value of '${key}' to order`);

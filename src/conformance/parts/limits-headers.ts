@@ -97,7 +97,7 @@ async function checkPageLinks(ctx: TestContext, data: DataFactory): Promise<void
     for (let i = made; i < 5; i++) await data.create(resource);
     const extra: [string, string][] = sort ? [sort] : [];
     // Pages of about a quarter of what the run made (at least 2): several pages to link, and two walks that fit the list's quota however many records earlier checks made.
-    const size = Math.min(p.maxSize, Math.max(2, Math.ceil(data.count(resource) / 4)));
+    const size = Math.min(p.askAtMost, Math.max(2, Math.ceil(data.count(resource) / 4)));
     const byPosition = await walk(ctx, resource, size, undefined, extra);
     const idField = data.idField(resource);
     // The first page as the walk asked for it; then only the links, as given.

@@ -40,7 +40,7 @@ async function checkPagination(ctx: TestContext, data: DataFactory, resource: Re
   const s = p.settings.stated;
   const rule = { pointer: ctx.spec.limits.pagination!.pointer, text: `${ctx.spec.limits.pagination!.style} pages, default ${s.defaultSize ? p.defaultSize : 'not stated'}, maximum ${s.maxSize ? p.maxSize : 'not stated'}${s.overMax ? `, ${p.overMax} above it` : ''}` };
   // Pages of three where the list is short; where the run has made many records, larger ones, so the walk takes about eight requests, not one per three records (the list's quota is spent where it matters). The records made below always fill more than one page.
-  const size = Math.max(1, Math.min(p.defaultSize, Math.max(3, Math.ceil(data.count(resource) / 8))));
+  const size = Math.max(1, Math.min(p.defaultSize, p.askAtMost, Math.max(3, Math.ceil(data.count(resource) / 8))));
   await ctx.check('limits', `${resource.name}.walk`, `${resource.name}: walking every page (size ${size}) returns each record exactly once`, rule, async () => {
     const made = [];
     const before = data.count(resource);

@@ -19,9 +19,12 @@ export const MAX_PAGES = 200;
  * The page settings the tester holds a list to: the format's convention (the safety default
  * when the spec is silent), as serve and export read it.
  */
-export function pageParams(ctx: TestContext): { size: string; position: string; defaultSize: number; maxSize: number; overMax: 'clamp' | 'reject'; settings: PageSettings } {
+export function pageParams(ctx: TestContext): { size: string; position: string; defaultSize: number; maxSize: number; overMax: 'clamp' | 'reject'; askAtMost: number; settings: PageSettings } {
   const p = pageSettings(ctx.spec);
-  return { size: p.sizeParam, position: p.positionParam, defaultSize: p.defaultSize, maxSize: p.maxSize, overMax: p.overMax, settings: p };
+  // The largest size the tester asks for: the stated maximum; without one, the stated default, else
+  // a modest ten, so that an implementation's own unstated maximum is not what a walk runs into.
+  const askAtMost = p.stated.maxSize ? p.maxSize : p.stated.defaultSize ? p.defaultSize : Math.min(10, p.maxSize);
+  return { size: p.sizeParam, position: p.positionParam, defaultSize: p.defaultSize, maxSize: p.maxSize, overMax: p.overMax, askAtMost, settings: p };
 }
 
 export interface Page {
