@@ -226,6 +226,9 @@ test('judge: where the spec leaves its page sizes unsaid, no page is held to the
   assert.equal(unsaid.limits.pagination?.defaultSize, undefined);
   const page = ex('GET', '/tasks', 200, { items: Array.from({ length: 150 }, (_, i) => task(i + 1, 'open')), next: null });
   assert.deepEqual(replay(unsaid, [page]).findings.filter((f) => f.id === 'page-size'), []);
+  // The size a client asks for still bounds its page.
+  const asked = ex('GET', '/tasks?limit=5', 200, { items: Array.from({ length: 6 }, (_, i) => task(i + 1, 'open')), next: null });
+  assert.equal(replay(unsaid, [asked]).findings.filter((f) => f.id === 'page-size').length, 1);
   // Stated, the same page is found too large.
   assert.equal(replay(SPEC, [page]).findings.filter((f) => f.id === 'page-size').length, 1);
 });

@@ -226,16 +226,16 @@ export function pageBound(spec: Spec, query: URLSearchParams): { readonly size: 
   if (!spec.limits.pagination) return undefined;
   const settings = pageSettings(spec);
   const { defaultSize, maxSize, stated } = settings;
-  // A size the spec does not state is the runtime's (pageSettings): no promise to judge by.
-  if (!stated.defaultSize || !stated.maxSize) return undefined;
   if (settings.unpaged === 'all' && !query.has(settings.positionParam)) return undefined;
   const asked = query.getAll(settings.sizeParam);
   if (asked.length === 0) {
-    if (query.has(settings.positionParam) || [...query.keys()].some((k) => SIZE_LIKE.test(k))) return undefined;
+    // A default the spec does not state is the runtime's (pageSettings): no promise to judge by.
+    if (!stated.defaultSize || query.has(settings.positionParam) || [...query.keys()].some((k) => SIZE_LIKE.test(k))) return undefined;
     return { size: defaultSize, why: `no size was asked and the default is ${defaultSize}` };
   }
   if (asked.length > 1 || !/^[1-9]\d{0,8}$/.test(asked[0]!)) return undefined;
   const n = Number(asked[0]);
-  if (Number.isFinite(maxSize) && n > maxSize) return { size: maxSize, why: `${n} was asked, above the maximum of ${maxSize}` };
+  // The size asked bounds the page whatever the spec states; the maximum only where it states one.
+  if (stated.maxSize && Number.isFinite(maxSize) && n > maxSize) return { size: maxSize, why: `${n} was asked, above the maximum of ${maxSize}` };
   return { size: n, why: `${settings.sizeParam}=${n} was asked` };
 }
