@@ -160,6 +160,14 @@ const at = (name: string) => `/query/${name.replace(/~/g, '~0').replace(/\//g, '
 const quote = (v: unknown) => (typeof v === 'string' ? `'${v}'` : String(v));
 
 /** Reads the query string of a list request; every defect is reported at once. */
+/** Whether a parameter given more than once is ignored: one the list does not take, under `undeclared: ignore` or `either`. */
+function ignoresRepeated(plan: ListPlan, name: string): boolean {
+  const { settings, decl } = plan;
+  if (decl === undefined || decl.undeclared === 'refuse') return false;
+  const taken = name === settings.sizeParam || name === settings.positionParam || name === settings.sortParam || plan.foreign.has(name) || name === decl.search?.param || readFilterParam(name, decl) !== undefined;
+  return !taken;
+}
+
 export function parseListQuery(rawQuery: string, plan: ListPlan): ListRequest {
   const { settings } = plan;
   const params = queryPairs(rawQuery);
@@ -171,9 +179,7 @@ export function parseListQuery(rawQuery: string, plan: ListPlan): ListRequest {
     else seen.set(name, value);
   }
   // `undeclared: ignore` (or `either`): a parameter the list does not take is ignored however often it comes.
-  const ignoring = plan.decl !== undefined && plan.decl.undeclared !== 'refuse';
-  const taken = (name: string) => name === settings.sizeParam || name === settings.positionParam || name === settings.sortParam || plan.foreign.has(name) || name === plan.decl?.search?.param || (plan.decl !== undefined && readFilterParam(name, plan.decl) !== undefined);
-  for (const name of repeated) if (!ignoring || taken(name)) violations.push({ pointer: at(name), message: 'is given more than once; give it once' });
+  for (const name of repeated) if (!ignoresRepeated(plan, name)) violations.push({ pointer: at(name), message: 'is given more than once; give it once' });
   let size = settings.defaultSize;
   const filter: Record<string, ScalarValue> = {};
   const filters: FieldFilter[] = [];

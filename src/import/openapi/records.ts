@@ -44,10 +44,8 @@ const ID_QUALIFIERS = ['external', 'public', 'internal', 'global', 'client', 'cu
 
 /** The member a parameter names with its collection's singular left out (`external_customer_id` under /customers: `external_id`; `externalCustomerId`: `externalId`), where the record has it. */
 function withoutCollection(r: Resource, placed: readonly Placed[], param: string): string | undefined {
-  const item = placed.find((p) => p.endpoint.resource === r.name && p.idParam === param);
-  const segments = item?.op.path.split('/').filter(Boolean) ?? [];
-  const collection = segments[segments.findIndex((s) => s === `{${param}}`) - 1];
-  if (collection === undefined || collection.startsWith('{')) return undefined;
+  const collection = collectionOf(r, placed, param);
+  if (collection === undefined) return undefined;
   const one = singular(collection).replace(/[-_](.)/g, (_, c: string) => c.toUpperCase());
   const snake = one.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
   const pascal = one.charAt(0).toUpperCase() + one.slice(1);
@@ -61,12 +59,18 @@ function withoutCollection(r: Resource, placed: readonly Placed[], param: string
 
 /** The member `<singular of the collection>_id` or `…Id` (`client_id` under `/clients/{id}`), where the record has one. */
 function collectionId(r: Resource, placed: readonly Placed[]): string | undefined {
-  const item = placed.find((p) => p.endpoint.resource === r.name && p.idParam === 'id');
-  const segments = item?.op.path.split('/').filter(Boolean) ?? [];
-  const collection = segments[segments.findIndex((s) => s === '{id}') - 1];
-  if (collection === undefined || collection.startsWith('{')) return undefined;
+  const collection = collectionOf(r, placed, 'id');
+  if (collection === undefined) return undefined;
   const one = singular(collection);
   return [`${one}_id`, `${one}Id`].find((n) => r.fields.some((f) => f.name === n));
+}
+
+/** The literal segment before the record's parameter in the document's item path (`customers` in `/customers/{external_customer_id}`). */
+function collectionOf(r: Resource, placed: readonly Placed[], param: string): string | undefined {
+  const item = placed.find((p) => p.endpoint.resource === r.name && p.idParam === param);
+  const segments = item?.op.path.split('/').filter(Boolean) ?? [];
+  const collection = segments[segments.findIndex((s) => s === `{${param}}`) - 1];
+  return collection === undefined || collection.startsWith('{') ? undefined : collection;
 }
 
 /**
