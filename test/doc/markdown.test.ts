@@ -78,3 +78,9 @@ test('spec text in the tables is escaped for Markdown', () => {
   const markdown = render('svcspec: 1\nerrors: {catalog: {bad: {status: 400, title: "a | b", when: "# not a heading <b>x</b>"}}}\n');
   assert.ok(markdown.includes('| `bad` | 400 | a \\| b | \\# not a heading \\<b\\>x\\</b\\> |'));
 });
+
+test("an endpoint's operationId is shown beside its id, where the spec gives one", () => {
+  const markdown = render('svcspec: 1\nresources: {note: {fields: {text: string}}}\nendpoints: {note: {create: {operationId: createNote}, read: {}}}\n');
+  assert.match(markdown, /\| `note\.create` \(operation `createNote`\) \|/);
+  assert.match(markdown, /\| `note\.read` \|/);
+});

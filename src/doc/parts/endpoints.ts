@@ -19,7 +19,8 @@ export function endpointsBlocks(spec: Spec): Block[] {
     ...table(
       ['Endpoint', 'Method and path', 'Summary', 'Request body', 'Responses', 'Access', 'Errors'],
       // The codes it declares, and those its domain rules refuse it with (uniques, rules, guards, onDelete refuse).
-      spec.endpoints.map((e) => [[code(e.id)], [requestLine(e)], maybeText(e.summary), requestText(e, spec), responsesText(e), accessText(e.auth), errorsText(spec, e, policies)]),
+      // The operationId, where the spec gives one: the name generated clients call (export writes it).
+      spec.endpoints.map((e) => [e.operationId ? [code(e.id), ' (operation ', code(e.operationId), ')'] : [code(e.id)], [requestLine(e)], maybeText(e.summary), requestText(e, spec), responsesText(e), accessText(e.auth), errorsText(spec, e, policies)]),
     ),
     paragraph('Besides the errors listed, every endpoint may answer ', ...everyText(spec), '.'),
     ...pathBlocks(spec),
