@@ -158,12 +158,20 @@ not design states its own:
 | every record as a bare array unless a page is asked for (json-server) | \`unpaged: all\` |
 | any page size a client asks for | \`maxSize: none\` |
 | \`?_sort=-views\` | \`params: {sort: _sort}\` |
+| the next page and the count inside another member, \`{"data": [...], "meta": {"next_page": 2, "total_count": 70}}\` | \`body: {items: data, next: /meta/next_page, total: /meta/total_count}\` (a JSON Pointer, RFC 6901) |
+| each list naming its records after them, \`{"add_ons": [...]}\`, \`{"taxes": [...]}\` (Lago, Shopify, Zendesk) | the list endpoint's own \`page: {items: add_ons, next: /meta/next_page}\` |
 
 The reference service answers in the declared shape, export describes it, and the tester
 reads pages by it (src/spec/conventions/pagination.ts is the one definition). Decisions: a body
 without a \`next\` member is walked by its \`Link\` header; \`total\` counts every record the
 caller may see under the same filters; with \`unpaged: all\` the tester asks for pages by their
-first position (0 or 1) so that it reads a page, not the whole list.`;
+first position (0 or 1) so that it reads a page, not the whole list. A member written with a
+leading \`/\` is a JSON Pointer into the page, any other a plain member name; the reference writes
+only the members named (Lago's \`current_page\` and \`total_pages\` are not), and the tester and the
+proxy read only those, so an implementation sending more is not faulted for it. A list's
+\`page\` replaces the part's body whole (no member is inherited): the style, the parameters and
+the sizes stay the part's, one pagination for the service. \`check\` refuses two pieces of a
+page in one member, or one inside another (\`/meta\` holding the records and \`/meta/next\`).`;
 
 const PROTOCOL_PROMISES = `${anchor('protocol-promises')}
 ### Protocol promises

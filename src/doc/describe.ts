@@ -1,5 +1,5 @@
 /** Shared wording of the document: how types, constraints, requests and access are said to a reader. */
-import type { Endpoint, EndpointAuth, Field, RequestShape, Shape, Spec } from '../spec/model.ts';
+import type { Endpoint, EndpointAuth, Field, PageBody, RequestShape, Shape, Spec } from '../spec/model.ts';
 import { BULK_ITEMS } from '../spec/conventions/bulk.ts';
 import { requestEnvelope } from '../spec/conventions/envelope.ts';
 import { formatDuration, formatSize } from '../spec/units.ts';
@@ -97,7 +97,24 @@ function shapeText(request: RequestShape): Inline[] {
 }
 
 export function responsesText(e: Endpoint): Inline[] {
-  return joined(e.responses.map((r) => `${r.status} ${r.body}${r.description ? ` (${r.description})` : ''}`), '; ');
+  const own = e.page;
+  // A list's own page body (its `page:`) is said where its page is.
+  return e.responses.flatMap((r, i): Inline[] => [
+    ...(i ? ['; '] : []),
+    `${r.status} ${r.body}`,
+    ...(r.body === 'page' && own ? (own.kind === 'array' ? [', a bare array'] : [' (', ...pageBodyText(own), ')']) : []),
+    ...(r.description ? [` (${r.description})`] : []),
+  ]);
+}
+
+/** Where a page body keeps its records and the rest (`limits.pagination.body`, a list's `page`). */
+export function pageBodyText(b: PageBody): Inline[] {
+  if (b.kind === 'array') return [];
+  const out: Inline[] = ['records in ', code(b.items)];
+  if (b.next !== undefined) out.push(', the next position in ', code(b.next));
+  if (b.total !== undefined) out.push(', the number of all records in ', code(b.total));
+  if (b.offset !== undefined) out.push(', its offset in ', code(b.offset));
+  return out;
 }
 
 /** Who may call an endpoint; "not shown" while authentication is a gap. */

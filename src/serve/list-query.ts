@@ -26,7 +26,7 @@
  * selector (part 9) and API keys sent in the query (part 5). Those, `sort`, and the size
  * and position parameters take precedence over a field of the same name.
  */
-import type { FilterOperator, ListQueryDecl, Resource } from '../spec/model.ts';
+import type { FilterOperator, ListQueryDecl, PageBody, Resource } from '../spec/model.ts';
 import { isDefaultBody, pageSettings, type PageSettings } from '../spec/conventions/pagination.ts';
 import { closest } from '../spec/diagnostics.ts';
 import type { FieldFilter, ScalarValue, SortKey, TableLayout } from '../store/store.ts';
@@ -66,7 +66,7 @@ export interface ListPlan {
   readonly foreign: ReadonlySet<string>;
 }
 
-export function listPlan(ctx: ServeContext, resource: Resource, decl?: ListQueryDecl): ListPlan {
+export function listPlan(ctx: ServeContext, resource: Resource, decl?: ListQueryDecl, page?: PageBody): ListPlan {
   const fields = new Map<string, QueryField>();
   const unqueryable = new Map<string, string>();
   const idField = resource.id?.field ?? 'id';
@@ -91,7 +91,8 @@ export function listPlan(ctx: ServeContext, resource: Resource, decl?: ListQuery
   const select = ctx.spec.versioning.select;
   if (select?.by === 'query') foreign.add(select.name);
   for (const s of ctx.spec.authentication.schemes) if (s.type === 'apiKey' && s.in === 'query') foreign.add(s.param);
-  const settings = pageSettings(ctx.spec);
+  // A list's own page body (its `page:`) stands in for the part's.
+  const settings = pageSettings(ctx.spec, { page });
   const shaped = settings.style === 'page' || settings.unpaged === 'all' || !isDefaultBody(settings);
   if (!decl) return { resource, settings, shaped, fields, unqueryable, foreign, sortable: new Set(fields.keys()) };
   // A declared query: only the fields it names (check reports those that cannot be queried).

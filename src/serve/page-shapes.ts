@@ -3,7 +3,9 @@
  * `limits.pagination`: `style: page`, `body`, `unpaged`; src/spec/conventions/pagination.ts):
  *
  *   body: array                 a bare JSON array; the next page only in `Link: rel="next"`
- *   body: { items, next?, total?, offset? }   the records and the named members only
+ *   body: { items, next?, total?, offset? }   the records and the named members only, a
+ *                               member inside another where named by a pointer (`/meta/next_page`)
+ *   page: (a list's own)        the body of that list's pages, in place of the part's
  *   style: page                 `<position>=<n>` from 1; `next` the following page number
  *   unpaged: all                a request naming no position gets every record, as a bare
  *                               array (json-server without `_page`): what the spec states
@@ -13,7 +15,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { LeanListQuery, ListedRecord, ListResult } from '../store/store.ts';
-import { linksNext } from '../spec/conventions/pagination.ts';
+import { linksNext, pageText } from '../spec/conventions/pagination.ts';
 import { ownerOf } from './auth/ownership.ts';
 import type { ServeContext } from './context.ts';
 import type { ListPlan, ListRequest } from './list-query.ts';
@@ -49,11 +51,12 @@ export async function shapedPage(ctx: ServeContext, plan: ListPlan, request: Fas
   const items = presentJsonList(resource, result.records, '', '', result.plain);
   const body = settings.body;
   if (body.kind === 'array') return { status, headers, body: new JsonText(`[${items}]`) };
-  const members: string[] = [`${JSON.stringify(body.items)}:[${items}]`];
-  if (body.offset !== undefined) members.push(`${JSON.stringify(body.offset)}:${q.offset ?? 0}`);
-  if (body.next !== undefined) members.push(`${JSON.stringify(body.next)}:${JSON.stringify(next)}`);
-  if (body.total !== undefined) members.push(`${JSON.stringify(body.total)}:${none ? 0 : await ctx.store.count(resource.name, conditions)}`);
-  return { status, headers, body: new JsonText(`{${members.join(',')}}`) };
+  // Members may sit inside others (`/meta/next_page`): pageText nests them.
+  const members: [string, string][] = [[body.items, `[${items}]`]];
+  if (body.offset !== undefined) members.push([body.offset, String(q.offset ?? 0)]);
+  if (body.next !== undefined) members.push([body.next, JSON.stringify(next)]);
+  if (body.total !== undefined) members.push([body.total, String(none ? 0 : await ctx.store.count(resource.name, conditions))]);
+  return { status, headers, body: new JsonText(pageText(members)) };
 }
 
 /** The next position in the style: a cursor, an offset, or a page number; null on the last page. */

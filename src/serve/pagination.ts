@@ -23,7 +23,7 @@ import { ownerOf } from './auth/ownership.ts';
 import type { ServeContext } from './context.ts';
 import { encodeCursor } from './cursor.ts';
 import { EXPAND_PARAM } from '../spec/conventions/expand.ts';
-import { linksNext } from '../spec/conventions/pagination.ts';
+import { linksNext, memberAt } from '../spec/conventions/pagination.ts';
 import { expandPaths, expandRecords } from './expand.ts';
 import { HttpError } from './errors.ts';
 import { answered } from './limits/timeout.ts';
@@ -46,7 +46,7 @@ export interface OffsetPage {
 export function listHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandlerMethod {
   const resource = ctx.resources.get(endpoint.resource);
   if (!resource) throw new Error(`bug: list endpoint ${endpoint.id} of unknown resource ${endpoint.resource}`);
-  const base = listPlan(ctx, resource, endpoint.query);
+  const base = listPlan(ctx, resource, endpoint.query, endpoint.page);
   const plan = endpoint.expand ? { ...base, foreign: new Set([...base.foreign, EXPAND_PARAM]) } : base;
   const status = endpoint.responses.find((r) => r.status >= 200 && r.status < 300)?.status ?? 200;
   const parents = parentsOf(ctx, endpoint);
@@ -61,7 +61,7 @@ export function listHandler(ctx: ServeContext, endpoint: Endpoint): RouteHandler
       // In the page's declared shape (a bare array, or the records under their member).
       const page = JSON.parse(text) as Record<string, unknown>[] | Record<string, unknown>;
       const body = plan.settings.body;
-      const items = (Array.isArray(page) ? page : page[body.kind === 'object' ? body.items : 'items']) as Record<string, unknown>[];
+      const items = (Array.isArray(page) ? page : memberAt(page, body.kind === 'object' ? body.items : 'items')) as Record<string, unknown>[];
       await expandRecords(ctx, resource, items, paths, request);
       if (answered(reply)) return reply;
       text = JSON.stringify(page);

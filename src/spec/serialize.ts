@@ -15,7 +15,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { isDefaultBody, SORT_PARAM } from './conventions/pagination.ts';
 import { CONVENTIONS, conventionalPath } from './conventions/endpoints.ts';
 import type {
-  AuthScheme, Endpoint, EndpointResponse, Field, PathParam, RequestShape, Resource, Shape, Spec, StateMachine,
+  AuthScheme, Endpoint, EndpointResponse, Field, PageBody, PathParam, RequestShape, Resource, Shape, Spec, StateMachine,
 } from './model.ts';
 import { PART_NAMES, type PartName } from './parts.ts';
 import { formatDuration, formatSize } from './units.ts';
@@ -221,6 +221,7 @@ function writeEndpoint(spec: Spec, e: Endpoint): RawDocument {
           search: e.query.search ? compact({ param: e.query.search.param !== 'q' ? e.query.search.param : undefined, fields: [...e.query.search.fields] }) : undefined,
         })
       : undefined,
+    page: e.page ? writePageBody(e.page) : undefined,
     max: e.bulk?.max,
     expand: e.expand ? [...e.expand.fields] : undefined,
     expandDepth: e.expand && e.expand.depth !== 1 ? e.expand.depth : undefined,
@@ -359,7 +360,7 @@ function writeLimits(spec: Spec): RawDocument {
                 sort: pagination.sortParam !== SORT_PARAM ? pagination.sortParam : undefined,
               })
             : undefined,
-          body: isDefaultBody(pagination) ? undefined : pagination.body.kind === 'array' ? 'array' : compact({ items: pagination.body.items, next: pagination.body.next, total: pagination.body.total, offset: pagination.body.offset }),
+          body: isDefaultBody(pagination) ? undefined : writePageBody(pagination.body),
           unpaged: pagination.unpaged === 'all' ? 'all' : undefined,
           links: pagination.links ? [...pagination.links] : undefined,
         })
@@ -417,4 +418,9 @@ function stated(doc: RawDocument, empty: RawDocument): RawDocument {
 /** Equal as data, whatever order the members were listed in. */
 function sameData(a: unknown, b: unknown): boolean {
   return isDeepStrictEqual(a, b);
+}
+
+/** A page body as the format writes it (`limits.pagination.body`, a list's `page`). */
+function writePageBody(body: PageBody): unknown {
+  return body.kind === 'array' ? 'array' : compact({ items: body.items, next: body.next, total: body.total, offset: body.offset });
 }

@@ -33,6 +33,11 @@ table('endpoint-operation-id-duplicate', [
   { name: 'distinct operationIds', patch: task({ create: { operationId: 'createTask' }, finish: { operationId: 'finishTask' } }), expect: [] },
 ]);
 
+table('endpoint-page-not-list', [
+  { name: 'a read stating a page body', patch: task({ read: { page: { items: 'task' } } }), expect: [`endpoint-page-not-list ${E}/read/page`], messages: [/'task.read' states a page body, but it is a read, which answers no pages/] },
+  { name: 'near miss: a list stating its own', patch: task({ list: { page: { items: 'tasks', next: '/meta/next' } } }), expect: [] },
+]);
+
 table('endpoint-path-missing-id', [
   { name: 'a read without {id}', patch: task({ read: { path: '/tasks/current' } }), expect: [`endpoint-path-missing-id ${E}/read/path`] },
 ]);

@@ -18,6 +18,13 @@ table('pagination-params-conflict', [
 table('pagination-body-members-conflict', [
   { name: 'a page body with the total in the records member', patch: limits({ pagination: { body: { items: 'data', total: 'data' } } }), expect: ['pagination-body-members-conflict /limits/pagination/body'], messages: [/its items and its total in the same member 'data'/] },
   { name: 'a bare array body', patch: limits({ pagination: { body: 'array' } }), expect: [] },
+  { name: 'one pointer and one name for the same member', patch: limits({ pagination: { body: { items: 'data', next: '/data' } } }), expect: ['pagination-body-members-conflict /limits/pagination/body'] },
+]);
+
+table('pagination-body-member-inside', [
+  { name: 'the next position inside the records', patch: limits({ pagination: { body: { items: 'data', next: '/data/next' } } }), expect: ['pagination-body-member-inside /limits/pagination/body'], messages: [/puts its next \('\/data\/next'\) inside its items \('data'\)/] },
+  { name: "a list's own page with the count inside the next position", patch: { endpoints: { task: { list: { page: { items: 'tasks', next: '/meta/next', total: '/meta/next/total' } } } } }, expect: ['pagination-body-member-inside /endpoints/task/list/page'] },
+  { name: "near miss: Lago's page, the next page and the count side by side in meta", patch: limits({ pagination: { body: { items: 'add_ons', next: '/meta/next_page', total: '/meta/total_count' } } }), expect: [] },
 ]);
 
 table('pagination-array-without-links', [

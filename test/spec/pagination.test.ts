@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { checkSpec } from '../../src/check/index.ts';
-import { pageSettings } from '../../src/spec/conventions/pagination.ts';
+import { memberAt, memberPath, pageSettings, pageText, readPage } from '../../src/spec/conventions/pagination.ts';
 import { SAFETY } from '../../src/spec/defaults.ts';
-import { mustLoad } from '../support/spec.ts';
+import { load, mustLoad } from '../support/spec.ts';
 
 const spec = (pagination: string) => mustLoad(`svcspec: 1\nresources: {note: {fields: {text: string}}}\nendpoints: {note: [create, list]}\nlimits: {pagination: ${pagination}}\n`);
 
@@ -34,4 +34,45 @@ test('the tester asks for no page larger than the spec allows: the stated maximu
   const { pageParams } = await import('../../src/conformance/parts/list-walk.ts');
   const ask = (pagination: string) => pageParams({ spec: spec(pagination) } as Parameters<typeof pageParams>[0]).askAtMost;
   assert.deepEqual([ask('{style: cursor, defaultSize: 20, maxSize: 50, overMax: clamp}'), ask('{style: cursor, defaultSize: 30}'), ask('{style: page, params: {size: per_page}}')], [50, 30, 10]);
+});
+
+const lago = (extra = '') => mustLoad(`svcspec: 1
+resources: {addOn: {plural: add_ons, fields: {code: string}}, tax: {plural: taxes, fields: {code: string}}}
+endpoints:
+  addOn: [create, list]
+  tax: {create: {}, list: {page: {items: taxes, next: /meta/next_page, total: /meta/total_count}${extra}}}
+limits: {pagination: {style: page, defaultSize: 20, maxSize: 100, overMax: clamp, params: {size: per_page}, body: {items: add_ons, next: /meta/next_page, total: /meta/total_count}}}
+`);
+
+test("a list's own page body stands in for the part's; the style, parameters and sizes stay the part's", () => {
+  const s = lago();
+  const taxes = s.endpoints.find((e) => e.id === 'tax.list')!;
+  const own = pageSettings(s, taxes);
+  assert.deepEqual(own.body, { kind: 'object', items: 'taxes', next: '/meta/next_page', total: '/meta/total_count' });
+  assert.deepEqual([own.style, own.sizeParam, own.defaultSize], ['page', 'per_page', 20]);
+  const part = pageSettings(s, s.endpoints.find((e) => e.id === 'addOn.list')!);
+  assert.deepEqual(part.body, { kind: 'object', items: 'add_ons', next: '/meta/next_page', total: '/meta/total_count' });
+});
+
+test('page members named by JSON Pointers are read inside the members they name, and written nested', () => {
+  const s = lago();
+  const settings = pageSettings(s, s.endpoints.find((e) => e.id === 'tax.list')!);
+  assert.deepEqual(readPage(settings, { taxes: [{ code: 'vat' }], meta: { next_page: 2, total_count: 7, current_page: 1 } }, undefined), { items: [{ code: 'vat' }], next: 2, total: 7 });
+  // The page's other members (Lago's current_page) are the service's own: not read, not refused.
+  assert.match(String(readPage(settings, { taxes: [], next_page: 2, total_count: 0 }, undefined)), /the page's '\/meta\/next_page' is undefined, not a position or null/);
+  assert.match(String(readPage(settings, { add_ons: [] }, undefined)), /the page has no 'taxes' list/);
+  // RFC 6901 §4: ~1 is '/', ~0 is '~', in a member's name.
+  assert.equal(memberAt({ 'a/b': { '~c': 3 } }, '/a~1b/~0c'), 3);
+  assert.equal(memberAt({ meta: 5 }, '/meta/next_page'), undefined);
+  assert.deepEqual(memberPath('next'), ['next']);
+  const text = pageText([['taxes', '[]'], ['/meta/next_page', 'null'], ['/meta/total_count', '0']]);
+  assert.deepEqual(JSON.parse(text), { taxes: [], meta: { next_page: null, total_count: 0 } });
+});
+
+test('a page member that is no name nor a JSON Pointer is refused where it stands', () => {
+  const loaded = load(`svcspec: 1\nresources: {note: {fields: {text: string}}}\nendpoints:\n  note: {list: {page: {items: notes, next: /meta//next}}}\n`);
+  const d = loaded.diagnostics.find((x) => x.severity === 'error');
+  assert.ok(d, 'refused');
+  assert.match(`${d.pointer} ${d.message}`, /\/endpoints\/note\/list\/page\/next/);
+  assert.deepEqual([d.location?.line, d.location?.column], [4, 44], JSON.stringify(d));
 });

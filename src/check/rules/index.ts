@@ -24,6 +24,7 @@ import authWithout401 from './auth-without-401.rule.ts';
 import bodyLimitWithout413 from './body-limit-without-413.rule.ts';
 import endpointDuplicateRoute from './endpoint-duplicate-route.rule.ts';
 import endpointOperationIdDuplicate from './endpoint-operation-id-duplicate.rule.ts';
+import endpointPageNotList from './endpoint-page-not-list.rule.ts';
 import endpointErrorStatusUndeclared from './endpoint-error-status-undeclared.rule.ts';
 import endpointErrorUndeclared from './endpoint-error-undeclared.rule.ts';
 import endpointGetChangesState from './endpoint-get-changes-state.rule.ts';
@@ -186,6 +187,7 @@ export const RULES: readonly Rule[] = [
   expandNotRef,
   endpointDuplicateRoute,
   endpointOperationIdDuplicate,
+  endpointPageNotList,
   endpointErrorStatusUndeclared,
   endpointErrorUndeclared,
   endpointGetChangesState,

@@ -68,7 +68,7 @@ export async function checkBulk(ctx: TestContext, data: DataFactory): Promise<vo
         const value = String(items[i][text.name]);
         const found = await ctx.call('GET', `${list.path}?${encodeURIComponent(text.name)}=${encodeURIComponent(value)}`, { as: as ?? null });
         if (found.response.status !== 200) throw new Failure(`looking for item ${i} of the refused request, ${list.id} answered ${found.response.status}`, found);
-        const page = readPage(pageSettings(ctx.spec), found.response.json, found.response.headers.link);
+        const page = readPage(pageSettings(ctx.spec, list), found.response.json, found.response.headers.link);
         if (typeof page === 'string') throw new Failure(`${list.id}: ${page}`, found);
         if (page.items.length > 0) throw new Failure(`item ${i} of the refused request was written: a ${resource.name} with ${text.name} '${value}' is listed`, found);
       }

@@ -76,7 +76,7 @@ async function fetchRecord(ctx: TestContext, data: DataFactory, e: Endpoint, mad
     const ex = await ctx.call('GET', path, { as: as ?? null });
     expectSuccess(e, ex);
     // The page in the spec's shape (a bare array, or the records under their member).
-    const page = readPage(pageSettings(ctx.spec), ex.response.json, ex.response.headers.link);
+    const page = readPage(pageSettings(ctx.spec, e), ex.response.json, ex.response.headers.link);
     const items = typeof page === 'string' ? [] : page.items;
     const found = items.find((item) => isObject(item) && String(item[id]) === made.id);
     if (found) return { record: found as Record<string, unknown>, exchange: ex };

@@ -123,7 +123,7 @@ async function checkPageLinks(ctx: TestContext, data: DataFactory): Promise<void
       // Sent as linked (not through ctx.call, which would add the version again), and counted against the list's quota all the same.
       ctx.quota.spent(list, as?.name, ex.response.status, ex.response.headers);
       expectSuccess(list, ex);
-      page = { ...readLinked(ctx, ex, resource), exchange: ex };
+      page = { ...readLinked(ctx, ex, resource, list), exchange: ex };
     }
     const expected = byPosition.items.map((item) => String(item[idField]));
     const missing = expected.find((id) => !seen.includes(id));
@@ -158,8 +158,8 @@ function within(ctx: TestContext, ex: Exchange, target: string): string {
   return url.pathname.slice(base.pathname.replace(/\/$/, '').length) + url.search;
 }
 
-function readLinked(ctx: TestContext, ex: Exchange, resource: Resource): { items: readonly Record<string, unknown>[]; next: string | number | null } {
-  const page = readPage(pageParams(ctx).settings, ex.response.json, ex.response.headers.link);
+function readLinked(ctx: TestContext, ex: Exchange, resource: Resource, list: Endpoint): { items: readonly Record<string, unknown>[]; next: string | number | null } {
+  const page = readPage(pageParams(ctx, list).settings, ex.response.json, ex.response.headers.link);
   if (typeof page === 'string') throw new Failure(`the linked page of ${resource.name}: ${page}`, ex);
   return { items: page.items as Record<string, unknown>[], next: page.next };
 }

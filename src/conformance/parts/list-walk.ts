@@ -7,7 +7,7 @@
  */
 import { isNested } from '../../spec/conventions/paths.ts';
 import { pageSettings, readPage, type PageSettings } from '../../spec/conventions/pagination.ts';
-import type { Resource } from '../../spec/model.ts';
+import type { Endpoint, Resource } from '../../spec/model.ts';
 import { Failure, Skip, type Principal, type TestContext } from '../context.ts';
 import type { DataFactory } from '../data.ts';
 import { expectSuccess } from '../expect.ts';
@@ -19,8 +19,9 @@ export const MAX_PAGES = 200;
  * The page settings the tester holds a list to: the format's convention (the safety default
  * when the spec is silent), as serve and export read it.
  */
-export function pageParams(ctx: TestContext): { size: string; position: string; defaultSize: number; maxSize: number; overMax: 'clamp' | 'reject'; askAtMost: number; settings: PageSettings } {
-  const p = pageSettings(ctx.spec);
+export function pageParams(ctx: TestContext, list?: Pick<Endpoint, 'page'>): { size: string; position: string; defaultSize: number; maxSize: number; overMax: 'clamp' | 'reject'; askAtMost: number; settings: PageSettings } {
+  // A list's own page body (its `page:`) stands in for the part's.
+  const p = pageSettings(ctx.spec, list);
   // The largest size the tester asks for: the stated maximum; without one, the stated default, else
   // a modest ten, so that an implementation's own unstated maximum is not what a walk runs into.
   const askAtMost = p.stated.maxSize ? p.maxSize : p.stated.defaultSize ? p.defaultSize : Math.min(10, p.maxSize);
@@ -42,7 +43,7 @@ export interface Page {
 export async function getPage(ctx: TestContext, resource: Resource, query: string, as?: Principal): Promise<Page> {
   const list = ctx.endpoint(resource.name, 'list');
   if (!list) throw new Failure(`${resource.name} has no list endpoint`);
-  const settings = pageSettings(ctx.spec);
+  const settings = pageSettings(ctx.spec, list);
   const first = settings.unpaged === 'all' && !new URLSearchParams(query).has(settings.positionParam) ? firstPosition(settings) : undefined;
   const q = first === undefined ? query : [query, `${encodeURIComponent(settings.positionParam)}=${first}`].filter(Boolean).join('&');
   const ex = await ctx.call('GET', `${list.path}${q ? `?${q}` : ''}`, { as: as ?? ctx.principalFor(list) ?? null });

@@ -103,7 +103,7 @@ async function checkList(ctx: TestContext, data: DataFactory, e: Endpoint, resou
 
 /** Every item of a nested list, page by page (bounded). */
 async function walkNested(ctx: TestContext, e: Endpoint, values: Record<string, string | number>, as: Principal | undefined): Promise<Record<string, unknown>[]> {
-  const p = pageParams(ctx);
+  const p = pageParams(ctx, e);
   const items: Record<string, unknown>[] = [];
   let position: unknown = null;
   for (let pages = 0; pages < MAX_PAGES; pages++) {

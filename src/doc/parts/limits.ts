@@ -1,7 +1,7 @@
 import { isDefaultBody } from '../../spec/conventions/pagination.ts';
 import type { Limits, Spec } from '../../spec/model.ts';
 import { code, facts, table, type Block, type Inline } from '../blocks.ts';
-import { duration, size } from '../describe.ts';
+import { duration, pageBodyText, size } from '../describe.ts';
 
 export function limitsBlocks(spec: Spec): Block[] {
   const { rate, body, fields, timeouts, pagination } = spec.limits;
@@ -39,11 +39,7 @@ function paginationText(p: NonNullable<Limits['pagination']>): Inline[] {
   ];
   if (p.body.kind === 'array') out.push('; a page is a bare array, the next one linked by ', code('Link: rel="next"'));
   else if (!isDefaultBody(p)) {
-    const b = p.body;
-    out.push('; a page holds its records in ', code(b.items));
-    if (b.next !== undefined) out.push(', the next position in ', code(b.next));
-    if (b.total !== undefined) out.push(', the number of all records in ', code(b.total));
-    if (b.offset !== undefined) out.push(', its offset in ', code(b.offset));
+    out.push('; a page holds its ', ...pageBodyText(p.body));
   }
   if (p.unpaged === 'all') out.push('; without ', code(p.positionParam), ' every record comes as a bare array');
   if (p.links?.includes('next') && p.body.kind !== 'array') out.push('; every page but the last links the next by ', code('Link: rel="next"'));

@@ -4,7 +4,7 @@
  */
 import { responseEnvelope } from '../../spec/conventions/envelope.ts';
 import { isBulk, type Endpoint, type Resource, type StateMachine } from '../../spec/model.ts';
-import { isDefaultBody, linksNext } from '../../spec/conventions/pagination.ts';
+import { isDefaultBody, linksNext, memberPath, pageSettings, type PageSettings } from '../../spec/conventions/pagination.ts';
 import { conditionalPromise, idempotencyPromise, rateHeadersPromise } from '../../spec/conventions/promises.ts';
 import { BULK_ITEMS } from '../../spec/conventions/bulk.ts';
 import { refFields, refTarget } from '../../spec/conventions/expand.ts';
@@ -52,7 +52,10 @@ export function responsesOf(ctx: OpenApiContext, e: Endpoint, r: Resource, recor
       response.content = { [JSON_TYPE]: { schema: { type: 'object', properties: { [BULK_ITEMS]: { type: 'array', items: record() } }, required: [BULK_ITEMS] } } };
     }
     if (resp.status !== 204 && resp.body === 'page') {
-      response.content = { [JSON_TYPE]: { schema: schemaRef(ctx, `page:${r.name}`, `${pascal(r.name)}Page`, () => pageSchema(ctx, record())) } };
+      // A list stating its own page body (`page:`) has a page schema of its own.
+      const settings = e.page ? pageSettings(ctx.spec, e) : ctx.page;
+      const [key, name] = e.page ? [`page:${e.id}`, `${pascal(r.name)}${pascal(e.name)}Page`] : [`page:${r.name}`, `${pascal(r.name)}Page`];
+      response.content = { [JSON_TYPE]: { schema: schemaRef(ctx, key, name, () => pageSchema(settings, record())) } };
       if (linksNext(ctx.page)) headers.Link = linkHeader(ctx, true);
     }
     const all = shared(ctx, { ...headers, ...commonHeaders(ctx, e, resp.status) });
@@ -126,10 +129,10 @@ export function expandableSchema(ctx: OpenApiContext, r: Resource, fields: reado
   return { ...base, properties };
 }
 
-function pageSchema(ctx: OpenApiContext, item: JsonSchema): JsonSchema {
+function pageSchema(settings: PageSettings, item: JsonSchema): JsonSchema {
   const items = { type: 'array', items: item };
-  if (!isDefaultBody(ctx.page) || ctx.page.style === 'page' || ctx.page.unpaged === 'all') return shapedPageSchema(ctx, items);
-  if (ctx.page.style === 'offset') {
+  if (!isDefaultBody(settings) || settings.style === 'page' || settings.unpaged === 'all') return shapedPageSchema(settings, items);
+  if (settings.style === 'offset') {
     return {
       type: 'object',
       properties: {
@@ -146,29 +149,29 @@ function pageSchema(ctx: OpenApiContext, item: JsonSchema): JsonSchema {
   };
 }
 
-/** A page in the shape the spec declares (src/serve/page-shapes.ts writes it). */
-function shapedPageSchema(ctx: OpenApiContext, items: JsonSchema): JsonSchema {
-  const p = ctx.page;
+/** A page in the shape the spec declares (src/serve/page-shapes.ts writes it); a member named by a pointer sits in the objects it names. */
+function shapedPageSchema(p: PageSettings, items: JsonSchema): JsonSchema {
   const all = p.unpaged === 'all' ? { ...items, description: `Every record, without \`${p.positionParam}\`.` } : undefined;
   if (p.body.kind === 'array') return { ...items, description: 'A page of records, as a bare array; the following page is linked by `Link: <…>; rel="next"`.' };
   const b = p.body;
-  const properties: Record<string, JsonSchema> = { [b.items]: items };
-  const required = [b.items];
+  const page: JsonSchema = { type: 'object', properties: {}, required: [] };
+  put(page, b.items, items);
   const nextType = p.style === 'cursor' ? 'string' : 'integer';
-  if (b.offset !== undefined) {
-    properties[b.offset] = { type: 'integer', minimum: 0, description: 'The offset of the first item.' };
-    required.push(b.offset);
-  }
-  if (b.next !== undefined) {
-    properties[b.next] = { type: [nextType, 'null'], description: `The ${p.style === 'page' ? 'number' : p.style} of the following page; null on the last page.` };
-    required.push(b.next);
-  }
-  if (b.total !== undefined) {
-    properties[b.total] = { type: 'integer', minimum: 0, description: 'How many records the whole list holds, on every page.' };
-    required.push(b.total);
-  }
-  const page: JsonSchema = { type: 'object', properties, required };
+  if (b.offset !== undefined) put(page, b.offset, { type: 'integer', minimum: 0, description: 'The offset of the first item.' });
+  if (b.next !== undefined) put(page, b.next, { type: [nextType, 'null'], description: `The ${p.style === 'page' ? 'number' : p.style} of the following page; null on the last page.` });
+  if (b.total !== undefined) put(page, b.total, { type: 'integer', minimum: 0, description: 'How many records the whole list holds, on every page.' });
   return all ? { oneOf: [page, all] } : page;
+}
+
+/** Sets a required member of an object schema at a page member's path, making the objects on the way. */
+function put(schema: JsonSchema, member: string, value: JsonSchema): void {
+  const path = memberPath(member);
+  let at = schema as { properties: Record<string, JsonSchema>; required: string[] };
+  for (const [i, token] of path.entries()) {
+    if (!at.required.includes(token)) at.required.push(token);
+    if (i === path.length - 1) at.properties[token] = value;
+    else at = (at.properties[token] ??= { type: 'object', properties: {}, required: [] }) as typeof at;
+  }
 }
 
 export function errorResponse(ctx: OpenApiContext, e: Endpoint, status: number, cases: readonly ErrorCase[], declared: string | undefined): JsonSchema {

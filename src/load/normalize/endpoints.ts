@@ -14,6 +14,7 @@ import {
 import { child } from '../../spec/pointer.ts';
 import { defined, entries, isRecord, num, str, strs, type Raw } from './read.ts';
 import { normalizeFields, normalizeShape } from './resources.ts';
+import { readPageBody } from './limits.ts';
 
 export function normalizeEndpoints(raw: unknown, pointer: string, resources: readonly Resource[], states: readonly StateMachine[]): Endpoint[] {
   const out: Endpoint[] = [];
@@ -58,6 +59,7 @@ export function normalizeEndpoints(raw: unknown, pointer: string, resources: rea
         action,
         bulk: isBulk(operation) ? defined({ max: num(e.max) }) : undefined,
         expand: readExpand(e, ep),
+        page: e.page === undefined ? undefined : readPageBody(e.page),
         pointer: ep,
       }));
     }

@@ -60,8 +60,13 @@ export function normalizeLimits(raw: unknown, pointer: string): Limits {
 }
 
 function pageBody(raw: unknown, style: 'cursor' | 'offset' | 'page'): PageBody {
+  return readPageBody(raw) ?? defaultPageBody(style);
+}
+
+/** A page body as written (`limits.pagination.body`, a list's `page`): `array`, or its members. */
+export function readPageBody(raw: unknown): PageBody | undefined {
   if (raw === 'array') return { kind: 'array' };
-  if (!isRecord(raw)) return defaultPageBody(style);
+  if (!isRecord(raw)) return undefined;
   return defined({ kind: 'object' as const, items: str(raw.items) ?? 'items', next: str(raw.next), total: str(raw.total), offset: str(raw.offset) });
 }
 

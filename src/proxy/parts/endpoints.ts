@@ -6,7 +6,8 @@
  * record, every value of its declared type), a page, an action's shape, a bulk write's items.
  */
 import { isBulk, type Endpoint, type Field, type Resource, type Spec } from '../../spec/model.ts';
-import { pageSettings, readPage, type ReadPage } from '../../spec/conventions/pagination.ts';
+import { memberPath, pageSettings, readPage, type ReadPage } from '../../spec/conventions/pagination.ts';
+import { pointer } from '../../spec/pointer.ts';
 import { resourceAt } from '../../spec/conventions/versions.ts';
 import { EXPAND_PARAM } from '../../spec/conventions/expand.ts';
 import { BULK_ITEMS } from '../../spec/conventions/bulk.ts';
@@ -99,7 +100,7 @@ export function successFindings(spec: Spec, x: Seen, endpoint: Endpoint, unread 
   let records: readonly unknown[] = [];
   let prefix = '';
   if (kind === 'page') {
-    const page = readList(spec, x.route.query, body, ex.response.headers.link);
+    const page = readList(spec, endpoint, x.route.query, body, ex.response.headers.link);
     // Where the spec states no pagination, svcspec's page is the runtime's default, not the spec's
     // promise (the tester holds no one to it either): a page of another shape is no finding, and its records go unjudged.
     if (typeof page === 'string') {
@@ -107,7 +108,9 @@ export function successFindings(spec: Spec, x: Seen, endpoint: Endpoint, unread 
     }
     else {
       records = page.items;
-      prefix = '/items';
+      // Where the records stand in the page: the root of a bare array, else the member holding them.
+      const shape = pageSettings(spec, endpoint).body;
+      prefix = shape.kind === 'array' ? '' : pointer(...memberPath(shape.items));
       const bound = pageBound(spec, x.route.query);
       if (bound && page.items.length > bound.size) {
         const p = pageSettings(spec);
@@ -197,19 +200,20 @@ export function recordOf(resource: Resource, body: unknown): { id: string; recor
 export { valueProblems };
 
 /** A list's answer: a page, or (`unpaged: all`, no position asked) every record as a bare array. */
-export function readList(spec: Spec, query: URLSearchParams, body: unknown, link: string | undefined): ReadPage | string {
+export function readList(spec: Spec, endpoint: Endpoint, query: URLSearchParams, body: unknown, link: string | undefined): ReadPage | string {
   // Three parts read each list answer (endpoints, records, promises), one after the other:
   // the page is read once (the answer's values do not change while it is judged).
-  if (last && last.spec === spec && last.query === query && last.body === body && last.link === link) return last.page;
-  const settings = pageSettings(spec);
+  if (last && last.spec === spec && last.endpoint === endpoint && last.query === query && last.body === body && last.link === link) return last.page;
+  // A list's own page body (its `page:`) stands in for the part's.
+  const settings = pageSettings(spec, endpoint);
   const page = settings.unpaged === 'all' && !query.has(settings.positionParam)
     ? Array.isArray(body) ? { items: body, next: null } : 'the list asked for without a position is not a bare JSON array of every record, as the spec declares (unpaged: all)'
     : readPage(settings, body, link);
-  last = { spec, query, body, link, page };
+  last = { spec, endpoint, query, body, link, page };
   return page;
 }
 
-let last: { spec: Spec; query: URLSearchParams; body: unknown; link: string | undefined; page: ReadPage | string } | undefined;
+let last: { spec: Spec; endpoint: Endpoint; query: URLSearchParams; body: unknown; link: string | undefined; page: ReadPage | string } | undefined;
 
 /** Query parameters that may well ask a size under another name than the spec's (an imported list's own `per_page`). */
 const SIZE_LIKE = /size|limit|count|per_?page|max|top|first|take/i;

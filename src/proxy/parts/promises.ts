@@ -107,7 +107,7 @@ export class PromiseJudge {
   #page(x: Seen, endpoint: Endpoint): Found[] {
     const settings = pageSettings(this.#spec);
     const ex = x.exchange;
-    const page = readList(this.#spec, x.route.query, ex.response.json, ex.response.headers.link);
+    const page = readList(this.#spec, endpoint, x.route.query, ex.response.json, ex.response.headers.link);
     if (typeof page === 'string') return [];
     const out: Found[] = [];
     const pointer = this.#spec.limits.pagination?.pointer ?? endpoint.pointer;

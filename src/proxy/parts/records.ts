@@ -187,7 +187,7 @@ export class RecordJudge {
 
   #page(x: Seen, endpoint: Endpoint, resource: Resource): Found[] {
     const settings = pageSettings(this.#spec);
-    const page = readList(this.#spec, x.route.query, x.exchange.response.json, x.exchange.response.headers.link);
+    const page = readList(this.#spec, endpoint, x.route.query, x.exchange.response.json, x.exchange.response.headers.link);
     if (typeof page === 'string') return [];
     const out: Found[] = [];
     const idField = resource.id?.field ?? 'id';

@@ -10,9 +10,15 @@
  *   page     { "items": [...], "next": <page number> | null }
  * `body: array` sends a bare array; the next page is then linked only by
  * `Link: <…>; rel="next"` (RFC 8288 §3), as every style also sends it.
+ *
+ * A member is named plainly (`next`) or by a JSON Pointer (RFC 6901) into the page, for a
+ * member inside another (`/meta/next_page`, Lago's `{add_ons: [...], meta: {next_page}}`).
+ * A list endpoint may state a page body of its own (`page:`), in place of the part's: the
+ * records of each list under a member named after them.
  */
 import { SAFETY } from '../defaults.ts';
-import type { Limits, PageBody, Spec } from '../model.ts';
+import type { Endpoint, Limits, PageBody, Spec } from '../model.ts';
+import { parsePointer } from '../pointer.ts';
 
 /** The query parameter that orders a list unless the spec renames it: `sort=title,-pages`. */
 export const SORT_PARAM = 'sort';
@@ -52,7 +58,13 @@ export function isDefaultBody(settings: Pick<PageSettings, 'style' | 'body'>): b
  * (src/spec/defaults.ts): cursor pages of SAFETY.pageSize, default and maximum, clamped,
  * with the format's default parameter names.
  */
-export function pageSettings(spec: Spec): PageSettings {
+export function pageSettings(spec: Spec, endpoint?: Pick<Endpoint, 'page'>): PageSettings {
+  const settings = partSettings(spec);
+  // A list's own page body stands in for the part's (docs/format.md "Page shapes").
+  return endpoint?.page ? { ...settings, body: endpoint.page } : settings;
+}
+
+function partSettings(spec: Spec): PageSettings {
   const p = spec.limits.pagination;
   if (!p) return { style: 'cursor', defaultSize: SAFETY.pageSize, maxSize: SAFETY.pageSize, overMax: 'clamp', sizeParam: 'limit', positionParam: 'cursor', sortParam: SORT_PARAM, body: defaultPageBody('cursor'), unpaged: 'first-page', stated: UNSTATED };
   // A size the spec leaves unsaid (the part is partial, check says so): the safety bound stands in.
@@ -82,19 +94,66 @@ export function readPage(settings: PageSettings, body: unknown, link: string | u
   }
   const b = settings.body;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return `the list is not a page {${[b.items, b.next, b.total].filter(Boolean).join(', ')}}`;
-  const page = body as Record<string, unknown>;
-  const items = page[b.items];
+  const items = memberAt(body, b.items);
   if (!Array.isArray(items)) return `the page has no '${b.items}' list`;
   let next: string | number | null = linked;
   if (b.next !== undefined) {
-    const n = page[b.next];
+    const n = memberAt(body, b.next);
     if (n !== null && typeof n !== 'string' && typeof n !== 'number') return `the page's '${b.next}' is ${JSON.stringify(n)}, not a position or null`;
     next = n as string | number | null;
   }
   if (b.total === undefined) return { items, next };
-  const total = page[b.total];
+  const total = memberAt(body, b.total);
   if (typeof total !== 'number' || !Number.isInteger(total) || total < 0) return `the page's '${b.total}' is ${JSON.stringify(total)}, not a count`;
   return { items, next, total };
+}
+
+/**
+ * The path of a page member as the spec writes it: a plain name is the page's own member, a
+ * JSON Pointer (RFC 6901, `/meta/next_page`) one inside another.
+ */
+export function memberPath(member: string): readonly string[] {
+  return member.startsWith('/') ? parsePointer(member) : [member];
+}
+
+/** The value of a page member (memberPath), or undefined where the page has none. */
+export function memberAt(page: unknown, member: string): unknown {
+  let at: unknown = page;
+  for (const token of memberPath(member)) {
+    if (at === null || typeof at !== 'object' || Array.isArray(at) || !Object.hasOwn(at, token)) return undefined;
+    at = (at as Record<string, unknown>)[token];
+  }
+  return at;
+}
+
+/**
+ * A page's JSON text from the texts of its members (each already JSON), nested where a member
+ * is a pointer: `{"add_ons":[…],"meta":{"next_page":2,"total_count":70}}`. Members are written
+ * in the order given.
+ */
+export function pageText(members: readonly (readonly [member: string, json: string])[]): string {
+  interface Node { readonly keys: Map<string, Node | string> }
+  const root: Node = { keys: new Map() };
+  for (const [member, json] of members) {
+    const path = memberPath(member);
+    let node = root;
+    for (const token of path.slice(0, -1)) {
+      let next = node.keys.get(token);
+      // A member named both as a value and as a holder of others is a conflict `check` refuses (pagination-body-members-conflict).
+      if (typeof next === 'string') break;
+      if (!next) node.keys.set(token, (next = { keys: new Map() }));
+      node = next;
+    }
+    node.keys.set(path[path.length - 1], json);
+  }
+  const write = (node: Node): string => `{${[...node.keys].map(([k, v]) => `${JSON.stringify(k)}:${typeof v === 'string' ? v : write(v)}`).join(',')}}`;
+  return write(root);
+}
+
+/** The members a page body names, by their role, for the rules that hold them apart. */
+export function bodyMembers(body: PageBody): readonly (readonly [role: 'items' | 'next' | 'total' | 'offset', member: string])[] {
+  if (body.kind !== 'object') return [];
+  return (['items', 'next', 'total', 'offset'] as const).flatMap((role) => (body[role] === undefined ? [] : [[role, body[role]!] as const]));
 }
 
 /** The position parameter of the `rel="next"` target of a Link field (RFC 8288 §3), if any. */

@@ -1,5 +1,6 @@
 /** The format schema's definitions of part 4, endpoints (src/spec/format-schema.ts assembles them). */
 import { IDENT, text, positive, shapeProps, writeRuleProps } from './common.ts';
+import { PAGE_BODY } from './limits.ts';
 
 export const ENDPOINTS_DEFINITIONS = {
   ownShape: {
@@ -49,6 +50,7 @@ export const ENDPOINTS_DEFINITIONS = {
       guards: { ...writeRuleProps.guards, description: 'For a record action: conditions checked before it, in its transaction; the first that is false refuses it with its error.' },
       effects: { ...writeRuleProps.effects, description: 'For a record action: what it changes. An action that states effects is performed by the reference service (its guards, then its effects, in one transaction), answering with the record.' },
       max: positive('For `bulk-create`, `bulk-update` and `bulk-delete`: the most items one request may carry (required).'),
+      page: { ...PAGE_BODY, description: 'For `list`: the body of its pages, in place of `limits.pagination.body` (the style, parameters and sizes stay the part\'s): a service naming each list\'s records after them (`{ items: add_ons, next: /meta/next_page }`), or one list answering a bare array (`array`).' },
       expand: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'For `read` and `list`: the ref fields a caller may expand with `?expand=a,b` (the referenced record replaces its id).' },
       expandDepth: { type: 'integer', minimum: 1, maximum: 3, description: 'For `expand`: how deep expansion goes (1, the default: the referenced records; 2: theirs too; at most 3).' },
       responses: {

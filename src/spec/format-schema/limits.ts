@@ -1,6 +1,33 @@
 /** The format schema's definitions of part 8, limits (src/spec/format-schema.ts assembles them). */
 import { SIZE, text, duration, positive, none } from './common.ts';
 
+/** A page member: a plain name, or a JSON Pointer (RFC 6901) to a member inside another. */
+const member = (description: string) => ({
+  type: 'string',
+  pattern: '^(?:[^/].*|(?:/(?:[^~/]|~[01])+)+)$',
+  description: `${description} A plain name (\`data\`), or a JSON Pointer (RFC 6901) to a member inside another (\`/meta/next_page\`).`,
+});
+
+/** A page body, written in `limits.pagination.body` and in a list's own `page`. */
+export const PAGE_BODY = {
+  description: 'The body of a page: `array` (a bare JSON array; the next page is linked only by `Link: <…>; rel="next"`), or the members of an object.',
+  anyOf: [
+    { enum: ['array'], description: 'A bare JSON array of the records.' },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['items'],
+      description: 'An object holding the records in one member.',
+      properties: {
+        items: member('The member holding the records (`data`, `items`, `results`).'),
+        next: member('The member holding the next position (cursor, offset or page number), null on the last page.'),
+        total: member('The member holding the number of records of the whole list (all pages).'),
+        offset: member('Offset style: the member holding the offset of the first record.'),
+      },
+    },
+  ],
+};
+
 export const LIMITS_DEFINITIONS = {
   rate: {
     type: 'object',
@@ -93,24 +120,7 @@ export const LIMITS_DEFINITIONS = {
               sort: text('The sort parameter (default `sort`).'),
             },
           },
-          body: {
-            description: 'The body of a page: `array` (a bare JSON array; the next page is linked only by `Link: <…>; rel="next"`), or the members of an object. Default: `{ items: items, next: next }` (offset style adds `offset: offset`).',
-            anyOf: [
-              { enum: ['array'], description: 'A bare JSON array of the records.' },
-              {
-                type: 'object',
-                additionalProperties: false,
-                required: ['items'],
-                description: 'An object holding the records in one member.',
-                properties: {
-                  items: text('The member holding the records (`data`, `items`, `results`).'),
-                  next: text('The member holding the next position (cursor, offset or page number), null on the last page.'),
-                  total: text('The member holding the number of records of the whole list (all pages).'),
-                  offset: text('Offset style: the member holding the offset of the first record.'),
-                },
-              },
-            ],
-          },
+          body: { ...PAGE_BODY, description: 'The body of a page: `array` (a bare JSON array; the next page is linked only by `Link: <…>; rel="next"`), or the members of an object. Default: `{ items: items, next: next }` (offset style adds `offset: offset`). A list endpoint may state its own (`page`).' },
           unpaged: {
             enum: ['first-page', 'all'],
             description: 'What a list request without the position parameter gets: the first page (the default), or every record as a bare array (json-server without `_page`).',

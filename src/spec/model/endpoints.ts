@@ -1,6 +1,7 @@
 /** The normalized Spec, part 4. endpoints (src/spec/model.ts gathers the parts). */
 import type { Field, Shape } from './resources.ts';
 import type { WriteRules } from './rules.ts';
+import type { PageBody } from './limits.ts';
 
 export const STANDARD_OPERATIONS = ['create', 'read', 'update', 'replace', 'delete', 'list'] as const;
 export type StandardOperation = (typeof STANDARD_OPERATIONS)[number];
@@ -154,5 +155,7 @@ export interface Endpoint {
   readonly bulk?: BulkDef;
   /** For a read or list endpoint that declares expandable refs. */
   readonly expand?: ExpandDef;
+  /** A list's own page body, in place of `limits.pagination.body` (check refuses it on other operations). */
+  readonly page?: PageBody;
   readonly pointer: string;
 }
