@@ -105,6 +105,16 @@ export const IMPORT_CODES = {
     message: "{method} {path}, the create of '{resource}', takes {fields} without requiring {them}, though the record's schema marks {them} required; written optional (a client may leave them out, as the create's schema says).",
     description: "In svcspec, `required` means a client must send the field on create and replace. A record's schema often requires what every answer holds, while the create's own schema requires less: the create's word is the client's, so such a field is written optional, and the tester does not refuse a create without it.",
   }),
+  fieldTypeSent: defineDiagnostic({
+    code: 'import-field-type-sent', severity: 'warning', part: 'resources',
+    message: "{method} {path}, the create of '{resource}', sends '{field}' as {sent}, where its records answer it as {answered}; written as {answered} (a field has one type), so a client sending {sent} is refused.",
+    description: "The format gives a field one type, for what clients send and what the service answers. A document whose create takes a member as text and answers it as a number (a decimal sent as `\"20.0\"`) cannot be said: the answer's type is written, and the reference and the tester hold requests to it. State the field as the service takes it, or accept that such a create is refused.",
+  }),
+  nestedServiceSet: defineDiagnostic({
+    code: 'import-nested-service-set', severity: 'info', part: 'resources',
+    message: "{method} {path}, the create of '{resource}', does not send {members}, which its records answer: written read-only and optional (the service sets them).",
+    description: "A record's schema often describes what the answers hold inside a field (Lago's customer metadata items carry a `lago_id`), while the create's body sends less (`key` and `value`). A member the create does not send is the service's to set: it is written `readOnly` and not `required` (in svcspec, `required` is what a client must send), so the reference neither requires nor takes it and the tester sends none. A member the records require and the create's body does not is written optional.",
+  }),
   requiredNotSent: defineDiagnostic({
     code: 'import-required-not-sent', severity: 'info', part: 'resources',
     message: "{method} {path}, the create of '{resource}', does not take {fields}, which its schema marks required; written optional (the service's to set, not the client's to send).",

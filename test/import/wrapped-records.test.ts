@@ -38,13 +38,25 @@ test('import: a record inside a wrapper named like its member is the inner schem
   // Nor are the parts of records no operation sends or answers: the base of an allOf, the page's metadata.
   for (const name of ['customerBaseObject', 'paginationMeta']) assert.equal(by(name), undefined, name);
   const ops = (resource: string) => spec.endpoints.filter((e) => e.resource === resource).map((e) => `${e.operation} ${e.operationId}`);
-  assert.deepEqual(ops('addOn').filter((o) => !o.startsWith('action')), ['create createAddOn', 'read findAddOn', 'update updateAddOn', 'delete destroyAddOn']);
-  assert.deepEqual(ops('customer').filter((o) => !o.startsWith('action')), ['create createCustomer', 'read findCustomer', 'delete destroyCustomer']);
+  assert.deepEqual(ops('addOn').filter((o) => !o.startsWith('action')), ['list findAllAddOns', 'create createAddOn', 'read findAddOn', 'update updateAddOn', 'delete destroyAddOn']);
+  assert.deepEqual(ops('customer').filter((o) => !o.startsWith('action')), ['list findAllCustomers', 'create createCustomer', 'read findCustomer', 'delete destroyCustomer']);
+  // Each list names its records after them, the next page and the count inside `meta`: the part states the pages' parameters
+  // and one list's body, the other list its own (page:). Before, both lists were actions answering 501.
+  const pagination = spec.limits.pagination;
+  assert.deepEqual(pagination && { style: pagination.style, position: pagination.positionParam, size: pagination.sizeParam, body: pagination.body }, { style: 'page', position: 'page', size: 'per_page', body: { kind: 'object', items: 'add_ons', next: '/meta/next_page', total: '/meta/total_count' } });
+  assert.deepEqual(spec.endpoints.find((e) => e.id === 'customer.list')?.page, { kind: 'object', items: 'customers', next: '/meta/next_page', total: '/meta/total_count' });
+  assert.equal(spec.endpoints.find((e) => e.id === 'addOn.list')?.page, undefined);
+  // The page's members the format has no place for are named, with their places.
+  assert.match(r.diagnostics.find((d) => d.code === 'import-paging-unsayable' && /GET \/add_ons/.test(d.message))?.message ?? '', /'\/meta\/current_page', '\/meta\/prev_page', '\/meta\/total_pages' beside the records/);
   // The add-on's input takes tax_codes, which its records answer as taxes: the create takes the fields it shares, tax_codes named as left out.
   assert.deepEqual(spec.endpoints.find((e) => e.id === 'addOn.create')?.request, { kind: 'fields', fields: ['name', 'code', 'amount_cents', 'amount_currency', 'description'] });
   assert.match(r.diagnostics.find((d) => d.code === 'import-request-members-dropped' && /POST \/add_ons/.test(d.message))?.message ?? '', /takes 'tax_codes', which the records of 'addOn' do not hold; .* it is not carried/);
   // Every add-on answered holds a description; the create's own schema does not require one.
   assert.deepEqual(['name', 'description'].map((n) => by('addOn')!.fields.find((f) => f.name === n)?.required), [true, false]);
+  // The metadata a create sends has no lago_id, which every answer's metadata holds: the service's, read-only and not the client's to send.
+  const metadata = by('customer')!.fields.find((f) => f.name === 'metadata');
+  assert.deepEqual(metadata?.items?.properties?.map((p) => [p.name, p.readOnly, p.required]), [['lago_id', true, false], ['key', false, true], ['value', false, true]]);
+  assert.match(r.diagnostics.find((d) => d.code === 'import-nested-service-set')?.message ?? '', /POST \/customers, the create of 'customer', does not send 'metadata\[\]\.lago_id', which its records answer/);
   const create = spec.endpoints.find((e) => e.id === 'customer.create');
   assert.deepEqual(create?.request, { kind: 'fields', fields: ['external_id', 'name', 'currency', 'metadata'] });
   assert.match(r.diagnostics.find((d) => d.code === 'import-resource-id-read' && /'customer'/.test(d.message))?.message ?? '', /'external_id', which its item paths name \{external_customer_id\} with the collection's name/);
@@ -64,9 +76,18 @@ test('import: the wrapped records imported are served enveloped and pass the tes
   assert.equal(((await made.json()) as { add_on: { code: string } }).add_on.code, 'setup_fee');
   const read = await fetch(`${baseUrl}/add_ons/setup_fee`, { headers });
   assert.equal(read.status, 200);
+  // Served in the document's page shape: the records under their own name, the next page and the count inside `meta`.
+  await fetch(`${baseUrl}/add_ons`, { method: 'POST', headers, body: JSON.stringify({ add_on: { name: 'Support', code: 'support', amount_cents: 900, amount_currency: 'USD' } }) });
+  const first = await fetch(`${baseUrl}/add_ons?per_page=1`, { headers });
+  assert.deepEqual(await first.json(), { add_ons: [(await (await fetch(`${baseUrl}/add_ons/setup_fee`, { headers })).json() as { add_on: unknown }).add_on], meta: { next_page: 2, total_count: 2 } });
+  const second = (await (await fetch(`${baseUrl}/add_ons?per_page=1&page=2`, { headers })).json()) as { add_ons: { code: string }[]; meta: unknown };
+  assert.deepEqual([second.add_ons.map((a) => a.code), second.meta], [['support'], { next_page: null, total_count: 2 }]);
+  assert.deepEqual(Object.keys((await (await fetch(`${baseUrl}/customers`, { headers })).json()) as object), ['customers', 'meta']);
   const report = await runConformance({ spec: r.value.spec, baseUrl, principals, seed: 7, sleep, now });
   assert.equal(report.counts.fail, 0, formatHuman(report));
   assert.ok(report.results.filter((x) => x.part === 'resources' && x.outcome === 'pass').length >= 20, formatHuman(report));
+  // The lists are walked in their own shapes.
+  for (const id of ['addOn.listed', 'customer.listed', 'addOn.walk']) assert.equal(report.results.find((x) => x.id === id)?.outcome, 'pass', `${id}:\n${formatHuman(report)}`);
 });
 
 test('import: what only looks like a wrapped record stays what it is (a review of the wrapper reading)', async () => {
@@ -125,4 +146,31 @@ test('import: a body with members its record never answers is a write of the sha
   // A list taking a page but no size parameter: no size is invented, the pagination left unstated.
   assert.equal(spec.limits.pagination, undefined);
   assert.match(r.diagnostics.find((d) => d.code === 'import-paging-sizes')?.message ?? '', /takes no page size parameter .*; the format names a size parameter, so the pagination is left unstated/);
+});
+
+const TAXES = `openapi: 3.1.0
+info: { title: Taxes, version: '1' }
+paths:
+  /taxes:
+    post:
+      requestBody: { content: { application/json: { schema: { type: object, required: [code, rate], properties: { code: { type: string }, rate: { type: string, pattern: '^[0-9]+.?[0-9]*$' } } } } } }
+      responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Tax' } } } } }
+  /taxes/{code}:
+    parameters: [{ name: code, in: path, required: true, schema: { type: string } }]
+    get: { responses: { '200': { description: OK, content: { application/json: { schema: { $ref: '#/components/schemas/Tax' } } } } } }
+components:
+  schemas:
+    Tax: { type: object, required: [code, rate], properties: { code: { type: string }, rate: { type: number } } }
+`;
+
+test("import: a field a create sends as text and its records answer as a number is said, where the create's schema gives it (a new user's fake of Lago's taxes)", async () => {
+  const file = join(dir, 'taxes.yaml');
+  writeFileSync(file, TAXES);
+  const r = await importOpenApi(file);
+  assert.ok(r.value, r.diagnostics.map((d) => d.message).join('\n'));
+  assert.equal(r.value.spec.resources.find((x) => x.name === 'tax')?.fields.find((f) => f.name === 'rate')?.type, 'number');
+  const said = r.diagnostics.find((d) => d.code === 'import-field-type-sent');
+  assert.match(said?.message ?? '', /POST \/taxes, the create of 'tax', sends 'rate' as string, where its records answer it as number/);
+  assert.equal(said?.severity, 'warning');
+  assert.equal(said?.location?.line, 6);
 });

@@ -53,7 +53,7 @@ export function isErrorResponse(op: Operation, status: string): boolean {
 }
 
 type RequestReading =
-  | { readonly shape: RequestShape; readonly dropped?: readonly string[]; readonly at?: string; readonly requires?: readonly string[] }
+  | { readonly shape: RequestShape; readonly dropped?: readonly string[]; readonly at?: string; readonly requires?: readonly string[]; readonly record?: RequestRecord }
   | { readonly problem: Readonly<Record<string, unknown>>; readonly at: string }
   | undefined;
 
@@ -88,14 +88,15 @@ function readRequest(scope: SchemaScope, op: Operation, resource: Resource, part
   const fields = new Set(resource.fields.filter((f) => f.name !== (resource.id?.field ?? 'id') || idSent).map((f) => f.name));
   // The members its schema requires (3.1's `required` beside a `$ref` included, as resolve merges it).
   const requires = node && Array.isArray(node.required) ? node.required.filter((n): n is string => typeof n === 'string') : [];
-  if (node && (node.type === 'object' || node.type === undefined) && names.length > 0 && names.every((n) => fields.has(n))) return { shape: { kind: 'fields', fields: names }, requires };
+  const record = node && r ? { node, at: r.pointer } : undefined;
+  if (node && (node.type === 'object' || node.type === undefined) && names.length > 0 && names.every((n) => fields.has(n))) return { shape: { kind: 'fields', fields: names }, requires, ...(record ? { record } : {}) };
   // Most of the record's fields and a few members its records never answer (Lago's add-on create
   // takes `tax_codes`, and answers `taxes`): a write of the fields it shares, the others reported.
   // Only a write's path (./resources.ts writesPath), and never leaving out the id or a member the
   // body requires: without it the service refuses every write the reference or the tester sends.
   const dropped = names.filter((n) => !fields.has(n));
   const droppable = writesPath(op.path) && !dropped.includes(resource.id?.field ?? 'id') && !dropped.some((n) => requires.includes(n));
-  if (node && (node.type === 'object' || node.type === undefined) && droppable && writesRecord(names, (n) => fields.has(n))) return { shape: { kind: 'fields', fields: names.filter((n) => fields.has(n)) }, dropped, at, requires };
+  if (node && (node.type === 'object' || node.type === undefined) && droppable && writesRecord(names, (n) => fields.has(n))) return { shape: { kind: 'fields', fields: names.filter((n) => fields.has(n)) }, dropped, at, requires, ...(record ? { record } : {}) };
   return { problem: { shape: describeSchema(schema, node), expected: `the resource '${resource.name}' nor some of its fields` }, at };
 }
 
@@ -103,6 +104,18 @@ function readRequest(scope: SchemaScope, op: Operation, resource: Resource, part
 export function requestRequires(scope: SchemaScope, op: Operation, resource: Resource): readonly string[] | undefined {
   const reading = readRequest(scope, op, resource, false, true);
   return reading !== undefined && 'shape' in reading && reading.shape.kind === 'fields' ? reading.requires : undefined;
+}
+
+/** A request body's record schema (inside its envelope, allOf merged), with its place. */
+export interface RequestRecord {
+  readonly node: Record<string, unknown>;
+  readonly at: string;
+}
+
+/** Of a create taking some fields: its body's record schema, to read what it sends inside each field (records.ts nestedFromCreate). */
+export function requestRecord(scope: SchemaScope, op: Operation, resource: Resource): RequestRecord | undefined {
+  const reading = readRequest(scope, op, resource, false, true);
+  return reading !== undefined && 'shape' in reading && reading.shape.kind === 'fields' ? reading.record : undefined;
 }
 
 /** Whether the request body is the resource or some of its fields (a create, replace or update can take it). */

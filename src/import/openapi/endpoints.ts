@@ -29,9 +29,9 @@ import { IMPORT_CODES } from '../codes.ts';
 import { child } from '../../spec/pointer.ts';
 import { isObject, KEY_NAME, keyName, report, resolve, unique, type ImportContext } from './context.ts';
 import { shapeOf } from './schema.ts';
-import { extraParameters, requestFits, requestRequires, requestShape, requestWhole, responsesOf, summarize, type BodySummary } from './bodies.ts';
+import { extraParameters, requestFits, requestRecord, requestRequires, type RequestRecord, requestShape, requestWhole, responsesOf, summarize, type BodySummary } from './bodies.ts';
 import type { Operation } from './resources.ts';
-import { envelopeFromBodies, idFromPaths, optionalWhenCreateOmits, settleId } from './records.ts';
+import { envelopeFromBodies, idFromPaths, nestedFromCreate, optionalWhenCreateOmits, settleId } from './records.ts';
 import { importPagination, type Listed } from './pagination.ts';
 import { asRefs, nestedOf, nestedOperation, unboundNesting, type Nested } from './nested.ts';
 import { documentedIdNames, withOperationIds } from './endpoint-names.ts';
@@ -49,6 +49,8 @@ export interface Placed {
   readonly idParam?: string;
   /** Of a create taking some fields: those its body's schema requires (./bodies.ts requestRequires). */
   readonly requires?: readonly string[];
+  /** Of a create taking some fields: its body's record schema (./bodies.ts requestRecord). */
+  readonly body?: RequestRecord;
 }
 
 export interface ImportedEndpoints {
@@ -205,16 +207,22 @@ export function importEndpoints(scope: SchemaScope, ops: readonly Operation[], r
       pointer: pointer('endpoints', resource.name, key),
     });
     const requires = operation === 'create' && request.kind === 'fields' ? requestRequires(scope, d.op, resource) : undefined;
-    placed.push({ op: d.op, endpoint, ...(idParam !== undefined ? { idParam } : {}), ...(requires ? { requires } : {}) });
+    const body = operation === 'create' && request.kind === 'fields' ? requestRecord(scope, d.op, resource) : undefined;
+    placed.push({ op: d.op, endpoint, ...(idParam !== undefined ? { idParam } : {}), ...(requires ? { requires } : {}), ...(body ? { body } : {}) });
   }
   const paging = importPagination(ctx, lists);
+  // A list answering another page body than the part's states its own.
+  placed.forEach((p, i) => {
+    const page = paging.pages?.get(p.op);
+    if (page) placed[i] = { ...p, endpoint: { ...p.endpoint, page } };
+  });
   for (const [op, carried] of asked) extraParameters(ctx, op, new Set([...carried, ...(paging.carried.get(op) ?? [])]));
   // With the pagination stated as a bare array, a bare array is the page body it says: no longer
   // a difference to report. Under an envelope, a list answering a bare array still differs.
   if (paging.pagination?.body.kind === 'array') ctx.findings.splice(0, ctx.findings.length, ...ctx.findings.filter((f) => f.code !== IMPORT_CODES.listPage.code));
   // Grouped by resource, in the resources' order, so the part reads resource by resource.
   const order = new Map(withPlural.map((r, i) => [r.name, i]));
-  const withIds = asRefs(ctx, withPlural, nestings).map((r) => envelopeFromBodies(ctx, optionalWhenCreateOmits(ctx, settleId(ctx, idFromPaths(ctx, r, placed), placed), placed), placed));
+  const withIds = asRefs(ctx, withPlural, nestings).map((r) => envelopeFromBodies(ctx, nestedFromCreate(ctx, optionalWhenCreateOmits(ctx, settleId(ctx, idFromPaths(ctx, r, placed), placed), placed), placed), placed));
   const ided = new Map(withIds.map((r) => [r.name, r]));
   const endpoints = withOperationIds(documentedIdNames(placed.map((p) => p.endpoint), placed), placed).map((e) => conventional(e, ided.get(e.resource)!)).sort((a, b) => order.get(a.resource)! - order.get(b.resource)!);
   return { resources: withIds, endpoints, placed, ...(paging.pagination ? { pagination: paging.pagination } : {}) };

@@ -9,7 +9,7 @@
  * and its one array of records is named as lists name theirs (ITEMS); an order with `lines`
  * stays an order.
  */
-import { child } from '../../spec/pointer.ts';
+import { child, pointer } from '../../spec/pointer.ts';
 import { componentOf, isObject, resolve, type ImportContext, type Json } from './context.ts';
 import { mergeAllOf } from './schema.ts';
 import { sameName } from './paths.ts';
@@ -51,17 +51,48 @@ export function envelopeOf(ctx: ImportContext, schema: unknown, at: string): { c
   if (arrays.length !== 1) return undefined;
   const [items, component, inline] = arrays[0];
   const names = members.map(([n]) => n);
+  // A member holding the page's position or count inside it (Lago's `meta: {next_page, total_count, …}`).
+  const holder = members.map(([n, v]) => ({ name: n, inner: n === items ? [] : pageMembersOf(ctx, v, child(r.pointer, 'properties', n)) })).find((m) => m.inner.some((x) => NEXT.has(x) || TOTAL.has(x)));
   // The array named as lists name theirs, or after its records with nothing beside it but a
   // page's members (RealWorld's `{articles: [Article], articlesCount}`; Museum's event, with
   // its `dates` beside a name and a price, stays a record).
-  const pageMember = (n: string) => n === items || NEXT.has(n) || TOTAL.has(n) || n === 'offset' || n === `${items}Count` || n === `${items}_count`;
+  const pageMember = (n: string) => n === items || n === holder?.name || NEXT.has(n) || TOTAL.has(n) || n === 'offset' || n === `${items}Count` || n === `${items}_count`;
   // Inline items (a listing, listingOf) with nothing but a page's members beside them.
-  if ((!ITEMS.has(items) || inline) && !(namedAfter(items, component) && names.every(pageMember))) return undefined;
-  const next = names.find((n) => NEXT.has(n));
-  const total = names.find((n) => TOTAL.has(n) || n === `${items}Count` || n === `${items}_count`);
+  const named = namedAfter(items, component) || wrapperMembers(ctx, component).some((m) => namedAfter(items, m));
+  if ((!ITEMS.has(items) || inline) && !(named && names.every(pageMember))) return undefined;
+  // A member of the page's own first; else one inside the holder, named by a JSON Pointer (RFC 6901).
+  const inside = (x: string | undefined) => (x === undefined ? undefined : pointer(holder!.name, x));
+  const next = names.find((n) => NEXT.has(n)) ?? inside(holder?.inner.find((n) => NEXT.has(n)));
+  const total = names.find((n) => TOTAL.has(n) || n === `${items}Count` || n === `${items}_count`) ?? inside(holder?.inner.find((n) => TOTAL.has(n)));
   const offset = names.includes('offset') ? 'offset' : undefined;
-  const others = names.filter((n) => n !== items && n !== next && n !== total && n !== offset);
+  const others = [
+    ...names.filter((n) => n !== items && n !== next && n !== total && n !== offset && n !== holder?.name),
+    ...(holder ? holder.inner.map((n) => pointer(holder.name, n)).filter((n) => n !== next && n !== total) : []),
+  ];
   return { component, envelope: { items, ...(next ? { next } : {}), ...(total ? { total } : {}), ...(offset ? { offset } : {}), others } };
+}
+
+/**
+ * The names a record goes by in the wrappers holding it alone (Lago's `Customer: {customer:
+ * CustomerObjectExtended}`): a list of it may be named after those (`customers`).
+ */
+function wrapperMembers(ctx: ImportContext, component: string): string[] {
+  const schemas = isObject(ctx.doc.components) && isObject(ctx.doc.components.schemas) ? ctx.doc.components.schemas : {};
+  const out: string[] = [];
+  for (const schema of Object.values(schemas)) {
+    if (!isObject(schema) || !isObject(schema.properties)) continue;
+    const members = Object.entries(schema.properties);
+    if (members.length === 1 && componentOf(members[0]![1]) === component) out.push(members[0]![0]);
+  }
+  return out;
+}
+
+/** The members of an object member of a page (`meta`), resolved; none when it is no object. */
+function pageMembersOf(ctx: ImportContext, schema: unknown, at: string): string[] {
+  const r = resolve(ctx, schema, at);
+  if (!r) return [];
+  const node: Json = mergeAllOf({ ctx, resources: new Map() }, r.node, r.pointer);
+  return isObject(node.properties) && (node.type === undefined || node.type === 'object') ? Object.keys(node.properties) : [];
 }
 
 /**
@@ -90,7 +121,9 @@ export function namesComponent(member: string, component: string): boolean {
 
 /** Whether `member` is the plural of the component's name (`articles` of `Article`, `blog_posts` of `BlogPost`): ./paths.ts sameName, not the name itself. */
 function namedAfter(member: string, component: string): boolean {
-  return sameName(member, component) && !namesComponent(member, component);
+  // A schema named for being one (`AddOnObject`, `UserModel`) names the record without the word: `add_ons` lists it.
+  const record = component.replace(/(?<=.)(Object|Model|Schema|Entity|Resource)$/, '');
+  return [component, record].some((name) => sameName(member, name) && !namesComponent(member, name));
 }
 
 /** Members that wrap whatever a body holds, never a record named by its wrapper. */

@@ -10,7 +10,8 @@
  *   size     `limit`, `per_page`/`perPage`, `page_size`/`pageSize`, `max_results`/`maxResults`
  *
  * The page body is the lists' envelope (./pages.ts: `{data, has_more}`, `{items,
- * next_page_token}`, Box's `{entries, total_count, offset}`) or a bare array.
+ * next_page_token}`, Box's `{entries, total_count, offset}`, Lago's `{add_ons, meta:
+ * {next_page, total_count}}`) or a bare array; a list answering another states its own.
  *
  * The sizes are read from the size parameter's schema only (`default`, `maximum`); a larger
  * size than `maximum` breaks the parameter's schema, so it is refused (`overMax: reject`).
@@ -95,6 +96,8 @@ function pagingOf(ctx: ImportContext, { op, envelope }: Listed): ListPaging | un
 
 export interface ImportedPagination {
   readonly pagination?: NonNullable<Limits['pagination']>;
+  /** The lists answering another page body than the part's, each with its own (the endpoint's `page`). */
+  readonly pages?: ReadonlyMap<Operation, PageBody>;
   /** Per list operation, the query parameters the pagination carries (not reported as left out). */
   readonly carried: ReadonlyMap<Operation, ReadonlySet<string>>;
 }
@@ -145,7 +148,11 @@ export function importPagination(ctx: ImportContext, lists: readonly Listed[]): 
   const size = sized.find((p) => p.size!.name === sizeName)?.size;
   const defaultSize = size && integer(size.schema.default);
   const maxSize = size && integer(size.schema.maximum);
-  const body = pageBody(ctx, mine, style);
+  const { body, pages } = pageBodies(ctx, mine, style);
+  // A list taking no page parameters still answers in its own envelope: said, so its records are read where they are.
+  for (const l of lists) {
+    if (!read.some((p) => p.op === l.op) && envelopeKey(l.envelope) !== envelopeKey(mine.find((p) => !pages.has(p.op))?.envelope)) pages.set(l.op, bodyOf(l.envelope, style));
+  }
   if (!size) {
     // No size parameter to name: the format names one, and none is invented.
     report(ctx, IMPORT_CODES.pagingSizes, { where: where(first), style, position, missing: `it takes no page size parameter (${SIZE.slice(0, 4).join(', ')}, …)`, done: 'the format names a size parameter, so the pagination is left unstated' }, first.position.at);
@@ -160,6 +167,7 @@ export function importPagination(ctx: ImportContext, lists: readonly Listed[]): 
     for (const p of mine) carried.set(p.op, new Set([`query ${p.position.name}`, ...(p.size ? [`query ${p.size.name}`] : [])]));
     return {
       carried,
+      pages,
       pagination: {
         style,
         ...(defaultSize !== undefined ? { defaultSize } : {}),
@@ -186,6 +194,7 @@ export function importPagination(ctx: ImportContext, lists: readonly Listed[]): 
   for (const p of mine) carried.set(p.op, new Set([`query ${p.position.name}`, ...(p.size ? [`query ${p.size.name}`] : [])]));
   return {
     carried,
+    pages,
     pagination: {
       style,
       defaultSize,
@@ -213,21 +222,26 @@ function mostUsed(names: readonly string[]): string {
 
 /**
  * The page body of the lists of the chosen style: the envelope most of them answer (or a bare
- * array). A list answering another is reported; so are the envelope's members the format's
- * page has no place for (Stripe's `has_more`: a page says its next position, not a flag).
+ * array), and for each list answering another its own (`page:` of the endpoint: Lago names each
+ * list's records after them, `{add_ons: [...], meta: {...}}`). The envelope's members the
+ * format's page has no place for are reported (Stripe's `has_more`: a page says its next
+ * position, not a flag).
  */
-function pageBody(ctx: ImportContext, lists: readonly ListPaging[], style: Style): PageBody {
+function pageBodies(ctx: ImportContext, lists: readonly ListPaging[], style: Style): { body: PageBody; pages: Map<Operation, PageBody> } {
   const key = mostUsed(lists.map((l) => envelopeKey(l.envelope)));
   const chosen = lists.find((l) => envelopeKey(l.envelope) === key)!;
+  const pages = new Map<Operation, PageBody>();
   for (const l of lists) {
     const where = `${l.op.method.toUpperCase()} ${l.op.path}`;
-    if (envelopeKey(l.envelope) !== key) {
-      report(ctx, IMPORT_CODES.pagingUnsayable, { where, what: `answers ${describe(l.envelope)} where the other lists answer ${describe(chosen.envelope)}`, why: 'the format states one page body for the whole service' }, l.op.pointer);
-    } else if (l.envelope?.others.length) {
+    if (envelopeKey(l.envelope) !== key) pages.set(l.op, bodyOf(l.envelope, style));
+    if (l.envelope?.others.length) {
       report(ctx, IMPORT_CODES.pagingUnsayable, { where, what: `answers its page with ${l.envelope.others.map((n) => `'${n}'`).join(', ')} beside the records`, why: "the format's page holds the records, the next position, the total and (offset style) the offset" }, l.op.pointer);
     }
   }
-  const e = chosen.envelope;
+  return { body: bodyOf(chosen.envelope, style), pages };
+}
+
+function bodyOf(e: Envelope | undefined, style: Style): PageBody {
   if (!e) return { kind: 'array' };
   return { kind: 'object', items: e.items, ...(e.next ? { next: e.next } : {}), ...(e.total ? { total: e.total } : {}), ...(e.offset && style === 'offset' ? { offset: e.offset } : {}) };
 }

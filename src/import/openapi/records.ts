@@ -2,11 +2,12 @@
  * What the endpoints tell of the resources' fields once they are placed: who assigns an id
  * the create does not take, and which schema-required fields a client cannot be held to send.
  */
-import { isBulk, type Field, type IdAssignment, type Resource } from '../../spec/model.ts';
+import { isBulk, type Field, type IdAssignment, type Resource, type Shape } from '../../spec/model.ts';
 import { child } from '../../spec/pointer.ts';
 import { IMPORT_CODES } from '../codes.ts';
 import { isObject, jsonContent, report, resolve, type ImportContext } from './context.ts';
 import { namesComponent, recordEnvelopeOf } from './pages.ts';
+import { mergeAllOf } from './schema.ts';
 import type { Placed } from './endpoints.ts';
 import { idAssignment, idProperties, listOf } from './resources.ts';
 import { singular } from './paths.ts';
@@ -146,6 +147,70 @@ export function optionalWhenCreateOmits(ctx: ImportContext, r: Resource, placed:
   if (optional.length) report(ctx, IMPORT_CODES.requiredOptionalOnCreate, { ...where, fields: listOf(optional.map((f) => `'${f.name}'`)), them: optional.length === 1 ? 'it' : 'them' }, child(create.op.pointer, 'requestBody'));
   const names = new Set([...omitted, ...optional].map((f) => f.name));
   return { ...r, fields: r.fields.map((f) => (names.has(f.name) ? { ...f, required: false } : f)) };
+}
+
+/**
+ * What a create sends inside a field of objects (Lago's customer `metadata: [{key, value}]`)
+ * against what the records answer there (`[{lago_id, key, value}]`): a member the create's
+ * body does not have is the service's to set, written read-only and optional (the tester then sends none,
+ * and the reference neither requires nor takes it); one the records require and the create's
+ * body does not is written optional, as a top-level field is (optionalWhenCreateOmits).
+ * Without this, every create the tester sent carried a `lago_id` of its own, and a faithful
+ * implementation answering its own id failed the read back.
+ */
+export function nestedFromCreate(ctx: ImportContext, r: Resource, placed: readonly Placed[]): Resource {
+  const create = placed.find((p) => p.endpoint.resource === r.name && p.endpoint.operation === 'create' && p.body !== undefined);
+  if (!create?.body || create.endpoint.request.kind !== 'fields') return r;
+  const taken = new Set(create.endpoint.request.fields);
+  const sent = isObject(create.body.node.properties) ? create.body.node.properties : {};
+  const changed: string[] = [];
+  const fields = r.fields.map((f) => {
+    if (!taken.has(f.name) || f.readOnly || !(f.name in sent)) return f;
+    const at = child(create.body!.at, 'properties', f.name);
+    typeSent(ctx, r, f, sent[f.name], at, create);
+    return nestedShape(ctx, f, sent[f.name], at, f.name, changed);
+  });
+  if (!changed.length) return r;
+  report(ctx, IMPORT_CODES.nestedServiceSet, { resource: r.name, method: create.op.method.toUpperCase(), path: create.op.path, members: listOf(changed.map((m) => `'${m}'`)) }, child(create.op.pointer, 'requestBody'));
+  return { ...r, fields };
+}
+
+/**
+ * A field the create sends as another type than its records answer (Lago's tax `rate`, sent as
+ * the text `"20.0"`, answered as the number 20.0): the format has one type a field, the
+ * answer's is written, and the difference is said where the create's schema gives it, since a
+ * client sending the document's text is refused and the tester sends numbers.
+ */
+function typeSent(ctx: ImportContext, r: Resource, f: Field, schema: unknown, at: string, create: Placed): void {
+  const s = resolve(ctx, schema, at);
+  const types = s ? (Array.isArray(s.node.type) ? s.node.type : [s.node.type]).filter((t): t is string => typeof t === 'string' && t !== 'null') : [];
+  const answered = f.type === 'ref' ? undefined : f.type === 'integer' ? ['integer', 'number'] : [f.type];
+  if (!s || types.length !== 1 || !answered || answered.includes(types[0]!) || (types[0] === 'integer' && f.type === 'number')) return;
+  report(ctx, IMPORT_CODES.fieldTypeSent, { resource: r.name, field: f.name, method: create.op.method.toUpperCase(), path: create.op.path, sent: types[0]!, answered: f.type }, s.pointer);
+}
+
+/** A field's members (an object's, an array's items') against the schema a create sends for it; `changed` collects the paths of those set by the service. */
+function nestedShape<T extends Shape>(ctx: ImportContext, shape: T, schema: unknown, at: string, path: string, changed: string[]): T {
+  const r = resolve(ctx, schema, at);
+  if (!r) return shape;
+  const node = mergeAllOf({ ctx, resources: new Map() }, r.node, r.pointer);
+  if (shape.type === 'array' && shape.items) return { ...shape, items: nestedShape(ctx, shape.items, node.items, child(r.pointer, 'items'), `${path}[]`, changed) };
+  if (shape.type !== 'object' || !shape.properties || !isObject(node.properties)) return shape;
+  const sent = node.properties;
+  const requires = new Set(Array.isArray(node.required) ? node.required : []);
+  // A body sending none of the members says nothing of them (an open object): nothing is read from it.
+  if (!shape.properties.some((p) => p.name in sent)) return shape;
+  const properties = shape.properties.map((p): Field => {
+    if (p.readOnly) return p;
+    if (!(p.name in sent)) {
+      changed.push(`${path}.${p.name}`);
+      // `required` is the client's duty on create (docs/format.md): the service's member is not.
+      return { ...p, readOnly: true, required: false };
+    }
+    const inner = nestedShape(ctx, p, sent[p.name], child(r.pointer, 'properties', p.name), `${path}.${p.name}`, changed);
+    return inner.required && !requires.has(p.name) ? { ...inner, required: false } : inner;
+  });
+  return { ...shape, properties };
 }
 
 /**
