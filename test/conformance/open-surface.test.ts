@@ -62,6 +62,20 @@ test('svcspec test catches an action answering outside its declared response', a
   assert.match(r?.message ?? '', /answered outside its declared response: \/sent is "yes", not a boolean; \/extra is not declared/);
 });
 
+test('a prose action refusing the made-up request with an error it declares is not checked; one it does not declare fails', async (t) => {
+  // previewPrice declares validation-failed (422); its prose may refuse a request its schema allows.
+  const refuses = (status: number) => (app: FastifyInstance) => app.addHook('onSend', async (request, reply, payload) => {
+    if (!request.url.startsWith('/books/preview-price') || reply.statusCode !== 501) return payload;
+    reply.code(status).type('application/problem+json');
+    return JSON.stringify({ type: 'about:blank', title: 'Refused', status, code: status === 422 ? 'validation-failed' : 'conflict' });
+  });
+  const declared = outcome(await run(t, refuses(422)), 'book.previewPrice.answers');
+  assert.equal(declared?.outcome, 'skip', declared?.message);
+  assert.match(declared?.message ?? '', /refused the request the tester made from its schema with 422, which it declares; its behaviour is prose/);
+  const undeclared = outcome(await run(t, refuses(409)), 'book.previewPrice.answers');
+  assert.equal(undeclared?.outcome, 'fail', undeclared?.message);
+});
+
 test('svcspec test catches a bulk create that keeps the valid items of a refused request', async (t) => {
   const report = await run(t, (app) => app.addHook('preHandler', async (request) => {
     if (request.method !== 'POST' || request.url !== '/books/bulk') return;
