@@ -12,6 +12,7 @@ import { isPartName } from '../spec/parts.ts';
 import { LOAD_CODES } from './codes.ts';
 import { validate as generatedValidate } from './format-validator.generated.ts';
 import { validationSchema } from './validation-schema.ts';
+import { PAGE_MEMBER } from '../spec/format-schema/limits.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -147,6 +148,7 @@ const PATTERN_HINTS: Record<string, string> = {
   '^[1-5][0-9][0-9]$': 'must be an HTTP status code',
   '^[A-Za-z][A-Za-z0-9_.-]*$': 'must start with a letter and hold only letters, digits, ., - and _',
   '^/.*\\{version\\}': "must start with '/' and hold '{version}'",
+  [PAGE_MEMBER]: "must be a member's name, or a JSON Pointer to one inside another (RFC 6901: '/meta/next_page', each '/' followed by a name, '~' written '~0' and '/' '~1')",
 };
 
 function translate(error: ErrorObject, source: SpecSource): Diagnostic | undefined {

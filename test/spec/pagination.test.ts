@@ -75,4 +75,5 @@ test('a page member that is no name nor a JSON Pointer is refused where it stand
   assert.ok(d, 'refused');
   assert.match(`${d.pointer} ${d.message}`, /\/endpoints\/note\/list\/page\/next/);
   assert.deepEqual([d.location?.line, d.location?.column], [4, 44], JSON.stringify(d));
+  assert.match(d.message, /must be a member's name, or a JSON Pointer to one inside another \(RFC 6901/);
 });

@@ -1,10 +1,12 @@
 /** The format schema's definitions of part 8, limits (src/spec/format-schema.ts assembles them). */
 import { SIZE, text, duration, positive, none } from './common.ts';
 
-/** A page member: a plain name, or a JSON Pointer (RFC 6901) to a member inside another. */
+/** A page member: a plain name, or a JSON Pointer (RFC 6901) to a member inside another, each token not empty. */
+export const PAGE_MEMBER = '^(?:[^/].*|(?:/(?:[^~/]|~[01])+)+)$';
+
 const member = (description: string) => ({
   type: 'string',
-  pattern: '^(?:[^/].*|(?:/(?:[^~/]|~[01])+)+)$',
+  pattern: PAGE_MEMBER,
   description: `${description} A plain name (\`data\`), or a JSON Pointer (RFC 6901) to a member inside another (\`/meta/next_page\`).`,
 });
 
