@@ -173,8 +173,9 @@ function writeEndpoints(spec: Spec): RawDocument {
   for (const e of spec.endpoints) byResource.set(e.resource, [...(byResource.get(e.resource) ?? []), e]);
   const out: RawDocument = {};
   for (const [resource, list] of byResource) {
-    // The format writes a resource's endpoints one way: all short, or all written out.
-    out[resource] = list.every((e) => !e.explicit)
+    // The format writes a resource's endpoints one way: all short, or all written out; a list's
+    // query and its own page have no short form, whatever `explicit` says.
+    out[resource] = list.every((e) => !e.explicit && e.query === undefined && e.page === undefined && e.expand === undefined)
       ? list.map(operationKey)
       : Object.fromEntries(list.map((e) => [operationKey(e), writeEndpoint(spec, e)]));
   }

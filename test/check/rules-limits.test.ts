@@ -29,6 +29,9 @@ table('pagination-body-member-inside', [
 
 table('pagination-array-without-links', [
   { name: 'a bare array page that links nothing', patch: limits({ pagination: { body: 'array', links: [] } }), expect: ['pagination-array-without-links /limits/pagination/links'], messages: [/no way to find the page after the first/] },
+  { name: "a list's own bare array page, the part's linking by a next member", patch: { endpoints: { task: { list: { page: 'array' } } }, limits: { pagination: { links: [] } } }, expect: ['pagination-array-without-links /endpoints/task/list/page'], messages: [/The pages of 'task.list' are bare arrays and carry no links/] },
+  { name: "near miss: the part's bare array, every list with its own next member", patch: { endpoints: { project: { create: {}, read: {}, update: {}, delete: {}, list: { page: { items: 'projects', next: '/meta/next' } } }, task: { list: { page: { items: 'tasks', next: '/meta/next' } } } }, limits: { pagination: { body: 'array', links: [] } } }, expect: [] },
+  { name: 'a body naming no next position, linking nothing', patch: limits({ pagination: { body: { items: 'data' }, links: [] } }), expect: ['pagination-array-without-links /limits/pagination/links'], messages: [/Pages name no next position and carry no links/] },
   { name: 'a bare array page that links the next', patch: limits({ pagination: { body: 'array', links: ['next'] } }), expect: [] },
   { name: 'a bare array page, links unstated (the default links next)', patch: limits({ pagination: { body: 'array' } }), expect: [] },
   { name: 'an object page that links nothing', patch: limits({ pagination: { links: [] } }), expect: [] },

@@ -74,6 +74,13 @@ test('a prose action refusing the made-up request with an error it declares is n
   assert.match(declared?.message ?? '', /refused the request the tester made from its schema with 422, which it declares; its behaviour is prose/);
   const undeclared = outcome(await run(t, refuses(409)), 'book.previewPrice.answers');
   assert.equal(undeclared?.outcome, 'fail', undeclared?.message);
+  // A missing route is no refusal of the request (review): touch declares not-found (404), yet an HTML 404 fails.
+  const missing = outcome(await run(t, (app) => app.addHook('onSend', async (request, reply, payload) => {
+    if (!request.url.endsWith('/touch') || reply.statusCode !== 501) return payload;
+    reply.code(404).type('text/html');
+    return '<h1>Cannot POST</h1>';
+  })), 'book.touch.answers');
+  assert.equal(missing?.outcome, 'fail', missing?.message);
 });
 
 test('svcspec test catches a bulk create that keeps the valid items of a refused request', async (t) => {

@@ -99,6 +99,8 @@ test("conformance and proxy: talk pages under the part's member instead of their
   await get(proxy.url, as, '/talks');
   const shape = proxy.findings.filter((f) => f.id === 'page-shape');
   assert.deepEqual(shape.map((f) => f.message), ["talk.list: the page has no 'talks' list"]);
+  // Pointed at the list's own page, where the broken promise is stated (review).
+  assert.deepEqual(shape.map((f) => [f.rule.pointer, f.rule.location?.line]), [['/endpoints/talk/list/page', PAGED.split('\n').findIndex((l) => l.includes('page: {items: talks')) + 1]]);
 
   // The reference through a proxy: its pages give no finding.
   const good = await serveForTester(t, s);
@@ -106,4 +108,17 @@ test("conformance and proxy: talk pages under the part's member instead of their
   t.after(() => clean.close());
   await runConformance({ spec: s, baseUrl: clean.url, principals: good.principals, seed: 4, sleep: good.sleep, now: good.now, only: ['resources', 'endpoints', 'limits'] });
   assert.deepEqual(clean.findings.filter((f) => f.part === 'limits' || /page/.test(f.id)).map((f) => f.message), []);
+});
+
+test("a list's own page holds with no pagination part: the tester and the proxy read it, and find it broken", async (t) => {
+  // The part left out: the talks list still states its page, so a page in another shape is a failure, not "unreadable".
+  const s = mustLoad(PAGED.replace(/  pagination: \{style: page.*\n/, ''));
+  assert.equal(s.limits.pagination, undefined);
+  const bad = await serveForTester(t, s, talksUnderData);
+  const report = await runConformance({ spec: s, baseUrl: bad.baseUrl, principals: bad.principals, seed: 5, sleep: bad.sleep, now: bad.now, only: ['resources'] });
+  assert.equal(report.results.find((r) => r.id === 'talk.listed')?.outcome, 'fail', formatHuman(report));
+  const proxy = await startProxy({ spec: s, upstream: bad.baseUrl });
+  t.after(() => proxy.close());
+  await get(proxy.url, bad.principals[0]!.headers, '/talks');
+  assert.deepEqual(proxy.findings.filter((f) => f.id === 'page-shape').map((f) => f.rule.pointer), ['/endpoints/talk/list/page']);
 });

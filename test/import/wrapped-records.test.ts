@@ -20,6 +20,7 @@ import { runConformance } from '../../src/conformance/index.ts';
 import { formatHuman } from '../../src/conformance/report/format.ts';
 import { importOpenApi } from '../../src/import/index.ts';
 import { serveForTester } from '../conformance/support.ts';
+import { mustLoad } from '../support/spec.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'svcspec-import-wrapped-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -173,4 +174,53 @@ test("import: a field a create sends as text and its records answer as a number 
   assert.match(said?.message ?? '', /POST \/taxes, the create of 'tax', sends 'rate' as string, where its records answer it as number/);
   assert.equal(said?.severity, 'warning');
   assert.equal(said?.location?.line, 6);
+});
+
+const LISTS = `openapi: 3.1.0
+info: { title: Lists, version: '1' }
+paths:
+  /coupons:
+    get:
+      parameters: [{ name: page, in: query, schema: { type: integer } }, { name: per_page, in: query, schema: { type: integer } }]
+      responses: { '200': { description: '', content: { application/json: { schema: { type: object, properties: { coupons: { type: array, items: { $ref: '#/components/schemas/Coupon' } }, meta: { $ref: '#/components/schemas/Meta' } } } } } } }
+    post:
+      requestBody: { content: { application/json: { schema: { type: object, properties: { code: { type: string }, extra: { type: string }, address: { type: object, required: [city], properties: { city: { type: string }, zip: { type: string } } } } } } } }
+      responses: { '200': { description: '', content: { application/json: { schema: { $ref: '#/components/schemas/Coupon' } } } } }
+  /taxes:
+    get:
+      parameters: [{ name: page, in: query, schema: { type: integer } }, { name: per_page, in: query, schema: { type: integer } }]
+      responses: { '200': { description: '', content: { application/json: { schema: { type: object, properties: { taxes: { type: array, items: { $ref: '#/components/schemas/Tax' } }, meta: { $ref: '#/components/schemas/Meta' } } } } } } }
+  /forecasts:
+    get: { responses: { '200': { description: '', content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Forecast' } } } } } } }
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Forecast' } } } }
+      responses: { '201': { description: '', content: { application/json: { schema: { $ref: '#/components/schemas/Forecast' } } } } }
+components:
+  schemas:
+    Tax: { type: object, properties: { code: { type: string }, rate: { type: number } } }
+    Coupon: { type: object, properties: { code: { type: string }, extra: {}, address: { type: object, required: [city, zip], properties: { city: { type: string }, zip: { type: string } } } } }
+    Meta: { type: object, properties: { current_page: { type: integer }, next_page: { type: [integer, 'null'] }, total_count: { type: integer } } }
+    Day: { type: object, properties: { date: { type: string, format: date } } }
+    Forecast: { type: object, properties: { days: { type: array, items: { $ref: '#/components/schemas/Day' } }, meta: { type: object, properties: { city: { type: string }, total: { type: number } } } } }
+`;
+
+test('import: a list stating its own page keeps it in the spec written; a record with a meta of its own stays a record; a create sends fields its way (review)', async () => {
+  const file = join(dir, 'lists.yaml');
+  writeFileSync(file, LISTS);
+  const r = await importOpenApi(file);
+  assert.ok(r.value, r.diagnostics.map((d) => d.message).join('\n'));
+  // Written out and loaded back, the list without a summary or an operationId keeps its own page (it was written in short form, and lost it).
+  const again = mustLoad(r.value.yaml);
+  const pages = (s: typeof again) => s.endpoints.filter((e) => e.operation === 'list').map((e) => [e.id, e.page?.kind === 'object' ? e.page.items : s.limits.pagination?.body.kind === 'object' ? `part:${s.limits.pagination.body.items}` : undefined]);
+  assert.deepEqual(pages(again), pages(r.value.spec));
+  assert.deepEqual(pages(again).filter(([id]) => id !== 'forecast.list').map(([, items]) => String(items).replace('part:', '')).sort(), ['coupons', 'taxes']);
+  assert.equal(again.endpoints.find((e) => e.id === 'tax.list')?.page?.kind, 'object', 'the second list states its own page');
+  assert.equal(again.endpoints.find((e) => e.id === 'tax.list')?.query?.undeclared, 'either', 'and keeps its query');
+  // A forecast's meta holds its city and its rain in mm, typed as no page's: the forecast is a record, its list a list of them.
+  assert.deepEqual(r.value.spec.endpoints.filter((e) => e.resource === 'forecast').map((e) => e.operation), ['list', 'create']);
+  // `extra` holds any value: sent as text, nothing to say of its type; address.zip, required in answers, is optional to send.
+  assert.equal(r.diagnostics.some((d) => d.code === 'import-field-type-sent'), false, r.diagnostics.map((d) => d.message).join('\n'));
+  const address = r.value.spec.resources.find((x) => x.name === 'coupon')?.fields.find((f) => f.name === 'address');
+  assert.deepEqual(address?.properties?.map((p) => [p.name, p.required, p.readOnly]), [['city', true, false], ['zip', false, false]]);
+  assert.match(r.diagnostics.find((d) => d.code === 'import-required-optional-on-create' && /address\.zip/.test(d.message))?.message ?? '', /takes 'address\.zip' without requiring it/);
 });

@@ -310,6 +310,8 @@ function operationKey(op: Operation): string {
 
 function conventional(e: Endpoint, resource: Resource): Endpoint {
   if (e.operation === 'transition' || e.operation === 'action' || e.summary !== undefined || e.operationId !== undefined) return e;
+  // What the short form cannot say keeps the endpoint written out: a list's query and its own page.
+  if (e.query !== undefined || e.page !== undefined || e.expand !== undefined) return e;
   const c = CONVENTIONS[e.operation];
   const same = e.method === c.method && e.path === conventionalPath(resource.plural, e.operation)
     && JSON.stringify(e.request) === JSON.stringify(c.request) && JSON.stringify(e.responses) === JSON.stringify(c.responses);

@@ -87,12 +87,33 @@ function wrapperMembers(ctx: ImportContext, component: string): string[] {
   return out;
 }
 
-/** The members of an object member of a page (`meta`), resolved; none when it is no object. */
+/** What a page's metadata holds besides the next position and the count (Lago's `meta`, Rails' kaminari). */
+const PAGE_META: ReadonlySet<string> = new Set(['current_page', 'currentPage', 'prev_page', 'prevPage', 'previous_page', 'total_pages', 'totalPages', 'page', 'per_page', 'perPage', 'page_size', 'pageSize', 'limit', 'offset', 'count', 'has_more', 'hasMore', 'has_next', 'hasNext', 'prev', 'previous', 'prev_cursor', 'previous_cursor']);
+
+/**
+ * The members of an object member that is a page's metadata (`meta: {next_page, total_count,
+ * current_page, …}`): every member one a page has, the next position typed as one (a number,
+ * a text or null) and the count a whole number. Anything else (a forecast's `meta: {city,
+ * total}`, rain in mm) is no page's, and the object around it a record: none.
+ */
 function pageMembersOf(ctx: ImportContext, schema: unknown, at: string): string[] {
   const r = resolve(ctx, schema, at);
   if (!r) return [];
   const node: Json = mergeAllOf({ ctx, resources: new Map() }, r.node, r.pointer);
-  return isObject(node.properties) && (node.type === undefined || node.type === 'object') ? Object.keys(node.properties) : [];
+  if (!isObject(node.properties) || (node.type !== undefined && node.type !== 'object')) return [];
+  const members = Object.entries(node.properties);
+  const types = (name: string, v: unknown): string[] => {
+    const m = resolve(ctx, v, child(r.pointer, 'properties', name));
+    const t = m?.node.type;
+    return (Array.isArray(t) ? t : [t]).filter((x): x is string => typeof x === 'string' && x !== 'null');
+  };
+  const fits = members.every(([name, v]) => {
+    const t = types(name, v);
+    if (NEXT.has(name)) return t.length > 0 && t.every((x) => x === 'integer' || x === 'string');
+    if (TOTAL.has(name)) return t.length === 1 && t[0] === 'integer';
+    return PAGE_META.has(name);
+  });
+  return fits ? members.map(([name]) => name) : [];
 }
 
 /**

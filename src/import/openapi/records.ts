@@ -163,16 +163,18 @@ export function nestedFromCreate(ctx: ImportContext, r: Resource, placed: readon
   if (!create?.body || create.endpoint.request.kind !== 'fields') return r;
   const taken = new Set(create.endpoint.request.fields);
   const sent = isObject(create.body.node.properties) ? create.body.node.properties : {};
-  const changed: string[] = [];
+  const changed = { readOnly: [] as string[], optional: [] as string[] };
   const fields = r.fields.map((f) => {
     if (!taken.has(f.name) || f.readOnly || !(f.name in sent)) return f;
     const at = child(create.body!.at, 'properties', f.name);
     typeSent(ctx, r, f, sent[f.name], at, create);
     return nestedShape(ctx, f, sent[f.name], at, f.name, changed);
   });
-  if (!changed.length) return r;
-  report(ctx, IMPORT_CODES.nestedServiceSet, { resource: r.name, method: create.op.method.toUpperCase(), path: create.op.path, members: listOf(changed.map((m) => `'${m}'`)) }, child(create.op.pointer, 'requestBody'));
-  return { ...r, fields };
+  const where = { resource: r.name, method: create.op.method.toUpperCase(), path: create.op.path };
+  if (changed.readOnly.length) report(ctx, IMPORT_CODES.nestedServiceSet, { ...where, members: listOf(changed.readOnly.map((m) => `'${m}'`)) }, child(create.op.pointer, 'requestBody'));
+  // Made optional, as a top-level field the create takes without requiring it is (optionalWhenCreateOmits).
+  if (changed.optional.length) report(ctx, IMPORT_CODES.requiredOptionalOnCreate, { ...where, fields: listOf(changed.optional.map((m) => `'${m}'`)), them: changed.optional.length === 1 ? 'it' : 'them' }, child(create.op.pointer, 'requestBody'));
+  return changed.readOnly.length || changed.optional.length ? { ...r, fields } : r;
 }
 
 /**
@@ -184,13 +186,14 @@ export function nestedFromCreate(ctx: ImportContext, r: Resource, placed: readon
 function typeSent(ctx: ImportContext, r: Resource, f: Field, schema: unknown, at: string, create: Placed): void {
   const s = resolve(ctx, schema, at);
   const types = s ? (Array.isArray(s.node.type) ? s.node.type : [s.node.type]).filter((t): t is string => typeof t === 'string' && t !== 'null') : [];
-  const answered = f.type === 'ref' ? undefined : f.type === 'integer' ? ['integer', 'number'] : [f.type];
+  // A ref's and an `any` field's values are not of one JSON type: nothing to compare.
+  const answered = f.type === 'ref' || f.type === 'any' ? undefined : f.type === 'integer' ? ['integer', 'number'] : [f.type];
   if (!s || types.length !== 1 || !answered || answered.includes(types[0]!) || (types[0] === 'integer' && f.type === 'number')) return;
   report(ctx, IMPORT_CODES.fieldTypeSent, { resource: r.name, field: f.name, method: create.op.method.toUpperCase(), path: create.op.path, sent: types[0]!, answered: f.type }, s.pointer);
 }
 
-/** A field's members (an object's, an array's items') against the schema a create sends for it; `changed` collects the paths of those set by the service. */
-function nestedShape<T extends Shape>(ctx: ImportContext, shape: T, schema: unknown, at: string, path: string, changed: string[]): T {
+/** A field's members (an object's, an array's items') against the schema a create sends for it; `changed` collects the paths of those set by the service, and of those made optional. */
+function nestedShape<T extends Shape>(ctx: ImportContext, shape: T, schema: unknown, at: string, path: string, changed: { readOnly: string[]; optional: string[] }): T {
   const r = resolve(ctx, schema, at);
   if (!r) return shape;
   const node = mergeAllOf({ ctx, resources: new Map() }, r.node, r.pointer);
@@ -203,12 +206,14 @@ function nestedShape<T extends Shape>(ctx: ImportContext, shape: T, schema: unkn
   const properties = shape.properties.map((p): Field => {
     if (p.readOnly) return p;
     if (!(p.name in sent)) {
-      changed.push(`${path}.${p.name}`);
+      changed.readOnly.push(`${path}.${p.name}`);
       // `required` is the client's duty on create (docs/format.md): the service's member is not.
       return { ...p, readOnly: true, required: false };
     }
     const inner = nestedShape(ctx, p, sent[p.name], child(r.pointer, 'properties', p.name), `${path}.${p.name}`, changed);
-    return inner.required && !requires.has(p.name) ? { ...inner, required: false } : inner;
+    if (!inner.required || requires.has(p.name)) return inner;
+    changed.optional.push(`${path}.${p.name}`);
+    return { ...inner, required: false };
   });
   return { ...shape, properties };
 }

@@ -103,14 +103,17 @@ export function successFindings(spec: Spec, x: Seen, endpoint: Endpoint, unread 
     const page = readList(spec, endpoint, x.route.query, body, ex.response.headers.link);
     // Where the spec states no pagination, svcspec's page is the runtime's default, not the spec's
     // promise (the tester holds no one to it either): a page of another shape is no finding, and its records go unjudged.
+    // A list stating its own page (`page:`) is held to it, and pointed at it, pagination part or not.
     if (typeof page === 'string') {
-      if (spec.limits.pagination) out.push({ ...at, id: 'page-shape', message: `${endpoint.id}: ${page}`, pointer: spec.limits.pagination.pointer, text: 'limits.pagination: the page body' });
+      if (endpoint.page) out.push({ ...at, id: 'page-shape', message: `${endpoint.id}: ${page}`, pointer: `${endpoint.pointer}/page`, text: `${endpoint.id}: page` });
+      else if (spec.limits.pagination) out.push({ ...at, id: 'page-shape', message: `${endpoint.id}: ${page}`, pointer: spec.limits.pagination.pointer, text: 'limits.pagination: the page body' });
     }
     else {
       records = page.items;
-      // Where the records stand in the page: the root of a bare array, else the member holding them.
-      const shape = pageSettings(spec, endpoint).body;
-      prefix = shape.kind === 'array' ? '' : pointer(...memberPath(shape.items));
+      // Where the records stand in the page: the root of a bare array (as readList read it), else the member holding them.
+      const settings = pageSettings(spec, endpoint);
+      const bare = settings.body.kind === 'array' || (settings.unpaged === 'all' && !x.route.query.has(settings.positionParam));
+      prefix = bare ? '' : pointer(...memberPath(settings.body.items));
       const bound = pageBound(spec, x.route.query);
       if (bound && page.items.length > bound.size) {
         const p = pageSettings(spec);
