@@ -171,7 +171,9 @@ only the members named (Lago's \`current_page\` and \`total_pages\` are not), an
 proxy read only those, so an implementation sending more is not faulted for it. A list's
 \`page\` replaces the part's body whole (no member is inherited): the style, the parameters and
 the sizes stay the part's, one pagination for the service. \`check\` refuses two pieces of a
-page in one member, or one inside another (\`/meta\` holding the records and \`/meta/next\`).`;
+page in one member, or one inside another (\`/meta\` holding the records and \`/meta/next\`).
+The reference ends its pages with a null next position; the tester and the proxy also read an
+empty one (\`"next": ""\`, Vultr's last page) as the end, since an empty position addresses no page.`;
 
 const PROTOCOL_PROMISES = `${anchor('protocol-promises')}
 ### Protocol promises

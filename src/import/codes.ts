@@ -293,6 +293,11 @@ export const IMPORT_CODES = {
     message: "{where} pages by {style} ('{position}'), but {missing}; {done}.",
     description: "The sizes of `limits.pagination` (`defaultSize`, `maxSize`, `overMax`) are read from the size parameter's schema (`default`, `maximum`), never from its prose. Where the schema does not give them, the pagination is written with its style, parameters and page body and without them: `check` says the part is partial, the reference service pages by its documented safety bound, and the tester holds no implementation to it. A list taking no size parameter at all leaves the pagination unstated: the format names one, and none is invented.",
   }),
+  pagingNextNeverNull: defineDiagnostic({
+    code: 'import-paging-next-never-null', severity: 'info', part: 'limits',
+    message: "{where} types its page's '{member}' without null, so its last page holds some other value there (Vultr's \"\"); the format's last page holds null, which the reference answers, and an empty next is read as the last page.",
+    description: 'A page says where the next one starts; on the last page the format writes null. Some documents type the member as a text that is never null, the last page holding the empty text. The tester and the proxy read an empty next position as the last page (an empty position addresses no page), so such a service passes; the reference service still ends its pages with null, which the document\'s schema does not allow.',
+  }),
   pagingBody: defineDiagnostic({
     code: 'import-paging-body', severity: 'warning', part: 'limits',
     message: "{where} answers its records in an envelope, {envelope}; the format states a page body only with the pagination, which is unstated, so svcspec's own page ({items, next}) is written.",

@@ -224,3 +224,22 @@ test('import: a list stating its own page keeps it in the spec written; a record
   assert.deepEqual(address?.properties?.map((p) => [p.name, p.required, p.readOnly]), [['city', true, false], ['zip', false, false]]);
   assert.match(r.diagnostics.find((d) => d.code === 'import-required-optional-on-create' && /address\.zip/.test(d.message))?.message ?? '', /takes 'address\.zip' without requiring it/);
 });
+
+test("import: pages whose next and count sit in meta.links and meta (Vultr's convention), ended by an empty next, are read and walked", async (t) => {
+  const r = await importOpenApi(fileURLToPath(new URL('./fixtures/cloud-meta-links.yaml', import.meta.url)));
+  assert.ok(r.value, r.diagnostics.map((d) => d.message).join('\n'));
+  const spec = r.value.spec;
+  const p = spec.limits.pagination;
+  assert.deepEqual(p && [p.style, p.positionParam, p.sizeParam, p.body], ['cursor', 'cursor', 'per_page', { kind: 'object', items: 'instances', next: '/meta/links/next', total: '/meta/total' }]);
+  assert.deepEqual(spec.endpoints.find((e) => e.id === 'ssh-key.list')?.page, { kind: 'object', items: 'ssh_keys', next: '/meta/links/next', total: '/meta/total' });
+  assert.match(r.diagnostics.find((d) => d.code === 'import-paging-next-never-null')?.message ?? '', /GET \/instances types its page's '\/meta\/links\/next' without null/);
+  // A service ending its pages with "" (its schema's next is never null): the walk ends there, nothing fails.
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, spec, (app) => app.addHook('onSend', async (_request, _reply, payload) => (typeof payload === 'string' && payload.includes('"links":{"next":null') ? payload.replace('"links":{"next":null', '"links":{"next":""') : payload)));
+  const headers = principals[0]!.headers;
+  for (const name of ['a', 'b', 'c']) await fetch(`${baseUrl}/ssh-keys`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ ssh_key: { name, ssh_key: `ssh-ed25519 ${name}` } }) });
+  const last = (await (await fetch(`${baseUrl}/ssh-keys?per_page=5`, { headers })).json()) as { ssh_keys: unknown[]; meta: unknown };
+  assert.deepEqual([last.ssh_keys.length, last.meta], [3, { links: { next: '' }, total: 3 }]);
+  const report = await runConformance({ spec, baseUrl, principals, seed: 11, sleep, now });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  assert.equal(report.results.find((x) => x.id === 'ssh-key.listed')?.outcome, 'pass', formatHuman(report));
+});

@@ -9,7 +9,7 @@
  * and its one array of records is named as lists name theirs (ITEMS); an order with `lines`
  * stays an order.
  */
-import { child, pointer } from '../../spec/pointer.ts';
+import { child, parsePointer, pointer } from '../../spec/pointer.ts';
 import { componentOf, isObject, resolve, type ImportContext, type Json } from './context.ts';
 import { mergeAllOf } from './schema.ts';
 import { sameName } from './paths.ts';
@@ -29,6 +29,8 @@ export interface Envelope {
   readonly offset?: string;
   /** The other members, which a page body of the format has no place for. */
   readonly others: readonly string[];
+  /** The next position's schema allows no null (Vultr's `next: string`, "" on the last page): where it stands. */
+  readonly nextNeverNull?: string;
 }
 
 /** The records' component and the envelope's members, when `schema` is a list envelope. */
@@ -51,8 +53,9 @@ export function envelopeOf(ctx: ImportContext, schema: unknown, at: string): { c
   if (arrays.length !== 1) return undefined;
   const [items, component, inline] = arrays[0];
   const names = members.map(([n]) => n);
-  // A member holding the page's position or count inside it (Lago's `meta: {next_page, total_count, …}`).
-  const holder = members.map(([n, v]) => ({ name: n, inner: n === items ? [] : pageMembersOf(ctx, v, child(r.pointer, 'properties', n)) })).find((m) => m.inner.some((x) => NEXT.has(x) || TOTAL.has(x)));
+  // A member holding the page's position or count inside it (Lago's `meta: {next_page, total_count, …}`,
+  // Vultr's `meta: {total, links: {next, prev}}`): the paths inside it, each a JSON Pointer from the page.
+  const holder = members.map(([n, v]) => ({ name: n, inner: n === items ? [] : pageMembersOf(ctx, v, child(r.pointer, 'properties', n)).map((path) => pointer(n, ...path)) })).find((m) => m.inner.some((x) => NEXT.has(last(x)) || TOTAL.has(last(x))));
   // The array named as lists name theirs, or after its records with nothing beside it but a
   // page's members (RealWorld's `{articles: [Article], articlesCount}`; Museum's event, with
   // its `dates` beside a name and a price, stays a record).
@@ -61,15 +64,32 @@ export function envelopeOf(ctx: ImportContext, schema: unknown, at: string): { c
   const named = namedAfter(items, component) || wrapperMembers(ctx, component).some((m) => namedAfter(items, m));
   if ((!ITEMS.has(items) || inline) && !(named && names.every(pageMember))) return undefined;
   // A member of the page's own first; else one inside the holder, named by a JSON Pointer (RFC 6901).
-  const inside = (x: string | undefined) => (x === undefined ? undefined : pointer(holder!.name, x));
-  const next = names.find((n) => NEXT.has(n)) ?? inside(holder?.inner.find((n) => NEXT.has(n)));
-  const total = names.find((n) => TOTAL.has(n) || n === `${items}Count` || n === `${items}_count`) ?? inside(holder?.inner.find((n) => TOTAL.has(n)));
+  const next = names.find((n) => NEXT.has(n)) ?? holder?.inner.find((x) => NEXT.has(last(x)));
+  const total = names.find((n) => TOTAL.has(n) || n === `${items}Count` || n === `${items}_count`) ?? holder?.inner.find((x) => TOTAL.has(last(x)));
   const offset = names.includes('offset') ? 'offset' : undefined;
   const others = [
     ...names.filter((n) => n !== items && n !== next && n !== total && n !== offset && n !== holder?.name),
-    ...(holder ? holder.inner.map((n) => pointer(holder.name, n)).filter((n) => n !== next && n !== total) : []),
+    ...(holder ? holder.inner.filter((x) => x !== next && x !== total) : []),
   ];
-  return { component, envelope: { items, ...(next ? { next } : {}), ...(total ? { total } : {}), ...(offset ? { offset } : {}), others } };
+  const neverNull = next !== undefined ? neverNullAt(ctx, node, r.pointer, next) : undefined;
+  return { component, envelope: { items, ...(next ? { next } : {}), ...(total ? { total } : {}), ...(offset ? { offset } : {}), others, ...(neverNull ? { nextNeverNull: neverNull } : {}) } };
+}
+
+/** Where the member at `member` (a name or a pointer) of a page schema is typed without null, its place; else undefined. */
+function neverNullAt(ctx: ImportContext, node: Json, at: string, member: string): string | undefined {
+  let here: Json = node;
+  let place = at;
+  const path = member.startsWith('/') ? parsePointer(member) : [member];
+  for (const [i, token] of path.entries()) {
+    if (!isObject(here.properties)) return undefined;
+    const r = resolve(ctx, here.properties[token], child(place, 'properties', token));
+    if (!r) return undefined;
+    here = i < path.length - 1 ? mergeAllOf({ ctx, resources: new Map() }, r.node, r.pointer) : r.node;
+    place = r.pointer;
+  }
+  const t = here.type;
+  const types = Array.isArray(t) ? t : [t];
+  return types.length && !types.includes('null') && here.nullable !== true && types.every((x) => x === 'string' || x === 'integer') ? place : undefined;
 }
 
 /**
@@ -87,16 +107,23 @@ function wrapperMembers(ctx: ImportContext, component: string): string[] {
   return out;
 }
 
+/** The last token of a JSON Pointer. */
+const last = (p: string): string => parsePointer(p).at(-1) ?? '';
+
+/** The links a page's metadata may hold beside the next one (Vultr's `meta.links: {next, prev}`). */
+const PAGE_LINKS: ReadonlySet<string> = new Set(['prev', 'previous', 'first', 'last', 'self']);
+
 /** What a page's metadata holds besides the next position and the count (Lago's `meta`, Rails' kaminari). */
 const PAGE_META: ReadonlySet<string> = new Set(['current_page', 'currentPage', 'prev_page', 'prevPage', 'previous_page', 'total_pages', 'totalPages', 'page', 'per_page', 'perPage', 'page_size', 'pageSize', 'limit', 'offset', 'count', 'has_more', 'hasMore', 'has_next', 'hasNext', 'prev', 'previous', 'prev_cursor', 'previous_cursor']);
 
 /**
- * The members of an object member that is a page's metadata (`meta: {next_page, total_count,
- * current_page, …}`): every member one a page has, the next position typed as one (a number,
- * a text or null) and the count a whole number. Anything else (a forecast's `meta: {city,
+ * The paths of the members of an object member that is a page's metadata (`meta: {next_page,
+ * total_count, current_page, …}`, or `meta: {total, links: {next, prev}}`): every member one a
+ * page has, the next position typed as one (a number, a text or null), the count a whole
+ * number, the links an object of links only. Anything else (a forecast's `meta: {city,
  * total}`, rain in mm) is no page's, and the object around it a record: none.
  */
-function pageMembersOf(ctx: ImportContext, schema: unknown, at: string): string[] {
+function pageMembersOf(ctx: ImportContext, schema: unknown, at: string, links = false): string[][] {
   const r = resolve(ctx, schema, at);
   if (!r) return [];
   const node: Json = mergeAllOf({ ctx, resources: new Map() }, r.node, r.pointer);
@@ -107,13 +134,20 @@ function pageMembersOf(ctx: ImportContext, schema: unknown, at: string): string[
     const t = m?.node.type;
     return (Array.isArray(t) ? t : [t]).filter((x): x is string => typeof x === 'string' && x !== 'null');
   };
-  const fits = members.every(([name, v]) => {
+  const out: string[][] = [];
+  for (const [name, v] of members) {
     const t = types(name, v);
-    if (NEXT.has(name)) return t.length > 0 && t.every((x) => x === 'integer' || x === 'string');
-    if (TOTAL.has(name)) return t.length === 1 && t[0] === 'integer';
-    return PAGE_META.has(name);
-  });
-  return fits ? members.map(([name]) => name) : [];
+    if (NEXT.has(name) && t.length > 0 && t.every((x) => x === 'integer' || x === 'string')) out.push([name]);
+    else if (!links && TOTAL.has(name) && t.length === 1 && t[0] === 'integer') out.push([name]);
+    else if (links ? PAGE_LINKS.has(name) : PAGE_META.has(name)) out.push([name]);
+    // One level down, the links of the page (`links: {next, prev}`), and nothing else.
+    else if (!links && name === 'links' && t.every((x) => x === 'object')) {
+      const inner = pageMembersOf(ctx, v, child(r.pointer, 'properties', name), true);
+      if (!inner.length) return [];
+      out.push(...inner.map((p) => [name, ...p]));
+    } else return [];
+  }
+  return out;
 }
 
 /**

@@ -238,6 +238,9 @@ function pageBodies(ctx: ImportContext, lists: readonly ListPaging[], style: Sty
       report(ctx, IMPORT_CODES.pagingUnsayable, { where, what: `answers its page with ${l.envelope.others.map((n) => `'${n}'`).join(', ')} beside the records`, why: "the format's page holds the records, the next position, the total and (offset style) the offset" }, l.op.pointer);
     }
   }
+  // The format's page ends with a null next; a document whose next is never null ends otherwise (Vultr: "").
+  const never = lists.find((l) => l.envelope?.nextNeverNull !== undefined);
+  if (never) report(ctx, IMPORT_CODES.pagingNextNeverNull, { where: `${never.op.method.toUpperCase()} ${never.op.path}`, member: never.envelope!.next! }, never.envelope!.nextNeverNull!);
   return { body: bodyOf(chosen.envelope, style), pages };
 }
 

@@ -100,7 +100,9 @@ export function readPage(settings: PageSettings, body: unknown, link: string | u
   if (b.next !== undefined) {
     const n = memberAt(body, b.next);
     if (n !== null && typeof n !== 'string' && typeof n !== 'number') return `the page's '${b.next}' is ${JSON.stringify(n)}, not a position or null`;
-    next = n as string | number | null;
+    // An empty position addresses no page: the last page, as Vultr marks it (`"next": ""`, its
+    // schema a string that is never null). Read so, a walk ends there rather than starting over.
+    next = n === '' ? null : (n as string | number | null);
   }
   if (b.total === undefined) return { items, next };
   const total = memberAt(body, b.total);
