@@ -82,8 +82,8 @@ export const IMPORT_CODES = {
   }),
   recordEnvelope: defineDiagnostic({
     code: 'import-record-envelope', severity: 'info', part: 'resources',
-    message: 'The records of \'{resource}\' are sent and answered inside \'{member}\' ({example}); it is written as the resource\'s envelope.',
-    description: 'A body of one member holding the record (`{"article": {...}}`: RealWorld\'s API, Rails\' JSON root) is the record in an envelope: `resources.<r>.envelope` states it, serve wraps and unwraps it, the tester and the proxy expect it (src/spec/conventions/envelope.ts).',
+    message: 'The records of \'{resource}\' are {how} \'{member}\' ({example}); it is written as the resource\'s envelope.',
+    description: 'A body of one member holding the record (`{"article": {...}}`: RealWorld\'s API, Rails\' JSON root) is the record in an envelope: `resources.<r>.envelope` states it, serve wraps and unwraps it, the tester and the proxy expect it (src/spec/conventions/envelope.ts). Where every answer is wrapped and every request sends the record bare (Vultr, DigitalOcean), it is written `{ member, requests: bare }`.',
   }),
   recordEnvelopeMixed: defineDiagnostic({
     code: 'import-record-envelope-mixed', severity: 'warning', part: 'resources',

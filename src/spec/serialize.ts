@@ -83,7 +83,7 @@ function writeResource(r: Resource): RawDocument {
     owned: r.owned || undefined,
     unknownFields: r.unknownFields === 'refuse' ? undefined : r.unknownFields,
     readOnlyFields: r.readOnlyFields === 'refuse' ? undefined : r.readOnlyFields,
-    envelope: r.envelope,
+    envelope: r.envelope !== undefined && r.envelopeRequests === 'bare' ? { member: r.envelope, requests: 'bare' } : r.envelope,
     perOwner: r.perOwner,
     visibility: r.visibility ? { parent: r.visibility.field } : undefined,
     fields: r.fields.length ? writeFields(r.fields) : undefined,

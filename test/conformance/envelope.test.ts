@@ -189,3 +189,34 @@ test('conformance: the library with every resource enveloped passes against the 
   assert.equal(report.counts.fail, 0, formatHuman(report));
   for (const id of ['book.envelope', 'preferences.mine', 'book.import', 'loan.approve']) assert.ok(report.results.some((r) => r.id.startsWith(id) && r.outcome === 'pass'), `${id}:\n${formatHuman(report)}`);
 });
+
+test('envelope {member, requests: bare}: records are sent bare and answered inside; the tester and the proxy pass it, and the tester fails a service requiring the envelope', async (t) => {
+  const s = mustLoad(ENVELOPED.replace('    envelope: talk\n', '    envelope: {member: talk, requests: bare}\n'));
+  assert.deepEqual([s.resources.find((r) => r.name === 'talk')?.envelope, s.resources.find((r) => r.name === 'talk')?.envelopeRequests], ['talk', 'bare']);
+  const { baseUrl, principals, sleep, now } = await serveForTester(t, s);
+  const as = principals[0]!.headers;
+  const conference = await send(baseUrl, as, 'POST', '/conferences', { name: 'NodeConf', slug: 'nodeconf', startsOn: '2030-05-01', cfpClosesAt: '2030-03-01T00:00:00Z' });
+  const talk = { conference: conference.json!.id, speakerEmail: 'ada@example.com', title: 'Streams in depth' };
+  const made = await send(baseUrl, as, 'POST', '/talks', talk);
+  assert.equal(made.status, 201, JSON.stringify(made.json));
+  assert.deepEqual(Object.keys(made.json ?? {}), ['talk'], 'answered inside the envelope');
+  const wrapped = await send(baseUrl, as, 'POST', '/talks', { talk: { ...talk, title: 'Workers in depth' } });
+  assert.equal(wrapped.status, 422, 'a request wrapped where the spec says bare is a body with an undeclared member');
+  const report = await runConformance({ spec: s, baseUrl, principals, seed: 1, sleep, now });
+  assert.equal(report.counts.fail, 0, formatHuman(report));
+  assert.equal(report.results.find((r) => r.id === 'talk.envelope')?.outcome, 'pass', formatHuman(report));
+  // The proxy finds nothing in the reference's traffic of it.
+  const proxy = await startProxy({ spec: s, upstream: baseUrl });
+  t.after(() => proxy.close());
+  await send(proxy.url, as, 'POST', '/talks', { ...talk, title: 'Buffers in depth' });
+  assert.deepEqual(proxy.findings.filter((f) => /envelope/.test(f.id)).map((f) => f.message), []);
+
+  // The fault: a service that still wants the record inside the envelope refuses every bare create.
+  const strict = await serveForTester(t, s, (app) => app.addHook('preHandler', async (request, reply) => {
+    if (request.method === 'POST' && request.url === '/talks' && !(request.body && typeof request.body === 'object' && 'talk' in request.body)) {
+      return reply.code(422).type('application/problem+json').send({ type: 'about:blank', title: 'Validation failed', status: 422, code: 'validation-failed', errors: [{ pointer: '/talk', message: 'is required' }] });
+    }
+  }));
+  const faulty = await runConformance({ spec: s, baseUrl: strict.baseUrl, principals: strict.principals, seed: 1, sleep: strict.sleep, now: strict.now, only: ['resources'] });
+  assert.equal(faulty.results.find((r) => r.id === 'talk.create')?.outcome, 'fail', formatHuman(faulty));
+});

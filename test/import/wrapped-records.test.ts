@@ -236,7 +236,14 @@ test("import: pages whose next and count sit in meta.links and meta (Vultr's con
   // A service ending its pages with "" (its schema's next is never null): the walk ends there, nothing fails.
   const { baseUrl, principals, sleep, now } = await serveForTester(t, spec, (app) => app.addHook('onSend', async (_request, _reply, payload) => (typeof payload === 'string' && payload.includes('"links":{"next":null') ? payload.replace('"links":{"next":null', '"links":{"next":""') : payload)));
   const headers = principals[0]!.headers;
-  for (const name of ['a', 'b', 'c']) await fetch(`${baseUrl}/ssh-keys`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ ssh_key: { name, ssh_key: `ssh-ed25519 ${name}` } }) });
+  // Created bare, answered inside `ssh_key`, as the document's bodies are (envelope: {member, requests: bare}).
+  assert.deepEqual(spec.resources.find((x) => x.name === 'ssh-key') && [spec.resources.find((x) => x.name === 'ssh-key')!.envelope, spec.resources.find((x) => x.name === 'ssh-key')!.envelopeRequests], ['ssh_key', 'bare']);
+  assert.equal(r.diagnostics.some((d) => d.code === 'import-record-envelope-mixed'), false, r.diagnostics.map((d) => d.message).join('\n'));
+  for (const name of ['a', 'b', 'c']) {
+    const made = await fetch(`${baseUrl}/ssh-keys`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ name, ssh_key: `ssh-ed25519 ${name}` }) });
+    assert.equal(made.status, 201, await made.clone().text());
+    assert.deepEqual(Object.keys((await made.json()) as object), ['ssh_key']);
+  }
   const last = (await (await fetch(`${baseUrl}/ssh-keys?per_page=5`, { headers })).json()) as { ssh_keys: unknown[]; meta: unknown };
   assert.deepEqual([last.ssh_keys.length, last.meta], [3, { links: { next: '' }, total: 3 }]);
   const report = await runConformance({ spec, baseUrl, principals, seed: 11, sleep, now });

@@ -26,7 +26,7 @@ function resourceBlocks(spec: Spec, r: Resource): Block[] {
       ['Undeclared members', r.unknownFields === 'keep' ? ['kept: stored and returned as sent (an open record)'] : r.unknownFields === 'ignore' ? ['ignored: dropped, and the request served without them'] : undefined],
       ['Members the service sets', r.readOnlyFields === 'ignore' ? ['ignored when a client sends them'] : r.readOnlyFields === 'either' ? ['ignored or refused when a client sends them, as the service chooses'] : undefined],
       // src/spec/conventions/envelope.ts: which bodies are enveloped.
-      ['Envelope', r.envelope !== undefined ? ['each record is sent and answered inside ', code(`{"${r.envelope}": {…}}`), ' (a page\'s items and bulk items bare)'] : undefined],
+      ['Envelope', r.envelope !== undefined ? [r.envelopeRequests === 'bare' ? 'each record is answered inside ' : 'each record is sent and answered inside ', code(`{"${r.envelope}": {…}}`), r.envelopeRequests === 'bare' ? ' and sent bare (a page\'s items and bulk items bare)' : ' (a page\'s items and bulk items bare)'] : undefined],
       ['Per owner', r.perOwner === 'one' ? ['one record at most (a singleton)'] : undefined],
       ['Visibility', r.visibility ? ['as its parent: a record is seen by whoever sees the record its ', code(r.visibility.field), ' names'] : undefined],
     ]),

@@ -225,7 +225,7 @@ function nestedShape<T extends Shape>(ctx: ImportContext, shape: T, schema: unkn
  * at all, is reported (the format has one envelope a resource, src/spec/conventions/envelope.ts).
  */
 export function envelopeFromBodies(ctx: ImportContext, r: Resource, placed: readonly Placed[]): Resource {
-  const seen: { member: string | undefined; method: string; path: string; at: string }[] = [];
+  const seen: { member: string | undefined; method: string; path: string; at: string; request: boolean }[] = [];
   for (const { op, endpoint } of placed) {
     if (endpoint.resource !== r.name || isBulk(endpoint.operation)) continue;
     const where = { method: op.method.toUpperCase(), path: op.path };
@@ -236,7 +236,7 @@ export function envelopeFromBodies(ctx: ImportContext, r: Resource, placed: read
         const at = child(body.pointer, 'content', json.mediaType, 'schema');
         // A request's record schema is often its own (NewArticle): its member names the resource (`article`).
         const wrapped = recordEnvelopeOf(ctx, json.schema, at, true);
-        seen.push({ member: wrapped && namesComponent(wrapped.member, r.name) && !r.fields.some((f) => f.name === wrapped.member) ? wrapped.member : undefined, ...where, at });
+        seen.push({ member: wrapped && namesComponent(wrapped.member, r.name) && !r.fields.some((f) => f.name === wrapped.member) ? wrapped.member : undefined, ...where, at, request: true });
       }
     }
     for (const response of endpoint.responses) {
@@ -246,7 +246,7 @@ export function envelopeFromBodies(ctx: ImportContext, r: Resource, placed: read
       const json = answer && jsonContent(answer.node.content);
       if (!json) continue;
       const at = child(answer.pointer, 'content', json.mediaType, 'schema');
-      seen.push({ member: recordEnvelopeOf(ctx, json.schema, at)?.member, ...where, at });
+      seen.push({ member: recordEnvelopeOf(ctx, json.schema, at)?.member, ...where, at, request: false });
     }
   }
   const counts = new Map<string | undefined, number>();
@@ -254,7 +254,11 @@ export function envelopeFromBodies(ctx: ImportContext, r: Resource, placed: read
   const member = [...counts].filter(([m]) => m !== undefined).sort((a, b) => b[1] - a[1])[0]?.[0];
   if (member === undefined) return r;
   const first = seen.find((s) => s.member === member)!;
-  report(ctx, IMPORT_CODES.recordEnvelope, { resource: r.name, member, example: `${first.method} ${first.path}` }, first.at);
+  // Every answer wrapped and every request bare (Vultr: a create sends the instance, and answers
+  // `{"instance": {…}}`): the format says so (`requests: bare`), not a difference to report.
+  const bareRequests = seen.some((s) => s.request) && seen.every((s) => (s.request ? s.member === undefined : s.member === member));
+  report(ctx, IMPORT_CODES.recordEnvelope, { resource: r.name, member, example: `${first.method} ${first.path}`, how: bareRequests ? 'answered inside' : 'sent and answered inside' }, first.at);
+  if (bareRequests) return { ...r, envelope: member, envelopeRequests: 'bare' };
   for (const s of seen) {
     if (s.member !== member) report(ctx, IMPORT_CODES.recordEnvelopeMixed, { resource: r.name, member, other: s.member === undefined ? 'bare' : `inside '${s.member}'`, method: s.method, path: s.path }, s.at);
   }

@@ -21,7 +21,8 @@ function normalizeResource(name: string, raw: unknown, pointer: string): Resourc
     owned: bool(r.owned),
     unknownFields: r.unknownFields === 'keep' || r.unknownFields === 'ignore' ? r.unknownFields : 'refuse',
     readOnlyFields: r.readOnlyFields === 'ignore' || r.readOnlyFields === 'either' ? r.readOnlyFields : 'refuse',
-    envelope: str(r.envelope) || undefined,
+    envelope: (isRecord(r.envelope) ? str(r.envelope.member) : str(r.envelope)) || undefined,
+    envelopeRequests: isRecord(r.envelope) && r.envelope.requests === 'bare' ? 'bare' as const : undefined,
     perOwner: r.perOwner === 'one' ? 'one' as const : undefined,
     visibility: isRecord(r.visibility) && str(r.visibility.parent)
       ? { follows: 'parent' as const, field: str(r.visibility.parent) as string, pointer: child(pointer, 'visibility') }

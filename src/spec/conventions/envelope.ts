@@ -13,6 +13,9 @@
  *              bulk body names), an action's body or answer of its own shape, error bodies,
  *              event payloads (their members are the events convention's, ./events.ts)
  *
+ * `envelope: { member, requests: bare }` wraps the answers only: the requests send the record
+ * bare (Vultr answers `{"instance": {…}}` to a create sent as the instance itself).
+ *
  * An enveloped body is an object with that one member; another member beside it is not part
  * of the request (refused like an undeclared field). Decided here, where the format is
  * silent on it: a client that sends the record bare gets a validation error naming the
@@ -28,8 +31,19 @@ export function requestEnvelope(spec: Pick<Spec, 'resources'>, endpoint: Pick<En
   if (endpoint.request.kind !== 'resource' && endpoint.request.kind !== 'fields') return undefined;
   // A transition that takes no field takes no body: nothing to envelope (`{}` is as good as none).
   if (endpoint.request.kind === 'fields' && endpoint.request.fields.length === 0) return undefined;
+  // `requests: bare`: only the answers are wrapped (Vultr's creates send the record bare).
+  if (bareRequests(spec).has(endpoint.resource)) return undefined;
   return envelopeOf(spec, endpoint.resource);
 }
+
+/** The resources whose requests send the record bare though their answers wrap it. */
+function bareRequests(spec: Pick<Spec, 'resources'>): ReadonlySet<string> {
+  let names = bare.get(spec.resources);
+  if (!names) bare.set(spec.resources, (names = new Set(spec.resources.filter((r) => r.envelope !== undefined && r.envelopeRequests === 'bare').map((r) => r.name))));
+  return names;
+}
+
+const bare = new WeakMap<readonly Resource[], ReadonlySet<string>>();
 
 /**
  * The member an answer of `endpoint` with `status` is inside (the record), or undefined. A

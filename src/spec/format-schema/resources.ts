@@ -35,7 +35,22 @@ export const RESOURCES_DEFINITIONS = {
       owned: { type: 'boolean', description: 'Records belong to the principal that created them: other principals neither see nor change them.' },
       unknownFields: { enum: ['refuse', 'keep', 'ignore'], description: 'A member a request sends that the fields do not declare: refused (the default); kept, stored and returned as sent (an open record, as json-server keeps whatever it is given); or ignored, dropped and the request served without it (OpenAPI\'s reading of a schema without `additionalProperties: false`). Top-level members; an object field\'s own members are its properties.' },
       readOnlyFields: { enum: ['refuse', 'ignore', 'either'], description: 'A member a request sends that the service sets itself (a readOnly field, a service-assigned id, the state): refused (the default); ignored, dropped and the request served without it; or either, as the service chooses (JSON Schema\'s readOnly, "expected to be ignored or rejected", the reading `import` writes): the reference service drops it, the tester takes a refusal or a request served without it.' },
-      envelope: { type: 'string', minLength: 1, maxLength: 100, description: 'The member each record is sent and answered inside, where the service wraps it (`envelope: article` for `{"article": {…}}`, RealWorld\'s and Rails\' JSON root): the bodies of creates, updates, replaces and transitions, and every answer that is the record. A page\'s items and a bulk write\'s items stay bare, as do an action\'s bodies of its own shape. Absent: the record is the body.' },
+      envelope: {
+        description: 'The member each record is sent and answered inside, where the service wraps it (`envelope: article` for `{"article": {…}}`, RealWorld\'s and Rails\' JSON root): the bodies of creates, updates, replaces and transitions, and every answer that is the record. A page\'s items and a bulk write\'s items stay bare, as do an action\'s bodies of its own shape. `{ member: instance, requests: bare }`: only the answers are wrapped, the requests sent bare (Vultr, DigitalOcean). Absent: the record is the body.',
+        anyOf: [
+          { type: 'string', minLength: 1, maxLength: 100, description: 'The member, for requests and answers alike.' },
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['member'],
+            description: 'The member, and which bodies it wraps.',
+            properties: {
+              member: { type: 'string', minLength: 1, maxLength: 100, description: 'The member the record is inside.' },
+              requests: { enum: ['enveloped', 'bare'], description: 'Whether requests carry the record inside it too (`enveloped`, the default) or bare (`bare`: only answers are wrapped).' },
+            },
+          },
+        ],
+      },
       perOwner: { enum: ['one'], description: '`one`: each owner has at most one record of this (owned) resource, a singleton read and replaced through an endpoint with `select: caller` (`/me`). A second create is refused with 409.' },
       visibility: {
         type: 'object',

@@ -74,6 +74,8 @@ export interface Resource {
    * JSON root); absent: the record is the body. Where it applies: src/spec/conventions/envelope.ts.
    */
   readonly envelope?: string;
+  /** `bare`: the requests send the record bare, only the answers wrap it in `envelope` (Vultr's `{"instance": {…}}` answers). */
+  readonly envelopeRequests?: 'bare';
   /** `one`: an owned resource of which each owner has at most one record (a singleton, `/me`). */
   readonly perOwner?: 'one';
   /**
