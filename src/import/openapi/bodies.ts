@@ -11,6 +11,7 @@ import { componentOf, isObject, jsonContent, notCarried, report, resolve, type I
 import { bodyComponent, writesPath, writesRecord, type Operation } from './resources.ts';
 import { mergeAllOf, objectFields, type SchemaScope } from './schema.ts';
 import { namesComponent, recordEnvelopeOf, type Envelope } from './pages.ts';
+import { holdsObject } from './records.ts';
 
 /** What the bodies of an operation name, before it is placed under a resource. */
 export interface BodySummary {
@@ -71,7 +72,7 @@ function readRequest(scope: SchemaScope, op: Operation, resource: Resource, part
   const wrapped = recordEnvelopeOf(ctx, json.schema, outer, true);
   // Only this resource's envelope: `{comment: NewComment}` posted under an article is a comment's.
   // Nor a member the record itself has (`Profile: {id, profile: {bio}}` takes `{profile: {…}}`, its own field).
-  const inside = wrapped && !resource.fields.some((f) => f.name === wrapped.member) && ((wrapped.component !== undefined && scope.resources.get(wrapped.component) === resource.name) || namesComponent(wrapped.member, resource.name)) ? wrapped : undefined;
+  const inside = wrapped && !holdsObject(resource, wrapped.member) && ((wrapped.component !== undefined && scope.resources.get(wrapped.component) === resource.name) || namesComponent(wrapped.member, resource.name)) ? wrapped : undefined;
   const schema = inside ? inside.schema : json.schema;
   const at = inside ? inside.at : outer;
   const component = componentOf(schema);

@@ -89,7 +89,8 @@ function neverNullAt(ctx: ImportContext, node: Json, at: string, member: string)
   }
   const t = here.type;
   const types = Array.isArray(t) ? t : [t];
-  return types.length && !types.includes('null') && here.nullable !== true && types.every((x) => x === 'string' || x === 'integer') ? place : undefined;
+  // A text that is never null ends with "" (Vultr); a never-null number has no such end to read, and is not this case.
+  return types.length && !types.includes('null') && here.nullable !== true && types.every((x) => x === 'string') ? place : undefined;
 }
 
 /**
@@ -143,7 +144,8 @@ function pageMembersOf(ctx: ImportContext, schema: unknown, at: string, links = 
     // One level down, the links of the page (`links: {next, prev}`), and nothing else.
     else if (!links && name === 'links' && t.every((x) => x === 'object')) {
       const inner = pageMembersOf(ctx, v, child(r.pointer, 'properties', name), true);
-      if (!inner.length) return [];
+      // Links without the next one are a record's own (`links: {self}`), not a page's.
+      if (!inner.some((p) => NEXT.has(p.at(-1)!))) return [];
       out.push(...inner.map((p) => [name, ...p]));
     } else return [];
   }

@@ -239,7 +239,8 @@ function pageBodies(ctx: ImportContext, lists: readonly ListPaging[], style: Sty
     }
   }
   // The format's page ends with a null next; a document whose next is never null ends otherwise (Vultr: "").
-  const never = lists.find((l) => l.envelope?.nextNeverNull !== undefined);
+  // The chosen body's list first, where it is one, else the first list of its own.
+  const never = [chosen, ...lists].find((l) => l.envelope?.nextNeverNull !== undefined);
   if (never) report(ctx, IMPORT_CODES.pagingNextNeverNull, { where: `${never.op.method.toUpperCase()} ${never.op.path}`, member: never.envelope!.next! }, never.envelope!.nextNeverNull!);
   return { body: bodyOf(chosen.envelope, style), pages };
 }

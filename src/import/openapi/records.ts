@@ -236,7 +236,7 @@ export function envelopeFromBodies(ctx: ImportContext, r: Resource, placed: read
         const at = child(body.pointer, 'content', json.mediaType, 'schema');
         // A request's record schema is often its own (NewArticle): its member names the resource (`article`).
         const wrapped = recordEnvelopeOf(ctx, json.schema, at, true);
-        seen.push({ member: wrapped && namesComponent(wrapped.member, r.name) && !r.fields.some((f) => f.name === wrapped.member) ? wrapped.member : undefined, ...where, at, request: true });
+        seen.push({ member: wrapped && namesComponent(wrapped.member, r.name) && !holdsObject(r, wrapped.member) ? wrapped.member : undefined, ...where, at, request: true });
       }
     }
     for (const response of endpoint.responses) {
@@ -254,13 +254,28 @@ export function envelopeFromBodies(ctx: ImportContext, r: Resource, placed: read
   const member = [...counts].filter(([m]) => m !== undefined).sort((a, b) => b[1] - a[1])[0]?.[0];
   if (member === undefined) return r;
   const first = seen.find((s) => s.member === member)!;
-  // Every answer wrapped and every request bare (Vultr: a create sends the instance, and answers
-  // `{"instance": {…}}`): the format says so (`requests: bare`), not a difference to report.
-  const bareRequests = seen.some((s) => s.request) && seen.every((s) => (s.request ? s.member === undefined : s.member === member));
+  // Every request bare and the answers wrapped (Vultr: a create sends the instance, and answers
+  // `{"instance": {…}}`): the format says so (`requests: bare`); the two sides are judged apart,
+  // so an answer left bare is a difference of its own, not a reason to wrap the requests.
+  const requests = seen.filter((s) => s.request);
+  const bareRequests = requests.length > 0 && requests.every((s) => s.member === undefined);
   report(ctx, IMPORT_CODES.recordEnvelope, { resource: r.name, member, example: `${first.method} ${first.path}`, how: bareRequests ? 'answered inside' : 'sent and answered inside' }, first.at);
-  if (bareRequests) return { ...r, envelope: member, envelopeRequests: 'bare' };
-  for (const s of seen) {
-    if (s.member !== member) report(ctx, IMPORT_CODES.recordEnvelopeMixed, { resource: r.name, member, other: s.member === undefined ? 'bare' : `inside '${s.member}'`, method: s.method, path: s.path }, s.at);
+  const said = new Set<string>();
+  for (const s of bareRequests ? seen.filter((x) => !x.request) : seen) {
+    const other = s.member === undefined ? 'bare' : `inside '${s.member}'`;
+    const key = `${s.method} ${s.path} ${other}`;
+    if (s.member === member || said.has(key)) continue;
+    said.add(key);
+    report(ctx, IMPORT_CODES.recordEnvelopeMixed, { resource: r.name, member, other, method: s.method, path: s.path }, s.at);
   }
-  return { ...r, envelope: member };
+  return bareRequests ? { ...r, envelope: member, envelopeRequests: 'bare' } : { ...r, envelope: member };
+}
+
+/**
+ * Whether the record has an object field of this name (`Profile: {id, profile: {bio}}` taking
+ * `{profile: {…}}`): a body of that one member is the field, not the record in an envelope. A
+ * field of another type (an ssh key's text `ssh_key`) leaves `{ssh_key: {…}}` the envelope.
+ */
+export function holdsObject(r: Resource, member: string): boolean {
+  return r.fields.some((f) => f.name === member && (f.type === 'object' || f.type === 'any'));
 }

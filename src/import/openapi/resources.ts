@@ -112,8 +112,9 @@ export function schemaUsage(ctx: ImportContext, ops: readonly Operation[]): Map<
     if (isObject(node.properties)) for (const n of Object.values(node.properties)) held(n, depth + 1);
   };
   const use = (schema: unknown, at: string, role: Role) => {
-    if (role !== 'error') held(schema, 0);
     const found = bodyComponent(ctx, schema, at);
+    // A page's own members (Vultr's `meta`, a component of its own) are the page's, not records it holds.
+    if (role !== 'error' && !found?.envelope) held(schema, 0);
     if (!found) return;
     mark(found.component, role);
     // An error body of one member holding the error (`{error: genericError}`, Ory): what it holds is the error's too.

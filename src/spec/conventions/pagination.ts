@@ -87,7 +87,8 @@ export interface ReadPage {
  * body without a `next` member. Returns a message where the body is not such a page.
  */
 export function readPage(settings: PageSettings, body: unknown, link: string | undefined): ReadPage | string {
-  const linked = nextFromLink(link, settings.positionParam);
+  // An empty position addresses no page, linked or in the body (below): the last page.
+  const linked = nextFromLink(link, settings.positionParam) || null;
   if (settings.body.kind === 'array') {
     if (!Array.isArray(body)) return 'the list is not a bare JSON array, as the spec declares';
     return { items: body, next: linked };
