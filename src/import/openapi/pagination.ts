@@ -162,34 +162,18 @@ export function importPagination(ctx: ImportContext, lists: readonly Listed[]): 
   if (defaultSize === undefined || maxSize === undefined) {
     const gives = [defaultSize === undefined ? 'default' : '', maxSize === undefined ? 'maximum' : ''].filter(Boolean).join(' nor ');
     const unsaid = [defaultSize === undefined ? 'a default page size' : '', maxSize === undefined ? 'a largest page size' : ''].filter(Boolean).join(' and ');
+    // What the document does say is written (below): the style, the parameters, the page body.
     report(ctx, IMPORT_CODES.pagingSizes, { where: where(first), style, position, missing: `the schema of '${size.name}' gives no ${gives}`, done: `the pagination is written without ${unsaid}, which stays for you to state (the part is partial)` }, size.at);
-    // What the document does say is written: the style, the parameters, the page body.
-    for (const p of mine) carried.set(p.op, new Set([`query ${p.position.name}`, ...(p.size ? [`query ${p.size.name}`] : [])]));
-    return {
-      carried,
-      pages,
-      pagination: {
-        style,
-        ...(defaultSize !== undefined ? { defaultSize } : {}),
-        // A maximum in the size's schema refuses a larger size; none given, what a larger one gets is unsaid too.
-        ...(maxSize !== undefined ? { maxSize, overMax: 'reject' as const } : {}),
-        sizeParam: size.name,
-        positionParam: position,
-        sortParam: 'sort',
-        body,
-        unpaged: 'first-page',
-        pointer: pointer('limits', 'pagination'),
-      },
-    };
-  }
-  report(ctx, IMPORT_CODES.pagingRead, { style, position, size: sizeName!, defaultSize, maxSize }, size.at);
-  // One pagination for the service: a list whose size parameter gives other sizes pages by the service's, said where it stands.
-  const source = sized.find((x) => x.size === size) ?? first;
-  for (const p of sized) {
-    const own = { defaultSize: integer(p.size!.schema.default), maxSize: integer(p.size!.schema.maximum) };
-    if (p.size!.name !== sizeName || (own.defaultSize === defaultSize && own.maxSize === maxSize)) continue;
-    const differs = [own.defaultSize !== defaultSize ? `the default ${own.defaultSize ?? '(none)'}` : '', own.maxSize !== maxSize ? `the maximum ${own.maxSize ?? '(none)'}` : ''].filter(Boolean).join(' and ');
-    report(ctx, IMPORT_CODES.pagingUnsayable, { where: where(p), what: `gives '${sizeName}' ${differs}, where the pagination read from ${where(source)} has the default ${defaultSize} and the maximum ${maxSize}`, why: 'the format states one page size for the whole service' }, p.size!.at);
+  } else {
+    report(ctx, IMPORT_CODES.pagingRead, { style, position, size: sizeName!, defaultSize, maxSize }, size.at);
+    // One pagination for the service: a list whose size parameter gives other sizes pages by the service's, said where it stands.
+    const source = sized.find((x) => x.size === size) ?? first;
+    for (const p of sized) {
+      const own = { defaultSize: integer(p.size!.schema.default), maxSize: integer(p.size!.schema.maximum) };
+      if (p.size!.name !== sizeName || (own.defaultSize === defaultSize && own.maxSize === maxSize)) continue;
+      const differs = [own.defaultSize !== defaultSize ? `the default ${own.defaultSize ?? '(none)'}` : '', own.maxSize !== maxSize ? `the maximum ${own.maxSize ?? '(none)'}` : ''].filter(Boolean).join(' and ');
+      report(ctx, IMPORT_CODES.pagingUnsayable, { where: where(p), what: `gives '${sizeName}' ${differs}, where the pagination read from ${where(source)} has the default ${defaultSize} and the maximum ${maxSize}`, why: 'the format states one page size for the whole service' }, p.size!.at);
+    }
   }
   for (const p of mine) carried.set(p.op, new Set([`query ${p.position.name}`, ...(p.size ? [`query ${p.size.name}`] : [])]));
   return {
@@ -197,10 +181,10 @@ export function importPagination(ctx: ImportContext, lists: readonly Listed[]): 
     pages,
     pagination: {
       style,
-      defaultSize,
-      maxSize,
-      overMax: 'reject',
-      sizeParam: sizeName!,
+      ...(defaultSize !== undefined ? { defaultSize } : {}),
+      // A maximum in the size's schema refuses a larger size; none given, what a larger one gets is unsaid too.
+      ...(maxSize !== undefined ? { maxSize, overMax: 'reject' as const } : {}),
+      sizeParam: size.name,
       positionParam: position,
       sortParam: 'sort',
       body,
