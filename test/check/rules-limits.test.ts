@@ -21,6 +21,12 @@ table('pagination-body-members-conflict', [
   { name: 'one pointer and one name for the same member', patch: limits({ pagination: { body: { items: 'data', next: '/data' } } }), expect: ['pagination-body-members-conflict /limits/pagination/body'] },
 ]);
 
+table('pagination-offset-member-style', [
+  { name: 'an offset member in cursor pages', patch: limits({ pagination: { body: { items: 'data', next: 'next', offset: 'offset' } } }), expect: ['pagination-offset-member-style /limits/pagination/body/offset'], messages: [/The page body names an offset member \('offset'\), but pages are of the cursor style/] },
+  { name: "a list's own page with an offset under page style", patch: { endpoints: { task: { list: { page: { items: 'tasks', offset: '/meta/offset' } } } }, limits: { pagination: { style: 'page' } } }, expect: ['pagination-offset-member-style /endpoints/task/list/page/offset'] },
+  { name: 'near miss: an offset member in offset pages', patch: limits({ pagination: { style: 'offset', body: { items: 'data', next: 'next', offset: 'offset' } } }), expect: [] },
+]);
+
 table('pagination-body-member-inside', [
   { name: 'the next position inside the records', patch: limits({ pagination: { body: { items: 'data', next: '/data/next' } } }), expect: ['pagination-body-member-inside /limits/pagination/body'], messages: [/puts its next \('\/data\/next'\) inside its items \('data'\)/] },
   { name: "a list's own page with the count inside the next position", patch: { endpoints: { task: { list: { page: { items: 'tasks', next: '/meta/next', total: '/meta/next/total' } } } } }, expect: ['pagination-body-member-inside /endpoints/task/list/page'] },

@@ -72,6 +72,7 @@ import fieldRequiredWithDefault from './field-required-with-default.rule.ts';
 import listQueryFieldUnknown from './list-query-field-unknown.rule.ts';
 import listWithoutPagination from './list-without-pagination.rule.ts';
 import paginationDefaultAboveMax from './pagination-default-above-max.rule.ts';
+import paginationOffsetMemberStyle from './pagination-offset-member-style.rule.ts';
 import paginationParamsConflict from './pagination-params-conflict.rule.ts';
 import paginationWithoutList from './pagination-without-list.rule.ts';
 import rateLimitWithout429 from './rate-limit-without-429.rule.ts';
@@ -246,6 +247,7 @@ export const RULES: readonly Rule[] = [
   listWithoutPagination,
   paginationArrayWithoutLinks,
   paginationDefaultAboveMax,
+  paginationOffsetMemberStyle,
   paginationParamsConflict,
   paginationWithoutList,
   rateOverrideUnknownEndpoint,
