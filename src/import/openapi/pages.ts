@@ -97,16 +97,24 @@ function neverNullAt(ctx: ImportContext, node: Json, at: string, member: string)
  * The names a record goes by in the wrappers holding it alone (Lago's `Customer: {customer:
  * CustomerObjectExtended}`): a list of it may be named after those (`customers`).
  */
-function wrapperMembers(ctx: ImportContext, component: string): string[] {
-  const schemas = isObject(ctx.doc.components) && isObject(ctx.doc.components.schemas) ? ctx.doc.components.schemas : {};
-  const out: string[] = [];
-  for (const schema of Object.values(schemas)) {
-    if (!isObject(schema) || !isObject(schema.properties)) continue;
-    const members = Object.entries(schema.properties);
-    if (members.length === 1 && componentOf(members[0]![1]) === component) out.push(members[0]![0]);
+function wrapperMembers(ctx: ImportContext, component: string): readonly string[] {
+  // Read once a document: every list envelope asks, and a document has hundreds of schemas (Lago's 500).
+  let byComponent = wrappers.get(ctx.doc);
+  if (!byComponent) {
+    byComponent = new Map();
+    const schemas = isObject(ctx.doc.components) && isObject(ctx.doc.components.schemas) ? ctx.doc.components.schemas : {};
+    for (const schema of Object.values(schemas)) {
+      if (!isObject(schema) || !isObject(schema.properties)) continue;
+      const members = Object.entries(schema.properties);
+      const held = members.length === 1 ? componentOf(members[0]![1]) : undefined;
+      if (held !== undefined) byComponent.set(held, [...(byComponent.get(held) ?? []), members[0]![0]]);
+    }
+    wrappers.set(ctx.doc, byComponent);
   }
-  return out;
+  return byComponent.get(component) ?? [];
 }
+
+const wrappers = new WeakMap<object, Map<string, string[]>>();
 
 /** The last token of a JSON Pointer. */
 const last = (p: string): string => parsePointer(p).at(-1) ?? '';
